@@ -1,0 +1,335 @@
+//! LeetCode 1140, "Stone Game II".
+//!
+//! Piles stand in a row. Alice and Bob alternate, Alice first, starting with `M = 1`. The
+//! player to move takes all the stones of the first `X` remaining piles, `1 ≤ X ≤ 2M`, and then
+//! `M = max(M, X)`. The game ends when no pile is left. The answer is the most stones Alice can
+//! get when both play optimally.
+//!
+//! As a [`Game`]: the state is `(next pile, M)`, a move is `X`, its gain the stones taken. The
+//! engine's value `v` is Alice's stones minus Bob's, so Alice gets `(total + v) / 2`. When
+//! `2M` covers every pile left, the mover takes them all: the game says so through
+//! [`Game::known_value`], which spares the engine most of the states.
+
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+
+const NAME: &str = "Stone Game II";
+
+/// A validated Stone Game II instance: at least one pile, every pile positive, total in `i64`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoneGameII {
+    piles: Vec<i64>,
+    /// `suffix[i]` = stones in piles `i..`; `suffix[n] = 0`.
+    suffix: Vec<i64>,
+}
+
+/// A Stone Game II position: the index of the next pile to take (from 0) and `M`.
+///
+/// Built by [`StoneGameII::state`] (checked) or by playing moves, so `M ≥ 1` and the pile index
+/// is at most the number of piles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StoneGameIIState {
+    next: u32,
+    m: u32,
+}
+
+impl StoneGameIIState {
+    /// The index (from 0) of the first pile not yet taken.
+    pub fn next(self) -> usize {
+        self.next as usize
+    }
+
+    /// The current `M`: the mover may take 1 to `2M` piles.
+    pub fn m(self) -> usize {
+        self.m as usize
+    }
+}
+
+/// One move of the optimal line, in the problem's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoneGameIITake {
+    /// Who takes.
+    pub player: Player,
+    /// The first pile taken, counted from 1.
+    pub first_pile: usize,
+    /// How many piles are taken (`X`).
+    pub piles: usize,
+    /// The stones in them.
+    pub stones: i64,
+    /// `M` before the move.
+    pub m_before: usize,
+    /// `M` after the move: `max(M, X)`.
+    pub m_after: usize,
+}
+
+impl StoneGameII {
+    /// Checks the piles: at least one, each positive, their total within `i64`.
+    ///
+    /// ```
+    /// use gamesolver::{Error, games::StoneGameII};
+    ///
+    /// assert!(StoneGameII::new(vec![2, 7, 9, 4, 4]).is_ok());
+    /// assert!(matches!(StoneGameII::new(vec![]), Err(Error::TooFew { .. })));
+    /// assert_eq!(
+    ///     StoneGameII::new(vec![3, 0, 1]).unwrap_err().to_string(),
+    ///     "pile 2 is 0, but piles must be positive integers"
+    /// );
+    /// assert!(matches!(StoneGameII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
+    /// ```
+    pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
+        if piles.is_empty() {
+            return Err(Error::TooFew {
+                game: NAME,
+                unit: "piles",
+                needed: 1,
+                got: 0,
+            });
+        }
+        // States hold pile indices in u32, and the dense index needs (n - 1)² / 4 to fit usize.
+        let max = (u32::MAX - 1) as usize;
+        if piles.len() > max {
+            return Err(Error::TooMany {
+                game: NAME,
+                unit: "piles",
+                max,
+                got: piles.len(),
+            });
+        }
+        if let Some(position) = piles.iter().position(|&pile| pile <= 0) {
+            return Err(Error::OutOfRange {
+                unit: "pile",
+                position: position + 1,
+                value: piles[position],
+                rule: "piles must be positive integers",
+            });
+        }
+        let mut suffix = vec![0i64; piles.len() + 1];
+        let mut total = 0i64;
+        for (index, &pile) in piles.iter().enumerate().rev() {
+            total = total.checked_add(pile).ok_or(Error::TotalOverflow {
+                what: "the total of the piles",
+                unit: "pile",
+                position: index + 1,
+            })?;
+            suffix[index] = total;
+        }
+        Ok(StoneGameII { piles, suffix })
+    }
+
+    /// The piles.
+    pub fn piles(&self) -> &[i64] {
+        &self.piles
+    }
+
+    /// The stones in all piles.
+    pub fn total(&self) -> i64 {
+        self.suffix[0]
+    }
+
+    /// The stones in piles `next..` (0 for `next` past the end).
+    pub fn stones_from(&self, next: usize) -> i64 {
+        self.suffix.get(next).copied().unwrap_or(0)
+    }
+
+    /// The position with pile `next` (from 0) to take next and the given `M`.
+    ///
+    /// ```
+    /// use gamesolver::games::StoneGameII;
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9]).unwrap();
+    /// assert_eq!(game.state(1, 2).unwrap().m(), 2);
+    /// assert!(game.state(4, 1).is_err());
+    /// assert!(game.state(0, 0).is_err());
+    /// ```
+    pub fn state(&self, next: usize, m: usize) -> Result<StoneGameIIState, Error> {
+        if next > self.piles.len() {
+            return Err(Error::InvalidState(format!(
+                "pile index {next} is past the {} piles",
+                self.piles.len()
+            )));
+        }
+        if m == 0 {
+            return Err(Error::InvalidState("M must be at least 1".into()));
+        }
+        Ok(StoneGameIIState {
+            next: next as u32,
+            // Any M of at least n lets the mover take everything: clamp it to fit u32.
+            m: m.min(self.piles.len()).max(1) as u32,
+        })
+    }
+
+    /// The start: pile 0, `M = 1`.
+    pub fn start_state(&self) -> StoneGameIIState {
+        StoneGameIIState { next: 0, m: 1 }
+    }
+
+    /// The most stones Alice gets, from the engine's value (Alice's stones − Bob's).
+    ///
+    /// ```
+    /// use gamesolver::games::StoneGameII;
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// assert_eq!(game.alice_stones(-6), 10);
+    /// ```
+    pub fn alice_stones(&self, value: Score) -> i64 {
+        // total + value = 2 × Alice's stones ≤ 2 × total: do it in i128 so it cannot overflow.
+        ((i128::from(self.total()) + i128::from(value)) / 2) as i64
+    }
+
+    /// Rewrites the engine's line of play in the problem's terms.
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
+    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// let takes = game.describe(&solution.line().unwrap());
+    /// let alice: i64 = takes.iter().filter(|t| t.player.is_first()).map(|t| t.stones).sum();
+    /// assert_eq!(alice, 104);
+    /// ```
+    pub fn describe(&self, line: &[crate::Ply<Self>]) -> Vec<StoneGameIITake> {
+        line.iter()
+            .map(|ply| StoneGameIITake {
+                player: ply.player,
+                first_pile: ply.state.next() + 1,
+                piles: ply.mv as usize,
+                stones: ply.gain,
+                m_before: ply.state.m(),
+                m_after: ply.state.m().max(ply.mv as usize),
+            })
+            .collect()
+    }
+}
+
+impl Game for StoneGameII {
+    type State = StoneGameIIState;
+    /// `X`, the number of piles taken.
+    type Move = u32;
+
+    fn start(&self) -> StoneGameIIState {
+        self.start_state()
+    }
+
+    #[inline]
+    fn moves(&self, state: &StoneGameIIState, moves: &mut Vec<u32>) {
+        let left = self.piles.len() as u32 - state.next;
+        moves.extend(1..=left.min(state.m.saturating_mul(2)));
+    }
+
+    #[inline]
+    fn play(&self, state: &StoneGameIIState, take: &u32) -> Step<StoneGameIIState> {
+        let next = state.next + take;
+        Step {
+            next: StoneGameIIState {
+                next,
+                m: state.m.max(*take),
+            },
+            gain: self.suffix[state.next as usize] - self.suffix[next as usize],
+            turn: Turn::Pass,
+        }
+    }
+
+    fn payoff(&self, _state: &StoneGameIIState) -> Score {
+        0
+    }
+
+    #[inline]
+    fn known_value(&self, state: &StoneGameIIState) -> Option<Score> {
+        let left = self.piles.len() as u64 - u64::from(state.next);
+        (2 * u64::from(state.m) >= left).then(|| self.suffix[state.next as usize])
+    }
+
+    /// States reachable from the start with `2M` short of the piles left: `M ≤ max(1, next)`
+    /// (M is the largest single take so far) and `2M < n − next`.
+    fn state_bound(&self) -> Option<u64> {
+        let n = self.piles.len() as u64;
+        Some((0..n).map(|next| next.max(1).min((n - next - 1) / 2)).sum())
+    }
+}
+
+/// Every position with `r = n − next` piles left and `1 ≤ M ≤ (r − 1) / 2` (the states
+/// without a known value) gets its own slot: rows by `r`, row `r` starting at `⌊(r − 2)² / 4⌋`.
+/// The map covers all such positions, reachable or not, so a query on any state stays exact.
+impl DenseIndex for StoneGameII {
+    fn index_len(&self) -> usize {
+        row_start(self.piles.len() + 1)
+    }
+
+    #[inline]
+    fn index(&self, state: &StoneGameIIState) -> usize {
+        let left = self.piles.len() - state.next as usize;
+        row_start(left) + state.m as usize - 1
+    }
+}
+
+/// `Σ_{r' < r} ⌊(r' − 1) / 2⌋ = ⌊(r − 2)² / 4⌋`: where row `r` begins.
+#[inline]
+fn row_start(left: usize) -> usize {
+    let k = left.abs_diff(2);
+    k * k / 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn dense_index_is_a_bijection_onto_the_unknown_states() {
+        for n in 1..=40usize {
+            let game = StoneGameII::new(vec![1; n]).unwrap();
+            let mut seen = HashSet::new();
+            for next in 0..=n {
+                for m in 1..=n {
+                    let state = game.state(next, m).unwrap();
+                    if game.known_value(&state).is_none() {
+                        let index = game.index(&state);
+                        assert!(index < game.index_len(), "n={n} next={next} m={m}");
+                        assert!(seen.insert(index), "n={n} next={next} m={m} shares {index}");
+                    }
+                }
+            }
+            assert_eq!(seen.len(), game.index_len(), "n={n}");
+        }
+    }
+
+    #[test]
+    fn state_bound_counts_the_reachable_unknown_states() {
+        for n in 1..=30usize {
+            let game = StoneGameII::new(vec![1; n]).unwrap();
+            let mut reachable = HashSet::new();
+            let mut todo = vec![game.start()];
+            let mut moves = Vec::new();
+            while let Some(state) = todo.pop() {
+                if game.known_value(&state).is_some() || !reachable.insert(state) {
+                    continue;
+                }
+                moves.clear();
+                game.moves(&state, &mut moves);
+                todo.extend(moves.iter().map(|take| game.play(&state, take).next));
+            }
+            let bound = game.state_bound().unwrap();
+            assert!(reachable.len() as u64 <= bound, "n={n}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_piles_with_their_position() {
+        assert_eq!(
+            StoneGameII::new(vec![1, 2, -5]).unwrap_err(),
+            Error::OutOfRange {
+                unit: "pile",
+                position: 3,
+                value: -5,
+                rule: "piles must be positive integers"
+            }
+        );
+        assert_eq!(
+            StoneGameII::new(vec![1, i64::MAX - 1, 5]).unwrap_err(),
+            Error::TotalOverflow {
+                what: "the total of the piles",
+                unit: "pile",
+                position: 2
+            }
+        );
+    }
+}

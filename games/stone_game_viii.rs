@@ -1,0 +1,310 @@
+//! LeetCode 1872, "Stone Game VIII".
+//!
+//! `n ≥ 2` stones with integer values (possibly negative) stand in a row. Alice and Bob
+//! alternate, Alice first. The player to move chooses `x > 1`, removes the leftmost `x` stones,
+//! gains the sum of their values, and puts back on the left one stone of that sum. The game
+//! ends when one stone is left. The answer is Alice's score minus Bob's under optimal play.
+//!
+//! After the first move the leftmost stone always holds a prefix sum, so a move that ends at
+//! stone `j` (0-based) gains `prefix[j] = a[0] + … + a[j]` whoever makes it. Two models of the
+//! same rules, both solved by the engine and tested to agree:
+//!
+//! - [`Literal`]: a move picks how many stones to take, as the problem states it. State: the
+//!   index of the leftmost stone. Up to `n` moves per state, so O(n²) for the engine.
+//! - [`Stepwise`]: a move is either "stop here" (take the stones up to the current end `j`,
+//!   gain `prefix[j]`, pass the turn) or "take one more" (move the end to `j + 1` and keep the
+//!   turn). Two moves per state, so O(n) for the engine — but `n` deep, which the explicit
+//!   stack handles.
+
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+use crate::solve::Ply;
+
+const NAME: &str = "Stone Game VIII";
+
+/// A validated Stone Game VIII instance: at least two stones, and every score the game can
+/// produce fits `i64` (`Σ_{j≥1} |prefix[j]|` does).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoneGameVIII {
+    stones: Vec<i64>,
+    /// `prefix[j]` = `stones[0] + … + stones[j]`.
+    prefix: Vec<i64>,
+}
+
+/// One move of the optimal line, in the problem's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoneGameVIIITake {
+    /// Who moves.
+    pub player: Player,
+    /// How many stones are removed (`x > 1`, the merged stone on the left included).
+    pub stones: usize,
+    /// The value gained (the sum of the removed stones, which is put back).
+    pub gain: i64,
+}
+
+impl StoneGameVIII {
+    /// Checks the stones: at least two, and all scores within `i64`.
+    ///
+    /// Every score is bounded by `Σ_{j≥1} |prefix[j]|` (a move ending at stone `j` gains
+    /// `prefix[j]`, and each `j` ends at most one move), so that sum must fit.
+    ///
+    /// ```
+    /// use gamesolver::{Error, games::StoneGameVIII};
+    ///
+    /// assert!(StoneGameVIII::new(vec![-10, -12]).is_ok());
+    /// assert_eq!(
+    ///     StoneGameVIII::new(vec![7]).unwrap_err().to_string(),
+    ///     "Stone Game VIII needs at least 2 stones, got 1"
+    /// );
+    /// assert!(matches!(StoneGameVIII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
+    /// ```
+    pub fn new(stones: Vec<i64>) -> Result<Self, Error> {
+        if stones.len() < 2 {
+            return Err(Error::TooFew {
+                game: NAME,
+                unit: "stones",
+                needed: 2,
+                got: stones.len(),
+            });
+        }
+        let max = (u32::MAX - 1) as usize;
+        if stones.len() > max {
+            return Err(Error::TooMany {
+                game: NAME,
+                unit: "stones",
+                max,
+                got: stones.len(),
+            });
+        }
+        let mut prefix = Vec::with_capacity(stones.len());
+        let mut sum = 0i64;
+        let mut bound = 0i64;
+        for (index, &stone) in stones.iter().enumerate() {
+            let overflow = |what| Error::TotalOverflow {
+                what,
+                unit: "stone",
+                position: index + 1,
+            };
+            sum = sum
+                .checked_add(stone)
+                .filter(|&sum| sum != i64::MIN)
+                .ok_or(overflow("the running sum of the stones"))?;
+            if index > 0 {
+                bound = bound
+                    .checked_add(sum.abs())
+                    .ok_or(overflow("the bound on the scores (Σ |prefix sums|)"))?;
+            }
+            prefix.push(sum);
+        }
+        Ok(StoneGameVIII { stones, prefix })
+    }
+
+    /// The stones.
+    pub fn stones(&self) -> &[i64] {
+        &self.stones
+    }
+
+    /// `prefix[j] = stones[0] + … + stones[j]`.
+    pub fn prefix_sums(&self) -> &[i64] {
+        &self.prefix
+    }
+
+    /// The literal model: a move takes `x ≥ 2` stones.
+    pub fn literal(&self) -> Literal<'_> {
+        Literal { game: self }
+    }
+
+    /// The stepwise model: "stop here" or "take one more" (which keeps the turn).
+    pub fn stepwise(&self) -> Stepwise<'_> {
+        Stepwise { game: self }
+    }
+
+    fn len(&self) -> u32 {
+        self.stones.len() as u32
+    }
+
+    /// Rewrites the literal model's line in the problem's terms.
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, games::StoneGameVIII};
+    ///
+    /// let game = StoneGameVIII::new(vec![7, -6, 5, 10, 5, -2, -6]).unwrap();
+    /// let literal = game.literal();
+    /// let mut solution = solve(&literal, HashTable::new()).unwrap();
+    /// let takes = game.describe_literal(&solution.line().unwrap());
+    /// assert_eq!(takes.len(), 1);
+    /// assert_eq!((takes[0].stones, takes[0].gain), (7, 13));
+    /// ```
+    pub fn describe_literal(&self, line: &[Ply<Literal<'_>>]) -> Vec<StoneGameVIIITake> {
+        line.iter()
+            .map(|ply| StoneGameVIIITake {
+                player: ply.player,
+                stones: ply.mv as usize,
+                gain: ply.gain,
+            })
+            .collect()
+    }
+
+    /// Rewrites the stepwise model's line in the problem's terms: each run of "take one more"
+    /// ended by "stop here" is one move.
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::DenseTable, games::StoneGameVIII};
+    ///
+    /// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
+    /// let stepwise = game.stepwise();
+    /// let mut solution = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+    /// let takes = game.describe_stepwise(&solution.line().unwrap());
+    /// // Alice takes 4 stones (sum 2), Bob the last 2 (2 − 5 = −3): 2 − (−3) = 5.
+    /// let moves: Vec<_> = takes.iter().map(|t| (t.player.is_first(), t.stones, t.gain)).collect();
+    /// assert_eq!(moves, vec![(true, 4, 2), (false, 2, -3)]);
+    /// ```
+    pub fn describe_stepwise(&self, line: &[Ply<Stepwise<'_>>]) -> Vec<StoneGameVIIITake> {
+        let mut leftmost = 0;
+        line.iter()
+            .filter(|ply| ply.mv == StepMove::Stop)
+            .map(|ply| {
+                let end = ply.state.end as usize;
+                let take = StoneGameVIIITake {
+                    player: ply.player,
+                    stones: end - leftmost + 1,
+                    gain: ply.gain,
+                };
+                leftmost = end;
+                take
+            })
+            .collect()
+    }
+}
+
+/// [`StoneGameVIII`] as the problem states it: a move takes `x ≥ 2` stones.
+///
+/// State: the index of the leftmost stone (it holds `prefix[state]`); move: `x`.
+#[derive(Debug, Clone, Copy)]
+pub struct Literal<'a> {
+    game: &'a StoneGameVIII,
+}
+
+impl Game for Literal<'_> {
+    /// The index of the leftmost stone.
+    type State = u32;
+    /// How many stones to remove.
+    type Move = u32;
+
+    fn start(&self) -> u32 {
+        0
+    }
+
+    fn moves(&self, leftmost: &u32, moves: &mut Vec<u32>) {
+        moves.extend(2..=self.game.len() - leftmost);
+    }
+
+    fn play(&self, leftmost: &u32, take: &u32) -> Step<u32> {
+        let end = leftmost + take - 1;
+        Step {
+            next: end,
+            gain: self.game.prefix[end as usize],
+            turn: Turn::Pass,
+        }
+    }
+
+    fn payoff(&self, _leftmost: &u32) -> Score {
+        0
+    }
+
+    fn state_bound(&self) -> Option<u64> {
+        Some(u64::from(self.game.len()))
+    }
+}
+
+impl DenseIndex for Literal<'_> {
+    fn index_len(&self) -> usize {
+        self.game.stones.len()
+    }
+
+    fn index(&self, leftmost: &u32) -> usize {
+        *leftmost as usize
+    }
+}
+
+/// A position of the [`Stepwise`] model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StepState {
+    /// The stone the mover's take would end at if they stopped now (from 0); the game is over
+    /// when it is past the last stone.
+    pub end: u32,
+}
+
+/// A move of the [`Stepwise`] model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StepMove {
+    /// Take the stones up to `end`, gain `prefix[end]`, and pass the turn.
+    Stop,
+    /// Extend the take by one stone and keep the turn.
+    More,
+}
+
+/// [`StoneGameVIII`] with binary moves: "stop here" or "take one more".
+///
+/// The first move must take two stones, so the start is `end = 1`; after a stop at `j` the next
+/// player's take must include the merged stone `j` and at least stone `j + 1`.
+#[derive(Debug, Clone, Copy)]
+pub struct Stepwise<'a> {
+    game: &'a StoneGameVIII,
+}
+
+impl Game for Stepwise<'_> {
+    type State = StepState;
+    type Move = StepMove;
+
+    fn start(&self) -> StepState {
+        StepState { end: 1 }
+    }
+
+    #[inline]
+    fn moves(&self, state: &StepState, moves: &mut Vec<StepMove>) {
+        let last = self.game.len() - 1;
+        if state.end <= last {
+            moves.push(StepMove::Stop);
+        }
+        if state.end < last {
+            moves.push(StepMove::More);
+        }
+    }
+
+    #[inline]
+    fn play(&self, state: &StepState, mv: &StepMove) -> Step<StepState> {
+        let next = StepState { end: state.end + 1 };
+        match mv {
+            StepMove::Stop => Step {
+                next,
+                gain: self.game.prefix[state.end as usize],
+                turn: Turn::Pass,
+            },
+            StepMove::More => Step {
+                next,
+                gain: 0,
+                turn: Turn::Keep,
+            },
+        }
+    }
+
+    fn payoff(&self, _state: &StepState) -> Score {
+        0
+    }
+
+    fn state_bound(&self) -> Option<u64> {
+        Some(u64::from(self.game.len()))
+    }
+}
+
+impl DenseIndex for Stepwise<'_> {
+    fn index_len(&self) -> usize {
+        self.game.stones.len() + 1
+    }
+
+    #[inline]
+    fn index(&self, state: &StepState) -> usize {
+        state.end as usize
+    }
+}

@@ -1,0 +1,158 @@
+//! The library's one error type.
+
+use std::fmt;
+
+/// Everything the library can reject, each variant carrying the rejected input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Too few values for the game (an empty list, or one stone for Stone Game VIII).
+    #[error("{game} needs at least {needed} {unit}, got {got}")]
+    TooFew {
+        /// The game's name.
+        game: &'static str,
+        /// What the values are called ("piles", "stones").
+        unit: &'static str,
+        /// The least number of values the game accepts.
+        needed: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// More values than the game's state representation can hold.
+    #[error("{game} accepts at most {max} {unit}, got {got}")]
+    TooMany {
+        /// The game's name.
+        game: &'static str,
+        /// What the values are called.
+        unit: &'static str,
+        /// The most values the game accepts.
+        max: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// A value breaks the game's rules (a pile that is not positive).
+    #[error("{unit} {position} is {value}, but {rule}")]
+    OutOfRange {
+        /// What the values are called, in the singular ("pile", "stone").
+        unit: &'static str,
+        /// The value's position, counted from 1.
+        position: usize,
+        /// The rejected value.
+        value: i64,
+        /// The rule it breaks ("piles must be positive").
+        rule: &'static str,
+    },
+    /// A total the solve needs does not fit a 64-bit signed integer.
+    #[error("{what} overflows a 64-bit integer (reached at {unit} {position})")]
+    TotalOverflow {
+        /// Which total overflowed.
+        what: &'static str,
+        /// What the values are called, in the singular.
+        unit: &'static str,
+        /// The position, counted from 1, at which the running total left the range.
+        position: usize,
+    },
+    /// A token that is not an integer, or input that is not well formed.
+    #[error("cannot read {token:?} ({location}): {problem}")]
+    Parse {
+        /// The offending text (shortened if very long).
+        token: String,
+        /// Where it stands.
+        location: Location,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
+    /// A state that the game does not have (asked about by a caller).
+    #[error("invalid state: {0}")]
+    InvalidState(String),
+    /// A file could not be read.
+    #[error("cannot read {path}: {message}")]
+    Io {
+        /// The path as given ('-' for standard input).
+        path: String,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// The solve would need more memory than its budget allows.
+    #[error(
+        "{what} needs about {} but the memory budget is {}; use a smaller input or raise the budget",
+        Bytes(*needed),
+        Bytes(*budget)
+    )]
+    MemoryBudget {
+        /// What needs the memory ("the memo table for 12 345 678 states").
+        what: String,
+        /// Bytes needed (an estimate).
+        needed: u64,
+        /// Bytes allowed.
+        budget: u64,
+    },
+    /// A score left the range `-i64::MAX ..= i64::MAX` during the search.
+    #[error(
+        "a score overflowed a 64-bit integer during the search (the game's points are too large)"
+    )]
+    ScoreOverflow,
+}
+
+/// Where a token stands in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// The value's position in the whole input, counted from 1.
+    pub value: usize,
+    /// Where in the text: a command-line argument or a line of a file.
+    pub place: Place,
+    /// The column (in bytes) of the token's first character, counted from 1.
+    pub column: usize,
+}
+
+/// The part of the input a token came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A command-line argument, counted from 1 among the values' arguments.
+    Argument(usize),
+    /// A line of a file or of standard input, counted from 1.
+    Line(usize),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.place {
+            Place::Argument(argument) => write!(
+                f,
+                "value {}, argument {argument}, column {}",
+                self.value, self.column
+            ),
+            Place::Line(line) => write!(
+                f,
+                "value {}, line {line}, column {}",
+                self.value, self.column
+            ),
+        }
+    }
+}
+
+/// A byte count that prints in binary units (`1.5 GiB`).
+///
+/// ```
+/// use gamesolver::error::Bytes;
+/// assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
+/// assert_eq!(Bytes(12).to_string(), "12 B");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bytes(pub u64);
+
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+        let mut unit = 0;
+        let mut size = self.0 as f64;
+        while size >= 1024.0 && unit + 1 < UNITS.len() {
+            size /= 1024.0;
+            unit += 1;
+        }
+        if unit == 0 {
+            write!(f, "{} B", self.0)
+        } else {
+            write!(f, "{size:.1} {}", UNITS[unit])
+        }
+    }
+}

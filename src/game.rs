@@ -1,0 +1,185 @@
+//! The user contract: a game is a rules value that implements [`Game`].
+//!
+//! Values are always *from the side to move*: the best achievable
+//! `my points − opponent's points` from a state on. A move produces a [`Step`]: the next state,
+//! the points the mover gains with this move, and whether the [`Turn`] passes or the same player
+//! moves again. The value recursion every engine computes is
+//!
+//! ```text
+//! v(s) = known_value(s)                                   if the game knows it
+//! v(s) = payoff(s)                                        if s has no move
+//! v(s) = max over moves of  gain + (−v(next) if the turn passes, else v(next))
+//! ```
+
+/// A score: points, or a difference of points, from the side to move.
+///
+/// Every score an engine computes lies in `-Score::MAX ..= Score::MAX`, so that negating it never
+/// overflows; `Score::MIN` is never a value (the dense tables use it to mark an empty slot). An
+/// engine reports [`Error::ScoreOverflow`](crate::Error::ScoreOverflow) rather than leave that
+/// range.
+pub type Score = i64;
+
+/// Whether a move hands the turn to the opponent or lets the mover move again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// The opponent moves next (the usual case).
+    Pass,
+    /// The same player moves again (an extra turn, as when a box is completed in Dots and Boxes).
+    Keep,
+}
+
+/// Which player is to move, counted from the start of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who moves first (Alice in the stone games).
+    First,
+    /// The other player (Bob in the stone games).
+    Second,
+}
+
+impl Player {
+    /// The other player.
+    ///
+    /// ```
+    /// use gamesolver::Player;
+    /// assert_eq!(Player::First.opponent(), Player::Second);
+    /// ```
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// Whether this is the first player (Alice in the stone games).
+    ///
+    /// ```
+    /// assert!(gamesolver::Player::First.is_first());
+    /// ```
+    pub fn is_first(self) -> bool {
+        self == Player::First
+    }
+
+    /// Who moves after `self` plays a move with the given turn rule.
+    ///
+    /// ```
+    /// use gamesolver::{Player, Turn};
+    /// assert_eq!(Player::First.after(Turn::Keep), Player::First);
+    /// assert_eq!(Player::First.after(Turn::Pass), Player::Second);
+    /// ```
+    pub fn after(self, turn: Turn) -> Player {
+        match turn {
+            Turn::Pass => self.opponent(),
+            Turn::Keep => self,
+        }
+    }
+}
+
+/// What one move does: where it leads, what the mover gains, and who moves next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step<S> {
+    /// The state after the move.
+    pub next: S,
+    /// The points the mover gains with this move (may be negative).
+    pub gain: Score,
+    /// Whether the opponent moves next or the mover moves again.
+    pub turn: Turn,
+}
+
+/// A two-player, perfect-information, zero-sum game, given by its rules.
+///
+/// The value implementing `Game` holds the rules and the fixed data of one instance (the piles
+/// of a stone game); a [`State`](Game::State) is the small, changing part of a position. Engines
+/// ask only for what they use: memoizing engines need `State: Eq + Hash + Clone`, the dense
+/// tables need [`DenseIndex`].
+///
+/// # Contract
+///
+/// - `moves` appends the legal moves of a state to the caller's buffer (it must not clear it:
+///   the engine keeps the moves of every open state in one buffer, so no node allocates).
+/// - `play` is deterministic, and the state alone determines moves, steps and payoff.
+/// - A state with no move is final; its value is `payoff(state)`.
+/// - The game is finite and acyclic: no sequence of moves returns to an earlier state.
+/// - If `known_value` returns `Some(v)`, `v` is the state's exact value; the engine then neither
+///   enumerates its moves nor stores it.
+///
+/// # Example
+///
+/// A subtraction game: take 1 or 2 counters, the player who takes the last counter scores 1.
+///
+/// ```
+/// use gamesolver::{Game, Score, Step, Turn, solve, memo::HashTable};
+///
+/// struct TakeAway { counters: u32 }
+///
+/// impl Game for TakeAway {
+///     type State = u32;          // counters left
+///     type Move = u32;           // counters taken
+///     fn start(&self) -> u32 { self.counters }
+///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+///         moves.extend((1..=2).filter(|take| take <= left));
+///     }
+///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+///         let next = left - take;
+///         Step { next, gain: Score::from(next == 0), turn: Turn::Pass }
+///     }
+///     fn payoff(&self, _left: &u32) -> Score { 0 }
+/// }
+///
+/// // Multiples of 3 are lost for the side to move.
+/// assert_eq!(solve(&TakeAway { counters: 9 }, HashTable::new()).unwrap().value(), -1);
+/// assert_eq!(solve(&TakeAway { counters: 10 }, HashTable::new()).unwrap().value(), 1);
+/// ```
+pub trait Game {
+    /// The changing part of a position (for Stone Game II: the next pile and M).
+    type State: Clone;
+    /// A move (for Stone Game II: how many piles to take).
+    type Move: Clone;
+
+    /// The state the game starts in; the first player moves first.
+    fn start(&self) -> Self::State;
+
+    /// Appends the legal moves of `state` to `moves`, without clearing it.
+    fn moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
+
+    /// The step that playing `mv` in `state` produces. `mv` is one of `state`'s moves.
+    fn play(&self, state: &Self::State, mv: &Self::Move) -> Step<Self::State>;
+
+    /// The value, for the side to move, of a state with no move.
+    fn payoff(&self, state: &Self::State) -> Score;
+
+    /// The state's exact value when the game knows it without search, else `None`.
+    ///
+    /// In Stone Game II, when `2M` covers every pile left, the mover takes everything. Saying so
+    /// spares the engine enumerating moves and storing the state; hand-written DPs get much of
+    /// their speed from exactly this shortcut. The default knows nothing.
+    fn known_value(&self, state: &Self::State) -> Option<Score> {
+        let _ = state;
+        None
+    }
+
+    /// An upper bound on how many states an engine may store when solving from the start
+    /// (states reachable from the start that have moves and no known value), if the game knows
+    /// one. Engines use it to refuse, before they begin, a solve that would not fit the memory
+    /// budget. The default knows no bound; engines still enforce the budget while they search.
+    fn state_bound(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// An optional capability: the game's stored states map one-to-one onto `0..index_len()`.
+///
+/// This lets [`DenseTable`](crate::memo::DenseTable) keep values in a flat array, one memory
+/// access per lookup instead of a hash probe. `index` is asked of every state an engine looks up:
+/// states reachable from the start (or from a state a caller asks about) that have no
+/// [`known_value`](Game::known_value), final states included.
+/// Two different such states must never share an index: a shared index would make one state
+/// read the other's value. An index outside `0..index_len()` is a bug in the implementation and
+/// makes the dense table panic with a message that says so.
+pub trait DenseIndex: Game {
+    /// The size of the index space.
+    fn index_len(&self) -> usize;
+
+    /// The index of `state`, in `0..index_len()`.
+    fn index(&self, state: &Self::State) -> usize;
+}

@@ -1,0 +1,38 @@
+//! # gamesolver
+//!
+//! Exact solutions of two-player, perfect-information, zero-sum games.
+//!
+//! A game is a value that implements [`Game`]: its states, its moves, the [`Step`] a move
+//! produces (next state, points the mover gains, whether the [`Turn`] passes or the mover
+//! moves again) and the payoff of a final state. Values are from the side to move:
+//! `my points − opponent's points`. [`solve`] runs an exact memoized negamax on an explicit
+//! stack over any such game, with a pluggable [memo table](memo); the [`Solution`] gives the
+//! value, the best moves, the optimal line and statistics.
+//!
+//! The bundled [games] (LeetCode's Stone Game II and Stone Game VIII) are ordinary
+//! implementations of the same trait.
+//!
+//! ```
+//! use gamesolver::{solve, memo::DenseTable, games::StoneGameII};
+//!
+//! let game = StoneGameII::new(vec![2, 7, 9, 4, 4])?;
+//! let mut solution = solve(&game, DenseTable::for_game(&game))?;
+//! assert_eq!(game.alice_stones(solution.value()), 10);
+//! assert_eq!(solution.line()?.len(), 3); // Alice 1 pile, Bob 2, Alice 2
+//! # Ok::<(), gamesolver::Error>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod error;
+mod game;
+pub mod input;
+pub mod memo;
+mod solve;
+
+#[path = "../games/mod.rs"]
+pub mod games;
+
+pub use error::Error;
+pub use game::{DenseIndex, Game, Player, Score, Step, Turn};
+pub use solve::{Limits, MoveValue, Ply, Solution, Stats, solve, solve_with};

@@ -1,0 +1,126 @@
+//! A memo table in one flat array, for games that implement [`DenseIndex`].
+
+use std::mem::size_of;
+
+use super::MemoTable;
+use crate::error::{Bytes, Error};
+use crate::game::{DenseIndex, Score};
+
+/// The marker of an empty slot: never a value (see [`Score`]).
+const EMPTY: Score = Score::MIN;
+
+/// Values in a `Vec` indexed by [`DenseIndex::index`]: one memory access per lookup.
+///
+/// The whole index space is allocated up front, 8 bytes a slot; use
+/// [`DenseTable::try_for_game`] to refuse, rather than attempt, an allocation over a budget.
+///
+/// ```
+/// use gamesolver::{solve, memo::DenseTable};
+/// use gamesolver::games::StoneGameII;
+///
+/// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
+/// let solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+/// assert_eq!(game.alice_stones(solution.value()), 104);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DenseTable {
+    values: Vec<Score>,
+    stored: usize,
+}
+
+impl DenseTable {
+    /// A table covering `game`'s whole index space.
+    ///
+    /// Allocation failure aborts, as for any `Vec`; prefer [`DenseTable::try_for_game`] when the
+    /// size comes from user input.
+    pub fn for_game<G: DenseIndex + ?Sized>(game: &G) -> Self {
+        DenseTable {
+            values: vec![EMPTY; game.index_len()],
+            stored: 0,
+        }
+    }
+
+    /// A table covering `game`'s whole index space, or an error if it would take more than
+    /// `budget` bytes or the allocation fails.
+    ///
+    /// ```
+    /// use gamesolver::{Error, memo::DenseTable};
+    /// use gamesolver::games::StoneGameII;
+    ///
+    /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
+    /// assert!(DenseTable::try_for_game(&game, 1 << 30).is_ok());
+    /// assert!(matches!(DenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
+    /// ```
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+        let len = game.index_len();
+        let needed = Self::bytes_for_len(len);
+        let refuse = || Error::MemoryBudget {
+            what: format!("a dense memo table of {len} slots"),
+            needed,
+            budget,
+        };
+        if needed > budget {
+            return Err(refuse());
+        }
+        let mut values = Vec::new();
+        values.try_reserve_exact(len).map_err(|_| refuse())?;
+        values.resize(len, EMPTY);
+        Ok(DenseTable { values, stored: 0 })
+    }
+
+    /// The bytes a dense table of `len` slots takes.
+    ///
+    /// ```
+    /// assert_eq!(gamesolver::memo::DenseTable::bytes_for_len(1000), 8000);
+    /// ```
+    pub fn bytes_for_len(len: usize) -> u64 {
+        (len as u64).saturating_mul(size_of::<Score>() as u64)
+    }
+
+    /// The number of slots.
+    pub fn slots(&self) -> usize {
+        self.values.len()
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> usize {
+        assert!(
+            index < self.values.len(),
+            "DenseIndex::index returned {index}, outside 0..{} (index_len): the game's DenseIndex \
+             implementation is wrong ({})",
+            self.values.len(),
+            Bytes(Self::bytes_for_len(self.values.len()))
+        );
+        index
+    }
+}
+
+impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        let value = self.values[self.slot(game.index(state))];
+        (value != EMPTY).then_some(value)
+    }
+
+    #[inline]
+    fn insert(&mut self, game: &G, state: G::State, value: Score) {
+        debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
+        let slot = self.slot(game.index(&state));
+        if self.values[slot] == EMPTY {
+            self.stored += 1;
+        }
+        self.values[slot] = value;
+    }
+
+    fn len(&self) -> usize {
+        self.stored
+    }
+
+    fn peak_bytes(&self, _upcoming: usize) -> u64 {
+        Self::bytes_for_len(self.values.len())
+    }
+
+    fn bytes_for(&self, _states: u64) -> u64 {
+        Self::bytes_for_len(self.values.len())
+    }
+}

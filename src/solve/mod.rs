@@ -1,0 +1,111 @@
+//! Engines: exact negamax over any [`Game`], and the [`Solution`] they return.
+//!
+//! [`solve`] searches depth-first on an explicit stack (no native recursion, so games 10⁶ moves
+//! deep are fine), storing each expanded state's value in a [`MemoTable`]. [`solve_with`] does
+//! the same under explicit [`Limits`].
+
+mod limits;
+mod search;
+mod solution;
+
+use std::time::{Duration, Instant};
+
+pub use limits::Limits;
+pub use solution::{MoveValue, Ply, Solution};
+
+use crate::error::Error;
+use crate::game::Game;
+use crate::memo::MemoTable;
+use search::Search;
+
+/// What a solve did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// States stored in the memo table.
+    pub stored: usize,
+    /// States whose moves were enumerated and searched.
+    pub expanded: u64,
+    /// Lookups answered by the memo table.
+    pub hits: u64,
+    /// States valued by [`Game::known_value`] without search.
+    pub known: u64,
+    /// States with no move reached (valued by [`Game::payoff`]).
+    pub terminal: u64,
+    /// The deepest the search stack went, in states.
+    pub max_depth: usize,
+    /// Wall-clock time spent searching (including later queries on the [`Solution`]).
+    pub elapsed: Duration,
+}
+
+/// Solves `game` from its start with the default [`Limits`], storing values in `table`.
+///
+/// ```
+/// use gamesolver::{solve, memo::HashTable, games::StoneGameVIII};
+///
+/// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
+/// let stepwise = game.stepwise();
+/// let solution = solve(&stepwise, HashTable::new()).unwrap();
+/// assert_eq!(solution.value(), 5);
+/// ```
+pub fn solve<G, T>(game: &G, table: T) -> Result<Solution<'_, G, T>, Error>
+where
+    G: Game,
+    T: MemoTable<G>,
+{
+    solve_with(game, table, Limits::default())
+}
+
+/// Solves `game` from its start under `limits`, storing values in `table`.
+///
+/// Before searching, if the game declares a [`state_bound`](Game::state_bound), a solve whose
+/// table would need more than the memory budget is refused; while searching, the table and the
+/// stack are checked against the budget every 1024 stored states and whenever the stack grows.
+///
+/// ```
+/// use gamesolver::{solve_with, Error, Limits, memo::HashTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![5; 3000]).unwrap();
+/// let refused = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20));
+/// assert!(matches!(refused, Err(Error::MemoryBudget { .. })));
+/// ```
+pub fn solve_with<G, T>(game: &G, table: T, limits: Limits) -> Result<Solution<'_, G, T>, Error>
+where
+    G: Game,
+    T: MemoTable<G>,
+{
+    if let Some(bound) = game.state_bound() {
+        let needed = table.bytes_for(bound);
+        if needed > limits.memory_budget {
+            return Err(Error::MemoryBudget {
+                what: format!("a memo table for up to {bound} states"),
+                needed,
+                budget: limits.memory_budget,
+            });
+        }
+    }
+    let mut solution = Solution::new(game, table, limits);
+    let start = game.start();
+    let value = solution.value_of(&start)?;
+    solution.set_start(start, value);
+    Ok(solution)
+}
+
+/// Runs `search` on `game` from `state`, accumulating into `stats`.
+fn timed<G, T>(
+    search: &mut Search<G>,
+    game: &G,
+    table: &mut T,
+    state: &G::State,
+    stats: &mut Stats,
+    limits: Limits,
+) -> Result<crate::Score, Error>
+where
+    G: Game,
+    T: MemoTable<G>,
+{
+    let clock = Instant::now();
+    let result = search.value(game, table, state, stats, limits.memory_budget);
+    stats.elapsed += clock.elapsed();
+    stats.stored = table.len();
+    result
+}

@@ -1,0 +1,217 @@
+//! The sequential negamax search, on an explicit stack.
+//!
+//! Native recursion would overflow: a negamax-shaped frame is ~130 bytes in release, and Stone
+//! Game VIII is 10⁶ moves deep. Here each open state is a [`Frame`] in a `Vec`, and the moves of
+//! every open state share one buffer (the top frame's moves are the buffer's tail), so no node
+//! allocates.
+
+use std::mem::size_of;
+
+use crate::error::{Bytes, Error};
+use crate::game::{Game, Score, Turn};
+use crate::memo::MemoTable;
+
+use super::Stats;
+
+/// How many stores pass between two checks of the memory budget.
+const CHECK_EVERY: usize = 1024;
+
+/// One open state: its moves are `moves[moves_start..]` up to the next frame's start.
+struct Frame<S> {
+    state: S,
+    /// Where this state's moves begin in the shared buffer.
+    moves_start: usize,
+    /// The next move to try.
+    next_move: usize,
+    /// The best value found so far; `Score::MIN` until the first move is valued.
+    best: Score,
+    /// The gain and turn rule of the move whose subgame is being searched above this frame.
+    gain: Score,
+    turn: Turn,
+}
+
+/// The reusable buffers of a search.
+pub(crate) struct Search<G: Game> {
+    frames: Vec<Frame<G::State>>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Default for Search<G> {
+    fn default() -> Self {
+        Search {
+            frames: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+}
+
+/// `v` if it is a valid score (not `Score::MIN`).
+#[inline]
+pub(crate) fn valid(value: Score) -> Result<Score, Error> {
+    if value == Score::MIN {
+        Err(Error::ScoreOverflow)
+    } else {
+        Ok(value)
+    }
+}
+
+/// The value of a move for its mover: `gain ± child`, checked.
+#[inline]
+pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Error> {
+    // `child` is valid, so negating it cannot overflow.
+    let child = match turn {
+        Turn::Pass => -child,
+        Turn::Keep => child,
+    };
+    gain.checked_add(child)
+        .ok_or(Error::ScoreOverflow)
+        .and_then(valid)
+}
+
+/// The value of `state` if it needs no search: known to the game, or stored.
+#[inline]
+pub(crate) fn lookup<G, T>(
+    game: &G,
+    table: &T,
+    state: &G::State,
+    stats: &mut Stats,
+) -> Result<Option<Score>, Error>
+where
+    G: Game + ?Sized,
+    T: MemoTable<G>,
+{
+    if let Some(value) = game.known_value(state) {
+        stats.known += 1;
+        return valid(value).map(Some);
+    }
+    let stored = table.get(game, state);
+    stats.hits += u64::from(stored.is_some());
+    Ok(stored)
+}
+
+impl<G: Game> Search<G> {
+    /// The exact value of `state`, storing every state it expands in `table`.
+    pub(crate) fn value<T: MemoTable<G>>(
+        &mut self,
+        game: &G,
+        table: &mut T,
+        state: &G::State,
+        stats: &mut Stats,
+        budget: u64,
+    ) -> Result<Score, Error> {
+        if let Some(value) = lookup(game, table, state, stats)? {
+            return Ok(value);
+        }
+        let result = self.search(game, table, state.clone(), stats, budget);
+        self.frames.clear();
+        self.moves.clear();
+        result
+    }
+
+    /// Pushes `state` as a new frame if it has moves; else returns its payoff.
+    #[inline]
+    fn open(
+        &mut self,
+        game: &G,
+        state: G::State,
+        stats: &mut Stats,
+    ) -> Result<Option<Score>, Error> {
+        let moves_start = self.moves.len();
+        game.moves(&state, &mut self.moves);
+        if self.moves.len() == moves_start {
+            stats.terminal += 1;
+            return valid(game.payoff(&state)).map(Some);
+        }
+        stats.expanded += 1;
+        self.frames.push(Frame {
+            state,
+            moves_start,
+            next_move: moves_start,
+            best: Score::MIN,
+            gain: 0,
+            turn: Turn::Pass,
+        });
+        stats.max_depth = stats.max_depth.max(self.frames.len());
+        Ok(None)
+    }
+
+    fn search<T: MemoTable<G>>(
+        &mut self,
+        game: &G,
+        table: &mut T,
+        root: G::State,
+        stats: &mut Stats,
+        budget: u64,
+    ) -> Result<Score, Error> {
+        if let Some(value) = self.open(game, root, stats)? {
+            return Ok(value);
+        }
+        loop {
+            let top = self.frames.len() - 1;
+            let frame = &mut self.frames[top];
+            if frame.next_move < self.moves.len() {
+                let step = game.play(&frame.state, &self.moves[frame.next_move]);
+                frame.next_move += 1;
+                let child = match lookup(game, table, &step.next, stats)? {
+                    Some(value) => value,
+                    None => {
+                        frame.gain = step.gain;
+                        frame.turn = step.turn;
+                        if self.frames.len() == self.frames.capacity() {
+                            self.check_memory(game, table, budget)?;
+                        }
+                        match self.open(game, step.next, stats)? {
+                            Some(payoff) => payoff,
+                            None => continue,
+                        }
+                    }
+                };
+                let frame = &mut self.frames[top];
+                frame.best = frame.best.max(combine(step.gain, step.turn, child)?);
+            } else {
+                let done = self
+                    .frames
+                    .pop()
+                    .expect("the loop runs while a frame is open");
+                self.moves.truncate(done.moves_start);
+                let value = done.best;
+                table.insert(game, done.state, value);
+                if table.len() % CHECK_EVERY == 0 {
+                    self.check_memory(game, table, budget)?;
+                }
+                let Some(parent) = self.frames.last_mut() else {
+                    return Ok(value);
+                };
+                parent.best = parent.best.max(combine(parent.gain, parent.turn, value)?);
+            }
+        }
+    }
+
+    /// Errors if the table's coming peak plus the stack would exceed `budget`.
+    fn check_memory<T: MemoTable<G>>(
+        &self,
+        _game: &G,
+        table: &T,
+        budget: u64,
+    ) -> Result<(), Error> {
+        // The stack may double at its next push: count the old and the new buffers.
+        let stack = 3
+            * (self.frames.capacity() * size_of::<Frame<G::State>>()
+                + self.moves.capacity() * size_of::<G::Move>()) as u64;
+        let table_bytes = table.peak_bytes(CHECK_EVERY);
+        let needed = table_bytes.saturating_add(stack);
+        if needed > budget {
+            return Err(Error::MemoryBudget {
+                what: format!(
+                    "the search (memo table of {} states, {}; stack {} states deep)",
+                    table.len(),
+                    Bytes(table_bytes),
+                    self.frames.len()
+                ),
+                needed,
+                budget,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,239 @@
+//! The result of a solve, and the questions it answers.
+
+use super::search::{Search, combine};
+use super::{Limits, Stats, timed};
+use crate::error::Error;
+use crate::game::{Game, Player, Score, Step, Turn};
+use crate::memo::MemoTable;
+
+/// A move with its step and its exact value for the mover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveValue<G: Game + ?Sized> {
+    /// The move.
+    pub mv: G::Move,
+    /// What the move does.
+    pub step: Step<G::State>,
+    /// The move's value for its mover: `gain ± value(next)`.
+    pub value: Score,
+}
+
+/// One move of the optimal line of play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ply<G: Game + ?Sized> {
+    /// Who moves.
+    pub player: Player,
+    /// The state before the move.
+    pub state: G::State,
+    /// The move played.
+    pub mv: G::Move,
+    /// The points the mover gains with it.
+    pub gain: Score,
+    /// Whether the turn passes after it.
+    pub turn: Turn,
+    /// The value of `state` for the mover (what the mover can still secure from here on).
+    pub value: Score,
+}
+
+/// A solved game: its value, and a memo table that answers further questions.
+///
+/// Queries take `&mut self` because a question about a state the solve did not need (a child
+/// of a state the game valued without search, say) extends the search, reusing and adding to
+/// the table. Every answer is exact. Among equally good moves the first in the game's move
+/// order is the one [`line`](Solution::line) follows.
+pub struct Solution<'g, G: Game, T> {
+    game: &'g G,
+    table: T,
+    limits: Limits,
+    search: Search<G>,
+    stats: Stats,
+    start: Option<(G::State, Score)>,
+    scratch: Vec<G::Move>,
+}
+
+impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
+    pub(super) fn new(game: &'g G, table: T, limits: Limits) -> Self {
+        Solution {
+            game,
+            table,
+            limits,
+            search: Search::default(),
+            stats: Stats::default(),
+            start: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    pub(super) fn set_start(&mut self, start: G::State, value: Score) {
+        self.start = Some((start, value));
+    }
+
+    fn start_entry(&self) -> &(G::State, Score) {
+        self.start
+            .as_ref()
+            .expect("a Solution is returned only once its start is solved")
+    }
+
+    /// The value of the start for the first player: `first's points − second's points` under
+    /// perfect play.
+    pub fn value(&self) -> Score {
+        self.start_entry().1
+    }
+
+    /// The start state.
+    pub fn start(&self) -> &G::State {
+        &self.start_entry().0
+    }
+
+    /// The game that was solved.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// What the solve (and the queries since) did.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The memo table.
+    pub fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// Gives the memo table back.
+    pub fn into_table(self) -> T {
+        self.table
+    }
+
+    /// The exact value of any state for its side to move, searching if need be.
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// // With M = 2 at pile 2 (index 1), the mover takes all 4 remaining piles: 24 stones.
+    /// assert_eq!(solution.value_of(&game.state(1, 2).unwrap()).unwrap(), 24);
+    /// ```
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        timed(
+            &mut self.search,
+            self.game,
+            &mut self.table,
+            state,
+            &mut self.stats,
+            self.limits,
+        )
+    }
+
+    /// Every move of `state` with its exact value, in the game's move order (empty for a state
+    /// with no move).
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// let start = solution.start().clone();
+    /// let values: Vec<_> = solution.move_values(&start).unwrap().iter().map(|m| m.value).collect();
+    /// // Taking 1 pile leaves Alice 10 of 26 stones (10 − 16 = −6); taking 2 leaves her 9.
+    /// assert_eq!(values, vec![-6, -8]);
+    /// ```
+    pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        let mut moves = Vec::new();
+        self.game.moves(state, &mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let step = self.game.play(state, &mv);
+                let value = combine(step.gain, step.turn, self.value_of(&step.next)?)?;
+                Ok(MoveValue { mv, step, value })
+            })
+            .collect()
+    }
+
+    /// The moves of `state` that reach its value (all of them, in move order).
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// let start = solution.start().clone();
+    /// assert_eq!(solution.best_moves(&start).unwrap(), vec![1]);
+    /// ```
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        let values = self.move_values(state)?;
+        let Some(best) = values.iter().map(|m| m.value).max() else {
+            return Ok(Vec::new());
+        };
+        Ok(values
+            .into_iter()
+            .filter(|m| m.value == best)
+            .map(|m| m.mv)
+            .collect())
+    }
+
+    /// The optimal line of play from the start to a state with no move, following the first
+    /// best move at each state.
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::HashTable, Player, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// let line = solution.line().unwrap();
+    /// let takes: Vec<_> = line.iter().map(|ply| (ply.player, ply.mv)).collect();
+    /// assert_eq!(takes, vec![(Player::First, 1), (Player::Second, 2), (Player::First, 2)]);
+    /// ```
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        let mut line = Vec::new();
+        let mut state = self.start().clone();
+        let mut player = Player::First;
+        while let Some((mv, step, value)) = self.first_best(&state)? {
+            line.push(Ply {
+                player,
+                state,
+                mv,
+                gain: step.gain,
+                turn: step.turn,
+                value,
+            });
+            player = player.after(step.turn);
+            state = step.next;
+        }
+        Ok(line)
+    }
+
+    /// The first move of `state` that reaches its value, with its step and the state's value;
+    /// `None` for a state with no move. Allocates nothing once the scratch buffer has grown.
+    fn first_best(
+        &mut self,
+        state: &G::State,
+    ) -> Result<Option<(G::Move, Step<G::State>, Score)>, Error> {
+        let mut moves = std::mem::take(&mut self.scratch);
+        moves.clear();
+        self.game.moves(state, &mut moves);
+        let mut best: Option<(usize, Step<G::State>, Score)> = None;
+        let mut result = Ok(());
+        for (index, mv) in moves.iter().enumerate() {
+            let step = self.game.play(state, mv);
+            match self
+                .value_of(&step.next)
+                .and_then(|child| combine(step.gain, step.turn, child))
+            {
+                Ok(value) => {
+                    if best.as_ref().is_none_or(|(_, _, top)| value > *top) {
+                        best = Some((index, step, value));
+                    }
+                }
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
+            }
+        }
+        let found = best.map(|(index, step, value)| (moves[index].clone(), step, value));
+        self.scratch = moves;
+        result.map(|()| found)
+    }
+}
