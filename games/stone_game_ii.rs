@@ -58,6 +58,8 @@ pub struct StoneGameIITake {
     pub stones: i64,
     /// `M` before the move.
     pub m_before: usize,
+    /// The most piles the mover could take: `min(2M, piles left)`.
+    pub max_piles: usize,
     /// `M` after the move: `max(M, X)`.
     pub m_after: usize,
 }
@@ -103,15 +105,18 @@ impl StoneGameII {
                 rule: "piles must be positive integers",
             });
         }
-        let mut suffix = vec![0i64; piles.len() + 1];
+        // Find an overflow from the left, where a reader counts; then every suffix sum fits.
         let mut total = 0i64;
-        for (index, &pile) in piles.iter().enumerate().rev() {
+        for (index, &pile) in piles.iter().enumerate() {
             total = total.checked_add(pile).ok_or(Error::TotalOverflow {
                 what: "the total of the piles",
                 unit: "pile",
                 position: index + 1,
             })?;
-            suffix[index] = total;
+        }
+        let mut suffix = vec![0i64; piles.len() + 1];
+        for index in (0..piles.len()).rev() {
+            suffix[index] = suffix[index + 1] + piles[index];
         }
         Ok(StoneGameII { piles, suffix })
     }
@@ -194,6 +199,7 @@ impl StoneGameII {
                 piles: ply.mv as usize,
                 stones: ply.gain,
                 m_before: ply.state.m(),
+                max_piles: (2 * ply.state.m()).min(self.piles.len() - ply.state.next()),
                 m_after: ply.state.m().max(ply.mv as usize),
             })
             .collect()
@@ -328,7 +334,7 @@ mod tests {
             Error::TotalOverflow {
                 what: "the total of the piles",
                 unit: "pile",
-                position: 2
+                position: 3
             }
         );
     }

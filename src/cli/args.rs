@@ -1,0 +1,157 @@
+//! The command line, as clap parses it.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// Solve a bundled game exactly and show the optimal line of play.
+#[derive(Debug, Parser)]
+#[command(name = "gamesolver", version, about, long_about = None)]
+pub struct Cli {
+    /// The game to solve.
+    #[arg(value_enum)]
+    pub game: GameName,
+
+    /// The game's integers, separated by commas and/or whitespace, in one or several
+    /// arguments (negative values such as -1,2,-3 are fine).
+    pub values: Vec<String>,
+
+    /// Read the integers from FILE ('-' for standard input): the same separators, or a JSON
+    /// array.
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    pub input: Option<PathBuf>,
+
+    /// The solver: the generic negamax engine, or auto (the fastest exact solver available).
+    #[arg(long, value_enum, default_value_t = SolverName::Auto)]
+    pub solver: SolverName,
+
+    /// Print exactly one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    /// The most memory the solve may use, in bytes or with a K, M, G or T suffix (powers of
+    /// 1024). Default: half of physical memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+}
+
+/// The bundled games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// LeetCode 1140: the most stones Alice can get.
+    #[value(name = "stone-game-ii")]
+    StoneGameII,
+    /// LeetCode 1872: Alice's score minus Bob's.
+    #[value(name = "stone-game-viii")]
+    StoneGameVIII,
+}
+
+impl GameName {
+    /// The name as typed on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            GameName::StoneGameII => "stone-game-ii",
+            GameName::StoneGameVIII => "stone-game-viii",
+        }
+    }
+}
+
+/// The solvers a user can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SolverName {
+    /// The fastest exact solver available for the game and input.
+    Auto,
+    /// The generic negamax engine.
+    Engine,
+}
+
+/// Parses `123`, `64K`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is fine).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let number = upper
+        .strip_suffix("IB")
+        .or_else(|| upper.strip_suffix('B'))
+        .unwrap_or(&upper);
+    let (digits, shift) = match number.chars().last() {
+        Some('K') => (&number[..number.len() - 1], 10),
+        Some('M') => (&number[..number.len() - 1], 20),
+        Some('G') => (&number[..number.len() - 1], 30),
+        Some('T') => (&number[..number.len() - 1], 40),
+        _ => (number, 0),
+    };
+    let value: u64 = digits.trim().parse().map_err(|_| {
+        format!("{text:?} is not a size (use bytes, or a number with K, M, G or T)")
+    })?;
+    value
+        .checked_mul(1u64 << shift)
+        .filter(|&bytes| bytes > 0)
+        .ok_or_else(|| format!("{text:?} is not a size between 1 byte and 16 EiB"))
+}
+
+/// Makes arguments such as `-1,2,-3` reach the values instead of being read as flags.
+///
+/// No option of ours is a dash followed by a digit, so such an argument (outside an option's
+/// value and before any `--`) gets a leading space, which clap passes through as a value and
+/// [`strip_protection`] removes again.
+pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut protected = Vec::new();
+    let mut option_value_next = false;
+    let mut escaped = false;
+    for argument in arguments {
+        let text = argument.to_str().unwrap_or_default().to_owned();
+        let negative =
+            text.len() > 1 && text.starts_with('-') && text.as_bytes()[1].is_ascii_digit();
+        if negative && !option_value_next && !escaped {
+            let mut spaced = OsString::from(" ");
+            spaced.push(&argument);
+            protected.push(spaced);
+        } else {
+            protected.push(argument);
+        }
+        option_value_next =
+            !escaped && matches!(text.as_str(), "--input" | "--solver" | "--memory-limit");
+        escaped |= text == "--";
+    }
+    protected
+}
+
+/// Undoes [`protect_negative_values`] on one value argument.
+pub fn strip_protection(value: &str) -> &str {
+    match value.strip_prefix(' ') {
+        Some(rest) if rest.starts_with('-') => rest,
+        _ => value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(protect_negative_values(line.split(' ').map(OsString::from)))
+    }
+
+    #[test]
+    fn negative_values_and_flags_coexist() {
+        let cli = parse("gamesolver stone-game-viii -1,2,-3 --json 4 -5").unwrap();
+        let values: Vec<_> = cli.values.iter().map(|v| strip_protection(v)).collect();
+        assert_eq!(values, vec!["-1,2,-3", "4", "-5"]);
+        assert!(cli.json);
+        let cli = parse("gamesolver stone-game-viii --input -5.txt").unwrap();
+        assert_eq!(cli.input.unwrap().to_str(), Some("-5.txt"));
+        assert!(parse("gamesolver stone-game-viii 1 --jsn").is_err());
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("2kb"), Ok(2048));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("99999999T").is_err());
+    }
+}

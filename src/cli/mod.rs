@@ -1,0 +1,5 @@
+//! The `gamesolver` command line: parse, read the values, solve, print.
+
+pub mod args;
+pub mod report;
+pub mod run;

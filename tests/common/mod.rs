@@ -1,0 +1,102 @@
+//! Independent oracles: brute-force players of each game's literal rules, and the known DPs.
+//! None of them uses the crate's `Game` implementations.
+
+#![allow(dead_code)]
+
+/// Stone Game II by brute force over the literal rules: the most stones Alice can get.
+/// Plays the actual piles and tracks whose turn it is; exponential, for n ≤ ~12.
+pub fn stone_game_ii_brute_force(piles: &[i64]) -> i64 {
+    fn alice(piles: &[i64], m: usize, alice_moves: bool) -> i64 {
+        if piles.is_empty() {
+            return 0;
+        }
+        let outcomes = (1..=(2 * m).min(piles.len())).map(|x| {
+            let taken: i64 = piles[..x].iter().sum();
+            let rest = alice(&piles[x..], m.max(x), !alice_moves);
+            if alice_moves { taken + rest } else { rest }
+        });
+        if alice_moves {
+            outcomes.max().unwrap()
+        } else {
+            outcomes.min().unwrap()
+        }
+    }
+    alice(piles, 1, true)
+}
+
+/// The textbook bottom-up DP for Stone Game II: `dp[i][m]` = most stones for the mover.
+pub fn stone_game_ii_dp(piles: &[i64]) -> i64 {
+    let n = piles.len();
+    let mut suffix = vec![0i64; n + 1];
+    for i in (0..n).rev() {
+        suffix[i] = suffix[i + 1] + piles[i];
+    }
+    let mut dp = vec![vec![0i64; n + 1]; n + 1];
+    for i in (0..n).rev() {
+        for m in 1..=n {
+            dp[i][m] = if 2 * m >= n - i {
+                suffix[i]
+            } else {
+                let worst = (1..=2 * m).map(|x| dp[i + x][m.max(x)]).min().unwrap();
+                suffix[i] - worst
+            };
+        }
+    }
+    dp[0][1]
+}
+
+/// Stone Game VIII by brute force over the literal rules: Alice's score minus Bob's.
+/// Keeps the actual row of stones, removes the leftmost x > 1 and puts their sum back.
+pub fn stone_game_viii_brute_force(stones: &[i64]) -> i64 {
+    fn value(row: &mut Vec<i64>) -> i64 {
+        if row.len() == 1 {
+            return 0;
+        }
+        let mut best = i64::MIN;
+        for x in 2..=row.len() {
+            let removed: Vec<i64> = row.drain(..x).collect();
+            let sum: i64 = removed.iter().sum();
+            row.insert(0, sum);
+            best = best.max(sum - value(row));
+            row.remove(0);
+            for (at, stone) in removed.into_iter().enumerate() {
+                row.insert(at, stone);
+            }
+        }
+        best
+    }
+    value(&mut stones.to_vec())
+}
+
+/// The known O(n) closed form for Stone Game VIII: from the right, `f = max(f, prefix[i] − f)`.
+pub fn stone_game_viii_closed_form(stones: &[i64]) -> i64 {
+    let prefix: Vec<i64> = stones
+        .iter()
+        .scan(0i64, |sum, &stone| {
+            *sum += stone;
+            Some(*sum)
+        })
+        .collect();
+    let n = stones.len();
+    let mut f = prefix[n - 1];
+    for i in (1..n - 1).rev() {
+        f = f.max(prefix[i] - f);
+    }
+    f
+}
+
+#[test]
+fn oracles_agree_with_the_problem_statements() {
+    assert_eq!(stone_game_ii_brute_force(&[2, 7, 9, 4, 4]), 10);
+    assert_eq!(stone_game_ii_dp(&[2, 7, 9, 4, 4]), 10);
+    assert_eq!(stone_game_ii_brute_force(&[1, 2, 3, 4, 5, 100]), 104);
+    assert_eq!(stone_game_ii_dp(&[1, 2, 3, 4, 5, 100]), 104);
+    for (stones, answer) in [
+        (vec![-1, 2, -3, 4, -5], 5),
+        (vec![7, -6, 5, 10, 5, -2, -6], 13),
+        (vec![-10, -12], -22),
+    ] {
+        assert_eq!(stone_game_viii_brute_force(&stones), answer);
+        assert_eq!(stone_game_viii_closed_form(&stones), answer);
+    }
+}
