@@ -82,7 +82,7 @@ impl StoneGameII {
         if piles.is_empty() {
             return Err(Error::TooFew {
                 game: NAME,
-                unit: "piles",
+                unit: "pile",
                 needed: 1,
                 got: 0,
             });

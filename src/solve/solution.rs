@@ -189,7 +189,7 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         let mut line = Vec::new();
         let mut state = self.start().clone();
         let mut player = Player::First;
-        while let Some((mv, step, value)) = self.first_best(&state)? {
+        while let Some(MoveValue { mv, step, value }) = self.first_best(&state)? {
             line.push(Ply {
                 player,
                 state,
@@ -204,12 +204,9 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         Ok(line)
     }
 
-    /// The first move of `state` that reaches its value, with its step and the state's value;
-    /// `None` for a state with no move. Allocates nothing once the scratch buffer has grown.
-    fn first_best(
-        &mut self,
-        state: &G::State,
-    ) -> Result<Option<(G::Move, Step<G::State>, Score)>, Error> {
+    /// The first move of `state` that reaches its value (whose value is the state's); `None`
+    /// for a state with no move. Allocates nothing once the scratch buffer has grown.
+    fn first_best(&mut self, state: &G::State) -> Result<Option<MoveValue<G>>, Error> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
         self.game.moves(state, &mut moves);
@@ -232,7 +229,11 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
                 }
             }
         }
-        let found = best.map(|(index, step, value)| (moves[index].clone(), step, value));
+        let found = best.map(|(index, step, value)| MoveValue {
+            mv: moves[index].clone(),
+            step,
+            value,
+        });
         self.scratch = moves;
         result.map(|()| found)
     }

@@ -1,0 +1,363 @@
+//! The `gamesolver` binary: answers, output shapes, and clean rejection of bad input.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use common::*;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn gamesolver(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(bytes) = stdin {
+        child.stdin.take().unwrap().write_all(bytes).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Runs with `--json` and returns the one JSON object it printed.
+fn json(args: &[&str], stdin: Option<&[u8]>) -> Value {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let output = gamesolver(&all, stdin);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 1, "exactly one line of JSON");
+    serde_json::from_str(&stdout).expect("valid JSON")
+}
+
+/// The answer, after checking the object's shape and that its line realises the answer.
+fn answer(report: &Value) -> i64 {
+    for key in ["game", "n", "answer", "solver", "states", "seconds", "line"] {
+        assert!(report.get(key).is_some(), "missing {key}: {report}");
+    }
+    assert!(report["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(report["states"].as_u64().is_some());
+    let line = report["line"].as_array().unwrap();
+    let side = |entry: &Value| if entry["player"] == "Alice" { 1 } else { -1 };
+    let answer = report["answer"].as_i64().unwrap();
+    match report["game"].as_str().unwrap() {
+        "stone-game-ii" => {
+            let alice: i64 = line
+                .iter()
+                .filter(|entry| side(entry) == 1)
+                .map(|entry| entry["stones"].as_i64().unwrap())
+                .sum();
+            assert_eq!(alice, answer, "Alice's takes add up to the answer");
+            let piles: u64 = line
+                .iter()
+                .map(|entry| entry["piles"].as_u64().unwrap())
+                .sum();
+            assert_eq!(
+                piles,
+                report["n"].as_u64().unwrap(),
+                "every pile is taken once"
+            );
+        }
+        "stone-game-viii" => {
+            let margin: i64 = line
+                .iter()
+                .map(|entry| side(entry) * entry["gain"].as_i64().unwrap())
+                .sum();
+            assert_eq!(margin, answer, "the line's score difference is the answer");
+            let removed: u64 = line
+                .iter()
+                .map(|entry| entry["stones"].as_u64().unwrap() - 1)
+                .sum();
+            assert_eq!(
+                removed + 1,
+                report["n"].as_u64().unwrap(),
+                "play ends with one stone"
+            );
+        }
+        other => panic!("unknown game {other}"),
+    }
+    answer
+}
+
+/// Runs a command that must be rejected: one `error:` line, empty stdout, the given exit code.
+fn rejected(args: &[&str], stdin: Option<&[u8]>, code: i32) -> String {
+    let output = gamesolver(args, stdin);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: one line, got {stderr:?}"
+    );
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamesolver-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn problem_statement_examples() {
+    for (args, expected) in [
+        (vec!["stone-game-ii", "2,7,9,4,4"], 10),
+        (vec!["stone-game-ii", "1", "2", "3", "4", "5", "100"], 104),
+        (vec!["stone-game-viii", "-1,2,-3,4,-5"], 5),
+        (vec!["stone-game-viii", "7,-6,5,10,5,-2,-6"], 13),
+        (vec!["stone-game-viii", "-10", "-12"], -22),
+        (
+            vec!["stone-game-viii", "--solver", "engine", "-10,", "-12"],
+            -22,
+        ),
+    ] {
+        let report = json(&args, None);
+        assert_eq!(answer(&report), expected, "{args:?}");
+        assert_eq!(report["game"], args[0]);
+        assert_eq!(report["solver"], "engine");
+    }
+}
+
+#[test]
+fn text_output_explains_the_line() {
+    let output = gamesolver(&["stone-game-ii", "2,7,9,4,4"], None);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Alice can get 10 stones (Bob 16)"), "{text}");
+    assert!(
+        text.contains("Bob takes piles 2-3 (16 stones; could take 1 to 2); M becomes 2"),
+        "{text}"
+    );
+    let output = gamesolver(&["stone-game-viii", "-1,2,-3,4,-5"], None);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("Alice's score minus Bob's is 5"), "{text}");
+    assert!(
+        text.contains("Alice removes the leftmost 4 stones, scoring their sum 2"),
+        "{text}"
+    );
+}
+
+#[test]
+fn input_from_files_and_standard_input() {
+    let plain = temp_file("plain.txt", b"2 7\n9,4,\n4\n");
+    let array = temp_file("array.json", b"[2, 7, 9, 4, 4]\n");
+    for path in [&plain, &array] {
+        assert_eq!(
+            answer(&json(
+                &["stone-game-ii", "--input", path.to_str().unwrap()],
+                None
+            )),
+            10
+        );
+    }
+    assert_eq!(
+        answer(&json(
+            &["stone-game-viii", "--input", "-"],
+            Some(b"[-10,-12]")
+        )),
+        -22
+    );
+    assert_eq!(
+        answer(&json(
+            &["stone-game-viii", "--input", "-"],
+            Some(b"-1 2 -3 4 -5")
+        )),
+        5
+    );
+}
+
+#[test]
+fn bad_input_is_rejected_cleanly() {
+    /// Arguments, standard input, exit code, and a piece of the expected message.
+    type Case<'a> = (Vec<&'a str>, Option<&'a [u8]>, i32, &'a str);
+    let cases: Vec<Case> = vec![
+        (vec!["stone-game-ii"], None, 2, "no values given"),
+        (
+            vec!["stone-game-ii", "--input", "-"],
+            Some(b""),
+            1,
+            "Stone Game II needs at least 1 pile, got 0",
+        ),
+        (
+            vec!["stone-game-ii", "--input", "-"],
+            Some(b"  \n"),
+            1,
+            "got 0",
+        ),
+        (
+            vec!["stone-game-ii", "1,2,x"],
+            None,
+            1,
+            "\"x\" (value 3, argument 1, column 5): not an integer",
+        ),
+        (
+            vec!["stone-game-ii", "1", "2.5"],
+            None,
+            1,
+            "\"2.5\" (value 2, argument 2, column 1)",
+        ),
+        (
+            vec!["stone-game-ii", "3,0,1"],
+            None,
+            1,
+            "pile 2 is 0, but piles must be positive",
+        ),
+        (vec!["stone-game-ii", "3", "-4"], None, 1, "pile 2 is -4"),
+        (
+            vec!["stone-game-viii", "5"],
+            None,
+            1,
+            "needs at least 2 stones, got 1",
+        ),
+        (
+            vec!["stone-game-ii", "9223372036854775807,1"],
+            None,
+            1,
+            "overflows a 64-bit integer",
+        ),
+        (
+            vec!["stone-game-viii", "9223372036854775807", "1"],
+            None,
+            1,
+            "overflows a 64-bit integer",
+        ),
+        (
+            vec!["stone-game-ii", "99999999999999999999"],
+            None,
+            1,
+            "out of the 64-bit integer range",
+        ),
+        (
+            vec!["stone-game-ii", "--input", "/no/such/file"],
+            None,
+            1,
+            "cannot read /no/such/file",
+        ),
+        (
+            vec!["stone-game-ii", "--input", "-"],
+            Some(b"[1, 2"),
+            1,
+            "the JSON array is not closed",
+        ),
+        (
+            vec!["stone-game-ii", "--input", "-"],
+            Some(b"1\n2\n3 y"),
+            1,
+            "(value 4, line 3, column 3)",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--input", "-"],
+            Some(b"2"),
+            2,
+            "not both",
+        ),
+        (
+            vec!["stone-game-iii", "1"],
+            None,
+            2,
+            "invalid value 'stone-game-iii'",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--solver", "magic"],
+            None,
+            2,
+            "invalid value 'magic'",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--frobnicate"],
+            None,
+            2,
+            "--frobnicate",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--memory-limit", "lots"],
+            None,
+            2,
+            "not a size",
+        ),
+    ];
+    for (args, stdin, code, needle) in cases {
+        let stderr = rejected(&args, stdin, code);
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: {stderr:?} lacks {needle:?}"
+        );
+    }
+}
+
+#[test]
+fn too_large_for_memory_is_refused_up_front() {
+    let piles = vec!["5"; 3000].join(",");
+    let stderr = rejected(&["stone-game-ii", &piles, "--memory-limit", "1M"], None, 1);
+    assert!(stderr.contains("memory budget is 1.0 MiB"), "{stderr}");
+    // With the default budget (half of physical memory): 10⁶ piles need ~10¹¹ states.
+    let many = temp_file("million-piles.txt", "1 ".repeat(1_000_000).as_bytes());
+    let stderr = rejected(
+        &["stone-game-ii", "--input", many.to_str().unwrap()],
+        None,
+        1,
+    );
+    assert!(stderr.contains("memory budget"), "{stderr}");
+}
+
+#[test]
+fn million_stones_through_the_engine() {
+    let mut state = 12345u64;
+    let stones: Vec<i64> = (0..1_000_000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % 20_001) as i64 - 10_000
+        })
+        .collect();
+    let text: Vec<String> = stones.iter().map(i64::to_string).collect();
+    let path = temp_file("million-stones.txt", text.join("\n").as_bytes());
+    let report = json(
+        &[
+            "stone-game-viii",
+            "--solver",
+            "engine",
+            "--input",
+            path.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(report["n"], 1_000_000);
+    assert_eq!(answer(&report), stone_game_viii_closed_form(&stones));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn cli_matches_brute_force_on_random_piles(piles in prop::collection::vec(1i64..=30, 1..=10)) {
+        let arg = piles.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        prop_assert_eq!(answer(&json(&["stone-game-ii", &arg], None)), stone_game_ii_brute_force(&piles));
+    }
+
+    #[test]
+    fn cli_matches_brute_force_on_random_stones(stones in prop::collection::vec(-30i64..=30, 2..=8)) {
+        let args: Vec<String> = stones.iter().map(i64::to_string).collect();
+        let mut all = vec!["stone-game-viii"];
+        all.extend(args.iter().map(String::as_str));
+        prop_assert_eq!(answer(&json(&all, None)), stone_game_viii_brute_force(&stones));
+    }
+}

@@ -1,0 +1,55 @@
+//! A 10⁶-moves-deep Stone Game VIII solve through the engine, on a small native stack.
+
+mod common;
+
+use common::stone_game_viii_closed_form;
+use gamesolver::games::StoneGameVIII;
+use gamesolver::memo::{DenseTable, HashTable};
+use gamesolver::solve;
+
+/// A deterministic pseudo-random sequence (SplitMix64), so the test needs no seed crate.
+fn stones(n: usize, seed: u64) -> Vec<i64> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) % 20_001) as i64 - 10_000
+        })
+        .collect()
+}
+
+#[test]
+fn million_deep_stone_game_viii_on_a_small_stack() {
+    let stones = stones(1_000_000, 7);
+    let expected = stone_game_viii_closed_form(&stones);
+    // 512 KiB of native stack: any recursion per move would overflow it many times over.
+    let solved = std::thread::Builder::new()
+        .stack_size(512 << 10)
+        .spawn(move || {
+            let game = StoneGameVIII::new(stones).unwrap();
+            let stepwise = game.stepwise();
+            let mut dense = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+            assert!(dense.stats().max_depth >= 999_999, "{:?}", dense.stats());
+            let line = game.describe_stepwise(&dense.line().unwrap());
+            let margin: i64 = line
+                .iter()
+                .map(|take| {
+                    if take.player.is_first() {
+                        take.gain
+                    } else {
+                        -take.gain
+                    }
+                })
+                .sum();
+            assert_eq!(margin, dense.value());
+            let hashed = solve(&stepwise, HashTable::new()).unwrap();
+            (dense.value(), hashed.value())
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert_eq!(solved, (expected, expected));
+}

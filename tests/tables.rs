@@ -1,0 +1,155 @@
+//! The memo-table contract (one body, every table), the memory budget, and score overflow.
+
+use gamesolver::games::StoneGameII;
+use gamesolver::memo::{DenseTable, HashTable, MemoTable, NoTable};
+use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn, solve, solve_with};
+
+/// What every storing table must do, whatever its layout.
+fn table_contract<T: MemoTable<StoneGameII>>(mut table: T, game: &StoneGameII) {
+    let states: Vec<_> = (0..game.piles().len())
+        .flat_map(|next| (1..=3).map(move |m| (next, m)))
+        .map(|(next, m)| game.state(next, m).unwrap())
+        .filter(|state| game.known_value(state).is_none())
+        .collect();
+    assert!(states.len() > 10);
+    assert!(table.is_empty());
+    for state in &states {
+        assert_eq!(
+            table.get(game, state),
+            None,
+            "empty table reports {state:?}"
+        );
+    }
+    for (rank, state) in states.iter().enumerate() {
+        table.insert(game, *state, rank as Score - 5);
+        assert_eq!(table.len(), rank + 1);
+    }
+    for (rank, state) in states.iter().enumerate() {
+        assert_eq!(table.get(game, state), Some(rank as Score - 5));
+    }
+    // Extremes of the value range round-trip; overwriting does not add a state.
+    table.insert(game, states[0], Score::MAX);
+    table.insert(game, states[1], -Score::MAX);
+    assert_eq!(table.get(game, &states[0]), Some(Score::MAX));
+    assert_eq!(table.get(game, &states[1]), Some(-Score::MAX));
+    assert_eq!(table.len(), states.len());
+    assert!(table.peak_bytes(0) > 0);
+    assert!(table.peak_bytes(1 << 20) >= table.peak_bytes(0));
+    assert!(table.bytes_for(1 << 20) >= table.bytes_for(10));
+}
+
+#[test]
+fn every_table_keeps_the_contract() {
+    let game = StoneGameII::new((1..=40).collect()).unwrap();
+    table_contract(HashTable::new(), &game);
+    table_contract(DenseTable::for_game(&game), &game);
+}
+
+#[test]
+fn no_table_stores_nothing_and_still_solves() {
+    let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    let mut table = NoTable;
+    table.insert(&game, game.start(), 1);
+    assert_eq!(table.get(&game, &game.start()), None);
+    assert_eq!(
+        game.alice_stones(solve(&game, NoTable).unwrap().value()),
+        10
+    );
+}
+
+/// A chain game with no declared state bound: the budget is enforced while searching.
+struct Chain {
+    length: u64,
+    gain: Score,
+}
+
+impl Game for Chain {
+    type State = u64;
+    type Move = ();
+    fn start(&self) -> u64 {
+        0
+    }
+    fn moves(&self, at: &u64, moves: &mut Vec<()>) {
+        if *at < self.length {
+            moves.push(());
+        }
+    }
+    fn play(&self, at: &u64, _: &()) -> Step<u64> {
+        Step {
+            next: at + 1,
+            gain: self.gain,
+            turn: Turn::Keep,
+        }
+    }
+    fn payoff(&self, _: &u64) -> Score {
+        0
+    }
+}
+
+impl DenseIndex for Chain {
+    fn index_len(&self) -> usize {
+        self.length as usize + 1
+    }
+    fn index(&self, at: &u64) -> usize {
+        *at as usize
+    }
+}
+
+#[test]
+fn the_budget_stops_a_search_that_outgrows_it() {
+    let game = Chain {
+        length: 200_000,
+        gain: 1,
+    };
+    let refused = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20));
+    match refused {
+        Err(Error::MemoryBudget { needed, budget, .. }) => {
+            assert_eq!(budget, 1 << 20);
+            assert!(needed > budget);
+        }
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a 200 000-state search fit in 1 MiB"),
+    }
+    let solved = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 30)).unwrap();
+    assert_eq!(solved.value(), 200_000);
+}
+
+#[test]
+fn the_budget_refuses_up_front_when_the_game_declares_a_bound() {
+    let game = StoneGameII::new(vec![1; 5000]).unwrap();
+    let error = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20))
+        .err()
+        .expect("refused");
+    assert!(
+        error.to_string().contains("memory budget is 1.0 MiB"),
+        "{error}"
+    );
+    assert!(matches!(
+        DenseTable::try_for_game(&game, 1 << 20),
+        Err(Error::MemoryBudget { .. })
+    ));
+}
+
+#[test]
+fn overflowing_scores_are_an_error_not_a_wrap() {
+    let game = Chain {
+        length: 3,
+        gain: Score::MAX / 2,
+    };
+    assert!(matches!(
+        solve(&game, HashTable::new()),
+        Err(Error::ScoreOverflow)
+    ));
+    assert!(matches!(
+        solve(&game, DenseTable::for_game(&game)),
+        Err(Error::ScoreOverflow)
+    ));
+    let fits = Chain {
+        length: 2,
+        gain: Score::MAX / 2,
+    };
+    assert_eq!(
+        solve(&fits, HashTable::new()).unwrap().value(),
+        Score::MAX / 2 * 2
+    );
+}
