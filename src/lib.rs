@@ -36,3 +36,8 @@ pub mod games;
 pub use error::Error;
 pub use game::{DenseIndex, Game, Player, Score, Step, Turn};
 pub use solve::{Limits, MoveValue, Ply, Solution, Stats, solve, solve_with};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
