@@ -39,7 +39,9 @@ fn stone_game_ii(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("engine/dense", n), &game, |b, game| {
             b.iter(|| {
-                let value = solve(black_box(game), DenseTable::for_game(game)).unwrap().value();
+                let value = solve(black_box(game), DenseTable::for_game(game))
+                    .unwrap()
+                    .value();
                 assert_eq!(value, expected);
             })
         });
@@ -63,7 +65,9 @@ fn stone_game_viii(c: &mut Criterion) {
         });
         group.bench_with_input(BenchmarkId::new("engine/dense", n), &stepwise, |b, game| {
             b.iter(|| {
-                let value = solve(black_box(game), DenseTable::for_game(game)).unwrap().value();
+                let value = solve(black_box(game), DenseTable::for_game(game))
+                    .unwrap()
+                    .value();
                 assert_eq!(value, expected);
             })
         });
