@@ -1,50 +1,53 @@
 //! The engine with each memo table, side by side, on the bundled games.
 //!
 //! Run with `cargo bench --bench engine`. Each benchmark asserts the value it computes against
-//! an independent closed form (VIII) or against the other table (II), so a fast wrong answer
-//! cannot pass.
+//! an independent oracle (the textbook DP for II, the closed form for VIII), so a fast wrong
+//! answer cannot pass.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hash::Hash;
 use std::hint::black_box;
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use common::{random_values, stone_game_ii_dp, stone_game_viii_closed_form};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{DenseTable, HashTable};
-use gamesolver::solve;
+use gamesolver::{DenseIndex, Score, solve};
 
-/// SplitMix64 values in `low..=high`, so inputs are the same on every run.
-fn random(n: usize, seed: u64, low: i64, high: i64) -> Vec<i64> {
-    let mut state = seed;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            low + ((z ^ (z >> 31)) % (high - low + 1) as u64) as i64
+/// Benchmarks the engine on `game` with the hash and the dense table, checking each value.
+fn each_table<G>(group: &mut BenchmarkGroup<'_, WallTime>, n: usize, game: &G, expected: Score)
+where
+    G: DenseIndex,
+    G::State: Eq + Hash,
+{
+    group.bench_with_input(BenchmarkId::new("engine/hash", n), game, |b, game| {
+        b.iter(|| {
+            assert_eq!(
+                solve(black_box(game), HashTable::new()).unwrap().value(),
+                expected
+            )
         })
-        .collect()
+    });
+    group.bench_with_input(BenchmarkId::new("engine/dense", n), game, |b, game| {
+        b.iter(|| {
+            let table = DenseTable::for_game(game);
+            assert_eq!(solve(black_box(game), table).unwrap().value(), expected)
+        })
+    });
 }
 
 fn stone_game_ii(c: &mut Criterion) {
     let mut group = c.benchmark_group("stone_game_ii");
     group.sample_size(10);
     for n in [100, 1000] {
-        let game = StoneGameII::new(random(n, n as u64, 1, 10_000)).unwrap();
-        let expected = solve(&game, HashTable::new()).unwrap().value();
-        group.bench_with_input(BenchmarkId::new("engine/hash", n), &game, |b, game| {
-            b.iter(|| {
-                let value = solve(black_box(game), HashTable::new()).unwrap().value();
-                assert_eq!(value, expected);
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("engine/dense", n), &game, |b, game| {
-            b.iter(|| {
-                let value = solve(black_box(game), DenseTable::for_game(game))
-                    .unwrap()
-                    .value();
-                assert_eq!(value, expected);
-            })
-        });
+        let piles = random_values(n, n as u64, 1, 10_000);
+        let game = StoneGameII::new(piles.clone()).unwrap();
+        // The engine's value is Alice − Bob; the DP gives Alice's stones.
+        let expected = 2 * stone_game_ii_dp(&piles) - game.total();
+        each_table(&mut group, n, &game, expected);
     }
     group.finish();
 }
@@ -53,41 +56,12 @@ fn stone_game_viii(c: &mut Criterion) {
     let mut group = c.benchmark_group("stone_game_viii");
     group.sample_size(10);
     for n in [100_000, 1_000_000] {
-        let stones = random(n, n as u64, -10_000, 10_000);
-        let expected = closed_form(&stones);
+        let stones = random_values(n, n as u64, -10_000, 10_000);
+        let expected = stone_game_viii_closed_form(&stones);
         let game = StoneGameVIII::new(stones).unwrap();
-        let stepwise = game.stepwise();
-        group.bench_with_input(BenchmarkId::new("engine/hash", n), &stepwise, |b, game| {
-            b.iter(|| {
-                let value = solve(black_box(game), HashTable::new()).unwrap().value();
-                assert_eq!(value, expected);
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("engine/dense", n), &stepwise, |b, game| {
-            b.iter(|| {
-                let value = solve(black_box(game), DenseTable::for_game(game))
-                    .unwrap()
-                    .value();
-                assert_eq!(value, expected);
-            })
-        });
+        each_table(&mut group, n, &game.stepwise(), expected);
     }
     group.finish();
-}
-
-/// `f = max(f, prefix[i] − f)` from the right: the known O(n) answer.
-fn closed_form(stones: &[i64]) -> i64 {
-    let mut prefix = Vec::with_capacity(stones.len());
-    let mut sum = 0;
-    for stone in stones {
-        sum += stone;
-        prefix.push(sum);
-    }
-    let mut f = prefix[stones.len() - 1];
-    for i in (1..stones.len() - 1).rev() {
-        f = f.max(prefix[i] - f);
-    }
-    f
 }
 
 criterion_group!(benches, stone_game_ii, stone_game_viii);

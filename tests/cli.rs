@@ -319,15 +319,7 @@ fn too_large_for_memory_is_refused_up_front() {
 
 #[test]
 fn million_stones_through_the_engine() {
-    let mut state = 12345u64;
-    let stones: Vec<i64> = (0..1_000_000)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % 20_001) as i64 - 10_000
-        })
-        .collect();
+    let stones = random_values(1_000_000, 12345, -10_000, 10_000);
     let text: Vec<String> = stones.iter().map(i64::to_string).collect();
     let path = temp_file("million-stones.txt", text.join("\n").as_bytes());
     let report = json(

@@ -2,28 +2,14 @@
 
 mod common;
 
-use common::stone_game_viii_closed_form;
+use common::{random_values, stone_game_viii_closed_form};
 use gamesolver::games::StoneGameVIII;
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::solve;
 
-/// A deterministic pseudo-random sequence (SplitMix64), so the test needs no seed crate.
-fn stones(n: usize, seed: u64) -> Vec<i64> {
-    let mut state = seed;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % 20_001) as i64 - 10_000
-        })
-        .collect()
-}
-
 #[test]
 fn million_deep_stone_game_viii_on_a_small_stack() {
-    let stones = stones(1_000_000, 7);
+    let stones = random_values(1_000_000, 7, -10_000, 10_000);
     let expected = stone_game_viii_closed_form(&stones);
     // 512 KiB of native stack: any recursion per move would overflow it many times over.
     let solved = std::thread::Builder::new()

@@ -100,3 +100,19 @@ fn oracles_agree_with_the_problem_statements() {
         assert_eq!(stone_game_viii_closed_form(&stones), answer);
     }
 }
+
+/// `n` pseudo-random integers in `low..=high` from SplitMix64 with the given seed: the same on
+/// every run and machine, with no seed crate.
+pub fn random_values(n: usize, seed: u64, low: i64, high: i64) -> Vec<i64> {
+    let span = (high - low + 1) as u64;
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            low + ((z ^ (z >> 31)) % span) as i64
+        })
+        .collect()
+}
