@@ -253,25 +253,30 @@ impl Game for StoneGameII {
 }
 
 /// Every position with `r = n − next` piles left and `1 ≤ M ≤ (r − 1) / 2` (the states
-/// without a known value) gets its own slot: rows by `r`, row `r` starting at `⌊(r − 2)² / 4⌋`.
-/// The map covers all such positions, reachable or not, so a query on any state stays exact.
+/// without a known value) gets its own slot, column by column: column `M` holds `r` from
+/// `2M + 1` to `n` and starts at `Σ_{M' < M} (n − 2M') = (M − 1)·n − (M − 1)·M`.
+///
+/// Column-major order puts the children `(next + x, M)` for `x ≤ M` of a state in adjacent
+/// slots, so most of a state's lookups share cache lines. The map covers all such positions,
+/// reachable or not, so a query on any state stays exact.
 impl DenseIndex for StoneGameII {
     fn index_len(&self) -> usize {
-        row_start(self.piles.len() + 1)
+        column_start(self.piles.len(), (self.piles.len() - 1) / 2 + 1)
     }
 
     #[inline]
     fn index(&self, state: &StoneGameIIState) -> usize {
-        let left = self.piles.len() - state.next as usize;
-        row_start(left) + state.m as usize - 1
+        let n = self.piles.len();
+        let left = n - state.next as usize;
+        let m = state.m as usize;
+        column_start(n, m) + left - 2 * m - 1
     }
 }
 
-/// `Σ_{r' < r} ⌊(r' − 1) / 2⌋ = ⌊(r − 2)² / 4⌋`: where row `r` begins.
+/// Where column `m` begins for `n` piles: `(m − 1)·n − (m − 1)·m`.
 #[inline]
-fn row_start(left: usize) -> usize {
-    let k = left.abs_diff(2);
-    k * k / 4
+fn column_start(n: usize, m: usize) -> usize {
+    (m - 1) * (n - m)
 }
 
 #[cfg(test)]

@@ -153,3 +153,58 @@ fn overflowing_scores_are_an_error_not_a_wrap() {
         Score::MAX / 2 * 2
     );
 }
+
+/// One move to a final state: the value is `gain + payoff` (the turn is kept).
+struct OneMove {
+    gain: Score,
+    payoff: Score,
+}
+
+impl Game for OneMove {
+    type State = bool;
+    type Move = ();
+    fn start(&self) -> bool {
+        false
+    }
+    fn moves(&self, done: &bool, moves: &mut Vec<()>) {
+        if !done {
+            moves.push(());
+        }
+    }
+    fn play(&self, _: &bool, _: &()) -> Step<bool> {
+        Step {
+            next: true,
+            gain: self.gain,
+            turn: Turn::Keep,
+        }
+    }
+    fn payoff(&self, _: &bool) -> Score {
+        self.payoff
+    }
+}
+
+#[test]
+fn a_value_of_exactly_score_min_is_an_overflow() {
+    // −MAX + (−1) = MIN without wrapping: still outside the value range.
+    let game = OneMove {
+        gain: -Score::MAX,
+        payoff: -1,
+    };
+    assert!(matches!(
+        solve(&game, HashTable::new()),
+        Err(Error::ScoreOverflow)
+    ));
+    let game = OneMove {
+        gain: -Score::MAX,
+        payoff: 0,
+    };
+    assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -Score::MAX);
+    let game = OneMove {
+        gain: 0,
+        payoff: Score::MIN,
+    };
+    assert!(matches!(
+        solve(&game, HashTable::new()),
+        Err(Error::ScoreOverflow)
+    ));
+}

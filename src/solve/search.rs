@@ -55,15 +55,20 @@ pub(crate) fn valid(value: Score) -> Result<Score, Error> {
     }
 }
 
+/// A child's value as seen by the mover: negated if the turn passes. `child` is valid
+/// (never `Score::MIN`), so the negation cannot overflow.
+#[inline]
+fn signed(turn: Turn, child: Score) -> Score {
+    match turn {
+        Turn::Pass => -child,
+        Turn::Keep => child,
+    }
+}
+
 /// The value of a move for its mover: `gain ± child`, checked.
 #[inline]
 pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Error> {
-    // `child` is valid, so negating it cannot overflow.
-    let child = match turn {
-        Turn::Pass => -child,
-        Turn::Keep => child,
-    };
-    gain.checked_add(child)
+    gain.checked_add(signed(turn, child))
         .ok_or(Error::ScoreOverflow)
         .and_then(valid)
 }
@@ -146,54 +151,106 @@ impl<G: Game> Search<G> {
         if let Some(value) = self.open(game, root, stats)? {
             return Ok(value);
         }
-        loop {
+        self.run(game, table, stats, budget)
+    }
+
+    /// The search loop. The moves of the top frame are tried in a tight inner loop that keeps
+    /// the best value and the move cursor in registers; it leaves only to open a child.
+    fn run<T: MemoTable<G>>(
+        &mut self,
+        game: &G,
+        table: &mut T,
+        stats: &mut Stats,
+        budget: u64,
+    ) -> Result<Score, Error> {
+        // Counters live in locals (registers) in the hot loop and reach `stats` on every exit.
+        let mut hits = 0u64;
+        let mut known = 0u64;
+        let result = loop {
             let top = self.frames.len() - 1;
             let frame = &mut self.frames[top];
-            if frame.next_move < self.moves.len() {
-                let step = game.play(&frame.state, &self.moves[frame.next_move]);
-                frame.next_move += 1;
-                let child = match lookup(game, table, &step.next, stats)? {
-                    Some(value) => value,
-                    None => {
-                        frame.gain = step.gain;
-                        frame.turn = step.turn;
-                        if self.frames.len() == self.frames.capacity() {
-                            self.check_memory(game, table, budget)?;
-                        }
-                        match self.open(game, step.next, stats)? {
-                            Some(payoff) => payoff,
-                            None => continue,
+            let moves = &self.moves[..];
+            let mut best = frame.best;
+            let mut next_move = frame.next_move;
+            // Overflow is rare: collect it without branching and check once per frame.
+            let mut overflow = false;
+            let mut opened = None;
+            while let Some(mv) = moves.get(next_move) {
+                next_move += 1;
+                let step = game.play(&frame.state, mv);
+                let child = if let Some(value) = game.known_value(&step.next) {
+                    known += 1;
+                    overflow |= value == Score::MIN;
+                    value
+                } else if let Some(value) = table.get(game, &step.next) {
+                    hits += 1;
+                    value
+                } else {
+                    opened = Some(step);
+                    break;
+                };
+                let (value, wrapped) = step.gain.overflowing_add(signed(step.turn, child));
+                // A value of exactly `Score::MIN` is caught when the frame closes: it can only
+                // matter if it is the best, and then `best` is `Score::MIN`.
+                overflow |= wrapped;
+                best = best.max(value);
+            }
+            frame.best = best;
+            frame.next_move = next_move;
+            if overflow {
+                break Err(Error::ScoreOverflow);
+            }
+            if let Some(step) = opened {
+                frame.gain = step.gain;
+                frame.turn = step.turn;
+                if self.frames.len() == self.frames.capacity()
+                    && let Err(error) = self.check_memory(table, budget)
+                {
+                    break Err(error);
+                }
+                match self.open(game, step.next, stats) {
+                    Ok(None) => {}
+                    Ok(Some(payoff)) => {
+                        let frame = &mut self.frames[top];
+                        match combine(step.gain, step.turn, payoff) {
+                            Ok(value) => frame.best = frame.best.max(value),
+                            Err(error) => break Err(error),
                         }
                     }
-                };
-                let frame = &mut self.frames[top];
-                frame.best = frame.best.max(combine(step.gain, step.turn, child)?);
-            } else {
-                let done = self
-                    .frames
-                    .pop()
-                    .expect("the loop runs while a frame is open");
-                self.moves.truncate(done.moves_start);
-                let value = done.best;
-                table.insert(game, done.state, value);
-                if table.len() % CHECK_EVERY == 0 {
-                    self.check_memory(game, table, budget)?;
+                    Err(error) => break Err(error),
                 }
-                let Some(parent) = self.frames.last_mut() else {
-                    return Ok(value);
-                };
-                parent.best = parent.best.max(combine(parent.gain, parent.turn, value)?);
+                continue;
             }
-        }
+            let done = self
+                .frames
+                .pop()
+                .expect("the loop runs while a frame is open");
+            self.moves.truncate(done.moves_start);
+            let value = done.best;
+            if value == Score::MIN {
+                break Err(Error::ScoreOverflow);
+            }
+            table.insert(game, done.state, value);
+            if table.len() % CHECK_EVERY == 0
+                && let Err(error) = self.check_memory(table, budget)
+            {
+                break Err(error);
+            }
+            let Some(parent) = self.frames.last_mut() else {
+                break Ok(value);
+            };
+            match combine(parent.gain, parent.turn, value) {
+                Ok(value) => parent.best = parent.best.max(value),
+                Err(error) => break Err(error),
+            }
+        };
+        stats.hits += hits;
+        stats.known += known;
+        result
     }
 
     /// Errors if the table's coming peak plus the stack would exceed `budget`.
-    fn check_memory<T: MemoTable<G>>(
-        &self,
-        _game: &G,
-        table: &T,
-        budget: u64,
-    ) -> Result<(), Error> {
+    fn check_memory<T: MemoTable<G>>(&self, table: &T, budget: u64) -> Result<(), Error> {
         // The stack may double at its next push: count the old and the new buffers.
         let stack = 3
             * (self.frames.capacity() * size_of::<Frame<G::State>>()
