@@ -86,6 +86,10 @@ pub enum Error {
         /// Bytes allowed.
         budget: u64,
     },
+    /// The search was stopped because another search had already found the value (a parallel
+    /// helper); [`par_solve`](crate::par_solve) never returns it.
+    #[error("the search was cancelled")]
+    Cancelled,
     /// A score left the range `-i64::MAX ..= i64::MAX` during the search.
     #[error(
         "a score overflowed a 64-bit integer during the search (the game's points are too large)"

@@ -35,7 +35,10 @@ pub mod games;
 
 pub use error::Error;
 pub use game::{DenseIndex, Game, Player, Score, Step, Turn};
-pub use solve::{Limits, MoveValue, Ply, Solution, Stats, solve, solve_with};
+pub use solve::{
+    Limits, MoveValue, Ply, SERIAL_CUTOFF, Solution, Stats, par_solve, par_solve_with, solve,
+    solve_with,
+};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -22,9 +22,14 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub input: Option<PathBuf>,
 
-    /// The solver: the generic negamax engine, or auto (the fastest exact solver available).
+    /// The solver: the generic negamax engine, the parallel engine, or auto (the fastest exact
+    /// solver for the game and input).
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
+
+    /// Threads for the parallel engine. Default: every core.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
 
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
@@ -64,6 +69,8 @@ pub enum SolverName {
     Auto,
     /// The generic negamax engine.
     Engine,
+    /// The parallel negamax engine, on `--threads` threads.
+    Parallel,
 }
 
 /// Parses `123`, `64K`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is fine).
@@ -110,8 +117,11 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
         } else {
             protected.push(argument);
         }
-        option_value_next =
-            !escaped && matches!(text.as_str(), "--input" | "--solver" | "--memory-limit");
+        option_value_next = !escaped
+            && matches!(
+                text.as_str(),
+                "--input" | "--solver" | "--memory-limit" | "--threads"
+            );
         escaped |= text == "--";
     }
     protected

@@ -52,9 +52,11 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     let stats = &report.stats;
     writeln!(
         out,
-        "Solved by the {} ({} table): {} states stored, {} table hits, {:.6} s.",
+        "Solved by the {} ({} table, {} thread{}): {} states stored, {} table hits, {:.6} s.",
         report.solver,
         report.table,
+        report.threads,
+        if report.threads == 1 { "" } else { "s" },
         stats.stored,
         stats.hits,
         stats.elapsed.as_secs_f64()
@@ -100,13 +102,14 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
     write!(
         out,
         "{{\"game\":\"{}\",\"n\":{},\"answer\":{},\"value\":{},\"solver\":\"{}\",\"table\":\"{}\",\
-         \"states\":{},\"hits\":{},\"seconds\":{},\"line\":[",
+         \"threads\":{},\"states\":{},\"hits\":{},\"seconds\":{},\"line\":[",
         report.game.id(),
         report.n,
         report.answer,
         report.value,
         report.solver,
         report.table,
+        report.threads,
         stats.stored,
         stats.hits,
         stats.elapsed.as_secs_f64()

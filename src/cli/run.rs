@@ -1,13 +1,23 @@
 //! Reading the input, choosing a solver, solving.
 
+use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
 
 use gamesolver::games::{StoneGameII, StoneGameIITake, StoneGameVIII, StoneGameVIIITake};
-use gamesolver::memo::{DenseTable, HashTable, MemoTable};
-use gamesolver::{DenseIndex, Error, Game, Limits, Ply, Score, Stats, input, solve_with};
+use gamesolver::memo::{
+    AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
+};
+use gamesolver::{
+    DenseIndex, Error, Game, Limits, Ply, Score, Stats, input, par_solve_with, solve_with,
+};
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
+
+/// Stone Game II inputs with at least this many piles go to the parallel engine under `auto`
+/// (when more than one thread is available); below it, the sequential engine is as fast.
+/// Measured: docs/performance.md.
+const PARALLEL_FROM_PILES: usize = 600;
 
 /// Why the program stops without an answer.
 #[derive(Debug)]
@@ -43,8 +53,19 @@ pub struct Report {
     pub total: Option<i64>,
     pub solver: &'static str,
     pub table: &'static str,
+    pub threads: usize,
     pub stats: Stats,
     pub line: Line,
+}
+
+/// What an engine run produced.
+struct EngineRun<G: Game> {
+    value: Score,
+    line: Vec<Ply<G>>,
+    solver: &'static str,
+    table: &'static str,
+    threads: usize,
+    stats: Stats,
 }
 
 /// Reads the values, solves, and reports.
@@ -53,71 +74,132 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     let limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
-    // Only the engine exists so far, so `auto` picks it.
-    match cli.solver {
-        SolverName::Auto | SolverName::Engine => {}
-    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cli.threads.map_or(0, usize::from))
+        .build()
+        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
+    let threads = pool.current_num_threads();
     let n = values.len();
     match cli.game {
         GameName::StoneGameII => {
             let game = StoneGameII::new(values)?;
-            let (value, line, table, stats) = engine_with_best_table(&game, limits)?;
-            Ok(Report {
-                game: cli.game,
+            let parallel = match cli.solver {
+                SolverName::Engine => false,
+                SolverName::Parallel => true,
+                SolverName::Auto => threads > 1 && n >= PARALLEL_FROM_PILES,
+            };
+            let run = pool.install(|| engine(&game, parallel, limits))?;
+            Ok(report(
+                cli,
                 n,
-                answer: game.alice_stones(value),
-                value,
-                total: Some(game.total()),
-                solver: "engine",
-                table,
-                stats,
-                line: Line::StoneGameII(game.describe(&line)),
-            })
+                game.alice_stones(run.value),
+                Some(game.total()),
+                &run,
+                |line| Line::StoneGameII(game.describe(line)),
+            ))
         }
         GameName::StoneGameVIII => {
             let game = StoneGameVIII::new(values)?;
             let stepwise = game.stepwise();
-            let (value, line, table, stats) = engine_with_best_table(&stepwise, limits)?;
-            Ok(Report {
-                game: cli.game,
-                n,
-                answer: value,
-                value,
-                total: None,
-                solver: "engine",
-                table,
-                stats,
-                line: Line::StoneGameVIII(game.describe_stepwise(&line)),
-            })
+            // Every state of the stepwise model waits on the next one: a chain, which no
+            // number of threads shortens, so `auto` keeps to one search.
+            let parallel = cli.solver == SolverName::Parallel;
+            let run = pool.install(|| engine(&stepwise, parallel, limits))?;
+            Ok(report(cli, n, run.value, None, &run, |line| {
+                Line::StoneGameVIII(game.describe_stepwise(line))
+            }))
         }
     }
 }
 
-type EngineRun<G> = (Score, Vec<Ply<G>>, &'static str, Stats);
-
-/// Solves with the dense table when it fits the budget, else with the hash table.
-fn engine_with_best_table<G>(game: &G, limits: Limits) -> Result<EngineRun<G>, Error>
-where
-    G: DenseIndex,
-    G::State: Eq + std::hash::Hash,
-{
-    if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
-        let table = DenseTable::try_for_game(game, limits.memory_budget)?;
-        engine(game, table, limits, "dense")
-    } else {
-        engine(game, HashTable::new(), limits, "hash")
+fn report<G: Game>(
+    cli: &Cli,
+    n: usize,
+    answer: i64,
+    total: Option<i64>,
+    run: &EngineRun<G>,
+    describe: impl FnOnce(&[Ply<G>]) -> Line,
+) -> Report {
+    Report {
+        game: cli.game,
+        n,
+        answer,
+        value: run.value,
+        total,
+        solver: run.solver,
+        table: run.table,
+        threads: run.threads,
+        stats: run.stats,
+        line: describe(&run.line),
     }
 }
 
-fn engine<G: Game, T: MemoTable<G>>(
+/// Solves with the engine, sequential or parallel, on the best table that fits the budget:
+/// dense when its whole index space fits, else hashed (refused up front if even that would
+/// not fit).
+fn engine<G>(game: &G, parallel: bool, limits: Limits) -> Result<EngineRun<G>, Error>
+where
+    G: DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+{
+    let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
+    match (parallel, dense_fits) {
+        (false, true) => sequential(
+            game,
+            DenseTable::try_for_game(game, limits.memory_budget)?,
+            "dense",
+            limits,
+        ),
+        (false, false) => sequential(game, HashTable::new(), "hash", limits),
+        (true, true) => concurrent(
+            game,
+            &AtomicDenseTable::try_for_game(game, limits.memory_budget)?,
+            "atomic-dense",
+            limits,
+        ),
+        (true, false) => concurrent(game, &ShardedTable::new(), "sharded", limits),
+    }
+}
+
+fn sequential<G: Game, T: MemoTable<G>>(
     game: &G,
     table: T,
-    limits: Limits,
     name: &'static str,
+    limits: Limits,
 ) -> Result<EngineRun<G>, Error> {
     let mut solution = solve_with(game, table, limits)?;
     let line = solution.line()?;
-    Ok((solution.value(), line, name, *solution.stats()))
+    Ok(EngineRun {
+        value: solution.value(),
+        line,
+        solver: "engine",
+        table: name,
+        threads: 1,
+        stats: solution.stats(),
+    })
+}
+
+fn concurrent<G, T>(
+    game: &G,
+    table: &T,
+    name: &'static str,
+    limits: Limits,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Game + Sync,
+    G::State: Sync,
+    T: ConcurrentMemoTable<G>,
+{
+    let mut solution = par_solve_with(game, table, limits)?;
+    let line = solution.line()?;
+    Ok(EngineRun {
+        value: solution.value(),
+        line,
+        solver: "parallel",
+        table: name,
+        threads: rayon::current_num_threads(),
+        stats: solution.stats(),
+    })
 }
 
 /// The values from the arguments or from `--input`, never both.

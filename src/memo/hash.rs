@@ -49,7 +49,7 @@ impl<K, H> HashTable<K, H> {
     }
 
     /// Heap bytes of a hashbrown table with room for `capacity` entries.
-    fn table_bytes(capacity: u64) -> u64 {
+    pub(crate) fn table_bytes(capacity: u64) -> u64 {
         if capacity == 0 {
             return 0;
         }

@@ -1,20 +1,30 @@
 //! Memo tables: where an engine keeps the values of the states it has solved.
 //!
-//! The sequential engine is generic over [`MemoTable`]. Values go in and come out by copy, so no
-//! guard or borrow of the table ever lives across the search. Keys are exact: a table never
-//! reports a value for a state it was not given, since a false hit would be a wrong answer.
+//! The sequential engine is generic over [`MemoTable`], the parallel one over
+//! [`ConcurrentMemoTable`]; a shared reference to a concurrent table is a sequential one. Values go in and
+//! come out by copy, so no guard or borrow of the table ever lives across the search. Keys are
+//! exact: a table never reports a value for a state it was not given, since a false hit would
+//! be a wrong answer.
 //!
-//! | table | needs | cost of a lookup |
-//! |---|---|---|
-//! | [`HashTable`] | `State: Eq + Hash` | a hash and a probe (foldhash by default, not SipHash) |
-//! | [`DenseTable`] | the game implements [`DenseIndex`](crate::DenseIndex) | one array access |
-//! | [`NoTable`] | nothing | stores nothing: plain, exponential negamax for oracles |
+//! | table | kind | needs | cost of a lookup |
+//! |---|---|---|---|
+//! | [`HashTable`] | sequential | `State: Eq + Hash` | a hash and a probe (foldhash, not SipHash) |
+//! | [`DenseTable`] | sequential | the game implements [`DenseIndex`](crate::DenseIndex) | one array access |
+//! | [`NoTable`] | sequential | nothing | stores nothing: plain, exponential negamax for oracles |
+//! | [`ShardedTable`] | concurrent | `State: Eq + Hash + Send + Sync` | a hash, a shard lock, a probe |
+//! | [`AtomicDenseTable`] | concurrent | the game implements [`DenseIndex`](crate::DenseIndex) | one atomic load |
 
+mod atomic_dense;
+mod concurrent;
 mod dense;
 mod hash;
+mod sharded;
 
+pub use atomic_dense::AtomicDenseTable;
+pub use concurrent::ConcurrentMemoTable;
 pub use dense::DenseTable;
 pub use hash::HashTable;
+pub use sharded::{DEFAULT_SHARDS, ShardedTable};
 
 use crate::game::{Game, Score};
 

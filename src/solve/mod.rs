@@ -2,26 +2,30 @@
 //!
 //! [`solve`] searches depth-first on an explicit stack (no native recursion, so games 10⁶ moves
 //! deep are fine), storing each expanded state's value in a [`MemoTable`]. [`solve_with`] does
-//! the same under explicit [`Limits`].
+//! the same under explicit [`Limits`]. [`par_solve`] and [`par_solve_with`] mirror them on every
+//! thread of the current rayon pool, sharing a
+//! [`ConcurrentMemoTable`](crate::memo::ConcurrentMemoTable).
 
 mod limits;
+mod parallel;
 mod search;
 mod solution;
 
 use std::time::{Duration, Instant};
 
 pub use limits::Limits;
+pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with};
 pub use solution::{MoveValue, Ply, Solution};
 
 use crate::error::Error;
 use crate::game::Game;
 use crate::memo::MemoTable;
-use search::Search;
+use search::{Bounds, Search};
 
 /// What a solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// States stored in the memo table.
+    /// States stored in the memo table (read from the table when [`Solution::stats`] is asked).
     pub stored: usize,
     /// States whose moves were enumerated and searched.
     pub expanded: u64,
@@ -73,6 +77,21 @@ where
     G: Game,
     T: MemoTable<G>,
 {
+    refuse_over_budget(game, &table, limits)?;
+    let mut solution = Solution::new(game, table, limits);
+    let start = game.start();
+    let value = solution.value_of(&start)?;
+    solution.set_start(start, value);
+    Ok(solution)
+}
+
+/// Refuses, before any search, a solve whose table could not hold the game's declared bound on
+/// states within the budget.
+fn refuse_over_budget<G: Game, T: MemoTable<G>>(
+    game: &G,
+    table: &T,
+    limits: Limits,
+) -> Result<(), Error> {
     if let Some(bound) = game.state_bound() {
         let needed = table.bytes_for(bound);
         if needed > limits.memory_budget {
@@ -83,11 +102,7 @@ where
             });
         }
     }
-    let mut solution = Solution::new(game, table, limits);
-    let start = game.start();
-    let value = solution.value_of(&start)?;
-    solution.set_start(start, value);
-    Ok(solution)
+    Ok(())
 }
 
 /// Runs `search` on `game` from `state`, accumulating into `stats`.
@@ -104,8 +119,11 @@ where
     T: MemoTable<G>,
 {
     let clock = Instant::now();
-    let result = search.value(game, table, state, stats, limits.memory_budget);
+    let bounds = Bounds {
+        budget: limits.memory_budget,
+        cancel: None,
+    };
+    let result = search.value(game, table, state, stats, bounds);
     stats.elapsed += clock.elapsed();
-    stats.stored = table.len();
     result
 }

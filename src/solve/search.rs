@@ -6,6 +6,7 @@
 //! allocates.
 
 use std::mem::size_of;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Bytes, Error};
 use crate::game::{Game, Score, Turn};
@@ -30,18 +31,18 @@ struct Frame<S> {
     turn: Turn,
 }
 
-/// The reusable buffers of a search.
+/// The reusable buffers of a search, and the order in which it tries moves.
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
+    /// 0: the game's order. Otherwise parallel workers spread out: an odd `order` tries each
+    /// state's moves last to first, and `order / 2` rotates where it starts.
+    order: usize,
 }
 
 impl<G: Game> Default for Search<G> {
     fn default() -> Self {
-        Search {
-            frames: Vec::new(),
-            moves: Vec::new(),
-        }
+        Search::new(0)
     }
 }
 
@@ -94,20 +95,38 @@ where
     Ok(stored)
 }
 
+/// What a search must respect besides its table: the memory budget, and (for parallel
+/// helpers) a flag that says another search has already found the value.
+#[derive(Clone, Copy)]
+pub(crate) struct Bounds<'a> {
+    pub(crate) budget: u64,
+    pub(crate) cancel: Option<&'a AtomicBool>,
+}
+
 impl<G: Game> Search<G> {
+    /// A search that tries moves in the given order (0 = the game's order).
+    pub(crate) fn new(order: usize) -> Self {
+        Search {
+            frames: Vec::new(),
+            moves: Vec::new(),
+            order,
+        }
+    }
+
     /// The exact value of `state`, storing every state it expands in `table`.
+    /// `Err(Error::Cancelled)` if `bounds.cancel` was raised first.
     pub(crate) fn value<T: MemoTable<G>>(
         &mut self,
         game: &G,
         table: &mut T,
         state: &G::State,
         stats: &mut Stats,
-        budget: u64,
+        bounds: Bounds<'_>,
     ) -> Result<Score, Error> {
         if let Some(value) = lookup(game, table, state, stats)? {
             return Ok(value);
         }
-        let result = self.search(game, table, state.clone(), stats, budget);
+        let result = self.search(game, table, state.clone(), stats, bounds);
         self.frames.clear();
         self.moves.clear();
         result
@@ -128,6 +147,14 @@ impl<G: Game> Search<G> {
             return valid(game.payoff(&state)).map(Some);
         }
         stats.expanded += 1;
+        if self.order != 0 {
+            let moves = &mut self.moves[moves_start..];
+            if self.order % 2 == 1 {
+                moves.reverse();
+            }
+            let rotation = (self.order / 2) % moves.len();
+            moves.rotate_left(rotation);
+        }
         self.frames.push(Frame {
             state,
             moves_start,
@@ -146,12 +173,12 @@ impl<G: Game> Search<G> {
         table: &mut T,
         root: G::State,
         stats: &mut Stats,
-        budget: u64,
+        bounds: Bounds<'_>,
     ) -> Result<Score, Error> {
         if let Some(value) = self.open(game, root, stats)? {
             return Ok(value);
         }
-        self.run(game, table, stats, budget)
+        self.run(game, table, stats, bounds)
     }
 
     /// The search loop. The moves of the top frame are tried in a tight inner loop that keeps
@@ -161,11 +188,13 @@ impl<G: Game> Search<G> {
         game: &G,
         table: &mut T,
         stats: &mut Stats,
-        budget: u64,
+        bounds: Bounds<'_>,
     ) -> Result<Score, Error> {
         // Counters live in locals (registers) in the hot loop and reach `stats` on every exit.
+        // Stores are counted here too: a concurrent table's `len` may be slow or shared.
         let mut hits = 0u64;
         let mut known = 0u64;
+        let mut stored = 0usize;
         let result = loop {
             let top = self.frames.len() - 1;
             let frame = &mut self.frames[top];
@@ -204,7 +233,7 @@ impl<G: Game> Search<G> {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
                 if self.frames.len() == self.frames.capacity()
-                    && let Err(error) = self.check_memory(table, budget)
+                    && let Err(error) = self.check_memory(table, bounds)
                 {
                     break Err(error);
                 }
@@ -231,8 +260,9 @@ impl<G: Game> Search<G> {
                 break Err(Error::ScoreOverflow);
             }
             table.insert(game, done.state, value);
-            if table.len() % CHECK_EVERY == 0
-                && let Err(error) = self.check_memory(table, budget)
+            stored += 1;
+            if stored.is_multiple_of(CHECK_EVERY)
+                && let Err(error) = self.check_memory(table, bounds)
             {
                 break Err(error);
             }
@@ -249,15 +279,22 @@ impl<G: Game> Search<G> {
         result
     }
 
-    /// Errors if the table's coming peak plus the stack would exceed `budget`.
-    fn check_memory<T: MemoTable<G>>(&self, table: &T, budget: u64) -> Result<(), Error> {
+    /// Errors if the table's coming peak plus the stack would exceed the budget, or if the
+    /// search was cancelled.
+    fn check_memory<T: MemoTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
+        if bounds
+            .cancel
+            .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
+        {
+            return Err(Error::Cancelled);
+        }
         // The stack may double at its next push: count the old and the new buffers.
         let stack = 3
             * (self.frames.capacity() * size_of::<Frame<G::State>>()
                 + self.moves.capacity() * size_of::<G::Move>()) as u64;
         let table_bytes = table.peak_bytes(CHECK_EVERY);
         let needed = table_bytes.saturating_add(stack);
-        if needed > budget {
+        if needed > bounds.budget {
             return Err(Error::MemoryBudget {
                 what: format!(
                     "the search (memo table of {} states, {}; stack {} states deep)",
@@ -266,7 +303,7 @@ impl<G: Game> Search<G> {
                     self.frames.len()
                 ),
                 needed,
-                budget,
+                budget: bounds.budget,
             });
         }
         Ok(())

@@ -67,6 +67,10 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         self.start = Some((start, value));
     }
 
+    pub(super) fn set_stats(&mut self, stats: Stats) {
+        self.stats = stats;
+    }
+
     fn start_entry(&self) -> &(G::State, Score) {
         self.start
             .as_ref()
@@ -89,9 +93,13 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         self.game
     }
 
-    /// What the solve (and the queries since) did.
-    pub fn stats(&self) -> &Stats {
-        &self.stats
+    /// What the solve (and the queries since) did. `stored` is read from the table now, which
+    /// for [`AtomicDenseTable`](crate::memo::AtomicDenseTable) means a scan.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            stored: self.table.len(),
+            ..self.stats
+        }
     }
 
     /// The memo table.

@@ -1,0 +1,114 @@
+//! A lock-free dense memo table for games that implement [`DenseIndex`].
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use super::{ConcurrentMemoTable, DenseTable};
+use crate::error::Error;
+use crate::game::{DenseIndex, Score};
+
+/// The marker of an empty slot: never a value (see [`Score`]).
+const EMPTY: Score = Score::MIN;
+
+/// One `AtomicI64` per index of [`DenseIndex`]: lock-free, one memory access per lookup.
+///
+/// # Why races are harmless
+///
+/// Every access is a single atomic load or swap of one slot, so no reader ever sees a torn
+/// value: it sees either [`EMPTY`](Score::MIN) — a miss, after which it computes the value
+/// itself — or a whole value that some search stored. Values are exact, so two searches that
+/// race to store a state store the same value, and it does not matter which write lands last.
+/// No slot publishes any other data, so `Relaxed` ordering is enough. No `unsafe` is involved.
+///
+/// ```
+/// use gamesolver::{par_solve, memo::AtomicDenseTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
+/// let table = AtomicDenseTable::for_game(&game);
+/// let solution = par_solve(&game, &table).unwrap();
+/// assert_eq!(game.alice_stones(solution.value()), 104);
+/// ```
+#[derive(Debug)]
+pub struct AtomicDenseTable {
+    values: Vec<AtomicI64>,
+}
+
+impl AtomicDenseTable {
+    /// A table covering `game`'s whole index space (allocation failure aborts, as for `Vec`).
+    pub fn for_game<G: DenseIndex + ?Sized>(game: &G) -> Self {
+        AtomicDenseTable {
+            values: (0..game.index_len())
+                .map(|_| AtomicI64::new(EMPTY))
+                .collect(),
+        }
+    }
+
+    /// A table covering `game`'s whole index space, or an error if it would take more than
+    /// `budget` bytes or the allocation fails.
+    ///
+    /// ```
+    /// use gamesolver::{Error, memo::AtomicDenseTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
+    /// assert!(matches!(AtomicDenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
+    /// ```
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+        let len = game.index_len();
+        let needed = DenseTable::bytes_for_len(len);
+        let refuse = || Error::MemoryBudget {
+            what: format!("an atomic dense memo table of {len} slots"),
+            needed,
+            budget,
+        };
+        if needed > budget {
+            return Err(refuse());
+        }
+        let mut values = Vec::new();
+        values.try_reserve_exact(len).map_err(|_| refuse())?;
+        values.extend((0..len).map(|_| AtomicI64::new(EMPTY)));
+        Ok(AtomicDenseTable { values })
+    }
+
+    #[inline]
+    fn slot(&self, index: usize) -> &AtomicI64 {
+        match self.values.get(index) {
+            Some(slot) => slot,
+            None => panic!(
+                "DenseIndex::index returned {index}, outside 0..{} (index_len): the game's \
+                 DenseIndex implementation is wrong",
+                self.values.len()
+            ),
+        }
+    }
+}
+
+impl<G: DenseIndex + ?Sized> ConcurrentMemoTable<G> for AtomicDenseTable {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        let value = self.slot(game.index(state)).load(Ordering::Relaxed);
+        (value != EMPTY).then_some(value)
+    }
+
+    #[inline]
+    fn insert(&self, game: &G, state: G::State, value: Score) {
+        debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
+        self.slot(game.index(&state))
+            .store(value, Ordering::Relaxed);
+    }
+
+    /// Counts the filled slots: O(slots). (A shared counter bumped on every insert would make
+    /// the threads fight over one cache line.)
+    fn len(&self) -> usize {
+        self.values
+            .iter()
+            .filter(|slot| slot.load(Ordering::Relaxed) != EMPTY)
+            .count()
+    }
+
+    fn peak_bytes(&self, _upcoming: usize) -> u64 {
+        DenseTable::bytes_for_len(self.values.len())
+    }
+
+    fn bytes_for(&self, _states: u64) -> u64 {
+        DenseTable::bytes_for_len(self.values.len())
+    }
+}

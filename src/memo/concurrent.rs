@@ -1,0 +1,67 @@
+//! Tables that many searches share at once.
+
+use super::MemoTable;
+use crate::game::{Game, Score};
+
+/// A memo table that many threads read and write at once (`&self` insert, `Sync`), for
+/// [`par_solve`](crate::par_solve).
+///
+/// Values go in and come out by copy: no guard or reference into the table ever outlives a
+/// call, so a search can never hold a lock while it recurses (the way DashMap deadlocks, when a
+/// shard lock is held across a re-entrant insert). Two threads may store the same state at
+/// the same moment; since values are exact, they store the same value, and either write may
+/// win.
+///
+/// Every concurrent table also serves the sequential engine: `&table` is a [`MemoTable`]
+/// through one blanket implementation, so `solve(&game, &table)` works.
+pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
+    /// The stored value of `state`, if any.
+    fn get(&self, game: &G, state: &G::State) -> Option<Score>;
+
+    /// Stores `value` as the value of `state`. `value` is never `Score::MIN`.
+    fn insert(&self, game: &G, state: G::State, value: Score);
+
+    /// How many states are stored (may take time proportional to the table; a snapshot while
+    /// other threads insert).
+    fn len(&self) -> usize;
+
+    /// Whether no state is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The heap bytes this table will hold at its peak while it takes `upcoming` more inserts.
+    fn peak_bytes(&self, upcoming: usize) -> u64;
+
+    /// The heap bytes this table would need at its peak to hold `states` states.
+    fn bytes_for(&self, states: u64) -> u64;
+}
+
+/// The bridge: a shared reference to a concurrent table is a sequential table.
+///
+/// (A blanket implementation for the owned type would overlap the sequential tables' own
+/// implementations, which Rust's coherence rules reject; through `&T` there is no overlap, and
+/// a shared reference is how a concurrent table is used anyway.)
+impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        ConcurrentMemoTable::get(*self, game, state)
+    }
+
+    #[inline]
+    fn insert(&mut self, game: &G, state: G::State, value: Score) {
+        ConcurrentMemoTable::insert(*self, game, state, value)
+    }
+
+    fn len(&self) -> usize {
+        ConcurrentMemoTable::len(*self)
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        ConcurrentMemoTable::peak_bytes(*self, upcoming)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        ConcurrentMemoTable::bytes_for(*self, states)
+    }
+}

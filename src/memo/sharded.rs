@@ -1,0 +1,116 @@
+//! A concurrent memo table on DashMap.
+
+use std::hash::{BuildHasher, Hash};
+
+use dashmap::DashMap;
+use hashbrown::DefaultHashBuilder;
+
+use super::ConcurrentMemoTable;
+use super::hash::HashTable;
+use crate::game::{Game, Score};
+
+/// The default shard count (see docs/performance.md for the measurement behind it).
+pub const DEFAULT_SHARDS: usize = 64;
+
+/// A DashMap from state to value with a fast hasher (foldhash) and a tuned shard count.
+///
+/// DashMap locks one shard per call; every call here copies the value out and lets the guard
+/// drop before returning, so no lock is held while a search goes on.
+///
+/// ```
+/// use gamesolver::{par_solve, memo::ShardedTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+/// let table = ShardedTable::new();
+/// let solution = par_solve(&game, &table).unwrap();
+/// assert_eq!(game.alice_stones(solution.value()), 10);
+/// ```
+pub struct ShardedTable<K: Eq + Hash, H = DefaultHashBuilder> {
+    map: DashMap<K, Score, H>,
+    shards: usize,
+}
+
+impl<K: Eq + Hash> ShardedTable<K> {
+    /// An empty table with [`DEFAULT_SHARDS`] shards and the default fast hasher.
+    pub fn new() -> Self {
+        Self::with_shards(DEFAULT_SHARDS)
+    }
+
+    /// An empty table with `shards` shards (rounded up to a power of two, at least 2).
+    ///
+    /// ```
+    /// use gamesolver::memo::ShardedTable;
+    /// assert_eq!(ShardedTable::<u32>::with_shards(100).shards(), 128);
+    /// ```
+    pub fn with_shards(shards: usize) -> Self {
+        Self::with_hasher_and_shards(DefaultHashBuilder::default(), shards)
+    }
+}
+
+impl<K: Eq + Hash> Default for ShardedTable<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Eq + Hash, H: BuildHasher + Clone> ShardedTable<K, H> {
+    /// An empty table with the given hasher and shard count (rounded up to a power of two,
+    /// at least 2).
+    pub fn with_hasher_and_shards(hasher: H, shards: usize) -> Self {
+        let shards = shards.max(2).next_power_of_two();
+        ShardedTable {
+            map: DashMap::with_hasher_and_shard_amount(hasher, shards),
+            shards,
+        }
+    }
+}
+
+impl<K: Eq + Hash, H: BuildHasher + Clone> std::fmt::Debug for ShardedTable<K, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShardedTable")
+            .field("states", &self.map.len())
+            .field("shards", &self.shards)
+            .finish()
+    }
+}
+
+impl<K: Eq + Hash, H> ShardedTable<K, H> {
+    /// The number of shards.
+    pub fn shards(&self) -> usize {
+        self.shards
+    }
+}
+
+impl<G, K, H> ConcurrentMemoTable<G> for ShardedTable<K, H>
+where
+    G: Game<State = K> + ?Sized,
+    K: Eq + Hash + Clone + Send + Sync,
+    H: BuildHasher + Clone + Send + Sync,
+{
+    #[inline]
+    fn get(&self, _game: &G, state: &K) -> Option<Score> {
+        // The guard is a temporary of this expression: copied out, then dropped at once.
+        self.map.get(state).map(|value| *value)
+    }
+
+    #[inline]
+    fn insert(&self, _game: &G, state: K, value: Score) {
+        self.map.insert(state, value);
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        // Shards grow one at a time; at most one holds its old and new buckets at once.
+        let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
+        let all = HashTable::<K>::table_bytes(entries);
+        all.saturating_add(all.saturating_mul(2) / self.shards as u64)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        let all = HashTable::<K>::table_bytes(states);
+        all.saturating_add(all.saturating_mul(2) / self.shards as u64)
+    }
+}

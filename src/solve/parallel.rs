@@ -1,0 +1,129 @@
+//! The parallel engine: the sequential search on every thread of the current rayon pool,
+//! sharing one concurrent memo table.
+//!
+//! Each worker runs the same explicit-stack negamax from the start (so depth is never limited
+//! by a worker's small native stack), but tries moves in its own order: worker `k` reverses
+//! the game's move order when `k` is odd and rotates it by `k / 2`. The workers therefore
+//! descend into different parts of the game first, store what they solve in the shared table,
+//! and soon find each other's values there instead of computing them again. Every stored value
+//! is exact, so whichever worker finishes first holds the exact value of the start; it raises a
+//! flag and the others stop.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::search::{Bounds, Search};
+use super::{Limits, Solution, Stats, refuse_over_budget, solve_with};
+use crate::error::Error;
+use crate::game::{Game, Score};
+use crate::memo::ConcurrentMemoTable;
+
+/// Games whose [`state_bound`](Game::state_bound) is below this many states are solved by one
+/// search: starting the pool's workers would cost more than it saves. Measured on Stone Game
+/// II (docs/performance.md); games that declare no bound always use every worker.
+pub const SERIAL_CUTOFF: u64 = 20_000;
+
+/// Solves `game` from its start on every thread of the current rayon pool, sharing `table`,
+/// with the default [`Limits`].
+///
+/// Mirrors [`solve`](crate::solve): the value is identical for every thread count. What may
+/// differ: the statistics (which worker stored what, how many hits), and the table's contents
+/// (workers store states a single search would not have needed). The optimal line and best
+/// moves depend only on exact values, so they are the same as the sequential engine's.
+/// Run inside `pool.install(…)` to choose the pool and so the number of threads.
+///
+/// ```
+/// use gamesolver::{par_solve, memo::AtomicDenseTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new((1..=300).map(|i| i * 37 % 101 + 1).collect()).unwrap();
+/// let table = AtomicDenseTable::for_game(&game);
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let parallel = pool.install(|| par_solve(&game, &table)).unwrap().value();
+/// let sequential = gamesolver::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
+/// assert_eq!(parallel, sequential.unwrap().value());
+/// ```
+pub fn par_solve<'g, 't, G, T>(game: &'g G, table: &'t T) -> Result<Solution<'g, G, &'t T>, Error>
+where
+    G: Game + Sync,
+    G::State: Sync,
+    T: ConcurrentMemoTable<G>,
+{
+    par_solve_with(game, table, Limits::default())
+}
+
+/// [`par_solve`] under explicit [`Limits`]: the budget covers the shared table and each
+/// worker's stack, checked as in [`solve_with`].
+///
+/// ```
+/// use gamesolver::{par_solve_with, Error, Limits, memo::ShardedTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![5; 3000]).unwrap();
+/// let table = ShardedTable::new();
+/// let refused = par_solve_with(&game, &table, Limits::with_memory_budget(1 << 20));
+/// assert!(matches!(refused, Err(Error::MemoryBudget { .. })));
+/// ```
+pub fn par_solve_with<'g, 't, G, T>(
+    game: &'g G,
+    table: &'t T,
+    limits: Limits,
+) -> Result<Solution<'g, G, &'t T>, Error>
+where
+    G: Game + Sync,
+    G::State: Sync,
+    T: ConcurrentMemoTable<G>,
+{
+    let workers = rayon::current_num_threads();
+    let small = game
+        .state_bound()
+        .is_some_and(|bound| bound < SERIAL_CUTOFF);
+    if workers == 1 || small {
+        return solve_with(game, table, limits);
+    }
+    refuse_over_budget(game, &table, limits)?;
+    let clock = Instant::now();
+    let start = game.start();
+    let finished = AtomicBool::new(false);
+    let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
+        let mut search = Search::new(context.index());
+        let mut handle = table;
+        let mut stats = Stats::default();
+        let bounds = Bounds {
+            budget: limits.memory_budget,
+            cancel: Some(&finished),
+        };
+        let result = search.value(game, &mut handle, &start, &mut stats, bounds);
+        if !matches!(result, Err(Error::Cancelled)) {
+            // A value, or an error every worker would meet: the others can stop.
+            finished.store(true, Ordering::Relaxed);
+        }
+        (result, stats)
+    });
+    let mut stats = Stats::default();
+    let mut value = None;
+    let mut failure = None;
+    for (result, worker) in outcomes {
+        stats.expanded += worker.expanded;
+        stats.hits += worker.hits;
+        stats.known += worker.known;
+        stats.terminal += worker.terminal;
+        stats.max_depth = stats.max_depth.max(worker.max_depth);
+        match result {
+            Ok(found) => {
+                debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
+                value = Some(found);
+            }
+            Err(Error::Cancelled) => {}
+            Err(error) => failure = failure.or(Some(error)),
+        }
+    }
+    let value = match (value, failure) {
+        (Some(value), _) => value,
+        (None, Some(error)) => return Err(error),
+        (None, None) => unreachable!("the first worker to finish is never cancelled"),
+    };
+    stats.elapsed = clock.elapsed();
+    let mut solution = Solution::new(game, table, limits);
+    solution.set_start(start, value);
+    solution.set_stats(stats);
+    Ok(solution)
+}
