@@ -136,6 +136,48 @@ fn problem_statement_examples() {
 }
 
 #[test]
+fn every_solver_and_thread_count_gives_the_same_answer_and_line() {
+    let piles = random_values(700, 3, 1, 10_000);
+    let arg = piles
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let expected = stone_game_ii_dp(&piles);
+    let mut lines = Vec::new();
+    for args in [
+        vec!["--solver", "engine"],
+        vec!["--solver", "parallel", "--threads", "1"],
+        vec!["--solver", "parallel", "--threads", "2"],
+        vec!["--solver", "parallel", "--threads", "5"],
+        vec!["--solver", "auto", "--threads", "2"],
+        vec![],
+    ] {
+        let mut all = vec!["stone-game-ii", arg.as_str()];
+        all.extend(&args);
+        let report = json(&all, None);
+        assert_eq!(answer(&report), expected, "{args:?}");
+        lines.push(report["line"].clone());
+        if args.contains(&"parallel") {
+            assert_eq!(report["solver"], "parallel");
+            assert_eq!(report["table"], "atomic-dense");
+        }
+        if args.contains(&"5") {
+            assert_eq!(report["threads"], 5);
+        }
+    }
+    assert!(
+        lines.windows(2).all(|pair| pair[0] == pair[1]),
+        "the optimal line is the same"
+    );
+    let report = json(
+        &["stone-game-viii", "-1,2,-3,4,-5", "--solver", "parallel"],
+        None,
+    );
+    assert_eq!(answer(&report), 5);
+}
+
+#[test]
 fn text_output_explains_the_line() {
     let output = gamesolver(&["stone-game-ii", "2,7,9,4,4"], None);
     assert!(output.status.success());
@@ -291,6 +333,18 @@ fn bad_input_is_rejected_cleanly() {
             None,
             2,
             "not a size",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--threads", "0"],
+            None,
+            2,
+            "--threads",
+        ),
+        (
+            vec!["stone-game-ii", "1", "--threads", "many"],
+            None,
+            2,
+            "--threads",
         ),
     ];
     for (args, stdin, code, needle) in cases {

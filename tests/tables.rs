@@ -1,7 +1,7 @@
 //! The memo-table contract (one body, every table), the memory budget, and score overflow.
 
 use gamesolver::games::StoneGameII;
-use gamesolver::memo::{DenseTable, HashTable, MemoTable, NoTable};
+use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable, NoTable, ShardedTable};
 use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn, solve, solve_with};
 
 /// What every storing table must do, whatever its layout.
@@ -43,6 +43,10 @@ fn every_table_keeps_the_contract() {
     let game = StoneGameII::new((1..=40).collect()).unwrap();
     table_contract(HashTable::new(), &game);
     table_contract(DenseTable::for_game(&game), &game);
+    // Concurrent tables serve the sequential engine through `&table`.
+    table_contract(&AtomicDenseTable::for_game(&game), &game);
+    table_contract(&ShardedTable::new(), &game);
+    table_contract(&ShardedTable::with_shards(2), &game);
 }
 
 #[test]
