@@ -1,8 +1,9 @@
-//! The engine with each memo table, side by side, on the bundled games.
+//! The engine with each memo table, sequential and parallel, side by side.
 //!
-//! Run with `cargo bench --bench engine`. Each benchmark asserts the value it computes against
-//! an independent oracle (the textbook DP for II, the closed form for VIII), so a fast wrong
-//! answer cannot pass.
+//! Run with `cargo bench --bench engine` (all of it takes a few minutes; add a filter such as
+//! `stone_game_ii/` to run a part). Each benchmark asserts the value it computes against an
+//! independent oracle (the textbook DP for II, the closed form for VIII), so a fast wrong answer
+//! cannot pass. Parallel runs use the global rayon pool: one thread per core.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -14,40 +15,53 @@ use common::{random_values, stone_game_ii_dp, stone_game_viii_closed_form};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use gamesolver::games::{StoneGameII, StoneGameVIII};
-use gamesolver::memo::{DenseTable, HashTable};
-use gamesolver::{DenseIndex, Score, solve};
+use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, ShardedTable};
+use gamesolver::{DenseIndex, Score, par_solve, solve};
 
-/// Benchmarks the engine on `game` with the hash and the dense table, checking each value.
-fn each_table<G>(group: &mut BenchmarkGroup<'_, WallTime>, n: usize, game: &G, expected: Score)
+/// Benchmarks `game` with every table, sequential and parallel, checking each value.
+fn every_table<G>(group: &mut BenchmarkGroup<'_, WallTime>, n: usize, game: &G, expected: Score)
 where
-    G: DenseIndex,
-    G::State: Eq + Hash,
+    G: DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
 {
-    group.bench_with_input(BenchmarkId::new("engine/hash", n), game, |b, game| {
-        b.iter(|| {
-            assert_eq!(
-                solve(black_box(game), HashTable::new()).unwrap().value(),
-                expected
-            )
-        })
+    let mut bench = |name: &str, solve: &dyn Fn(&G) -> Score| {
+        group.bench_with_input(BenchmarkId::new(name, n), game, |b, game| {
+            b.iter(|| assert_eq!(solve(black_box(game)), expected))
+        });
+    };
+    bench("engine/hash", &|game| {
+        solve(game, HashTable::new()).unwrap().value()
     });
-    group.bench_with_input(BenchmarkId::new("engine/dense", n), game, |b, game| {
-        b.iter(|| {
-            let table = DenseTable::for_game(game);
-            assert_eq!(solve(black_box(game), table).unwrap().value(), expected)
-        })
+    bench("engine/dense", &|game| {
+        solve(game, DenseTable::for_game(game)).unwrap().value()
+    });
+    bench("engine/sharded", &|game| {
+        solve(game, &ShardedTable::new()).unwrap().value()
+    });
+    bench("engine/atomic-dense", &|game| {
+        solve(game, &AtomicDenseTable::for_game(game))
+            .unwrap()
+            .value()
+    });
+    bench("parallel/sharded", &|game| {
+        par_solve(game, &ShardedTable::new()).unwrap().value()
+    });
+    bench("parallel/atomic-dense", &|game| {
+        par_solve(game, &AtomicDenseTable::for_game(game))
+            .unwrap()
+            .value()
     });
 }
 
 fn stone_game_ii(c: &mut Criterion) {
     let mut group = c.benchmark_group("stone_game_ii");
     group.sample_size(10);
-    for n in [100, 1000] {
+    for n in [100, 1000, 2000] {
         let piles = random_values(n, n as u64, 1, 10_000);
         let game = StoneGameII::new(piles.clone()).unwrap();
         // The engine's value is Alice − Bob; the DP gives Alice's stones.
         let expected = 2 * stone_game_ii_dp(&piles) - game.total();
-        each_table(&mut group, n, &game, expected);
+        every_table(&mut group, n, &game, expected);
     }
     group.finish();
 }
@@ -59,10 +73,38 @@ fn stone_game_viii(c: &mut Criterion) {
         let stones = random_values(n, n as u64, -10_000, 10_000);
         let expected = stone_game_viii_closed_form(&stones);
         let game = StoneGameVIII::new(stones).unwrap();
-        each_table(&mut group, n, &game.stepwise(), expected);
+        every_table(&mut group, n, &game.stepwise(), expected);
     }
     group.finish();
 }
 
-criterion_group!(benches, stone_game_ii, stone_game_viii);
+/// The parallel engine on a DashMap with different shard counts (Stone Game II, n = 1000).
+fn shards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shards");
+    group.sample_size(10);
+    let piles = random_values(1000, 1000, 1, 10_000);
+    let game = StoneGameII::new(piles.clone()).unwrap();
+    let expected = 2 * stone_game_ii_dp(&piles) - game.total();
+    for shards in [2, 16, 64, 256, 1024, 4096] {
+        group.bench_with_input(
+            BenchmarkId::new("parallel", shards),
+            &shards,
+            |b, &shards| {
+                b.iter(|| {
+                    let table = ShardedTable::with_shards(shards);
+                    assert_eq!(par_solve(&game, &table).unwrap().value(), expected)
+                })
+            },
+        );
+        group.bench_with_input(BenchmarkId::new("engine", shards), &shards, |b, &shards| {
+            b.iter(|| {
+                let table = ShardedTable::with_shards(shards);
+                assert_eq!(solve(&game, &table).unwrap().value(), expected)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, stone_game_ii, stone_game_viii, shards);
 criterion_main!(benches);

@@ -9,15 +9,11 @@ use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, Ply, Score, Stats, input, par_solve_with, solve_with,
+    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Stats, input, par_solve_with,
+    solve_with,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
-
-/// Stone Game II inputs with at least this many piles go to the parallel engine under `auto`
-/// (when more than one thread is available); below it, the sequential engine is as fast.
-/// Measured: docs/performance.md.
-const PARALLEL_FROM_PILES: usize = 600;
 
 /// Why the program stops without an answer.
 #[derive(Debug)]
@@ -86,7 +82,13 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             let parallel = match cli.solver {
                 SolverName::Engine => false,
                 SolverName::Parallel => true,
-                SolverName::Auto => threads > 1 && n >= PARALLEL_FROM_PILES,
+                // The parallel engine's own cutoff: below it, one search is faster.
+                SolverName::Auto => {
+                    threads > 1
+                        && game
+                            .state_bound()
+                            .is_some_and(|bound| bound >= SERIAL_CUTOFF)
+                }
             };
             let run = pool.install(|| engine(&game, parallel, limits))?;
             Ok(report(
