@@ -4,7 +4,10 @@
 mod stone_game_ii;
 mod stone_game_viii;
 
-pub use stone_game_ii::{StoneGameII, StoneGameIIState, StoneGameIITake};
+pub use stone_game_ii::{
+    StoneGameII, StoneGameIIFast, StoneGameIIState, StoneGameIITake, solve_stone_game_ii,
+};
 pub use stone_game_viii::{
-    Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIITake,
+    Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIIFast, StoneGameVIIITake,
+    solve_stone_game_viii,
 };

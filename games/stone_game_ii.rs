@@ -10,8 +10,12 @@
 //! `2M` covers every pile left, the mover takes them all: the game says so through
 //! [`Game::known_value`], which spares the engine most of the states.
 
+use std::collections::VecDeque;
+use std::mem::size_of;
+
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+use crate::solve::Limits;
 
 const NAME: &str = "Stone Game II";
 
@@ -277,6 +281,273 @@ impl DenseIndex for StoneGameII {
 #[inline]
 fn column_start(n: usize, m: usize) -> usize {
     (m - 1) * (n - m)
+}
+
+/// The specialised O(n²) solver's result: the answer, and a table from which the optimal line
+/// is read.
+///
+/// Built by [`solve_stone_game_ii`].
+#[derive(Debug, Clone)]
+pub struct StoneGameIIFast<'a> {
+    game: &'a StoneGameII,
+    table: FastTable,
+    /// `f(0, 1)`: the most stones Alice can get.
+    alice: i64,
+}
+
+/// The values `f(next, M)` of every state with `M ≤ next` and `3M < piles left`, by diagonal
+/// `d = next − M`: diagonal `d` holds `M = 1 ..= ⌊(n − d − 1) / 3⌋` from `offsets[d]` on.
+/// Values fit the narrowest width that holds the total of the piles.
+#[derive(Debug, Clone)]
+enum FastTable {
+    Narrow(Vec<i32>, Vec<usize>),
+    Wide(Vec<i64>, Vec<usize>),
+}
+
+/// Solves Stone Game II exactly in O(n²) time with the sliding-window recurrence, within
+/// `limits.memory_budget`.
+///
+/// With `f(i, m)` the most stones the mover can get from pile `i` with `M = m`:
+/// `f(i, m) = suffix[i]` when `2m ≥ n − i`, else
+/// `f(i, m) = suffix[i] − min(min_{1≤x≤m} f(i+x, m), min_{m<x≤2m} f(i+x, x))`.
+/// The first minimum is a window sliding down column `m` (one monotone deque per column); the
+/// second reads diagonal `i` of the table in order (one monotone deque per row). Only states with
+/// `m ≤ i` and `3m < n − i` are stored (≈ n²/6); the rest are either unreachable or known to
+/// be `suffix[i]`, and a window's known part is its last suffix sum, since piles are positive.
+/// See docs/stone-game-ii-fast.md for the derivation and a worked example.
+///
+/// ```
+/// use gamesolver::{Limits, games::{StoneGameII, solve_stone_game_ii}};
+///
+/// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
+/// let solution = solve_stone_game_ii(&game, Limits::default()).unwrap();
+/// assert_eq!(solution.alice_stones(), 104);
+/// assert_eq!(solution.line().len(), 5);
+/// ```
+pub fn solve_stone_game_ii(
+    game: &StoneGameII,
+    limits: Limits,
+) -> Result<StoneGameIIFast<'_>, Error> {
+    let n = game.piles.len();
+    let states = fast_states(n);
+    let narrow = i32::try_from(game.total()).is_ok();
+    let width = if narrow { 4 } else { 8 };
+    // The table, the per-column deques (usually short; bounded by their window) and the
+    // diagonal offsets.
+    let needed = (states as u64)
+        .saturating_mul(width)
+        .saturating_add((n as u64).saturating_mul(8 + 32));
+    if needed > limits.memory_budget {
+        return Err(Error::MemoryBudget {
+            what: format!("the O(n²) table of {states} states for {n} piles"),
+            needed,
+            budget: limits.memory_budget,
+        });
+    }
+    let (table, alice) = if narrow {
+        let (values, offsets, alice) = fill::<i32>(&game.suffix, states)?;
+        (FastTable::Narrow(values, offsets), alice)
+    } else {
+        let (values, offsets, alice) = fill::<i64>(&game.suffix, states)?;
+        (FastTable::Wide(values, offsets), alice)
+    };
+    Ok(StoneGameIIFast { game, table, alice })
+}
+
+/// How many states the O(n²) solver stores for `n` piles: `Σ_d ⌊(n − d − 1) / 3⌋`.
+fn fast_states(n: usize) -> usize {
+    (0..n).map(|d| (n - d - 1) / 3).sum()
+}
+
+/// The integer widths the table may use.
+trait Word: Copy + Ord + Default + std::fmt::Debug {
+    /// Converts a value known to fit.
+    fn narrow(value: i64) -> Self;
+    fn widen(self) -> i64;
+}
+
+impl Word for i32 {
+    #[inline]
+    fn narrow(value: i64) -> Self {
+        value as i32
+    }
+    #[inline]
+    fn widen(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+impl Word for i64 {
+    #[inline]
+    fn narrow(value: i64) -> Self {
+        value
+    }
+    #[inline]
+    fn widen(self) -> i64 {
+        self
+    }
+}
+
+/// Fills the table from the last pile to the first; returns it, the diagonal offsets, and
+/// `f(0, 1)`.
+fn fill<W: Word>(suffix: &[i64], states: usize) -> Result<(Vec<W>, Vec<usize>, i64), Error> {
+    let n = suffix.len() - 1;
+    // Every suffix sum is at most the total, which fits W.
+    let suf: Vec<W> = suffix.iter().map(|&sum| W::narrow(sum)).collect();
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut start = 0;
+    for d in 0..n {
+        offsets.push(start);
+        start += (n - d - 1) / 3;
+    }
+    offsets.push(start);
+    let mut table: Vec<W> = Vec::new();
+    table
+        .try_reserve_exact(states)
+        .map_err(|_| Error::MemoryBudget {
+            what: format!("the O(n²) table of {states} states"),
+            needed: (states * size_of::<W>()) as u64,
+            budget: 0,
+        })?;
+    table.resize(states, W::default());
+    // Column m's window of f(row, m) candidates, oldest (highest row) first, values increasing.
+    let columns = (n.saturating_sub(1)) / 3 + 1;
+    let mut column: Vec<VecDeque<(u32, W)>> = (0..=columns).map(|_| VecDeque::new()).collect();
+    // Row i's window of f(i + x, x) candidates, lowest x first (from `head` on), values increasing.
+    let mut row: Vec<(usize, W)> = Vec::new();
+    let mut alice = suffix[0]; // n ≤ 2: Alice takes every pile.
+    for i in (0..n).rev() {
+        let left = n - i;
+        if left < 3 {
+            continue; // 2M ≥ piles left for every M ≥ 1: nothing to store.
+        }
+        let top = i.max(1).min((left - 1) / 2);
+        let unknown_x = (left - 1) / 3; // f(i + x, x) is stored for x ≤ this
+        // Writes go to diagonals i − m < i, which lie before diagonal i, which is read.
+        let (written, read) = table.split_at_mut(offsets[i]);
+        let diagonal = &read[..unknown_x];
+        row.clear();
+        let mut head = 0;
+        let mut added = 1;
+        for m in 1..=top {
+            // min over x ≤ m of f(i + x, m): the column's window. Its known tail (x ≥ left − 2m,
+            // value suffix[i + x] ≥ suffix[i + m]) never matters: it exists only when
+            // 3m ≥ left, and then the row's known tail below holds suffix[i + 2m], which is
+            // smaller because piles are positive.
+            let window = &mut column[m];
+            while window.front().is_some_and(|&(at, _)| at as usize > i + m) {
+                window.pop_front();
+            }
+            let mut worst = window.front().map(|&(_, value)| value);
+            // min over m < x ≤ 2m of f(i + x, x): the row's window, then the known tail.
+            let reach = (2 * m).min(unknown_x);
+            while added < reach {
+                added += 1;
+                let value = diagonal[added - 1];
+                while row.len() > head && row.last().is_some_and(|&(_, last)| last >= value) {
+                    row.pop();
+                }
+                row.push((added, value));
+            }
+            while head < row.len() && row[head].0 <= m {
+                head += 1;
+            }
+            if let Some(&(_, value)) = row.get(head) {
+                worst = Some(min_of(worst, value));
+            }
+            if 2 * m > unknown_x {
+                worst = Some(min_of(worst, suf[i + 2 * m]));
+            }
+            let worst = worst.expect("a state with moves has a window");
+            let value = W::narrow(suffix[i] - worst.widen());
+            if i == 0 {
+                alice = value.widen();
+            } else {
+                written[offsets[i - m] + m - 1] = value;
+            }
+            let window = &mut column[m];
+            while window.back().is_some_and(|&(_, last)| last >= value) {
+                window.pop_back();
+            }
+            window.push_back((i as u32, value));
+        }
+    }
+    Ok((table, offsets, alice))
+}
+
+#[inline]
+fn min_of<W: Word>(current: Option<W>, value: W) -> W {
+    current.map_or(value, |current| current.min(value))
+}
+
+impl StoneGameIIFast<'_> {
+    /// The most stones Alice can get.
+    pub fn alice_stones(&self) -> i64 {
+        self.alice
+    }
+
+    /// Alice's stones minus Bob's: the engine's value of the start.
+    pub fn value(&self) -> Score {
+        // In [−total, total]; 2 × alice alone could leave i64.
+        (2 * i128::from(self.alice) - i128::from(self.game.total())) as i64
+    }
+
+    /// How many states the table holds.
+    pub fn states(&self) -> usize {
+        match &self.table {
+            FastTable::Narrow(values, _) => values.len(),
+            FastTable::Wide(values, _) => values.len(),
+        }
+    }
+
+    /// `f(next, m)`: the most stones the mover can get from pile `next` with `M = m`, for the
+    /// states the solver kept (and those with a known value).
+    fn stones(&self, next: usize, m: usize) -> i64 {
+        let n = self.game.piles.len();
+        let left = n - next;
+        if 2 * m >= left {
+            return self.game.suffix[next];
+        }
+        if next == 0 {
+            return self.alice;
+        }
+        let at = |offsets: &[usize]| offsets[next - m] + m - 1;
+        match &self.table {
+            FastTable::Narrow(values, offsets) => i64::from(values[at(offsets)]),
+            FastTable::Wide(values, offsets) => values[at(offsets)],
+        }
+    }
+
+    /// The optimal line of play, choosing the first best move (as the engine does).
+    pub fn line(&self) -> Vec<StoneGameIITake> {
+        let n = self.game.piles.len();
+        let (mut next, mut m, mut player) = (0, 1, Player::First);
+        let mut line = Vec::new();
+        while next < n {
+            let left = n - next;
+            let take = if 2 * m >= left {
+                left
+            } else {
+                // The mover gets suffix[next] − f(child): take the first x minimising f(child).
+                (1..=2 * m)
+                    .min_by_key(|&x| self.stones(next + x, m.max(x)))
+                    .expect("a state with piles left has moves")
+            };
+            line.push(StoneGameIITake {
+                player,
+                first_pile: next + 1,
+                piles: take,
+                stones: self.game.suffix[next] - self.game.suffix[next + take],
+                m_before: m,
+                max_piles: (2 * m).min(left),
+                m_after: m.max(take),
+            });
+            next += take;
+            m = m.max(take);
+            player = player.opponent();
+        }
+        line
+    }
 }
 
 #[cfg(test)]

@@ -177,6 +177,92 @@ impl StoneGameVIII {
     }
 }
 
+/// The specialised O(n) solver's result: the answer, and one bit per stone that says whether
+/// stopping there is optimal, from which the optimal line is read.
+///
+/// Built by [`solve_stone_game_viii`].
+#[derive(Debug, Clone)]
+pub struct StoneGameVIIIFast<'a> {
+    game: &'a StoneGameVIII,
+    value: Score,
+    /// Bit `j`: a mover whose take may end at `j` or later does best to stop at `j`.
+    stop: Vec<u64>,
+}
+
+/// Solves Stone Game VIII exactly in O(n) time and n/8 bytes: from the right,
+/// `f = max(f, prefix[j] − f)`, where `f` is the best score difference for a mover whose take
+/// may end at `j` or any later stone.
+///
+/// This is the stepwise model's recurrence, `v(j) = max(prefix[j] − v(j + 1), v(j + 1))`,
+/// computed bottom-up; ties go to stopping, as the engine's move order does, so the line is
+/// the engine's.
+///
+/// ```
+/// use gamesolver::games::{StoneGameVIII, solve_stone_game_viii};
+///
+/// let game = StoneGameVIII::new(vec![7, -6, 5, 10, 5, -2, -6]).unwrap();
+/// let solution = solve_stone_game_viii(&game);
+/// assert_eq!(solution.value(), 13);
+/// assert_eq!(solution.line().len(), 1);
+/// ```
+pub fn solve_stone_game_viii(game: &StoneGameVIII) -> StoneGameVIIIFast<'_> {
+    let prefix = &game.prefix;
+    let last = prefix.len() - 1;
+    let mut stop = vec![0u64; prefix.len().div_ceil(64)];
+    // At the last stone the mover must stop.
+    let mut best = prefix[last];
+    stop[last / 64] |= 1 << (last % 64);
+    for end in (1..last).rev() {
+        // Validation bounds every |score| by Σ|prefix|, which fits i64: no overflow here.
+        let stopping = prefix[end] - best;
+        if stopping >= best {
+            best = stopping;
+            stop[end / 64] |= 1 << (end % 64);
+        }
+    }
+    StoneGameVIIIFast {
+        game,
+        value: best,
+        stop,
+    }
+}
+
+impl StoneGameVIIIFast<'_> {
+    /// Alice's score minus Bob's.
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    /// The first stone at or after `end` where stopping is optimal (the last stone always is).
+    fn next_stop(&self, end: usize) -> usize {
+        let mut word = end / 64;
+        let mut bits = self.stop[word] & (u64::MAX << (end % 64));
+        while bits == 0 {
+            word += 1;
+            bits = self.stop[word];
+        }
+        word * 64 + bits.trailing_zeros() as usize
+    }
+
+    /// The optimal line of play, in the problem's terms.
+    pub fn line(&self) -> Vec<StoneGameVIIITake> {
+        let last = self.game.stones.len() - 1;
+        let (mut leftmost, mut player) = (0, Player::First);
+        let mut line = Vec::new();
+        while leftmost < last {
+            let end = self.next_stop(leftmost + 1);
+            line.push(StoneGameVIIITake {
+                player,
+                stones: end - leftmost + 1,
+                gain: self.game.prefix[end],
+            });
+            leftmost = end;
+            player = player.opponent();
+        }
+        line
+    }
+}
+
 /// [`StoneGameVIII`] as the problem states it: a move takes `x ≥ 2` stones.
 ///
 /// State: the index of the leftmost stone (it holds `prefix[state]`); move: `x`.
