@@ -22,7 +22,13 @@ fn gamesolver(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .spawn()
         .expect("the binary runs");
     if let Some(bytes) = stdin {
-        child.stdin.take().unwrap().write_all(bytes).unwrap();
+        // The program may rightly exit (on a usage error) before it reads its input.
+        let written = child.stdin.take().unwrap().write_all(bytes);
+        assert!(
+            written.is_ok()
+                || written.as_ref().unwrap_err().kind() == std::io::ErrorKind::BrokenPipe,
+            "{written:?}"
+        );
     }
     child.wait_with_output().unwrap()
 }
@@ -128,10 +134,21 @@ fn problem_statement_examples() {
             -22,
         ),
     ] {
+        // The default (auto) runs the specialised solver; every solver gives the answer.
         let report = json(&args, None);
         assert_eq!(answer(&report), expected, "{args:?}");
         assert_eq!(report["game"], args[0]);
-        assert_eq!(report["solver"], "engine");
+        let explicit = args.contains(&"--solver");
+        assert_eq!(report["solver"], if explicit { "engine" } else { "fast" });
+        for solver in ["fast", "engine", "parallel"] {
+            let mut with = args.clone();
+            if !explicit {
+                with.extend(["--solver", solver]);
+                let report = json(&with, None);
+                assert_eq!(answer(&report), expected, "{with:?}");
+                assert_eq!(report["solver"], solver);
+            }
+        }
     }
 }
 

@@ -22,8 +22,8 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub input: Option<PathBuf>,
 
-    /// The solver: the generic negamax engine, the parallel engine, or auto (the fastest exact
-    /// solver for the game and input).
+    /// The solver: the game's specialised exact solver, the generic negamax engine, the
+    /// parallel engine, or auto (the fastest exact solver for the game and input).
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
@@ -67,6 +67,8 @@ impl GameName {
 pub enum SolverName {
     /// The fastest exact solver available for the game and input.
     Auto,
+    /// The game's specialised exact solver (Stone Game II in O(n²), Stone Game VIII in O(n)).
+    Fast,
     /// The generic negamax engine.
     Engine,
     /// The parallel negamax engine, on `--threads` threads.

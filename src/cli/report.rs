@@ -50,15 +50,33 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
         }
     }
     let stats = &report.stats;
+    let threads = if report.threads == 1 {
+        "thread"
+    } else {
+        "threads"
+    };
+    let how = match (report.solver, report.game) {
+        ("fast", GameName::StoneGameII) => format!(
+            "the specialised O(n²) solver: {} states stored",
+            stats.stored
+        ),
+        ("fast", GameName::StoneGameVIII) => "the specialised O(n) solver".to_string(),
+        (solver, _) => format!(
+            "the {} ({} table, {} {threads}): {} states stored, {} table hits",
+            if solver == "parallel" {
+                "parallel engine"
+            } else {
+                "engine"
+            },
+            report.table,
+            report.threads,
+            stats.stored,
+            stats.hits
+        ),
+    };
     writeln!(
         out,
-        "Solved by the {} ({} table, {} thread{}): {} states stored, {} table hits, {:.6} s.",
-        report.solver,
-        report.table,
-        report.threads,
-        if report.threads == 1 { "" } else { "s" },
-        stats.stored,
-        stats.hits,
+        "Solved by {how}, in {:.6} s.",
         stats.elapsed.as_secs_f64()
     )
 }

@@ -3,14 +3,17 @@
 use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
+use std::time::Instant;
 
-use gamesolver::games::{StoneGameII, StoneGameIITake, StoneGameVIII, StoneGameVIIITake};
+use gamesolver::games::{
+    StoneGameII, StoneGameIITake, StoneGameVIII, StoneGameVIIITake, solve_stone_game_ii,
+    solve_stone_game_viii,
+};
 use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Stats, input, par_solve_with,
-    solve_with,
+    DenseIndex, Error, Game, Limits, Ply, Score, Stats, input, par_solve_with, solve_with,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
@@ -65,32 +68,51 @@ struct EngineRun<G: Game> {
 }
 
 /// Reads the values, solves, and reports.
+///
+/// `auto` picks each game's specialised solver: it is exact and faster than the engine at every
+/// size (docs/performance.md). A game without one would fall back to the engine, in parallel
+/// when more than one thread is available and the game's state bound reaches
+/// [`SERIAL_CUTOFF`](gamesolver::SERIAL_CUTOFF).
 pub fn run(cli: &Cli) -> Result<Report, Failure> {
     let values = read_values(cli)?;
     let limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cli.threads.map_or(0, usize::from))
-        .build()
-        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
-    let threads = pool.current_num_threads();
     let n = values.len();
+    let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
     match cli.game {
+        GameName::StoneGameII if specialised => {
+            let game = StoneGameII::new(values)?;
+            let clock = Instant::now();
+            let solution = solve_stone_game_ii(&game, limits)?;
+            let line = Line::StoneGameII(solution.line());
+            let stats = Stats {
+                stored: solution.states(),
+                elapsed: clock.elapsed(),
+                ..Stats::default()
+            };
+            let answer = (
+                solution.alice_stones(),
+                solution.value(),
+                Some(game.total()),
+            );
+            Ok(specialised_report(cli, n, answer, "diagonal", stats, line))
+        }
+        GameName::StoneGameVIII if specialised => {
+            let game = StoneGameVIII::new(values)?;
+            let clock = Instant::now();
+            let solution = solve_stone_game_viii(&game);
+            let line = Line::StoneGameVIII(solution.line());
+            let stats = Stats {
+                elapsed: clock.elapsed(),
+                ..Stats::default()
+            };
+            let answer = (solution.value(), solution.value(), None);
+            Ok(specialised_report(cli, n, answer, "none", stats, line))
+        }
         GameName::StoneGameII => {
             let game = StoneGameII::new(values)?;
-            let parallel = match cli.solver {
-                SolverName::Engine => false,
-                SolverName::Parallel => true,
-                // The parallel engine's own cutoff: below it, one search is faster.
-                SolverName::Auto => {
-                    threads > 1
-                        && game
-                            .state_bound()
-                            .is_some_and(|bound| bound >= SERIAL_CUTOFF)
-                }
-            };
-            let run = pool.install(|| engine(&game, parallel, limits))?;
+            let run = on_pool(cli, |parallel| engine(&game, parallel, limits))?;
             Ok(report(
                 cli,
                 n,
@@ -102,15 +124,58 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
         }
         GameName::StoneGameVIII => {
             let game = StoneGameVIII::new(values)?;
+            // The stepwise model: O(n) states, but a chain (each state waits on the next),
+            // which no number of threads shortens.
             let stepwise = game.stepwise();
-            // Every state of the stepwise model waits on the next one: a chain, which no
-            // number of threads shortens, so `auto` keeps to one search.
-            let parallel = cli.solver == SolverName::Parallel;
-            let run = pool.install(|| engine(&stepwise, parallel, limits))?;
+            let run = on_pool(cli, |parallel| engine(&stepwise, parallel, limits))?;
             Ok(report(cli, n, run.value, None, &run, |line| {
                 Line::StoneGameVIII(game.describe_stepwise(line))
             }))
         }
+    }
+}
+
+/// Runs an engine solve: on a pool of `--threads` threads for `--solver parallel`, else on
+/// this thread.
+fn on_pool<G>(
+    cli: &Cli,
+    solve: impl FnOnce(bool) -> Result<EngineRun<G>, Error> + Send,
+) -> Result<EngineRun<G>, Failure>
+where
+    G: Game,
+    G::State: Send,
+    G::Move: Send,
+{
+    if cli.solver != SolverName::Parallel {
+        return Ok(solve(false)?);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cli.threads.map_or(0, usize::from))
+        .build()
+        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
+    Ok(pool.install(|| solve(true))?)
+}
+
+/// A report from a specialised solver; `answer` is (answer, value, total).
+fn specialised_report(
+    cli: &Cli,
+    n: usize,
+    (answer, value, total): (i64, Score, Option<i64>),
+    table: &'static str,
+    stats: Stats,
+    line: Line,
+) -> Report {
+    Report {
+        game: cli.game,
+        n,
+        answer,
+        value,
+        total,
+        solver: "fast",
+        table,
+        threads: 1,
+        stats,
+        line,
     }
 }
 
