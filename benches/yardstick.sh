@@ -4,9 +4,10 @@
 #   benches/yardstick.sh [N] [RUNS] [LABEL=COMMAND]...
 #
 # Builds the release binary and the C++ programs under benches/cpp (g++ -O2), writes N random
-# piles in 1..=10000 (fixed seed), then runs every command RUNS times, interleaved so that a
+# integers in LOW..=HIGH (default 1..=10000, fixed seed) separated by SEP (default ','), then
+# runs every command RUNS times, interleaved so that a
 # noisy neighbour hurts all of them alike. Each command reads the piles file, whose path
-# replaces {input}. Prints, per command, the median and spread of wall time, the median peak
+# replaces {input}; {n} is replaced by N. Prints, per command, the median and spread of wall time, the median peak
 # memory (if GNU time is installed), the answer (which must agree), and the ratio to the first
 # command. Without LABEL=COMMAND arguments it compares the classic C++ top-down DP with the
 # engine.
@@ -27,8 +28,11 @@ for source in benches/cpp/*.cpp; do
     fi
 done
 
-input="$out/piles-$n.txt"
-awk -v n="$n" 'BEGIN { srand(20261122); for (i = 0; i < n; i++) printf "%d%s", 1 + int(rand() * 10000), (i + 1 < n ? "," : "\n") }' > "$input"
+low=${LOW:-1}
+high=${HIGH:-10000}
+sep=${SEP:-,}
+input="$out/values-$n-$low-$high.txt"
+awk -v n="$n" -v low="$low" -v high="$high" -v sep="$sep" 'BEGIN { srand(20261122); for (i = 0; i < n; i++) printf "%d%s", low + int(rand() * (high - low + 1)), (i + 1 < n ? sep : "\n") }' > "$input"
 
 if [ $# -eq 0 ]; then
     set -- \
@@ -48,6 +52,7 @@ declare -A times memory answers
 for ((run = 0; run < runs; run++)); do
     for index in "${!labels[@]}"; do
         command=${commands[$index]//\{input\}/$input}
+        command=${command//\{n\}/$n}
         start=$(date +%s%N)
         if $have_time; then
             /usr/bin/time -f "%M" -o "$out/time.txt" $command > "$out/stdout.txt"
@@ -69,7 +74,7 @@ done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 spread() { tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
 
-echo "n=$n piles, $runs runs each, interleaved; $(nproc) cores"
+echo "n=$n values in $low..=$high, $runs runs each, interleaved; $(nproc) cores"
 printf '%-16s %10s %14s %12s %14s %10s\n' command "median s" "spread s" "peak MiB" answer "ratio"
 base=""
 for index in "${!labels[@]}"; do
