@@ -295,8 +295,10 @@ pub struct StoneGameIIFast<'a> {
     alice: i64,
 }
 
-/// The values `f(next, M)` of every state with `M ≤ next` and `3M < piles left`, by diagonal
-/// `d = next − M`: diagonal `d` holds `M = 1 ..= ⌊(n − d − 1) / 3⌋` from `offsets[d]` on.
+/// The values `f(next, M)` of every state with `M ≤ next` and `2M < piles left` (the states
+/// without a known value that the start can reach), by diagonal `d = next − M`: since
+/// `2M < n − next` is `3M < n − d`, diagonal `d` holds `M = 1 ..= ⌊(n − d − 1) / 3⌋`, from
+/// `offsets[d]` on.
 /// Values fit the narrowest width that holds the total of the piles.
 #[derive(Debug, Clone)]
 enum FastTable {
@@ -312,7 +314,7 @@ enum FastTable {
 /// `f(i, m) = suffix[i] − min(min_{1≤x≤m} f(i+x, m), min_{m<x≤2m} f(i+x, x))`.
 /// The first minimum is a window sliding down column `m` (one monotone deque per column); the
 /// second reads diagonal `i` of the table in order (one monotone deque per row). Only states with
-/// `m ≤ i` and `3m < n − i` are stored (≈ n²/6); the rest are either unreachable or known to
+/// `m ≤ i` and `2m < n − i` are stored (≈ n²/6); the rest are either unreachable or known to
 /// be `suffix[i]`, and a window's known part is its last suffix sum, since piles are positive.
 /// See docs/stone-game-ii-fast.md for the derivation and a worked example.
 ///
