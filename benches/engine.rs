@@ -1,4 +1,5 @@
-//! The engine with each memo table, sequential and parallel, side by side.
+//! The engine with each memo table, sequential and parallel, and the specialised solvers, side
+//! by side.
 //!
 //! Run with `cargo bench --bench engine` (all of it takes a few minutes; add a filter such as
 //! `stone_game_ii/` to run a part). Each benchmark asserts the value it computes against an
@@ -14,9 +15,9 @@ use std::hint::black_box;
 use common::{random_values, stone_game_ii_dp, stone_game_viii_closed_form};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use gamesolver::games::{StoneGameII, StoneGameVIII};
+use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, ShardedTable};
-use gamesolver::{DenseIndex, Score, par_solve, solve};
+use gamesolver::{DenseIndex, Limits, Score, par_solve, solve};
 
 /// Benchmarks `game` with every table, sequential and parallel, checking each value.
 fn every_table<G>(group: &mut BenchmarkGroup<'_, WallTime>, n: usize, game: &G, expected: Score)
@@ -62,6 +63,12 @@ fn stone_game_ii(c: &mut Criterion) {
         // The engine's value is Alice − Bob; the DP gives Alice's stones.
         let expected = 2 * stone_game_ii_dp(&piles) - game.total();
         every_table(&mut group, n, &game, expected);
+        group.bench_with_input(BenchmarkId::new("fast", n), &game, |b, game| {
+            b.iter(|| {
+                let solution = solve_stone_game_ii(black_box(game), Limits::default()).unwrap();
+                assert_eq!(solution.value(), expected)
+            })
+        });
     }
     group.finish();
 }
@@ -74,6 +81,9 @@ fn stone_game_viii(c: &mut Criterion) {
         let expected = stone_game_viii_closed_form(&stones);
         let game = StoneGameVIII::new(stones).unwrap();
         every_table(&mut group, n, &game.stepwise(), expected);
+        group.bench_with_input(BenchmarkId::new("fast", n), &game, |b, game| {
+            b.iter(|| assert_eq!(solve_stone_game_viii(black_box(game)).value(), expected))
+        });
     }
     group.finish();
 }
