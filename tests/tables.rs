@@ -187,6 +187,43 @@ impl Game for OneMove {
     }
 }
 
+/// A game that claims `Score::MIN` as a known value: an invalid score, reported, not a panic.
+struct KnowsMin;
+
+impl Game for KnowsMin {
+    type State = u8;
+    type Move = u8;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
+        if *at == 0 {
+            moves.extend([1, 2]);
+        }
+    }
+    fn play(&self, _: &u8, to: &u8) -> Step<u8> {
+        Step {
+            next: *to,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u8) -> Score {
+        0
+    }
+    fn known_value(&self, at: &u8) -> Option<Score> {
+        (*at == 2).then_some(Score::MIN)
+    }
+}
+
+#[test]
+fn a_known_value_of_score_min_is_an_overflow() {
+    assert!(matches!(
+        solve(&KnowsMin, HashTable::new()),
+        Err(Error::ScoreOverflow)
+    ));
+}
+
 #[test]
 fn a_value_of_exactly_score_min_is_an_overflow() {
     // −MAX + (−1) = MIN without wrapping: still outside the value range.

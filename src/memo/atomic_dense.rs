@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use super::dense::empty_slots;
 use super::{ConcurrentMemoTable, DenseTable};
 use crate::error::Error;
 use crate::game::{DenseIndex, Score};
@@ -52,19 +53,8 @@ impl AtomicDenseTable {
     /// assert!(matches!(AtomicDenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
     /// ```
     pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
-        let len = game.index_len();
-        let needed = DenseTable::bytes_for_len(len);
-        let refuse = || Error::MemoryBudget {
-            what: format!("an atomic dense memo table of {len} slots"),
-            needed,
-            budget,
-        };
-        if needed > budget {
-            return Err(refuse());
-        }
-        let mut values = Vec::new();
-        values.try_reserve_exact(len).map_err(|_| refuse())?;
-        values.extend((0..len).map(|_| AtomicI64::new(EMPTY)));
+        let what = "an atomic dense memo table";
+        let values = empty_slots(game.index_len(), budget, what, || AtomicI64::new(EMPTY))?;
         Ok(AtomicDenseTable { values })
     }
 

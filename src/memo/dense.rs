@@ -52,19 +52,7 @@ impl DenseTable {
     /// assert!(matches!(DenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
     /// ```
     pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
-        let len = game.index_len();
-        let needed = Self::bytes_for_len(len);
-        let refuse = || Error::MemoryBudget {
-            what: format!("a dense memo table of {len} slots"),
-            needed,
-            budget,
-        };
-        if needed > budget {
-            return Err(refuse());
-        }
-        let mut values = Vec::new();
-        values.try_reserve_exact(len).map_err(|_| refuse())?;
-        values.resize(len, EMPTY);
+        let values = empty_slots(game.index_len(), budget, "a dense memo table", || EMPTY)?;
         Ok(DenseTable { values, stored: 0 })
     }
 
@@ -93,6 +81,29 @@ impl DenseTable {
         );
         index
     }
+}
+
+/// `len` empty slots of 8 bytes, or `Error::MemoryBudget` (naming `what`) if they would take more
+/// than `budget` bytes or the allocation fails.
+pub(super) fn empty_slots<T>(
+    len: usize,
+    budget: u64,
+    what: &str,
+    empty: impl Fn() -> T,
+) -> Result<Vec<T>, Error> {
+    let needed = DenseTable::bytes_for_len(len);
+    let refuse = || Error::MemoryBudget {
+        what: format!("{what} of {len} slots"),
+        needed,
+        budget,
+    };
+    if needed > budget {
+        return Err(refuse());
+    }
+    let mut values = Vec::new();
+    values.try_reserve_exact(len).map_err(|_| refuse())?;
+    values.extend((0..len).map(|_| empty()));
+    Ok(values)
 }
 
 impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {

@@ -56,12 +56,13 @@ pub(crate) fn valid(value: Score) -> Result<Score, Error> {
     }
 }
 
-/// A child's value as seen by the mover: negated if the turn passes. `child` is valid
-/// (never `Score::MIN`), so the negation cannot overflow.
+/// A child's value as seen by the mover: negated if the turn passes. A valid child (never
+/// `Score::MIN`) negates exactly; an invalid one wraps, but callers have already flagged it as
+/// an overflow, so its result is never used.
 #[inline]
 fn signed(turn: Turn, child: Score) -> Score {
     match turn {
-        Turn::Pass => -child,
+        Turn::Pass => child.wrapping_neg(),
         Turn::Keep => child,
     }
 }
