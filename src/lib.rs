@@ -24,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod error;
 mod game;
 pub mod input;

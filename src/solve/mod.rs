@@ -105,6 +105,27 @@ fn refuse_over_budget<G: Game, T: MemoTable<G>>(
     Ok(())
 }
 
+/// The engine's exact value of any `state` (not only the start), memoized in `table`.
+pub(crate) fn value_at<G, T>(
+    game: &G,
+    table: &mut T,
+    state: &G::State,
+    limits: Limits,
+) -> Result<crate::Score, Error>
+where
+    G: Game,
+    T: MemoTable<G>,
+{
+    timed(
+        &mut Search::default(),
+        game,
+        table,
+        state,
+        &mut Stats::default(),
+        limits,
+    )
+}
+
 /// Runs `search` on `game` from `state`, accumulating into `stats`.
 fn timed<G, T>(
     search: &mut Search<G>,

@@ -1,0 +1,705 @@
+//! A conformance checker for [`Game`] implementations.
+//!
+//! The engines trust a game to keep the trait's contract: deterministic moves and steps, a
+//! state that alone decides its moves and payoff (the memo key is complete), hashing that
+//! agrees with equality, no way back to an earlier state, exact known values. A game that
+//! breaks the contract gets wrong answers, not errors. [`check`] explores a game — a bounded
+//! exhaustive walk from the start, then seeded random playouts — and reports every violation
+//! it finds, each with the state (and move) that shows it. [`check_dense`] adds the
+//! [`DenseIndex`] contract.
+//!
+//! ```
+//! use gamesolver::check::{check, CheckOptions};
+//! use gamesolver::games::StoneGameII;
+//!
+//! let game = StoneGameII::new(vec![2, 7, 9, 4, 4, 6, 1, 8]).unwrap();
+//! let report = check(&game, &CheckOptions::default());
+//! assert!(report.is_ok(), "{report}");
+//! assert!(report.states > 10 && report.values_compared > 0);
+//! ```
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::fmt::{self, Debug};
+use std::hash::{Hash, Hasher};
+use std::ops::RangeInclusive;
+
+use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::memo::HashTable;
+use crate::solve::{Limits, value_at};
+
+/// What to explore and what the game declares about itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Seed of the random playouts (the same seed explores the same lines).
+    pub seed: u64,
+    /// The most distinct states the exhaustive walk visits.
+    pub max_states: usize,
+    /// How many random playouts to run after the walk.
+    pub playouts: usize,
+    /// The longest playout, in moves.
+    pub max_playout_moves: usize,
+    /// How many states to compare against an unmemoized negamax (engine value and known value).
+    pub value_checks: usize,
+    /// The node budget of each unmemoized negamax: states whose subgame is larger are skipped.
+    pub reference_nodes: usize,
+    /// The game may return to an earlier state (the engines cannot solve such a game; the
+    /// checker then does not report cycles, and skips the value comparisons).
+    pub cyclic: bool,
+    /// The range every move's gain must lie in, if the game declares one.
+    pub points: Option<RangeInclusive<Score>>,
+    /// The range every payoff must lie in, if the game declares one.
+    pub payoffs: Option<RangeInclusive<Score>>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            seed: 1,
+            max_states: 20_000,
+            playouts: 200,
+            max_playout_moves: 100_000,
+            value_checks: 200,
+            reference_nodes: 20_000,
+            cyclic: false,
+            points: None,
+            payoffs: None,
+        }
+    }
+}
+
+/// One broken promise, with the evidence. Its `Debug` form is its `Display` sentence.
+pub enum Violation<G: Game + ?Sized> {
+    /// `moves` gave different moves for the same state on two calls.
+    MovesNotDeterministic {
+        /// The state.
+        state: G::State,
+        /// The first answer.
+        first: Vec<G::Move>,
+        /// The second answer.
+        second: Vec<G::Move>,
+    },
+    /// `play` gave different steps for the same state and move on two calls.
+    PlayNotDeterministic {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The first step.
+        first: Step<G::State>,
+        /// The second step.
+        second: Step<G::State>,
+    },
+    /// Equal states (or one state hashed twice) hashed differently.
+    HashInconsistent {
+        /// The state.
+        state: G::State,
+    },
+    /// Two equal states, reached by different lines, differ in their moves, known value or
+    /// payoff: equality misses something that matters, so a memo table would mix them up.
+    IncompleteState {
+        /// The state as first reached.
+        first: G::State,
+        /// The equal state that behaves differently.
+        second: G::State,
+        /// What differs.
+        difference: &'static str,
+    },
+    /// A line of moves returned to a state already on it (and the game is not declared cyclic).
+    Cycle {
+        /// The states of the cycle, from the repeated state back to it.
+        line: Vec<G::State>,
+    },
+    /// A move's gain lies outside the declared range.
+    PointsOutOfRange {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The gain.
+        gain: Score,
+    },
+    /// A payoff lies outside the declared range.
+    PayoffOutOfRange {
+        /// The final state.
+        state: G::State,
+        /// Its payoff.
+        payoff: Score,
+    },
+    /// A gain, payoff or known value is `Score::MIN`, which is never a value.
+    InvalidScore {
+        /// The state.
+        state: G::State,
+        /// Which score.
+        what: &'static str,
+    },
+    /// `known_value` disagrees with a full search of the state's subgame.
+    KnownValueWrong {
+        /// The state.
+        state: G::State,
+        /// What `known_value` said.
+        claimed: Score,
+        /// What an unmemoized negamax found.
+        actual: i128,
+    },
+    /// The memoized engine disagrees with an unmemoized negamax.
+    EngineDisagrees {
+        /// The state.
+        state: G::State,
+        /// The engine's value.
+        engine: Score,
+        /// The unmemoized negamax's value.
+        reference: i128,
+    },
+    /// `DenseIndex::index` returned an index outside `0..index_len()`.
+    IndexOutOfRange {
+        /// The state.
+        state: G::State,
+        /// The index.
+        index: usize,
+        /// `index_len()`.
+        len: usize,
+    },
+    /// Two different states got the same `DenseIndex::index`.
+    IndexCollision {
+        /// One state.
+        first: G::State,
+        /// Another.
+        second: G::State,
+        /// Their shared index.
+        index: usize,
+    },
+}
+
+/// What [`check`] explored and found.
+pub struct CheckReport<G: Game + ?Sized> {
+    /// Distinct states met.
+    pub states: usize,
+    /// Random playouts run.
+    pub playouts: usize,
+    /// States whose value was compared with an unmemoized negamax.
+    pub values_compared: usize,
+    /// The violations found: up to [`MAX_PER_KIND`] of each kind, in the order found.
+    pub violations: Vec<Violation<G>>,
+}
+
+/// The most violations of one kind a report keeps, so that a flood of one kind never hides
+/// another.
+pub const MAX_PER_KIND: usize = 10;
+
+/// Adds `violation` to `list` unless its kind is already there [`MAX_PER_KIND`] times.
+fn keep<G: Game + ?Sized>(list: &mut Vec<Violation<G>>, violation: Violation<G>) {
+    let kind = std::mem::discriminant(&violation);
+    if list
+        .iter()
+        .filter(|v| std::mem::discriminant(*v) == kind)
+        .count()
+        < MAX_PER_KIND
+    {
+        list.push(violation);
+    }
+}
+
+impl<G> Debug for CheckReport<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CheckReport")
+            .field("states", &self.states)
+            .field("playouts", &self.playouts)
+            .field("values_compared", &self.values_compared)
+            .field("violations", &self.violations)
+            .finish()
+    }
+}
+
+impl<G: Game + ?Sized> CheckReport<G> {
+    /// Whether no violation was found.
+    pub fn is_ok(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+/// What a state answered the first time it was met.
+struct Seen<M> {
+    moves: Vec<M>,
+    known: Option<Score>,
+    payoff: Option<Score>,
+    hash: u64,
+}
+
+/// The checker's walk over one game.
+struct Checker<'a, G: Game> {
+    game: &'a G,
+    options: &'a CheckOptions,
+    seen: HashMap<G::State, Seen<G::Move>>,
+    order: Vec<G::State>,
+    violations: Vec<Violation<G>>,
+}
+
+/// Checks `game` against the [`Game`] contract; see the [module docs](self).
+pub fn check<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    explore(game, options).0
+}
+
+/// [`check`], plus the [`DenseIndex`] contract on every state met that has no known value:
+/// each index lies in `0..index_len()`, and no two different states share one.
+pub fn check_dense<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: DenseIndex,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let (mut report, states) = explore(game, options);
+    let mut owners: HashMap<usize, G::State> = HashMap::new();
+    let len = game.index_len();
+    for state in states {
+        if game.known_value(&state).is_some() {
+            continue;
+        }
+        let index = game.index(&state);
+        let violation = if index >= len {
+            Some(Violation::IndexOutOfRange { state, index, len })
+        } else {
+            match owners.get(&index) {
+                Some(owner) if *owner != state => Some(Violation::IndexCollision {
+                    first: owner.clone(),
+                    second: state,
+                    index,
+                }),
+                Some(_) => None,
+                None => {
+                    owners.insert(index, state);
+                    None
+                }
+            }
+        };
+        if let Some(violation) = violation {
+            keep(&mut report.violations, violation);
+        }
+    }
+    report
+}
+
+/// Runs every check; returns the report and the distinct states met, in the order met.
+fn explore<G>(game: &G, options: &CheckOptions) -> (CheckReport<G>, Vec<G::State>)
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let mut checker = Checker {
+        game,
+        options,
+        seen: HashMap::new(),
+        order: Vec::new(),
+        violations: Vec::new(),
+    };
+    checker.walk();
+    let playouts = checker.playouts();
+    let values_compared = if options.cyclic { 0 } else { checker.values() };
+    let report = CheckReport {
+        states: checker.seen.len(),
+        playouts,
+        values_compared,
+        violations: checker.violations,
+    };
+    (report, checker.order)
+}
+
+fn hash_of<T: Hash>(value: &T) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl<G> Checker<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    fn report(&mut self, violation: Violation<G>) {
+        keep(&mut self.violations, violation);
+    }
+
+    /// Checks one state's own answers, records it if new, and compares it with an equal state
+    /// met before. Returns its moves.
+    fn visit(&mut self, state: &G::State) -> Vec<G::Move> {
+        let game = self.game;
+        let mut first = Vec::new();
+        let mut second = Vec::new();
+        game.moves(state, &mut first);
+        game.moves(state, &mut second);
+        if first != second {
+            self.report(Violation::MovesNotDeterministic {
+                state: state.clone(),
+                first: first.clone(),
+                second,
+            });
+        }
+        let hash = hash_of(state);
+        if hash != hash_of(&state.clone()) || hash != hash_of(state) {
+            self.report(Violation::HashInconsistent {
+                state: state.clone(),
+            });
+        }
+        let known = game.known_value(state);
+        let payoff = first.is_empty().then(|| game.payoff(state));
+        for (what, score) in [("known value", known), ("payoff", payoff)] {
+            if score == Some(Score::MIN) {
+                self.report(Violation::InvalidScore {
+                    state: state.clone(),
+                    what,
+                });
+            }
+        }
+        if let (Some(range), Some(payoff)) = (&self.options.payoffs, payoff)
+            && !range.contains(&payoff)
+        {
+            self.report(Violation::PayoffOutOfRange {
+                state: state.clone(),
+                payoff,
+            });
+        }
+        if let Some((earlier, seen)) = self.seen.get_key_value(state) {
+            let difference = if seen.hash != hash {
+                None // reported as a hash problem below
+            } else if seen.moves != first {
+                Some("moves")
+            } else if seen.known != known {
+                Some("known value")
+            } else if seen.payoff != payoff {
+                Some("payoff")
+            } else {
+                None
+            };
+            let earlier = earlier.clone();
+            if seen.hash != hash {
+                self.report(Violation::HashInconsistent {
+                    state: state.clone(),
+                });
+            }
+            if let Some(difference) = difference {
+                self.report(Violation::IncompleteState {
+                    first: earlier,
+                    second: state.clone(),
+                    difference,
+                });
+            }
+        } else {
+            self.seen.insert(
+                state.clone(),
+                Seen {
+                    moves: first.clone(),
+                    known,
+                    payoff,
+                    hash,
+                },
+            );
+            self.order.push(state.clone());
+        }
+        first
+    }
+
+    /// Plays `mv` twice and checks the step.
+    fn step(&mut self, state: &G::State, mv: &G::Move) -> Step<G::State> {
+        let first = self.game.play(state, mv);
+        let second = self.game.play(state, mv);
+        if first != second {
+            self.report(Violation::PlayNotDeterministic {
+                state: state.clone(),
+                mv: mv.clone(),
+                first: first.clone(),
+                second,
+            });
+        }
+        if first.gain == Score::MIN {
+            self.report(Violation::InvalidScore {
+                state: state.clone(),
+                what: "gain",
+            });
+        }
+        if let Some(range) = &self.options.points
+            && !range.contains(&first.gain)
+        {
+            self.report(Violation::PointsOutOfRange {
+                state: state.clone(),
+                mv: mv.clone(),
+                gain: first.gain,
+            });
+        }
+        first
+    }
+
+    /// Depth-first from the start over at most `max_states` distinct states, on an explicit
+    /// stack whose states are the current line (so a move back onto it is a cycle).
+    fn walk(&mut self) {
+        let start = self.game.start();
+        let moves = self.visit(&start);
+        let mut line: Vec<(G::State, Vec<G::Move>, usize)> = vec![(start.clone(), moves, 0)];
+        let mut on_line: HashSet<G::State> = HashSet::from([start]);
+        let mut expanded: HashSet<G::State> = HashSet::new();
+        while let Some((state, moves, next)) = line.last_mut() {
+            let Some(mv) = moves.get(*next).cloned() else {
+                let (state, _, _) = line.pop().expect("the loop runs while the line is open");
+                on_line.remove(&state);
+                expanded.insert(state);
+                continue;
+            };
+            *next += 1;
+            let state = state.clone();
+            let step = self.step(&state, &mv);
+            if on_line.contains(&step.next) {
+                if !self.options.cyclic {
+                    let from = line
+                        .iter()
+                        .position(|(s, _, _)| *s == step.next)
+                        .unwrap_or(0);
+                    let cycle = line[from..].iter().map(|(s, _, _)| s.clone()).collect();
+                    self.report(Violation::Cycle { line: cycle });
+                }
+                continue;
+            }
+            let new = !self.seen.contains_key(&step.next);
+            let moves = self.visit(&step.next);
+            if new && self.seen.len() <= self.options.max_states && !expanded.contains(&step.next) {
+                on_line.insert(step.next.clone());
+                line.push((step.next, moves, 0));
+            }
+        }
+    }
+
+    /// Random lines from the start, checking every state and step on them.
+    fn playouts(&mut self) -> usize {
+        let mut random = self.options.seed;
+        for _ in 0..self.options.playouts {
+            let mut state = self.game.start();
+            let mut on_line = HashSet::from([state.clone()]);
+            for _ in 0..self.options.max_playout_moves {
+                let moves = self.visit(&state);
+                if moves.is_empty() {
+                    break;
+                }
+                let pick = (split_mix(&mut random) % moves.len() as u64) as usize;
+                let step = self.step(&state, &moves[pick]);
+                if !on_line.insert(step.next.clone()) {
+                    if !self.options.cyclic {
+                        self.report(Violation::Cycle {
+                            line: vec![step.next.clone(), state.clone()],
+                        });
+                    }
+                    break;
+                }
+                state = step.next;
+            }
+        }
+        self.options.playouts
+    }
+
+    /// Compares known values and the engine's values with an unmemoized negamax, on the states
+    /// met last (usually the smallest subgames) whose subgame fits the node budget.
+    fn values(&mut self) -> usize {
+        let mut table = HashTable::new();
+        let mut compared = 0;
+        let states: Vec<G::State> = self.order.iter().rev().cloned().collect();
+        for state in states {
+            if compared >= self.options.value_checks {
+                break;
+            }
+            let mut budget = self.options.reference_nodes;
+            let Some(actual) = reference(self.game, &state, &mut budget, 0) else {
+                continue;
+            };
+            compared += 1;
+            if let Some(claimed) = self.game.known_value(&state)
+                && i128::from(claimed) != actual
+            {
+                self.report(Violation::KnownValueWrong {
+                    state: state.clone(),
+                    claimed,
+                    actual,
+                });
+            }
+            let limits = Limits::with_memory_budget(1 << 30);
+            if let Ok(engine) = value_at(self.game, &mut table, &state, limits)
+                && i128::from(engine) != actual
+            {
+                self.report(Violation::EngineDisagrees {
+                    state,
+                    engine,
+                    reference: actual,
+                });
+            }
+        }
+        compared
+    }
+}
+
+/// The deepest an unmemoized negamax goes (it recurses natively).
+const REFERENCE_DEPTH: usize = 2_000;
+
+/// Plain negamax over the literal moves, ignoring `known_value`, in `i128` (no overflow);
+/// `None` once `budget` nodes are spent or the line gets too deep.
+fn reference<G: Game>(
+    game: &G,
+    state: &G::State,
+    budget: &mut usize,
+    depth: usize,
+) -> Option<i128> {
+    if *budget == 0 || depth > REFERENCE_DEPTH {
+        return None;
+    }
+    *budget -= 1;
+    let mut moves = Vec::new();
+    game.moves(state, &mut moves);
+    if moves.is_empty() {
+        return Some(i128::from(game.payoff(state)));
+    }
+    let mut best = None;
+    for mv in &moves {
+        let step = game.play(state, mv);
+        let child = reference(game, &step.next, budget, depth + 1)?;
+        let value = i128::from(step.gain)
+            + match step.turn {
+                Turn::Pass => -child,
+                Turn::Keep => child,
+            };
+        best = Some(best.map_or(value, |best: i128| best.max(value)));
+    }
+    best
+}
+
+/// SplitMix64: a small, seedable generator for the playouts.
+fn split_mix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<G> fmt::Display for Violation<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::MovesNotDeterministic {
+                state,
+                first,
+                second,
+            } => write!(f, "moves({state:?}) answered {first:?}, then {second:?}"),
+            Violation::PlayNotDeterministic {
+                state,
+                mv,
+                first,
+                second,
+            } => write!(
+                f,
+                "play({state:?}, {mv:?}) answered {first:?}, then {second:?}"
+            ),
+            Violation::HashInconsistent { state } => {
+                write!(f, "{state:?} hashes differently from an equal state")
+            }
+            Violation::IncompleteState {
+                first,
+                second,
+                difference,
+            } => write!(
+                f,
+                "{first:?} and {second:?} are equal but their {difference} differ: the state \
+                 does not determine the game (a memo table would confuse them)"
+            ),
+            Violation::Cycle { line } => write!(f, "a line returns to {:?}: {line:?}", line[0]),
+            Violation::PointsOutOfRange { state, mv, gain } => {
+                write!(
+                    f,
+                    "play({state:?}, {mv:?}) gains {gain}, outside the declared range"
+                )
+            }
+            Violation::PayoffOutOfRange { state, payoff } => {
+                write!(
+                    f,
+                    "payoff({state:?}) is {payoff}, outside the declared range"
+                )
+            }
+            Violation::InvalidScore { state, what } => {
+                write!(
+                    f,
+                    "the {what} at {state:?} is Score::MIN, which is never a value"
+                )
+            }
+            Violation::KnownValueWrong {
+                state,
+                claimed,
+                actual,
+            } => write!(
+                f,
+                "known_value({state:?}) is {claimed}, but a full search finds {actual}"
+            ),
+            Violation::EngineDisagrees {
+                state,
+                engine,
+                reference,
+            } => write!(
+                f,
+                "the engine values {state:?} at {engine}, an unmemoized negamax at {reference}"
+            ),
+            Violation::IndexOutOfRange { state, index, len } => {
+                write!(f, "index({state:?}) is {index}, outside 0..{len}")
+            }
+            Violation::IndexCollision {
+                first,
+                second,
+                index,
+            } => {
+                write!(f, "{first:?} and {second:?} share index {index}")
+            }
+        }
+    }
+}
+
+impl<G> Debug for Violation<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl<G> fmt::Display for CheckReport<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} states, {} playouts, {} values compared: ",
+            self.states, self.playouts, self.values_compared
+        )?;
+        if self.violations.is_empty() {
+            return write!(f, "no violation");
+        }
+        writeln!(f, "{} violation(s)", self.violations.len())?;
+        for violation in &self.violations {
+            writeln!(f, "- {violation}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,311 @@
+//! The conformance checker: every bundled game passes, and each kind of broken game is caught.
+
+mod common;
+
+use std::cell::Cell;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use common::random_values;
+use gamesolver::check::{CheckOptions, CheckReport, Violation, check, check_dense};
+use gamesolver::games::{StoneGameII, StoneGameVIII};
+use gamesolver::{DenseIndex, Game, Score, Step, Turn};
+
+#[test]
+fn every_bundled_game_passes() {
+    let options = CheckOptions::default();
+    for (n, seed) in [(1, 1), (5, 2), (9, 3), (12, 4), (40, 5)] {
+        let game = StoneGameII::new(random_values(n, seed, 1, 100)).unwrap();
+        let report = check_dense(&game, &options);
+        assert!(report.is_ok(), "Stone Game II n={n}: {report}");
+        assert!(report.values_compared > 0 || n == 1, "{report}");
+    }
+    for (n, seed) in [(2, 1), (7, 2), (30, 3)] {
+        let game = StoneGameVIII::new(random_values(n, seed, -50, 50)).unwrap();
+        let report = check_dense(&game.literal(), &options);
+        assert!(report.is_ok(), "VIII literal n={n}: {report}");
+        let report = check_dense(&game.stepwise(), &options);
+        assert!(report.is_ok(), "VIII stepwise n={n}: {report}");
+        assert!(report.values_compared > 0, "{report}");
+    }
+}
+
+/// The ways the test game can be broken.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Flaw {
+    None,
+    MovesVary,
+    PlayVaries,
+    Cycle,
+    BigPoints,
+    MinPayoff,
+    WrongKnown,
+    IndexOutOfRange,
+    IndexShared,
+}
+
+/// Take 1 or 2 counters; taking the last scores 1. Correct unless given a flaw.
+struct TakeAway {
+    counters: u32,
+    flaw: Flaw,
+    calls: Cell<u32>,
+}
+
+fn take_away(flaw: Flaw) -> TakeAway {
+    TakeAway {
+        counters: 12,
+        flaw,
+        calls: Cell::new(0),
+    }
+}
+
+impl TakeAway {
+    fn tick(&self) -> u32 {
+        self.calls.set(self.calls.get() + 1);
+        self.calls.get()
+    }
+}
+
+impl Game for TakeAway {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.counters
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.extend((1..=2).filter(|take| take <= left));
+        if self.flaw == Flaw::MovesVary && *left > 0 && self.tick().is_multiple_of(2) {
+            moves.push(1);
+        }
+    }
+    fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+        let mut next = left - take;
+        let mut gain = Score::from(next == 0);
+        match self.flaw {
+            Flaw::PlayVaries => gain += Score::from(self.tick() % 2),
+            Flaw::BigPoints => gain *= 100,
+            Flaw::Cycle if *left == 3 && *take == 1 => next = self.counters,
+            _ => {}
+        }
+        Step {
+            next,
+            gain,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        if self.flaw == Flaw::MinPayoff {
+            Score::MIN
+        } else {
+            0
+        }
+    }
+    fn known_value(&self, left: &u32) -> Option<Score> {
+        (self.flaw == Flaw::WrongKnown && *left == 6).then_some(5)
+    }
+}
+
+impl DenseIndex for TakeAway {
+    fn index_len(&self) -> usize {
+        self.counters as usize + 1
+    }
+    fn index(&self, left: &u32) -> usize {
+        match self.flaw {
+            Flaw::IndexOutOfRange => *left as usize + 100,
+            Flaw::IndexShared => *left as usize / 2,
+            _ => *left as usize,
+        }
+    }
+}
+
+fn found<G: Game>(report: &CheckReport<G>, kind: impl Fn(&Violation<G>) -> bool) -> bool {
+    report.violations.iter().any(kind)
+}
+
+#[test]
+fn the_correct_game_passes() {
+    let report = check_dense(&take_away(Flaw::None), &CheckOptions::default());
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.states, 13);
+}
+
+#[test]
+fn catches_each_broken_promise() {
+    let options = CheckOptions {
+        points: Some(-10..=10),
+        payoffs: Some(-10..=10),
+        ..CheckOptions::default()
+    };
+    let report = |flaw| check_dense(&take_away(flaw), &options);
+    /// A flaw and a test that recognises the violation it must cause.
+    type Case = (Flaw, fn(&Violation<TakeAway>) -> bool);
+    let cases: Vec<Case> = vec![
+        (Flaw::MovesVary, |v| {
+            matches!(v, Violation::MovesNotDeterministic { .. })
+        }),
+        (Flaw::PlayVaries, |v| {
+            matches!(v, Violation::PlayNotDeterministic { .. })
+        }),
+        (
+            Flaw::Cycle,
+            |v| matches!(v, Violation::Cycle { line } if line[0] == 12),
+        ),
+        (Flaw::BigPoints, |v| {
+            matches!(v, Violation::PointsOutOfRange { gain: 100, .. })
+        }),
+        (Flaw::MinPayoff, |v| {
+            matches!(v, Violation::InvalidScore { what: "payoff", .. })
+        }),
+        (Flaw::MinPayoff, |v| {
+            matches!(v, Violation::PayoffOutOfRange { .. })
+        }),
+        (Flaw::WrongKnown, |v| {
+            matches!(
+                v,
+                Violation::KnownValueWrong {
+                    state: 6,
+                    claimed: 5,
+                    actual: -1
+                }
+            )
+        }),
+        (Flaw::IndexOutOfRange, |v| {
+            matches!(v, Violation::IndexOutOfRange { len: 13, .. })
+        }),
+        (Flaw::IndexShared, |v| {
+            matches!(v, Violation::IndexCollision { .. })
+        }),
+    ];
+    for (flaw, kind) in cases {
+        let report = report(flaw);
+        assert!(found(&report, kind), "{flaw:?} not caught: {report}");
+    }
+    // A declared cyclic game is not reported for its cycle.
+    let cyclic = CheckOptions {
+        cyclic: true,
+        ..CheckOptions::default()
+    };
+    let report = check(&take_away(Flaw::Cycle), &cyclic);
+    assert!(
+        !found(&report, |v| matches!(v, Violation::Cycle { .. })),
+        "{report}"
+    );
+}
+
+/// Take 1, 2 (or 3 after an odd number of 2-takes) counters. The state's equality and hash
+/// look only at the counters left, not at that parity: an incomplete memo key.
+#[derive(Clone, Copy, Debug)]
+struct Heap {
+    left: u32,
+    odd_twos: bool,
+}
+
+impl PartialEq for Heap {
+    fn eq(&self, other: &Heap) -> bool {
+        self.left == other.left
+    }
+}
+
+impl Eq for Heap {}
+
+impl Hash for Heap {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.left.hash(state);
+    }
+}
+
+struct Incomplete;
+
+impl Game for Incomplete {
+    type State = Heap;
+    type Move = u32;
+    fn start(&self) -> Heap {
+        Heap {
+            left: 14,
+            odd_twos: false,
+        }
+    }
+    fn moves(&self, heap: &Heap, moves: &mut Vec<u32>) {
+        let most = if heap.odd_twos { 3 } else { 2 };
+        moves.extend((1..=most).filter(|take| *take <= heap.left));
+    }
+    fn play(&self, heap: &Heap, take: &u32) -> Step<Heap> {
+        let left = heap.left - take;
+        let next = Heap {
+            left,
+            odd_twos: heap.odd_twos ^ (*take == 2),
+        };
+        Step {
+            next,
+            gain: Score::from(left == 0) * Score::from(*take),
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &Heap) -> Score {
+        0
+    }
+}
+
+#[test]
+fn catches_an_incomplete_state_and_the_wrong_values_it_causes() {
+    let report = check(&Incomplete, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(
+            v,
+            Violation::IncompleteState {
+                difference: "moves",
+                ..
+            }
+        )),
+        "{report}"
+    );
+    assert!(
+        found(&report, |v| matches!(v, Violation::EngineDisagrees { .. })),
+        "{report}"
+    );
+}
+
+/// A state whose hash changes every time it is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Noisy(u32);
+
+static NOISE: AtomicU64 = AtomicU64::new(0);
+
+impl Hash for Noisy {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+        NOISE.fetch_add(1, Ordering::Relaxed).hash(state);
+    }
+}
+
+struct NoisyGame;
+
+impl Game for NoisyGame {
+    type State = Noisy;
+    type Move = u32;
+    fn start(&self) -> Noisy {
+        Noisy(5)
+    }
+    fn moves(&self, at: &Noisy, moves: &mut Vec<u32>) {
+        moves.extend((1..=2).filter(|take| *take <= at.0));
+    }
+    fn play(&self, at: &Noisy, take: &u32) -> Step<Noisy> {
+        Step {
+            next: Noisy(at.0 - take),
+            gain: 1,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &Noisy) -> Score {
+        0
+    }
+}
+
+#[test]
+fn catches_a_hash_that_disagrees_with_equality() {
+    let report = check(&NoisyGame, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(v, Violation::HashInconsistent { .. })),
+        "{report}"
+    );
+}
