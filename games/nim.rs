@@ -1,0 +1,120 @@
+//! Nim: heaps of counters; a move takes any positive number of counters from one heap; the
+//! player who cannot move (every heap empty) loses. A win/loss game: the value is +1 if the
+//! player to move wins, −1 if they lose.
+
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, Score, Step, Turn};
+
+/// The most positions a Nim instance may have (the product of `heap + 1`): 2⁴⁰.
+pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
+
+/// A validated Nim instance. A position is the heap sizes packed into one number (mixed
+/// radix: heap `k` is digit `k` in base `heap_k + 1`), so moves never allocate.
+///
+/// ```
+/// use gamesolver::{solve, memo::DenseTable, games::Nim};
+///
+/// let game = Nim::new(vec![3, 4, 5]).unwrap();
+/// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+/// assert_eq!(solution.value(), 1); // 3 ^ 4 ^ 5 = 2 ≠ 0: the first player wins
+/// let start = solution.start().clone();
+/// // The winning move: take 2 from the first heap (leaving 1 ^ 4 ^ 5 = 0).
+/// assert_eq!(solution.best_moves(&start).unwrap()[0], (0, 2));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nim {
+    heaps: Vec<u32>,
+    /// `stride[k]` = the product of `heap_j + 1` for `j < k`.
+    stride: Vec<u64>,
+    positions: u64,
+}
+
+impl Nim {
+    /// Checks the heaps: at least one, none negative, at most [`MAX_NIM_POSITIONS`] positions.
+    pub fn new(heaps: Vec<i64>) -> Result<Self, Error> {
+        const NAME: &str = "Nim";
+        if heaps.is_empty() {
+            return Err(Error::TooFew {
+                game: NAME,
+                unit: "heap",
+                needed: 1,
+                got: 0,
+            });
+        }
+        let mut sizes = Vec::with_capacity(heaps.len());
+        let mut stride = Vec::with_capacity(heaps.len());
+        let mut positions = 1u64;
+        for (index, &heap) in heaps.iter().enumerate() {
+            let size = u32::try_from(heap).map_err(|_| Error::OutOfRange {
+                unit: "heap",
+                position: index + 1,
+                value: heap,
+                rule: "heaps must be between 0 and 4294967295 counters",
+            })?;
+            stride.push(positions);
+            positions = positions
+                .checked_mul(u64::from(size) + 1)
+                .filter(|&product| product <= MAX_NIM_POSITIONS)
+                .ok_or(Error::TotalOverflow {
+                    what: "the number of positions (the product of heap + 1, at most 2^40)",
+                    unit: "heap",
+                    position: index + 1,
+                })?;
+            sizes.push(size);
+        }
+        Ok(Nim {
+            heaps: sizes,
+            stride,
+            positions,
+        })
+    }
+
+    /// The heap sizes at the start.
+    pub fn heaps(&self) -> &[u32] {
+        &self.heaps
+    }
+
+    /// The size of heap `k` in `position`.
+    pub fn heap(&self, position: u64, k: usize) -> u32 {
+        ((position / self.stride[k]) % (u64::from(self.heaps[k]) + 1)) as u32
+    }
+}
+
+impl Game for Nim {
+    /// The heap sizes, packed.
+    type State = u64;
+    /// (heap index, counters taken).
+    type Move = (u32, u32);
+    fn start(&self) -> u64 {
+        self.positions - 1 // every heap at its full size
+    }
+    fn moves(&self, position: &u64, moves: &mut Vec<(u32, u32)>) {
+        for k in 0..self.heaps.len() {
+            let size = self.heap(*position, k);
+            moves.extend((1..=size).map(|take| (k as u32, take)));
+        }
+    }
+    fn play(&self, position: &u64, &(k, take): &(u32, u32)) -> Step<u64> {
+        Step {
+            next: position - u64::from(take) * self.stride[k as usize],
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    /// Every heap is empty: the player to move cannot move and loses.
+    fn payoff(&self, _: &u64) -> Score {
+        -1
+    }
+    fn state_bound(&self) -> Option<u64> {
+        Some(self.positions)
+    }
+}
+
+impl DenseIndex for Nim {
+    fn index_len(&self) -> usize {
+        self.positions as usize
+    }
+    fn index(&self, position: &u64) -> usize {
+        *position as usize
+    }
+}

@@ -1,0 +1,102 @@
+//! LeetCode 1406, "Stone Game III": stones with integer values in a row; each turn takes the
+//! first 1, 2 or 3 stones and scores their sum. The answer is who wins ("Alice", "Bob" or
+//! "Tie") and by how much.
+
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, Score, Step, Turn};
+
+/// A validated Stone Game III instance: at least one stone, and `Σ |values|` within `i64`.
+///
+/// ```
+/// use gamesolver::{solve, memo::HashTable, games::StoneGameIII};
+///
+/// let game = StoneGameIII::new(vec![1, 2, 3, 7]).unwrap();
+/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -1); // Bob wins by 1
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoneGameIII {
+    values: Vec<i64>,
+    /// `suffix[i]` = `values[i] + … + values[n − 1]`.
+    suffix: Vec<i64>,
+}
+
+impl StoneGameIII {
+    /// Checks the values: at least one, and every score within `i64`.
+    pub fn new(values: Vec<i64>) -> Result<Self, Error> {
+        const NAME: &str = "Stone Game III";
+        if values.is_empty() {
+            return Err(Error::TooFew {
+                game: NAME,
+                unit: "stone",
+                needed: 1,
+                got: 0,
+            });
+        }
+        if values.len() > (u32::MAX - 1) as usize {
+            return Err(Error::TooMany {
+                game: NAME,
+                unit: "stones",
+                max: (u32::MAX - 1) as usize,
+                got: values.len(),
+            });
+        }
+        let mut bound = 0i64;
+        for (index, value) in values.iter().enumerate() {
+            bound = value
+                .checked_abs()
+                .and_then(|size| bound.checked_add(size))
+                .ok_or(Error::TotalOverflow {
+                    what: "the bound on the scores (Σ |values|)",
+                    unit: "stone",
+                    position: index + 1,
+                })?;
+        }
+        let mut suffix = vec![0i64; values.len() + 1];
+        for index in (0..values.len()).rev() {
+            suffix[index] = suffix[index + 1] + values[index];
+        }
+        Ok(StoneGameIII { values, suffix })
+    }
+
+    /// The stones' values.
+    pub fn values(&self) -> &[i64] {
+        &self.values
+    }
+}
+
+impl Game for StoneGameIII {
+    /// The first stone left (from 0).
+    type State = u32;
+    /// How many stones to take (1 to 3).
+    type Move = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, next: &u32, moves: &mut Vec<u32>) {
+        let left = self.values.len() as u32 - next;
+        moves.extend(1..=left.min(3));
+    }
+    fn play(&self, next: &u32, take: &u32) -> Step<u32> {
+        let after = next + take;
+        Step {
+            next: after,
+            gain: self.suffix[*next as usize] - self.suffix[after as usize],
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+    fn state_bound(&self) -> Option<u64> {
+        Some(self.values.len() as u64)
+    }
+}
+
+impl DenseIndex for StoneGameIII {
+    fn index_len(&self) -> usize {
+        self.values.len() + 1
+    }
+    fn index(&self, next: &u32) -> usize {
+        *next as usize
+    }
+}
