@@ -339,6 +339,13 @@ pub struct Stepwise<'a> {
     game: &'a StoneGameVIII,
 }
 
+impl<'a> Stepwise<'a> {
+    /// The instance this model plays.
+    pub fn game(&self) -> &'a StoneGameVIII {
+        self.game
+    }
+}
+
 impl Game for Stepwise<'_> {
     type State = StepState;
     type Move = StepMove;

@@ -1,4 +1,5 @@
-//! `gamesolver`: solve a bundled game from the command line.
+//! `gamesolver`: solve a bundled game from the command line, or check it
+//! (`gamesolver check <GAME> [VALUES]...`).
 //!
 //! Any rejected input gives one `error: …` line on stderr, nothing on stdout, and a non-zero
 //! exit: 2 for a wrong command line, 1 for rejected values or a solve that cannot proceed.
@@ -12,10 +13,16 @@ use clap::Parser;
 use clap::error::ErrorKind;
 
 use cli::args::{Cli, protect_negative_values};
-use cli::run::{Failure, run};
+use cli::run::{Failure, run, run_check};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(protect_negative_values(std::env::args_os())) {
+    // `gamesolver check <GAME> [VALUES]...` runs the conformance checker instead of solving.
+    let mut arguments: Vec<_> = std::env::args_os().collect();
+    let check = arguments.get(1).is_some_and(|word| word == "check");
+    if check {
+        arguments.remove(1);
+    }
+    let cli = match Cli::try_parse_from(protect_negative_values(arguments)) {
         Ok(cli) => cli,
         Err(error)
             if matches!(
@@ -36,6 +43,27 @@ fn main() -> ExitCode {
             return fail(&format!("{first} (see 'gamesolver --help')"), 2);
         }
     };
+    if check {
+        return match run_check(&cli) {
+            Ok(summary) => {
+                let ok = summary.violations.is_empty();
+                let mut out = io::stdout().lock();
+                let written = if cli.json {
+                    cli::report::check_json(&summary, &mut out)
+                } else {
+                    cli::report::check_text(&summary, &mut out)
+                };
+                match written {
+                    Ok(()) if ok => ExitCode::SUCCESS,
+                    Ok(()) => ExitCode::FAILURE,
+                    Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                    Err(error) => fail(&format!("cannot write the output: {error}"), 1),
+                }
+            }
+            Err(Failure::Usage(message)) => fail(&message, 2),
+            Err(Failure::Rejected(error)) => fail(&error.to_string(), 1),
+        };
+    }
     let report = match run(&cli) {
         Ok(report) => report,
         Err(Failure::Usage(message)) => return fail(&message, 2),

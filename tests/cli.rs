@@ -92,9 +92,92 @@ fn answer(report: &Value) -> i64 {
                 "play ends with one stone"
             );
         }
-        other => panic!("unknown game {other}"),
+        other => panic!("not a stone game with a numeric answer: {other}"),
     }
     answer
+}
+
+/// The common JSON shape of every game's report; returns the `answer` as JSON.
+fn shape(report: &Value) -> Value {
+    for key in [
+        "game", "n", "answer", "value", "solver", "states", "seconds", "line",
+    ] {
+        assert!(report.get(key).is_some(), "missing {key}: {report}");
+    }
+    for entry in report["line"].as_array().unwrap() {
+        assert!(entry["player"].is_string(), "{entry}");
+    }
+    report["answer"].clone()
+}
+
+#[test]
+fn every_bundled_game_answers_in_the_same_shape() {
+    let cases: Vec<(Vec<&str>, Value)> = vec![
+        (vec!["stone-game", "5,3,4,5"], Value::from("Alice")),
+        (vec!["stone-game", "1,5,1"], Value::from("Bob")),
+        (vec!["stone-game-iii", "1,2,3,7"], Value::from("Bob")),
+        (vec!["stone-game-iii", "1,2,3,-9"], Value::from("Alice")),
+        (vec!["stone-game-iii", "1,2,3,6"], Value::from("Tie")),
+        (vec!["stone-game-vii", "5,3,1,4,2"], Value::from(6)),
+        (
+            vec!["stone-game-vii", "7,90,5,1,100,10,10,2"],
+            Value::from(122),
+        ),
+        (vec!["nim", "3", "4", "5"], Value::from("Alice")),
+        (vec!["nim", "1,2,3"], Value::from("Bob")),
+        (vec!["tic-tac-toe"], Value::from("Draw")),
+        (vec!["dots-and-boxes", "1", "1"], Value::from(-1)),
+        (vec!["stone-game-ii", "2,7,9,4,4"], Value::from(10)),
+        (vec!["stone-game-viii", "-1,2,-3,4,-5"], Value::from(5)),
+    ];
+    for (args, expected) in cases {
+        let report = json(&args, None);
+        assert_eq!(shape(&report), expected, "{args:?}");
+        assert_eq!(report["game"], args[0]);
+        for solver in ["engine", "parallel", "fast"] {
+            let mut with = args.clone();
+            with.extend(["--solver", solver]);
+            assert_eq!(shape(&json(&with, None)), expected, "{with:?}");
+        }
+    }
+    // Nim's line starts with a winning move: it leaves heaps whose XOR is 0.
+    let report = json(&["nim", "3,4,5"], None);
+    let first = &report["line"][0];
+    let mut heaps = [3i64, 4, 5];
+    heaps[first["heap"].as_u64().unwrap() as usize - 1] -= first["take"].as_i64().unwrap();
+    assert_eq!(heaps.iter().fold(0, |acc, heap| acc ^ heap), 0);
+    // Tic-tac-toe's line is a full drawn game.
+    assert_eq!(
+        json(&["tic-tac-toe"], None)["line"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
+}
+
+#[test]
+fn the_checker_runs_from_the_command_line() {
+    for args in [
+        vec!["check", "stone-game-ii", "2,7,9,4,4,6,1"],
+        vec!["check", "stone-game-viii", "-1,2,-3,4,-5"],
+        vec!["check", "stone-game", "5,3,4,5"],
+        vec!["check", "nim", "2,3"],
+        vec!["check", "tic-tac-toe"],
+        vec!["check", "dots-and-boxes", "1", "2"],
+    ] {
+        let mut all = args.clone();
+        all.push("--json");
+        let output = gamesolver(&all, None);
+        assert!(output.status.success(), "{args:?}");
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["ok"], true, "{report}");
+        assert!(report["states"].as_u64().unwrap() > 0);
+        let text = String::from_utf8(gamesolver(&args, None).stdout).unwrap();
+        assert!(text.contains("no violation"), "{text}");
+    }
+    let stderr = rejected(&["check", "stone-game-ii", "0"], None, 1);
+    assert!(stderr.contains("pile 1 is 0"), "{stderr}");
 }
 
 /// Runs a command that must be rejected: one `error:` line, empty stdout, the given exit code.
@@ -328,10 +411,10 @@ fn bad_input_is_rejected_cleanly() {
             "not both",
         ),
         (
-            vec!["stone-game-iii", "1"],
+            vec!["stone-game-xiv", "1"],
             None,
             2,
-            "invalid value 'stone-game-iii'",
+            "invalid value 'stone-game-xiv'",
         ),
         (
             vec!["stone-game-ii", "1", "--solver", "magic"],
@@ -357,6 +440,27 @@ fn bad_input_is_rejected_cleanly() {
             2,
             "--threads",
         ),
+        (
+            vec!["tic-tac-toe", "3"],
+            None,
+            2,
+            "tic-tac-toe takes no values",
+        ),
+        (vec!["dots-and-boxes", "2"], None, 2, "takes two values"),
+        (
+            vec!["dots-and-boxes", "4", "4"],
+            None,
+            1,
+            "at most 24 edges",
+        ),
+        (
+            vec!["dots-and-boxes", "0", "3"],
+            None,
+            1,
+            "1 to 12 boxes per side",
+        ),
+        (vec!["nim", "3", "-1"], None, 1, "heap 2 is -1"),
+        (vec!["stone-game", "2", "0"], None, 1, "pile 2 is 0"),
         (
             vec!["stone-game-ii", "1", "--threads", "many"],
             None,

@@ -7,7 +7,14 @@ use clap::{Parser, ValueEnum};
 
 /// Solve a bundled game exactly and show the optimal line of play.
 #[derive(Debug, Parser)]
-#[command(name = "gamesolver", version, about, long_about = None)]
+#[command(
+    name = "gamesolver",
+    version,
+    about,
+    long_about = None,
+    after_help = "Run 'gamesolver check <GAME> [VALUES]...' to run the conformance checker on a \
+                  bundled game instead of solving it."
+)]
 pub struct Cli {
     /// The game to solve.
     #[arg(value_enum)]
@@ -44,20 +51,44 @@ pub struct Cli {
 /// The bundled games.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GameName {
+    /// LeetCode 877: take the first or last pile; who wins.
+    #[value(name = "stone-game")]
+    StoneGame,
     /// LeetCode 1140: the most stones Alice can get.
     #[value(name = "stone-game-ii")]
     StoneGameII,
+    /// LeetCode 1406: take 1 to 3 stones from the front; who wins (Alice, Bob or Tie).
+    #[value(name = "stone-game-iii")]
+    StoneGameIII,
+    /// LeetCode 1690: remove an end stone, score the rest; Alice's score minus Bob's.
+    #[value(name = "stone-game-vii")]
+    StoneGameVII,
     /// LeetCode 1872: Alice's score minus Bob's.
     #[value(name = "stone-game-viii")]
     StoneGameVIII,
+    /// Nim: the VALUES are the heap sizes; who wins, and a winning move.
+    #[value(name = "nim")]
+    Nim,
+    /// Tic-tac-toe from the empty board (no VALUES).
+    #[value(name = "tic-tac-toe")]
+    TicTacToe,
+    /// Dots and Boxes: the VALUES are the rows and columns of boxes (up to 24 edges).
+    #[value(name = "dots-and-boxes")]
+    DotsAndBoxes,
 }
 
 impl GameName {
     /// The name as typed on the command line.
     pub fn id(self) -> &'static str {
         match self {
+            GameName::StoneGame => "stone-game",
             GameName::StoneGameII => "stone-game-ii",
+            GameName::StoneGameIII => "stone-game-iii",
+            GameName::StoneGameVII => "stone-game-vii",
             GameName::StoneGameVIII => "stone-game-viii",
+            GameName::Nim => "nim",
+            GameName::TicTacToe => "tic-tac-toe",
+            GameName::DotsAndBoxes => "dots-and-boxes",
         }
     }
 }
@@ -67,7 +98,8 @@ impl GameName {
 pub enum SolverName {
     /// The fastest exact solver available for the game and input.
     Auto,
-    /// The game's specialised exact solver (Stone Game II in O(n²), Stone Game VIII in O(n)).
+    /// The game's specialised exact solver (Stone Game II in O(n²), Stone Game VIII in O(n));
+    /// a game without one uses the engine.
     Fast,
     /// The generic negamax engine.
     Engine,

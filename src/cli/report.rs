@@ -2,52 +2,15 @@
 
 use std::io::{self, Write};
 
-use gamesolver::Player;
-use gamesolver::games::{StoneGameIITake, StoneGameVIIITake};
-
-use super::args::GameName;
-use super::run::{Line, Report};
-
-fn name(player: Player) -> &'static str {
-    match player {
-        Player::First => "Alice",
-        Player::Second => "Bob",
-    }
-}
+use super::present::Answer;
+use super::run::{CheckSummary, Report};
 
 /// Writes the report in words.
 pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
-    match report.game {
-        GameName::StoneGameII => {
-            let total = report.total.unwrap_or_default();
-            writeln!(
-                out,
-                "Stone Game II with {} piles ({total} stones): Alice can get {} stones \
-                 (Bob {}) with both playing optimally.",
-                report.n,
-                report.answer,
-                i128::from(total) - i128::from(report.answer)
-            )?;
-        }
-        GameName::StoneGameVIII => writeln!(
-            out,
-            "Stone Game VIII with {} stones: Alice's score minus Bob's is {} with both playing \
-             optimally.",
-            report.n, report.answer
-        )?,
-    }
+    writeln!(out, "{}", report.headline)?;
     writeln!(out, "Optimal line of play:")?;
-    match &report.line {
-        Line::StoneGameII(takes) => {
-            for (number, take) in takes.iter().enumerate() {
-                writeln!(out, "  {:>3}. {}", number + 1, describe_ii(take))?;
-            }
-        }
-        Line::StoneGameVIII(takes) => {
-            for (number, take) in takes.iter().enumerate() {
-                writeln!(out, "  {:>3}. {}", number + 1, describe_viii(take))?;
-            }
-        }
+    for (number, entry) in report.line.iter().enumerate() {
+        writeln!(out, "  {:>3}. {}", number + 1, entry.text)?;
     }
     let stats = &report.stats;
     let threads = if report.threads == 1 {
@@ -55,13 +18,15 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     } else {
         "threads"
     };
-    let how = match (report.solver, report.game) {
-        ("fast", GameName::StoneGameII) => format!(
-            "the specialised O(n²) solver: {} states stored",
-            stats.stored
-        ),
-        ("fast", GameName::StoneGameVIII) => "the specialised O(n) solver".to_string(),
-        (solver, _) => format!(
+    let how = match report.solver {
+        "fast" if report.table == "diagonal" => {
+            format!(
+                "the specialised O(n²) solver: {} states stored",
+                stats.stored
+            )
+        }
+        "fast" => "the specialised O(n) solver".to_string(),
+        solver => format!(
             "the {} ({} table, {} {threads}): {} states stored, {} table hits",
             if solver == "parallel" {
                 "parallel engine"
@@ -81,37 +46,29 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     )
 }
 
-fn describe_ii(take: &StoneGameIITake) -> String {
-    let piles = if take.piles == 1 {
-        format!("pile {}", take.first_pile)
-    } else {
-        format!(
-            "piles {}-{}",
-            take.first_pile,
-            take.first_pile + take.piles - 1
-        )
-    };
-    let m = if take.m_after == take.m_before {
-        format!("M stays {}", take.m_after)
-    } else {
-        format!("M becomes {}", take.m_after)
-    };
-    format!(
-        "{} takes {piles} ({} stones; could take 1 to {}); {m}",
-        name(take.player),
-        take.stones,
-        take.max_piles
-    )
+fn answer_json(answer: &Answer) -> String {
+    match answer {
+        Answer::Number(number) => number.to_string(),
+        Answer::Winner(name) => json_string(name),
+    }
 }
 
-fn describe_viii(take: &StoneGameVIIITake) -> String {
-    format!(
-        "{} removes the leftmost {} stones, scoring their sum {}, and puts back a stone of {}",
-        name(take.player),
-        take.stones,
-        take.gain,
-        take.gain
-    )
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for character in text.chars() {
+        match character {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            control if (control as u32) < 0x20 => {
+                quoted.push_str(&format!("\\u{:04x}", control as u32));
+            }
+            other => quoted.push(other),
+        }
+    }
+    quoted.push('"');
+    quoted
 }
 
 /// Writes the report as one JSON object and a newline.
@@ -123,7 +80,7 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
          \"threads\":{},\"states\":{},\"hits\":{},\"seconds\":{},\"line\":[",
         report.game.id(),
         report.n,
-        report.answer,
+        answer_json(&report.answer),
         report.value,
         report.solver,
         report.table,
@@ -132,35 +89,50 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         stats.hits,
         stats.elapsed.as_secs_f64()
     )?;
-    match &report.line {
-        Line::StoneGameII(takes) => {
-            for (number, take) in takes.iter().enumerate() {
-                let comma = if number == 0 { "" } else { "," };
-                write!(
-                    out,
-                    "{comma}{{\"player\":\"{}\",\"first_pile\":{},\"piles\":{},\"stones\":{},\
-                     \"m_before\":{},\"m_after\":{}}}",
-                    name(take.player),
-                    take.first_pile,
-                    take.piles,
-                    take.stones,
-                    take.m_before,
-                    take.m_after
-                )?;
-            }
-        }
-        Line::StoneGameVIII(takes) => {
-            for (number, take) in takes.iter().enumerate() {
-                let comma = if number == 0 { "" } else { "," };
-                write!(
-                    out,
-                    "{comma}{{\"player\":\"{}\",\"stones\":{},\"gain\":{}}}",
-                    name(take.player),
-                    take.stones,
-                    take.gain
-                )?;
-            }
-        }
+    for (number, entry) in report.line.iter().enumerate() {
+        let comma = if number == 0 { "" } else { "," };
+        write!(
+            out,
+            "{comma}{{\"player\":\"{}\",{}}}",
+            entry.player, entry.json
+        )?;
     }
     writeln!(out, "]}}")
+}
+
+/// Writes a conformance check in words.
+pub fn check_text(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()> {
+    write!(
+        out,
+        "Conformance of {}: {} states, {} playouts, {} values compared with an unmemoized \
+         negamax: ",
+        summary.game.id(),
+        summary.states,
+        summary.playouts,
+        summary.values_compared
+    )?;
+    if summary.violations.is_empty() {
+        return writeln!(out, "no violation.");
+    }
+    writeln!(out, "{} violation(s):", summary.violations.len())?;
+    for violation in &summary.violations {
+        writeln!(out, "- {violation}")?;
+    }
+    Ok(())
+}
+
+/// Writes a conformance check as one JSON object.
+pub fn check_json(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()> {
+    let violations: Vec<String> = summary.violations.iter().map(|v| json_string(v)).collect();
+    writeln!(
+        out,
+        "{{\"game\":\"{}\",\"ok\":{},\"states\":{},\"playouts\":{},\"values_compared\":{},\
+         \"violations\":[{}]}}",
+        summary.game.id(),
+        summary.violations.is_empty(),
+        summary.states,
+        summary.playouts,
+        summary.values_compared,
+        violations.join(",")
+    )
 }

@@ -1,22 +1,28 @@
-//! Reading the input, choosing a solver, solving.
+//! Reading the input, choosing a solver, solving (or checking).
 
 use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
 
+use gamesolver::check::{CheckOptions, check_dense};
 use gamesolver::games::{
-    StoneGameII, StoneGameIITake, StoneGameVIII, StoneGameVIIITake, solve_stone_game_ii,
-    solve_stone_game_viii,
+    DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII, StoneGameVIII,
+    TicTacToe, solve_stone_game_ii, solve_stone_game_viii,
 };
 use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, Ply, Score, Stats, input, par_solve_with, solve_with,
+    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Stats, input, par_solve_with,
+    solve_with,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
+use super::present::{
+    Answer, Entry, Presented, stone_game_ii_entry, stone_game_ii_headline, stone_game_viii_entry,
+    stone_game_viii_headline,
+};
 
 /// Why the program stops without an answer.
 #[derive(Debug)]
@@ -33,28 +39,19 @@ impl From<Error> for Failure {
     }
 }
 
-/// The optimal line in the game's own terms.
-pub enum Line {
-    /// Stone Game II takes.
-    StoneGameII(Vec<StoneGameIITake>),
-    /// Stone Game VIII takes.
-    StoneGameVIII(Vec<StoneGameVIIITake>),
-}
-
 /// Everything the output shows.
 pub struct Report {
     pub game: GameName,
     pub n: usize,
-    pub answer: i64,
+    pub answer: Answer,
     /// First player's points minus second's.
     pub value: Score,
-    /// For Stone Game II, the total of the piles (Bob gets `total − answer`).
-    pub total: Option<i64>,
+    pub headline: String,
     pub solver: &'static str,
     pub table: &'static str,
     pub threads: usize,
     pub stats: Stats,
-    pub line: Line,
+    pub line: Vec<Entry>,
 }
 
 /// What an engine run produced.
@@ -69,15 +66,12 @@ struct EngineRun<G: Game> {
 
 /// Reads the values, solves, and reports.
 ///
-/// `auto` picks each game's specialised solver: it is exact and faster than the engine at every
-/// size (docs/performance.md). A game without one would fall back to the engine, in parallel
-/// when more than one thread is available and the game's state bound reaches
-/// [`SERIAL_CUTOFF`](gamesolver::SERIAL_CUTOFF).
+/// `auto` picks the game's specialised solver where it has one (exact, and faster than the
+/// engine at every size: docs/performance.md). Otherwise it runs the engine, in parallel when
+/// more than one thread is available and the game's state bound reaches `SERIAL_CUTOFF`.
 pub fn run(cli: &Cli) -> Result<Report, Failure> {
     let values = read_values(cli)?;
-    let limits = cli
-        .memory_limit
-        .map_or_else(Limits::default, Limits::with_memory_budget);
+    let limits = limits(cli);
     let n = values.len();
     let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
     match cli.game {
@@ -85,120 +79,181 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             let game = StoneGameII::new(values)?;
             let clock = Instant::now();
             let solution = solve_stone_game_ii(&game, limits)?;
-            let line = Line::StoneGameII(solution.line());
+            let line = solution.line().iter().map(stone_game_ii_entry).collect();
             let stats = Stats {
                 stored: solution.states(),
                 elapsed: clock.elapsed(),
                 ..Stats::default()
             };
-            let answer = (
-                solution.alice_stones(),
-                solution.value(),
-                Some(game.total()),
-            );
-            Ok(specialised_report(cli, n, answer, "diagonal", stats, line))
+            let alice = solution.alice_stones();
+            Ok(Report {
+                game: cli.game,
+                n,
+                answer: Answer::Number(alice),
+                value: solution.value(),
+                headline: stone_game_ii_headline(&game, alice),
+                solver: "fast",
+                table: "diagonal",
+                threads: 1,
+                stats,
+                line,
+            })
         }
         GameName::StoneGameVIII if specialised => {
             let game = StoneGameVIII::new(values)?;
             let clock = Instant::now();
             let solution = solve_stone_game_viii(&game);
-            let line = Line::StoneGameVIII(solution.line());
+            let line = solution.line().iter().map(stone_game_viii_entry).collect();
             let stats = Stats {
                 elapsed: clock.elapsed(),
                 ..Stats::default()
             };
-            let answer = (solution.value(), solution.value(), None);
-            Ok(specialised_report(cli, n, answer, "none", stats, line))
-        }
-        GameName::StoneGameII => {
-            let game = StoneGameII::new(values)?;
-            let run = on_pool(cli, |parallel| engine(&game, parallel, limits))?;
-            Ok(report(
-                cli,
+            Ok(Report {
+                game: cli.game,
                 n,
-                game.alice_stones(run.value),
-                Some(game.total()),
-                &run,
-                |line| Line::StoneGameII(game.describe(line)),
-            ))
+                answer: Answer::Number(solution.value()),
+                value: solution.value(),
+                headline: stone_game_viii_headline(&game, solution.value()),
+                solver: "fast",
+                table: "none",
+                threads: 1,
+                stats,
+                line,
+            })
         }
+        GameName::StoneGameII => engine_report(cli, &StoneGameII::new(values)?, n, limits),
         GameName::StoneGameVIII => {
-            let game = StoneGameVIII::new(values)?;
             // The stepwise model: O(n) states, but a chain (each state waits on the next),
             // which no number of threads shortens.
-            let stepwise = game.stepwise();
-            let run = on_pool(cli, |parallel| engine(&stepwise, parallel, limits))?;
-            Ok(report(cli, n, run.value, None, &run, |line| {
-                Line::StoneGameVIII(game.describe_stepwise(line))
-            }))
+            let game = StoneGameVIII::new(values)?;
+            engine_report(cli, &game.stepwise(), n, limits)
+        }
+        GameName::StoneGame => engine_report(cli, &StoneGame::new(values)?, n, limits),
+        GameName::StoneGameIII => engine_report(cli, &StoneGameIII::new(values)?, n, limits),
+        GameName::StoneGameVII => engine_report(cli, &StoneGameVII::new(values)?, n, limits),
+        GameName::Nim => engine_report(cli, &Nim::new(values)?, n, limits),
+        GameName::TicTacToe => engine_report(cli, &TicTacToe, n, limits),
+        GameName::DotsAndBoxes => {
+            let (rows, columns) = dimensions(&values)?;
+            engine_report(cli, &DotsAndBoxes::new(rows, columns)?, n, limits)
         }
     }
 }
 
-/// Runs an engine solve: on a pool of `--threads` threads for `--solver parallel`, else on
-/// this thread.
-fn on_pool<G>(
-    cli: &Cli,
-    solve: impl FnOnce(bool) -> Result<EngineRun<G>, Error> + Send,
-) -> Result<EngineRun<G>, Failure>
+/// A conformance check's outcome, in the terms the output needs.
+pub struct CheckSummary {
+    pub game: GameName,
+    pub states: usize,
+    pub playouts: usize,
+    pub values_compared: usize,
+    pub violations: Vec<String>,
+}
+
+/// Reads the values, builds the game, and runs the conformance checker on it (Stone Game VIII:
+/// on both of its models).
+pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
+    let values = read_values(cli)?;
+    let mut summary = CheckSummary {
+        game: cli.game,
+        states: 0,
+        playouts: 0,
+        values_compared: 0,
+        violations: Vec::new(),
+    };
+    match cli.game {
+        GameName::StoneGame => add_check(&mut summary, &StoneGame::new(values)?),
+        GameName::StoneGameII => add_check(&mut summary, &StoneGameII::new(values)?),
+        GameName::StoneGameIII => add_check(&mut summary, &StoneGameIII::new(values)?),
+        GameName::StoneGameVII => add_check(&mut summary, &StoneGameVII::new(values)?),
+        GameName::StoneGameVIII => {
+            let game = StoneGameVIII::new(values)?;
+            add_check(&mut summary, &game.literal());
+            add_check(&mut summary, &game.stepwise());
+        }
+        GameName::Nim => add_check(&mut summary, &Nim::new(values)?),
+        GameName::TicTacToe => add_check(&mut summary, &TicTacToe),
+        GameName::DotsAndBoxes => {
+            let (rows, columns) = dimensions(&values)?;
+            add_check(&mut summary, &DotsAndBoxes::new(rows, columns)?);
+        }
+    }
+    Ok(summary)
+}
+
+fn add_check<G>(summary: &mut CheckSummary, game: &G)
 where
-    G: Game,
-    G::State: Send,
+    G: DenseIndex,
+    G::State: Eq + Hash + std::fmt::Debug,
+    G::Move: PartialEq + std::fmt::Debug,
+{
+    let report = check_dense(game, &CheckOptions::default());
+    summary.states += report.states;
+    summary.playouts += report.playouts;
+    summary.values_compared += report.values_compared;
+    summary
+        .violations
+        .extend(report.violations.iter().map(ToString::to_string));
+}
+
+fn limits(cli: &Cli) -> Limits {
+    cli.memory_limit
+        .map_or_else(Limits::default, Limits::with_memory_budget)
+}
+
+/// Dots and Boxes' two values: rows and columns of boxes.
+fn dimensions(values: &[i64]) -> Result<(i64, i64), Failure> {
+    match values {
+        [rows, columns] => Ok((*rows, *columns)),
+        _ => Err(Failure::Usage(format!(
+            "dots-and-boxes takes two values, the rows and columns of boxes (as in \
+             'gamesolver dots-and-boxes 2 3'); got {}",
+            values.len()
+        ))),
+    }
+}
+
+/// Solves `game` with the engine chosen by `--solver` and presents the result.
+fn engine_report<G>(cli: &Cli, game: &G, n: usize, limits: Limits) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    if cli.solver != SolverName::Parallel {
-        return Ok(solve(false)?);
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cli.threads.map_or(0, usize::from))
-        .build()
-        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
-    Ok(pool.install(|| solve(true))?)
-}
-
-/// A report from a specialised solver; `answer` is (answer, value, total).
-fn specialised_report(
-    cli: &Cli,
-    n: usize,
-    (answer, value, total): (i64, Score, Option<i64>),
-    table: &'static str,
-    stats: Stats,
-    line: Line,
-) -> Report {
-    Report {
+    let threads = cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let parallel = match cli.solver {
+        SolverName::Parallel => true,
+        SolverName::Engine => false,
+        SolverName::Auto | SolverName::Fast => {
+            threads > 1
+                && game
+                    .state_bound()
+                    .is_some_and(|bound| bound >= SERIAL_CUTOFF)
+        }
+    };
+    let run = if parallel {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
+        pool.install(|| engine(game, true, limits))?
+    } else {
+        engine(game, false, limits)?
+    };
+    Ok(Report {
         game: cli.game,
         n,
-        answer,
-        value,
-        total,
-        solver: "fast",
-        table,
-        threads: 1,
-        stats,
-        line,
-    }
-}
-
-fn report<G: Game>(
-    cli: &Cli,
-    n: usize,
-    answer: i64,
-    total: Option<i64>,
-    run: &EngineRun<G>,
-    describe: impl FnOnce(&[Ply<G>]) -> Line,
-) -> Report {
-    Report {
-        game: cli.game,
-        n,
-        answer,
+        answer: game.answer(run.value),
         value: run.value,
-        total,
+        headline: game.headline(run.value),
         solver: run.solver,
         table: run.table,
         threads: run.threads,
         stats: run.stats,
-        line: describe(&run.line),
-    }
+        line: game.entries(&run.line),
+    })
 }
 
 /// Solves with the engine, sequential or parallel, on the best table that fits the budget:
@@ -210,20 +265,19 @@ where
     G::State: Eq + Hash + Send + Sync,
 {
     let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
+    let budget = limits.memory_budget;
     match (parallel, dense_fits) {
         (false, true) => sequential(
             game,
-            DenseTable::try_for_game(game, limits.memory_budget)?,
+            DenseTable::try_for_game(game, budget)?,
             "dense",
             limits,
         ),
         (false, false) => sequential(game, HashTable::new(), "hash", limits),
-        (true, true) => concurrent(
-            game,
-            &AtomicDenseTable::try_for_game(game, limits.memory_budget)?,
-            "atomic-dense",
-            limits,
-        ),
+        (true, true) => {
+            let table = AtomicDenseTable::try_for_game(game, budget)?;
+            concurrent(game, &table, "atomic-dense", limits)
+        }
         (true, false) => concurrent(game, &ShardedTable::new(), "sharded", limits),
     }
 }
@@ -269,17 +323,31 @@ where
     })
 }
 
-/// The values from the arguments or from `--input`, never both.
+/// The values from the arguments or from `--input`, never both. Tic-tac-toe takes none.
 fn read_values(cli: &Cli) -> Result<Vec<i64>, Failure> {
+    if cli.game == GameName::TicTacToe {
+        return if cli.values.is_empty() && cli.input.is_none() {
+            Ok(Vec::new())
+        } else {
+            Err(Failure::Usage(
+                "tic-tac-toe takes no values: it is solved from the empty board".into(),
+            ))
+        };
+    }
     match &cli.input {
         Some(_) if !cli.values.is_empty() => Err(Failure::Usage(
             "give the values either as arguments or with --input, not both".into(),
         )),
         Some(path) => Ok(input::parse_text(&read_input(path)?)?),
         None if cli.values.is_empty() => Err(Failure::Usage(format!(
-            "no values given: pass the integers as arguments (gamesolver {} 2,7,9,4,4) or with \
+            "no values given: pass the integers as arguments (gamesolver {} {}) or with \
              --input FILE ('-' for standard input)",
-            cli.game.id()
+            cli.game.id(),
+            match cli.game {
+                GameName::DotsAndBoxes => "2 3",
+                GameName::Nim => "3 4 5",
+                _ => "2,7,9,4,4",
+            }
         ))),
         None => {
             let values: Vec<&str> = cli.values.iter().map(|v| strip_protection(v)).collect();

@@ -1,0 +1,373 @@
+//! How each bundled game presents itself: its natural answer, a headline, and its optimal line
+//! as entries that read as sentences and serialise as JSON.
+
+use gamesolver::games::{
+    DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII, StoneGameVII,
+    StoneGameVIII, StoneGameVIIITake, TicTacToe,
+};
+use gamesolver::{Game, Player, Ply, Score, Turn};
+
+/// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// A number (stones, a score difference).
+    Number(i64),
+    /// Who wins.
+    Winner(&'static str),
+}
+
+/// One move of the optimal line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Who moves.
+    pub player: &'static str,
+    /// The move in words, starting with the player.
+    pub text: String,
+    /// The move's JSON fields after `"player"`, comma-separated, without braces.
+    pub json: String,
+}
+
+/// What the command line needs from a game besides the rules.
+pub trait Presented: Game {
+    /// The answer, from the engine's value of the start.
+    fn answer(&self, value: Score) -> Answer;
+    /// One sentence stating the result.
+    fn headline(&self, value: Score) -> String;
+    /// The optimal line in the game's own terms.
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry>
+    where
+        Self: Sized;
+}
+
+/// Alice moves first in the stone games and Nim.
+pub fn alice_or_bob(player: Player) -> &'static str {
+    match player {
+        Player::First => "Alice",
+        Player::Second => "Bob",
+    }
+}
+
+/// The winner of a margin (first player's points minus second's).
+fn winner(value: Score, first: &'static str, second: &'static str, tie: &'static str) -> Answer {
+    Answer::Winner(match value.signum() {
+        1 => first,
+        -1 => second,
+        _ => tie,
+    })
+}
+
+fn result(value: Score) -> String {
+    match value.signum() {
+        1 => format!("Alice wins by {value}"),
+        -1 => format!("Bob wins by {}", -value),
+        _ => "it is a tie".to_string(),
+    }
+}
+
+/// A Stone Game II take, as an entry (shared by the engine and the specialised solver).
+pub fn stone_game_ii_entry(take: &gamesolver::games::StoneGameIITake) -> Entry {
+    let player = alice_or_bob(take.player);
+    let piles = if take.piles == 1 {
+        format!("pile {}", take.first_pile)
+    } else {
+        format!(
+            "piles {}-{}",
+            take.first_pile,
+            take.first_pile + take.piles - 1
+        )
+    };
+    let m = if take.m_after == take.m_before {
+        format!("M stays {}", take.m_after)
+    } else {
+        format!("M becomes {}", take.m_after)
+    };
+    Entry {
+        player,
+        text: format!(
+            "{player} takes {piles} ({} stones; could take 1 to {}); {m}",
+            take.stones, take.max_piles
+        ),
+        json: format!(
+            "\"first_pile\":{},\"piles\":{},\"stones\":{},\"m_before\":{},\"m_after\":{}",
+            take.first_pile, take.piles, take.stones, take.m_before, take.m_after
+        ),
+    }
+}
+
+/// A Stone Game VIII take, as an entry (shared by the engine and the specialised solver).
+pub fn stone_game_viii_entry(take: &StoneGameVIIITake) -> Entry {
+    let player = alice_or_bob(take.player);
+    Entry {
+        player,
+        text: format!(
+            "{player} removes the leftmost {} stones, scoring their sum {}, and puts back a \
+             stone of {}",
+            take.stones, take.gain, take.gain
+        ),
+        json: format!("\"stones\":{},\"gain\":{}", take.stones, take.gain),
+    }
+}
+
+/// Stone Game II's headline, given Alice's stones.
+pub fn stone_game_ii_headline(game: &StoneGameII, alice: i64) -> String {
+    format!(
+        "Stone Game II with {} piles ({} stones): Alice can get {alice} stones (Bob {}) with \
+         both playing optimally.",
+        game.piles().len(),
+        game.total(),
+        i128::from(game.total()) - i128::from(alice)
+    )
+}
+
+/// Stone Game VIII's headline.
+pub fn stone_game_viii_headline(game: &StoneGameVIII, value: Score) -> String {
+    format!(
+        "Stone Game VIII with {} stones: Alice's score minus Bob's is {value} with both \
+         playing optimally.",
+        game.stones().len()
+    )
+}
+
+impl Presented for StoneGameII {
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(self.alice_stones(value))
+    }
+    fn headline(&self, value: Score) -> String {
+        stone_game_ii_headline(self, self.alice_stones(value))
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        self.describe(line)
+            .iter()
+            .map(stone_game_ii_entry)
+            .collect()
+    }
+}
+
+/// Stone Game VIII through its stepwise model, which the engine solves.
+impl Presented for Stepwise<'_> {
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        stone_game_viii_headline(self.game(), value)
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        self.game()
+            .describe_stepwise(line)
+            .iter()
+            .map(stone_game_viii_entry)
+            .collect()
+    }
+}
+
+fn end_name(end: End) -> &'static str {
+    match end {
+        End::Left => "left",
+        End::Right => "right",
+    }
+}
+
+impl Presented for StoneGame {
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game with {} piles: {} with both playing optimally.",
+            self.piles().len(),
+            result(value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                Entry {
+                    player,
+                    text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
+                    json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Presented for StoneGameIII {
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game III with {} stones: {} with both playing optimally.",
+            self.values().len(),
+            result(value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let first = ply.state + 1;
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {} stone{} from stone {first} (worth {})",
+                        ply.mv,
+                        if ply.mv == 1 { "" } else { "s" },
+                        ply.gain
+                    ),
+                    json: format!(
+                        "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
+                        ply.mv, ply.gain
+                    ),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Presented for StoneGameVII {
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game VII with {} stones: Alice's score minus Bob's is {value} with both \
+             playing optimally.",
+            self.stones().len()
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                let stone = match ply.mv {
+                    End::Left => self.stones()[ply.state.left as usize],
+                    End::Right => self.stones()[ply.state.right as usize - 1],
+                };
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} removes the {end} stone ({stone}), scoring the {} left",
+                        ply.gain
+                    ),
+                    json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Presented for Nim {
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        let who = if value > 0 {
+            "Alice (moving first)"
+        } else {
+            "Bob (moving second)"
+        };
+        format!(
+            "Nim with heaps {:?}: {who} wins with perfect play.",
+            self.heaps()
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
+                let from = self.heap(ply.state, ply.mv.0 as usize);
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {take} from heap {heap} ({from} → {})",
+                        from - take
+                    ),
+                    json: format!("\"heap\":{heap},\"take\":{take}"),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Presented for TicTacToe {
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "X", "O", "Draw")
+    }
+    fn headline(&self, value: Score) -> String {
+        let result = match value.signum() {
+            1 => "X wins",
+            -1 => "O wins",
+            _ => "a draw",
+        };
+        format!("Tic-tac-toe from the empty board: {result} with both playing optimally.")
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = if ply.player == Player::First {
+                    "X"
+                } else {
+                    "O"
+                };
+                let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
+                Entry {
+                    player,
+                    text: format!("{player} marks row {row}, column {column}"),
+                    json: format!("\"row\":{row},\"column\":{column}"),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The dots an edge joins, as (row, column) of the dot grid, counted from 0.
+fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
+    let (rows, columns) = game.size();
+    let edge = u32::from(edge);
+    let horizontal = (rows + 1) * columns;
+    if edge < horizontal {
+        let (row, column) = (edge / columns, edge % columns);
+        ((row, column), (row, column + 1))
+    } else {
+        let edge = edge - horizontal;
+        let (row, column) = (edge / (columns + 1), edge % (columns + 1));
+        ((row, column), (row + 1, column))
+    }
+}
+
+impl Presented for DotsAndBoxes {
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        let (rows, columns) = self.size();
+        format!(
+            "Dots and Boxes on {rows}x{columns} boxes: the first player's boxes minus the \
+             second's is {value} with both playing optimally."
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
+                let boxes = ply.gain;
+                let outcome = match (boxes, ply.turn) {
+                    (0, _) => String::new(),
+                    (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
+                    (_, _) => format!(", completing {boxes} boxes, and moves again"),
+                };
+                Entry {
+                    player,
+                    text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
+                    json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
+                }
+            })
+            .collect()
+    }
+}
