@@ -35,31 +35,8 @@ impl Row {
     /// At least one pile, each positive, and `factor × total` within `i64` (every score the
     /// game can reach is at most that).
     fn new(game: &'static str, piles: Vec<i64>, factor: u64) -> Result<Self, Error> {
-        if piles.is_empty() {
-            return Err(Error::TooFew {
-                game,
-                unit: "pile",
-                needed: 1,
-                got: 0,
-            });
-        }
-        let max = (u32::MAX - 1) as usize;
-        if piles.len() > max {
-            return Err(Error::TooMany {
-                game,
-                unit: "piles",
-                max,
-                got: piles.len(),
-            });
-        }
-        if let Some(position) = piles.iter().position(|&pile| pile <= 0) {
-            return Err(Error::OutOfRange {
-                unit: "pile",
-                position: position + 1,
-                value: piles[position],
-                rule: "piles must be positive integers",
-            });
-        }
+        super::check_count(game, "pile", "piles", piles.len(), 1)?;
+        super::check_positive(&piles, "pile", "piles must be positive integers")?;
         let mut prefix = Vec::with_capacity(piles.len() + 1);
         prefix.push(0i64);
         for (index, &pile) in piles.iter().enumerate() {
@@ -79,10 +56,6 @@ impl Row {
             prefix.push(sum);
         }
         Ok(Row { piles, prefix })
-    }
-
-    fn sum(&self, left: u32, right: u32) -> i64 {
-        self.prefix[right as usize] - self.prefix[left as usize]
     }
 
     fn moves(interval: &Interval, moves: &mut Vec<End>) {
@@ -122,6 +95,51 @@ impl Row {
     }
 }
 
+/// What a move scores in an interval game; the only difference between 877 and 1690.
+pub trait IntervalRule {
+    /// The game's name, for error messages.
+    const NAME: &'static str;
+    /// Every score is at most `factor(n) × total`: validation checks that it fits `i64`.
+    fn factor(piles: usize) -> u64;
+    /// The mover's gain for taking `taken` (an index) and leaving `next`.
+    fn gain(row: &[i64], prefix: &[i64], taken: u32, next: &Interval) -> Score;
+}
+
+/// LeetCode 877's rule: the mover scores the pile taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TakePile;
+
+impl IntervalRule for TakePile {
+    const NAME: &'static str = "Stone Game";
+    fn factor(_piles: usize) -> u64 {
+        1
+    }
+    fn gain(row: &[i64], _prefix: &[i64], taken: u32, _next: &Interval) -> Score {
+        row[taken as usize]
+    }
+}
+
+/// LeetCode 1690's rule: the mover scores the sum of the stones that remain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScoreRest;
+
+impl IntervalRule for ScoreRest {
+    const NAME: &'static str = "Stone Game VII";
+    fn factor(piles: usize) -> u64 {
+        piles.max(1) as u64
+    }
+    fn gain(_row: &[i64], prefix: &[i64], _taken: u32, next: &Interval) -> Score {
+        prefix[next.right as usize] - prefix[next.left as usize]
+    }
+}
+
+/// A row of positive piles; each turn takes one from either end and scores by rule `R`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IntervalGame<R> {
+    row: Row,
+    rule: std::marker::PhantomData<R>,
+}
+
 /// LeetCode 877: take the first or last pile and score its stones. The answer is who wins
 /// (LeetCode's piles are even in number with an odd total, where Alice always wins; any
 /// positive piles are accepted here, so Bob can win and ties are possible).
@@ -132,26 +150,36 @@ impl Row {
 /// let game = StoneGame::new(vec![5, 3, 4, 5]).unwrap();
 /// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 1); // Alice 9, Bob 8
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoneGame {
-    row: Row,
-}
+pub type StoneGame = IntervalGame<TakePile>;
 
-impl StoneGame {
-    /// Checks the piles: at least one, each positive, the total within `i64`.
+/// LeetCode 1690: remove the first or last stone and score the sum of the stones that remain.
+/// The answer is Alice's score minus Bob's.
+///
+/// ```
+/// use gamesolver::{solve, memo::HashTable, games::StoneGameVII};
+///
+/// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
+/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 6);
+/// ```
+pub type StoneGameVII = IntervalGame<ScoreRest>;
+
+impl<R: IntervalRule> IntervalGame<R> {
+    /// Checks the piles: at least one, each positive, and every score within `i64`.
     pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
-        Ok(StoneGame {
-            row: Row::new("Stone Game", piles, 1)?,
+        let factor = R::factor(piles.len());
+        Ok(IntervalGame {
+            row: Row::new(R::NAME, piles, factor)?,
+            rule: std::marker::PhantomData,
         })
     }
 
-    /// The piles.
+    /// The piles (the stones, for Stone Game VII).
     pub fn piles(&self) -> &[i64] {
         &self.row.piles
     }
 }
 
-impl Game for StoneGame {
+impl<R: IntervalRule> Game for IntervalGame<R> {
     type State = Interval;
     type Move = End;
     fn start(&self) -> Interval {
@@ -165,74 +193,10 @@ impl Game for StoneGame {
             End::Left => interval.left,
             End::Right => interval.right - 1,
         };
-        Step {
-            next: Row::next(interval, *end),
-            gain: self.row.piles[taken as usize],
-            turn: Turn::Pass,
-        }
-    }
-    fn payoff(&self, _: &Interval) -> Score {
-        0
-    }
-    fn state_bound(&self) -> Option<u64> {
-        let n = self.row.piles.len() as u64;
-        Some(n * (n + 1) / 2)
-    }
-}
-
-impl DenseIndex for StoneGame {
-    fn index_len(&self) -> usize {
-        self.row.index_len()
-    }
-    fn index(&self, interval: &Interval) -> usize {
-        self.row.index(interval)
-    }
-}
-
-/// LeetCode 1690: remove the first or last stone and score the sum of the stones that remain.
-/// The answer is Alice's score minus Bob's.
-///
-/// ```
-/// use gamesolver::{solve, memo::HashTable, games::StoneGameVII};
-///
-/// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
-/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 6);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoneGameVII {
-    row: Row,
-}
-
-impl StoneGameVII {
-    /// Checks the stones: at least one, each positive, and `n × total` within `i64` (a bound
-    /// on every score).
-    pub fn new(stones: Vec<i64>) -> Result<Self, Error> {
-        let factor = stones.len() as u64;
-        Ok(StoneGameVII {
-            row: Row::new("Stone Game VII", stones, factor.max(1))?,
-        })
-    }
-
-    /// The stones.
-    pub fn stones(&self) -> &[i64] {
-        &self.row.piles
-    }
-}
-
-impl Game for StoneGameVII {
-    type State = Interval;
-    type Move = End;
-    fn start(&self) -> Interval {
-        self.row.start()
-    }
-    fn moves(&self, interval: &Interval, moves: &mut Vec<End>) {
-        Row::moves(interval, moves)
-    }
-    fn play(&self, interval: &Interval, end: &End) -> Step<Interval> {
         let next = Row::next(interval, *end);
         Step {
             next,
-            gain: self.row.sum(next.left, next.right),
+            gain: R::gain(&self.row.piles, &self.row.prefix, taken, &next),
             turn: Turn::Pass,
         }
     }
@@ -245,7 +209,7 @@ impl Game for StoneGameVII {
     }
 }
 
-impl DenseIndex for StoneGameVII {
+impl<R: IntervalRule> DenseIndex for IntervalGame<R> {
     fn index_len(&self) -> usize {
         self.row.index_len()
     }

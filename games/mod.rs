@@ -10,7 +10,9 @@ mod stone_game_viii;
 mod tic_tac_toe;
 
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
-pub use interval_stone_games::{End, Interval, StoneGame, StoneGameVII};
+pub use interval_stone_games::{
+    End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,
+};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};
@@ -22,3 +24,49 @@ pub use stone_game_viii::{
     Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIIFast, StoneGameVIIITake,
     solve_stone_game_viii,
 };
+
+use crate::error::Error;
+
+/// The most values a game accepts: states hold indices in `u32`.
+const MAX_VALUES: usize = (u32::MAX - 1) as usize;
+
+/// At least `needed` values (`unit` in the singular when `needed` is 1), at most
+/// `MAX_VALUES`.
+fn check_count(
+    game: &'static str,
+    unit: &'static str,
+    units: &'static str,
+    got: usize,
+    needed: usize,
+) -> Result<(), Error> {
+    if got < needed {
+        return Err(Error::TooFew {
+            game,
+            unit: if needed == 1 { unit } else { units },
+            needed,
+            got,
+        });
+    }
+    if got > MAX_VALUES {
+        return Err(Error::TooMany {
+            game,
+            unit: units,
+            max: MAX_VALUES,
+            got,
+        });
+    }
+    Ok(())
+}
+
+/// Every value positive; the first that is not is rejected with its position.
+fn check_positive(values: &[i64], unit: &'static str, rule: &'static str) -> Result<(), Error> {
+    match values.iter().position(|&value| value <= 0) {
+        Some(position) => Err(Error::OutOfRange {
+            unit,
+            position: position + 1,
+            value: values[position],
+            rule,
+        }),
+        None => Ok(()),
+    }
+}

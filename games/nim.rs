@@ -33,14 +33,7 @@ impl Nim {
     /// Checks the heaps: at least one, none negative, at most [`MAX_NIM_POSITIONS`] positions.
     pub fn new(heaps: Vec<i64>) -> Result<Self, Error> {
         const NAME: &str = "Nim";
-        if heaps.is_empty() {
-            return Err(Error::TooFew {
-                game: NAME,
-                unit: "heap",
-                needed: 1,
-                got: 0,
-            });
-        }
+        super::check_count(NAME, "heap", "heaps", heaps.len(), 1)?;
         let mut sizes = Vec::with_capacity(heaps.len());
         let mut stride = Vec::with_capacity(heaps.len());
         let mut positions = 1u64;

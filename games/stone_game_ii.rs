@@ -83,32 +83,8 @@ impl StoneGameII {
     /// assert!(matches!(StoneGameII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
     /// ```
     pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
-        if piles.is_empty() {
-            return Err(Error::TooFew {
-                game: NAME,
-                unit: "pile",
-                needed: 1,
-                got: 0,
-            });
-        }
-        // States hold pile indices in u32, and the dense index needs (n - 1)² / 4 to fit usize.
-        let max = (u32::MAX - 1) as usize;
-        if piles.len() > max {
-            return Err(Error::TooMany {
-                game: NAME,
-                unit: "piles",
-                max,
-                got: piles.len(),
-            });
-        }
-        if let Some(position) = piles.iter().position(|&pile| pile <= 0) {
-            return Err(Error::OutOfRange {
-                unit: "pile",
-                position: position + 1,
-                value: piles[position],
-                rule: "piles must be positive integers",
-            });
-        }
+        super::check_count(NAME, "pile", "piles", piles.len(), 1)?;
+        super::check_positive(&piles, "pile", "piles must be positive integers")?;
         // Find an overflow from the left, where a reader counts; then every suffix sum fits.
         let mut total = 0i64;
         for (index, &pile) in piles.iter().enumerate() {

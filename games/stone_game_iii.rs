@@ -24,22 +24,7 @@ impl StoneGameIII {
     /// Checks the values: at least one, and every score within `i64`.
     pub fn new(values: Vec<i64>) -> Result<Self, Error> {
         const NAME: &str = "Stone Game III";
-        if values.is_empty() {
-            return Err(Error::TooFew {
-                game: NAME,
-                unit: "stone",
-                needed: 1,
-                got: 0,
-            });
-        }
-        if values.len() > (u32::MAX - 1) as usize {
-            return Err(Error::TooMany {
-                game: NAME,
-                unit: "stones",
-                max: (u32::MAX - 1) as usize,
-                got: values.len(),
-            });
-        }
+        super::check_count(NAME, "stone", "stones", values.len(), 1)?;
         let mut bound = 0i64;
         for (index, value) in values.iter().enumerate() {
             bound = value

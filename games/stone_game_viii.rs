@@ -59,23 +59,7 @@ impl StoneGameVIII {
     /// assert!(matches!(StoneGameVIII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
     /// ```
     pub fn new(stones: Vec<i64>) -> Result<Self, Error> {
-        if stones.len() < 2 {
-            return Err(Error::TooFew {
-                game: NAME,
-                unit: "stones",
-                needed: 2,
-                got: stones.len(),
-            });
-        }
-        let max = (u32::MAX - 1) as usize;
-        if stones.len() > max {
-            return Err(Error::TooMany {
-                game: NAME,
-                unit: "stones",
-                max,
-                got: stones.len(),
-            });
-        }
+        super::check_count(NAME, "stone", "stones", stones.len(), 2)?;
         let mut prefix = Vec::with_capacity(stones.len());
         let mut sum = 0i64;
         let mut bound = 0i64;

@@ -235,7 +235,7 @@ impl Presented for StoneGameVII {
         format!(
             "Stone Game VII with {} stones: Alice's score minus Bob's is {value} with both \
              playing optimally.",
-            self.stones().len()
+            self.piles().len()
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
@@ -244,8 +244,8 @@ impl Presented for StoneGameVII {
                 let player = alice_or_bob(ply.player);
                 let end = end_name(ply.mv);
                 let stone = match ply.mv {
-                    End::Left => self.stones()[ply.state.left as usize],
-                    End::Right => self.stones()[ply.state.right as usize - 1],
+                    End::Left => self.piles()[ply.state.left as usize],
+                    End::Right => self.piles()[ply.state.right as usize - 1],
                 };
                 Entry {
                     player,
