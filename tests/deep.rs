@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{random_values, stone_game_viii_closed_form};
+use common::{random_values, stone_game_viii_closed_form, stone_game_viii_margin};
 use gamesolver::games::StoneGameVIII;
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::solve;
@@ -20,17 +20,7 @@ fn million_deep_stone_game_viii_on_a_small_stack() {
             let mut dense = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
             assert!(dense.stats().max_depth >= 999_999, "{:?}", dense.stats());
             let line = game.describe_stepwise(&dense.line().unwrap());
-            let margin: i64 = line
-                .iter()
-                .map(|take| {
-                    if take.player.is_first() {
-                        take.gain
-                    } else {
-                        -take.gain
-                    }
-                })
-                .sum();
-            assert_eq!(margin, dense.value());
+            assert_eq!(stone_game_viii_margin(&line), dense.value());
             let hashed = solve(&stepwise, HashTable::new()).unwrap();
             (dense.value(), hashed.value())
         })

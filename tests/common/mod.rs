@@ -1,5 +1,6 @@
 //! Independent oracles: brute-force players of each game's literal rules, and the known DPs.
-//! None of them uses the crate's `Game` implementations.
+//! None of them uses the crate's `Game` implementations. Also a seeded generator and a helper
+//! that scores a Stone Game VIII line.
 
 #![allow(dead_code)]
 
@@ -115,4 +116,17 @@ pub fn random_values(n: usize, seed: u64, low: i64, high: i64) -> Vec<i64> {
             low + ((z ^ (z >> 31)) % span) as i64
         })
         .collect()
+}
+
+/// Alice's score minus Bob's along a Stone Game VIII line: what the line claims to realise.
+pub fn stone_game_viii_margin(line: &[gamesolver::games::StoneGameVIIITake]) -> i64 {
+    line.iter()
+        .map(|take| {
+            if take.player.is_first() {
+                take.gain
+            } else {
+                -take.gain
+            }
+        })
+        .sum()
 }
