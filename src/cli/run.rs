@@ -14,8 +14,8 @@ use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Stats, input, par_solve_with,
-    solve_with,
+    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Solution, Stats, input,
+    par_solve_with, solve_with,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
@@ -288,16 +288,7 @@ fn sequential<G: Game, T: MemoTable<G>>(
     name: &'static str,
     limits: Limits,
 ) -> Result<EngineRun<G>, Error> {
-    let mut solution = solve_with(game, table, limits)?;
-    let line = solution.line()?;
-    Ok(EngineRun {
-        value: solution.value(),
-        line,
-        solver: "engine",
-        table: name,
-        threads: 1,
-        stats: solution.stats(),
-    })
+    finish(solve_with(game, table, limits)?, "engine", name, 1)
 }
 
 fn concurrent<G, T>(
@@ -311,14 +302,29 @@ where
     G::State: Sync,
     T: ConcurrentMemoTable<G>,
 {
-    let mut solution = par_solve_with(game, table, limits)?;
+    let threads = rayon::current_num_threads();
+    finish(
+        par_solve_with(game, table, limits)?,
+        "parallel",
+        name,
+        threads,
+    )
+}
+
+/// The value, optimal line and statistics of a solved game.
+fn finish<G: Game, T: MemoTable<G>>(
+    mut solution: Solution<'_, G, T>,
+    solver: &'static str,
+    table: &'static str,
+    threads: usize,
+) -> Result<EngineRun<G>, Error> {
     let line = solution.line()?;
     Ok(EngineRun {
         value: solution.value(),
         line,
-        solver: "parallel",
-        table: name,
-        threads: rayon::current_num_threads(),
+        solver,
+        table,
+        threads,
         stats: solution.stats(),
     })
 }
