@@ -1,6 +1,7 @@
 //! The bundled games: ordinary implementations of [`Game`](crate::Game), each with its input
 //! validation and its answer in the problem's terms.
 
+mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
 mod nim;
@@ -9,6 +10,7 @@ mod stone_game_iii;
 mod stone_game_viii;
 mod tic_tac_toe;
 
+pub use connect_four::{ConnectFour, Drop, Position};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
 pub use interval_stone_games::{
     End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,

@@ -15,6 +15,7 @@ use std::mem::size_of;
 
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+use crate::memo::prefetch;
 use crate::solve::Limits;
 
 const NAME: &str = "Stone Game II";
@@ -465,23 +466,6 @@ fn fill<W: Word>(suffix: &[i64], states: usize) -> Result<(Vec<W>, Vec<usize>, i
 
 /// How many columns ahead [`fill`] prefetches.
 const PREFETCH_AHEAD: usize = 8;
-
-/// Hints the processor to bring `item`'s cache line closer; does nothing off x86_64.
-#[inline(always)]
-fn prefetch<T>(item: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `_mm_prefetch` is an SSE instruction, and SSE is part of the x86_64 baseline, so
-    // every x86_64 processor has it (the `unsafe` is only the target-feature requirement). A
-    // prefetch is a hint: it never faults and has no effect the program can observe besides
-    // timing, and here its address comes from a live reference anyway. Exercised by every
-    // test of the specialised solver (tests/fast_solvers.rs).
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = item;
-}
 
 #[inline]
 fn min_of<W: Word>(current: Option<W>, value: W) -> W {

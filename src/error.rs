@@ -61,6 +61,19 @@ pub enum Error {
         /// What is wrong with it.
         problem: &'static str,
     },
+    /// Game parameters that do not make a game (a board too large, say).
+    #[error("{0}")]
+    InvalidGame(String),
+    /// A move that cannot be played where it stands in a given line of play.
+    #[error("move {number} (column {column}): {problem}")]
+    IllegalMove {
+        /// The move's number in the line, counted from 1.
+        number: usize,
+        /// The column as written.
+        column: String,
+        /// Why it cannot be played.
+        problem: String,
+    },
     /// A state that the game does not have (asked about by a caller).
     #[error("invalid state: {0}")]
     InvalidState(String),

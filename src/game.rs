@@ -183,3 +183,84 @@ pub trait DenseIndex: Game {
     /// The index of `state`, in `0..index_len()`.
     fn index(&self, state: &Self::State) -> usize;
 }
+
+/// An optional capability: bounds on the value a state can still have.
+///
+/// The pruning engine ([`prune`](crate::prune)) narrows its search window to this range before
+/// it looks at a state's moves, and a state whose range already decides the question it is asked
+/// is not searched at all. In Connect Four, a side that cannot win with its next stone scores at
+/// most `(W·H − 1 − n)/2` with `n` stones on the board: that bound alone prunes most of the tree.
+///
+/// # Contract
+///
+/// For every state that has no [`known_value`](Game::known_value) (final states included),
+/// `value_range(state)` returns `(low, high)` with `low ≤ value(state) ≤ high`. A range that is
+/// too wide is always correct (`(-Score::MAX, Score::MAX)` says nothing); a range that excludes
+/// the true value gives wrong answers, which [`check`](crate::check) cannot always detect.
+///
+/// ```
+/// use gamesolver::{Game, Score, Step, Turn, ValueRange};
+///
+/// /// Take 1 or 2 counters; whoever takes the last one scores a point.
+/// struct TakeAway { counters: u32 }
+/// # impl Game for TakeAway {
+/// #     type State = u32;
+/// #     type Move = u32;
+/// #     fn start(&self) -> u32 { self.counters }
+/// #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=2).filter(|t| t <= left)); }
+/// #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+/// #         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
+/// #     }
+/// #     fn payoff(&self, _left: &u32) -> Score { 0 }
+/// # }
+/// impl ValueRange for TakeAway {
+///     fn value_range(&self, left: &u32) -> (Score, Score) {
+///         if *left == 0 { (0, 0) } else { (-1, 1) } // one point is at stake
+///     }
+/// }
+/// assert_eq!(TakeAway { counters: 5 }.value_range(&5), (-1, 1));
+/// ```
+pub trait ValueRange: Game {
+    /// `(low, high)`: the state's value lies in `low..=high`.
+    fn value_range(&self, state: &Self::State) -> (Score, Score);
+}
+
+/// An optional capability: an exact key of at most [`key_bits`](CompactKey::key_bits) bits for
+/// every state.
+///
+/// The fixed-capacity bound tables ([`FixedBoundTable`](crate::memo::FixedBoundTable),
+/// [`AtomicBoundTable`](crate::memo::AtomicBoundTable)) store the key instead of the state, in
+/// one 64-bit word per entry together with the bounds. Fewer key bits leave more room for the
+/// bounds: with keys of 49 bits (Connect Four on 7×6) and 2²³ slots, values up to ±(2¹⁷ − 1) are
+/// kept exactly, and larger values as weaker (still correct) bounds.
+///
+/// # Contract
+///
+/// Two states with the same key are the same state (or, with [`Symmetry`], states with the same
+/// value); every key is below `2^key_bits()`. A lossy key that maps two different states to
+/// one key makes one read the other's bounds: a wrong answer.
+pub trait CompactKey: Game {
+    /// Every key is below `2^key_bits()` (at most 64; the default says nothing narrower).
+    fn key_bits(&self) -> u32 {
+        64
+    }
+
+    /// The state's key.
+    fn key(&self, state: &Self::State) -> u64;
+}
+
+/// An optional capability: a canonical representative among states that have the same value
+/// (mirror images, rotations, relabellings).
+///
+/// Wrap any table in [`Canonical`](crate::memo::Canonical) to store each class of symmetric
+/// states once: the table is then asked and told about `canonical(state)` instead of `state`.
+/// Only the table sees canonical states; engines still play and report the real ones, so lines
+/// and move values are in the position's own terms.
+///
+/// # Contract
+///
+/// `canonical(canonical(s)) == canonical(s)`, and `s` and `canonical(s)` have the same value.
+pub trait Symmetry: Game {
+    /// The representative of `state`'s class.
+    fn canonical(&self, state: &Self::State) -> Self::State;
+}

@@ -35,10 +35,11 @@ mod solve;
 pub mod games;
 
 pub use error::Error;
-pub use game::{DenseIndex, Game, Player, Score, Step, Turn};
+pub use game::{CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Turn, ValueRange};
 pub use solve::{
-    Limits, MoveValue, Ply, SERIAL_CUTOFF, Solution, Stats, par_solve, par_solve_with, solve,
-    solve_with,
+    AnyValue, DeclaredRange, Driver, Limits, MoveValue, Ply, Pruned, Pruner, Pruning, RangeSource,
+    SERIAL_CUTOFF, Solution, Stats, par_prune, par_prune_with, par_solve, par_solve_with, prune,
+    prune_with, solve, solve_with,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -50,14 +50,30 @@ impl<K, H> HashTable<K, H> {
 
     /// Heap bytes of a hashbrown table with room for `capacity` entries.
     pub(crate) fn table_bytes(capacity: u64) -> u64 {
-        if capacity == 0 {
-            return 0;
-        }
-        // hashbrown keeps the load factor at most 7/8 and rounds buckets up to a power of two;
-        // each bucket holds an entry and one control byte, plus one group of trailing controls.
-        let buckets = (capacity.saturating_mul(8) / 7).max(4).next_power_of_two();
-        let entry = (size_of::<(K, Score)>() + 1) as u64;
-        buckets.saturating_mul(entry).saturating_add(16)
+        hashbrown_bytes(capacity, size_of::<(K, Score)>())
+    }
+}
+
+/// Heap bytes of a hashbrown table with room for `capacity` entries of `entry` bytes each.
+pub(crate) fn hashbrown_bytes(capacity: u64, entry: usize) -> u64 {
+    if capacity == 0 {
+        return 0;
+    }
+    // hashbrown keeps the load factor at most 7/8 and rounds buckets up to a power of two;
+    // each bucket holds an entry and one control byte, plus one group of trailing controls.
+    let buckets = (capacity.saturating_mul(8) / 7).max(4).next_power_of_two();
+    buckets.saturating_mul(entry as u64 + 1).saturating_add(16)
+}
+
+/// Heap bytes of a growable hashbrown table of `len` entries in `capacity` slots, at its peak
+/// while it takes `upcoming` more: while it grows it holds its old and its new buckets.
+pub(crate) fn growing_bytes(len: usize, capacity: usize, upcoming: usize, entry: usize) -> u64 {
+    let now = hashbrown_bytes(capacity as u64, entry);
+    if len + upcoming <= capacity {
+        now
+    } else {
+        let needed = ((len + upcoming) as u64).max((capacity as u64).saturating_mul(2));
+        now.saturating_add(hashbrown_bytes(needed, entry))
     }
 }
 
@@ -82,15 +98,12 @@ where
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        let capacity = self.map.capacity() as u64;
-        let now = Self::table_bytes(capacity);
-        if self.map.len() + upcoming <= self.map.capacity() {
-            now
-        } else {
-            // While it grows, the table holds its old buckets and the doubled new ones.
-            let needed = (self.map.len() + upcoming) as u64;
-            now.saturating_add(Self::table_bytes(needed.max(capacity.saturating_mul(2))))
-        }
+        growing_bytes(
+            self.map.len(),
+            self.map.capacity(),
+            upcoming,
+            size_of::<(K, Score)>(),
+        )
     }
 
     fn bytes_for(&self, states: u64) -> u64 {

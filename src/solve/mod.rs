@@ -8,6 +8,7 @@
 
 mod limits;
 mod parallel;
+mod prune;
 mod search;
 mod solution;
 
@@ -15,6 +16,10 @@ use std::time::{Duration, Instant};
 
 pub use limits::Limits;
 pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with};
+pub use prune::{
+    AnyValue, DeclaredRange, Driver, Pruned, Pruner, Pruning, RangeSource, par_prune,
+    par_prune_with, prune, prune_with,
+};
 pub use solution::{MoveValue, Ply, Solution};
 
 use crate::error::Error;

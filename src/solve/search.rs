@@ -284,28 +284,45 @@ impl<G: Game> Search<G> {
     /// Errors if the table's coming peak plus the stack would exceed the budget, or if the
     /// search was cancelled.
     fn check_memory<T: MemoTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
-        if bounds
+        let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
+            + self.moves.capacity() * size_of::<G::Move>()) as u64;
+        bounds.check(
+            table.peak_bytes(CHECK_EVERY),
+            stack,
+            "memo",
+            table.len(),
+            self.frames.len(),
+        )
+    }
+}
+
+impl Bounds<'_> {
+    /// Errors if the search was cancelled, or if a table whose coming peak is `table_bytes`
+    /// plus a stack of `stack_bytes` (which may double at its next push: the old and the new
+    /// buffers are both counted, and a third for slack) would exceed the budget.
+    pub(crate) fn check(
+        self,
+        table_bytes: u64,
+        stack_bytes: u64,
+        kind: &str,
+        entries: usize,
+        depth: usize,
+    ) -> Result<(), Error> {
+        if self
             .cancel
             .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
         {
             return Err(Error::Cancelled);
         }
-        // The stack may double at its next push: count the old and the new buffers.
-        let stack = 3
-            * (self.frames.capacity() * size_of::<Frame<G::State>>()
-                + self.moves.capacity() * size_of::<G::Move>()) as u64;
-        let table_bytes = table.peak_bytes(CHECK_EVERY);
-        let needed = table_bytes.saturating_add(stack);
-        if needed > bounds.budget {
+        let needed = table_bytes.saturating_add(stack_bytes.saturating_mul(3));
+        if needed > self.budget {
             return Err(Error::MemoryBudget {
                 what: format!(
-                    "the search (memo table of {} states, {}; stack {} states deep)",
-                    table.len(),
-                    Bytes(table_bytes),
-                    self.frames.len()
+                    "the search ({kind} table of {entries} states, {}; stack {depth} states deep)",
+                    Bytes(table_bytes)
                 ),
                 needed,
-                budget: bounds.budget,
+                budget: self.budget,
             });
         }
         Ok(())

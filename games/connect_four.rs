@@ -1,0 +1,616 @@
+//! Connect Four on any board with `width · (height + 1) ≤ 64`: players drop stones into
+//! columns; four in a row (across, up, or diagonal) wins.
+//!
+//! Written as a user would write a game, against the public API only: a bitboard, the four
+//! optional capabilities the pruning engine uses ([`ValueRange`], [`CompactKey`], [`Symmetry`],
+//! and a move order), and [`Game::known_value`] for what a position shows at a glance.
+//!
+//! # Scores
+//!
+//! The value follows the convention of Pascal Pons' solver and benchmark files: 0 for a draw;
+//! if the side to move wins, `(W·H + 1 − n) / 2` (integer division), where `n` is the number
+//! of stones on the board just before the winning stone (on 7×6: 22 minus the winner's stones,
+//! the winning one included); the negative of the same for a loss. The sooner a win, the higher.
+//!
+//! # Bitboard
+//!
+//! Column `c` holds bits `c·(H+1) .. c·(H+1)+H−1`, bottom to top, and one spare bit above (always
+//! empty), so that shifts never carry a line from one column into the next. A position is the
+//! stones of the side to move and the mask of all stones.
+
+use std::fmt;
+
+use crate::error::Error;
+use crate::game::{CompactKey, Game, Score, Step, Symmetry, Turn, ValueRange};
+
+/// The widest board: with a height of 1, `width · 2 ≤ 64`.
+const MAX_WIDTH: usize = 32;
+
+/// Connect Four's rules on a `width × height` board.
+///
+/// ```
+/// use gamesolver::{prune_with, Pruning, memo::HashBoundTable, games::ConnectFour};
+///
+/// // Tromp: on 5 columns of 4 rows, the first player cannot win (a draw).
+/// let game = ConnectFour::new(5, 4).unwrap();
+/// let solution = prune_with(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+/// assert_eq!(solution.value(), 0);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectFour {
+    width: u32,
+    height: u32,
+    /// One bit at the bottom of every column.
+    bottom: u64,
+    /// Every cell of the board (not the spare bits).
+    board: u64,
+    /// Columns from the centre outwards: the order moves are tried in when nothing else tells.
+    order: Vec<u8>,
+    /// Whether every shift a line test makes stays below 64 bits (all boards up to 18 rows).
+    short_shifts: bool,
+    /// The position the game starts from (the empty board unless set).
+    start: Position,
+}
+
+/// A Connect Four position: whose stones are whose, and how many have been played.
+///
+/// Besides the stones it carries, for speed, the empty cells where either side would complete
+/// four (the other side's only where the move that made the position did not lose at once).
+/// Those follow from the stones: positions compare, hash and order by their stones alone.
+#[derive(Debug, Clone, Copy)]
+pub struct Position {
+    /// The stones of the side to move.
+    current: u64,
+    /// Every stone on the board.
+    mask: u64,
+    /// Empty cells where the side to move would complete four.
+    mine: u64,
+    /// Empty cells where the other side would complete four; [`UNKNOWN`] if not worked out.
+    theirs: u64,
+    /// Stones played.
+    stones: u8,
+    /// Whether the last stone made four in a row (the game is over).
+    won: bool,
+}
+
+/// The empty board.
+const EMPTY: Position = Position {
+    current: 0,
+    mask: 0,
+    mine: 0,
+    theirs: 0,
+    stones: 0,
+    won: false,
+};
+
+/// Marks `Position::theirs` as not worked out (never a real set of cells: the spare bits above
+/// the columns are never cells).
+const UNKNOWN: u64 = u64::MAX;
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        (self.current, self.mask) == (other.current, other.mask)
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.current, self.mask).hash(state);
+    }
+}
+
+impl PartialOrd for Position {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Position {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.mask, self.current).cmp(&(other.mask, other.current))
+    }
+}
+
+impl Position {
+    /// How many stones are on the board.
+    pub fn stones(&self) -> usize {
+        usize::from(self.stones)
+    }
+
+    /// Whether the last stone played completed four in a row.
+    pub fn is_won(&self) -> bool {
+        self.won
+    }
+}
+
+/// A move: drop a stone into a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Drop {
+    /// The column, counted from 0 at the left.
+    pub column: u8,
+    /// The cell the stone lands in.
+    cell: u64,
+    /// The empty cells where the mover completes four once this stone is down.
+    made: u64,
+    /// Where the move stands in the search order (lower first).
+    rank: u8,
+}
+
+/// `x << shift`, and 0 where the shift passes the word.
+#[inline]
+fn up(x: u64, shift: u32) -> u64 {
+    x.checked_shl(shift).unwrap_or(0)
+}
+
+/// `x >> shift`, and 0 where the shift passes the word.
+#[inline]
+fn down(x: u64, shift: u32) -> u64 {
+    x.checked_shr(shift).unwrap_or(0)
+}
+
+impl ConnectFour {
+    /// The rules on a board `width` columns wide and `height` rows high; refused unless both
+    /// are at least 1 and `width · (height + 1) ≤ 64`.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    /// assert!(ConnectFour::new(7, 6).is_ok());
+    /// assert!(ConnectFour::new(8, 8).is_err()); // 8 · 9 = 72 bits
+    /// ```
+    pub fn new(width: usize, height: usize) -> Result<Self, Error> {
+        let fits = width >= 1 && height >= 1 && width.saturating_mul(height + 1) <= 64;
+        if !fits {
+            return Err(Error::InvalidGame(format!(
+                "a Connect Four board of {width}×{height} does not fit: width and height must be \
+                 at least 1, and width × (height + 1) at most 64"
+            )));
+        }
+        debug_assert!(width <= MAX_WIDTH);
+        let (w, h) = (width as u32, height as u32);
+        let column = (1u64 << h) - 1;
+        let mut bottom = 0;
+        let mut board = 0;
+        for c in 0..w {
+            bottom |= 1 << (c * (h + 1));
+            board |= column << (c * (h + 1));
+        }
+        let centre = (w / 2) as i64;
+        let order = (0..w as i64)
+            .map(|i| (centre + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as u8)
+            .collect();
+        Ok(ConnectFour {
+            width: w,
+            height: h,
+            bottom,
+            board,
+            order,
+            short_shifts: 3 * (h + 2) < 64,
+            start: EMPTY,
+        })
+    }
+
+    /// The same rules, starting from `position` (a position of this board).
+    ///
+    /// ```
+    /// use gamesolver::{Game, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// let later = game.clone().starting_at(game.position("44").unwrap());
+    /// assert_eq!(later.start().stones(), 2);
+    /// ```
+    pub fn starting_at(self, position: Position) -> Self {
+        ConnectFour {
+            start: position,
+            ..self
+        }
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// The number of cells, `W·H`.
+    fn cells(&self) -> Score {
+        Score::from(self.width * self.height)
+    }
+
+    /// The cells of one column.
+    #[inline]
+    fn column_cells(&self, column: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    }
+
+    /// The lowest empty cell of every column that has one.
+    #[inline]
+    fn playable(&self, mask: u64) -> u64 {
+        mask.wrapping_add(self.bottom) & self.board
+    }
+
+    /// The empty cells where a stone of `stones` would complete four in a row.
+    #[inline]
+    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+        let cells = if self.short_shifts {
+            lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
+        } else {
+            lines(stones, self.height, up, down)
+        };
+        cells & (self.board ^ mask)
+    }
+
+    /// The empty cells where the side that just moved would complete four.
+    #[inline]
+    fn threats(&self, position: &Position) -> u64 {
+        if position.theirs == UNKNOWN {
+            self.winning_cells(position.current ^ position.mask, position.mask)
+        } else {
+            position.theirs
+        }
+    }
+
+    /// The position reached by playing `moves` from the empty board: column numbers from 1,
+    /// one character each (`1`–`9`, then `a`, `b`, … for columns 10 and up, on wide boards).
+    /// Refused, naming the move and the column, if a column does not exist or is full, or a
+    /// move follows a winning one.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// assert_eq!(game.position("4453").unwrap().stones(), 4);
+    /// let error = game.position("448").unwrap_err().to_string();
+    /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
+    /// ```
+    pub fn position(&self, moves: &str) -> Result<Position, Error> {
+        let mut position = EMPTY;
+        for (index, symbol) in moves.chars().enumerate() {
+            let illegal = |problem: String| Error::IllegalMove {
+                number: index + 1,
+                column: symbol.to_string(),
+                problem,
+            };
+            let column = match symbol.to_digit(36) {
+                Some(0) | None => {
+                    return Err(illegal(format!(
+                        "{symbol:?} is not a column (columns are 1-9, then a, b, c, ...)"
+                    )));
+                }
+                Some(number) if number > self.width => {
+                    return Err(illegal(format!(
+                        "there is no column {symbol} on a board {} columns wide",
+                        self.width
+                    )));
+                }
+                Some(number) => number - 1,
+            };
+            if position.won {
+                return Err(illegal(
+                    "the game was already won by the move before".into(),
+                ));
+            }
+            let cell = self.playable(position.mask) & self.column_cells(column);
+            if cell == 0 {
+                return Err(illegal(format!("column {symbol} is full")));
+            }
+            let made = self.winning_cells(position.current | cell, position.mask | cell);
+            position = self.drop_stone(&position, cell, made);
+        }
+        Ok(position)
+    }
+
+    /// The position after the side to move drops a stone into `cell`, where `made` are the
+    /// empty cells at which the mover then completes four.
+    #[inline]
+    fn drop_stone(&self, position: &Position, cell: u64, made: u64) -> Position {
+        Position {
+            current: position.current ^ position.mask,
+            mask: position.mask | cell,
+            mine: self.threats(position) & !cell,
+            theirs: made,
+            stones: position.stones + 1,
+            won: position.mine & cell != 0,
+        }
+    }
+
+    /// What a score means for the side to move at a position with `stones` stones, in words.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// assert_eq!(game.meaning(0, 1), "the first player (to move) wins with its 21st stone");
+    /// assert_eq!(game.meaning(3, -18), "the second player (to move) loses: the first player wins with its 4th stone");
+    /// assert_eq!(game.meaning(0, 0), "a draw");
+    /// ```
+    pub fn meaning(&self, stones: usize, score: Score) -> String {
+        if score == 0 {
+            return "a draw".into();
+        }
+        let to_move = if stones.is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        };
+        let other = if stones.is_multiple_of(2) {
+            "second"
+        } else {
+            "first"
+        };
+        // The winner moves when the stones before its winning one have its parity.
+        let winner_parity = (stones as Score + Score::from(score < 0)) % 2;
+        let wanted = |before: Score| before.rem_euclid(2) == winner_parity;
+        let magnitude = score.abs();
+        let before = [
+            self.cells() + 1 - 2 * magnitude,
+            self.cells() - 2 * magnitude,
+        ]
+        .into_iter()
+        .find(|&before| wanted(before))
+        .unwrap_or(0);
+        let nth = ordinal(before / 2 + 1);
+        if score > 0 {
+            format!("the {to_move} player (to move) wins with its {nth} stone")
+        } else {
+            format!(
+                "the {to_move} player (to move) loses: the {other} player wins with its {nth} stone"
+            )
+        }
+    }
+
+    /// The position's board as text, top row first: `X` for the first player, `O` for the
+    /// second, `.` for empty.
+    pub fn render(&self, position: &Position) -> String {
+        let first = if position.stones.is_multiple_of(2) {
+            position.current
+        } else {
+            position.current ^ position.mask
+        };
+        let mut text = String::new();
+        for row in (0..self.height).rev() {
+            for column in 0..self.width {
+                let cell = 1u64 << (column * (self.height + 1) + row);
+                text.push(match (position.mask & cell != 0, first & cell != 0) {
+                    (false, _) => '.',
+                    (true, true) => 'X',
+                    (true, false) => 'O',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The mirror image of a position (columns reversed).
+    fn mirror(&self, position: &Position) -> Position {
+        let stride = self.height + 1;
+        let flip = |bits: u64| {
+            (0..self.width).fold(0, |out, column| {
+                let cells = (bits >> (column * stride)) & ((1 << stride) - 1);
+                out | cells << ((self.width - 1 - column) * stride)
+            })
+        };
+        Position {
+            current: flip(position.current),
+            mask: flip(position.mask),
+            mine: flip(position.mine),
+            theirs: if position.theirs == UNKNOWN {
+                UNKNOWN
+            } else {
+                flip(position.theirs)
+            },
+            ..*position
+        }
+    }
+}
+
+/// The cells (empty or not) that would complete four with three of `stones`: vertically (three
+/// below), and across and on both diagonals (column strides of `h + 1`, `h` and `h + 2`).
+#[inline(always)]
+fn lines(stones: u64, h: u32, up: impl Fn(u64, u32) -> u64, down: impl Fn(u64, u32) -> u64) -> u64 {
+    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+    for shift in [h + 1, h, h + 2] {
+        let pair = up(stones, shift) & up(stones, 2 * shift);
+        cells |= pair & up(stones, 3 * shift);
+        cells |= pair & down(stones, shift);
+        let pair = down(stones, shift) & down(stones, 2 * shift);
+        cells |= pair & up(stones, shift);
+        cells |= pair & down(stones, 3 * shift);
+    }
+    cells
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, …, `11th`, `21st`.
+fn ordinal(number: Score) -> String {
+    let suffix = match (number % 10, number % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{number}{suffix}")
+}
+
+impl fmt::Display for Drop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}", self.column + 1)
+    }
+}
+
+impl Game for ConnectFour {
+    type State = Position;
+    type Move = Drop;
+
+    /// The empty board, unless the game was set to start elsewhere
+    /// ([`starting_at`](ConnectFour::starting_at)).
+    fn start(&self) -> Position {
+        self.start
+    }
+
+    /// Every legal move, in the order the search should try them: winning moves, then the
+    /// moves that do not hand the opponent an immediate win, those making the most threats
+    /// (cells where a stone would complete four) first, then the rest; ties from the centre out.
+    fn moves(&self, position: &Position, moves: &mut Vec<Drop>) {
+        if position.won {
+            return;
+        }
+        let (current, mask) = (position.current, position.mask);
+        let playable = self.playable(mask);
+        let (wins, threats) = (position.mine & playable, self.threats(position));
+        let forced = playable & threats;
+        let safe = if forced == 0 {
+            playable
+        } else if forced & (forced - 1) == 0 {
+            forced
+        } else {
+            0
+        } & !(threats >> 1);
+        let first = moves.len();
+        for &column in &self.order {
+            let cell = playable & self.column_cells(u32::from(column));
+            if cell == 0 {
+                continue;
+            }
+            // After a move that is not safe the opponent can win at once, and no search needs
+            // the mover's threats there: they are worked out only if asked.
+            let (rank, made) = if cell & safe != 0 {
+                let made = self.winning_cells(current | cell, mask | cell);
+                (64 - made.count_ones() as u8, made)
+            } else {
+                (if cell & wins != 0 { 0 } else { 128 }, UNKNOWN)
+            };
+            moves.push(Drop {
+                column,
+                cell,
+                made,
+                rank,
+            });
+            // A stable insertion: equal ranks keep their centre-first order.
+            let mut at = moves.len() - 1;
+            while at > first && moves[at - 1].rank > rank {
+                moves.swap(at - 1, at);
+                at -= 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&self, position: &Position, mv: &Drop) -> Step<Position> {
+        Step {
+            next: self.drop_stone(position, mv.cell, mv.made),
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+
+    /// A won game is lost for the side to move; a full board is a draw.
+    fn payoff(&self, position: &Position) -> Score {
+        if position.won {
+            -(self.cells() + 2 - Score::from(position.stones)) / 2
+        } else {
+            0
+        }
+    }
+
+    /// Known without search: a finished game; a win with the next stone; a loss when every
+    /// move lets the opponent win at once; a draw when two stones or fewer remain and neither
+    /// of those can win.
+    #[inline]
+    fn known_value(&self, position: &Position) -> Option<Score> {
+        let stones = Score::from(position.stones);
+        if position.won {
+            return Some(-(self.cells() + 2 - stones) / 2);
+        }
+        let playable = self.playable(position.mask);
+        if playable == 0 {
+            return Some(0);
+        }
+        if position.mine & playable != 0 {
+            return Some((self.cells() + 1 - stones) / 2);
+        }
+        let threats = self.threats(position);
+        let forced = playable & threats;
+        let candidates = if forced == 0 {
+            playable
+        } else if forced & (forced - 1) == 0 {
+            forced
+        } else {
+            0
+        };
+        if candidates & !(threats >> 1) == 0 {
+            return Some(-(self.cells() - stones) / 2);
+        }
+        (stones >= self.cells() - 2).then_some(0)
+    }
+}
+
+impl ValueRange for ConnectFour {
+    /// The side to move cannot win with its next stone (else the value is known), and, having a
+    /// move that does not lose at once, cannot lose before the opponent's second stone.
+    #[inline]
+    fn value_range(&self, position: &Position) -> (Score, Score) {
+        let stones = Score::from(position.stones);
+        (
+            -(self.cells() - 2 - stones) / 2,
+            (self.cells() - 1 - stones) / 2,
+        )
+    }
+}
+
+impl CompactKey for ConnectFour {
+    /// A board of `W·(H+1)` bits.
+    fn key_bits(&self) -> u32 {
+        self.width * (self.height + 1)
+    }
+
+    /// The stones of the side to move, plus a marker above the top stone of every column:
+    /// that tells how high each column is, so it tells the whole position.
+    #[inline]
+    fn key(&self, position: &Position) -> u64 {
+        position.current | position.mask.wrapping_add(self.bottom)
+    }
+}
+
+impl Symmetry for ConnectFour {
+    /// The position or its mirror image, whichever has the smaller key.
+    fn canonical(&self, position: &Position) -> Position {
+        let mirror = self.mirror(position);
+        if self.key(&mirror) < self.key(position) {
+            mirror
+        } else {
+            *position
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vertical_four_wins_and_ends_the_game() {
+        let game = ConnectFour::new(7, 6).unwrap();
+        let position = game.position("1212121").unwrap();
+        assert!(position.is_won());
+        assert_eq!(game.payoff(&position), -(42 + 2 - 7) / 2);
+        let mut moves = Vec::new();
+        game.moves(&position, &mut moves);
+        assert!(moves.is_empty());
+        assert!(game.position("12121212").is_err());
+    }
+
+    #[test]
+    fn mirror_is_an_involution() {
+        let game = ConnectFour::new(7, 6).unwrap();
+        let position = game.position("1123457").unwrap();
+        assert_eq!(game.mirror(&game.mirror(&position)), position);
+        assert_eq!(game.mirror(&position), game.position("7765431").unwrap());
+    }
+}

@@ -1,0 +1,307 @@
+//! Bound tables: what the pruning engine remembers about the states it has searched.
+//!
+//! An alpha-beta search with a narrow window often learns only that a state's value is at least
+//! (or at most) some number. A bound table keeps those facts as a closed interval per state,
+//! under an exact key: an entry may be forgotten (a fixed-capacity table replaces entries), but
+//! never confused with another state's.
+
+use std::hash::{BuildHasher, Hash};
+use std::mem::size_of;
+
+use dashmap::DashMap;
+use hashbrown::DefaultHashBuilder;
+
+use super::hash::{growing_bytes, hashbrown_bytes};
+use crate::game::{Game, Score};
+
+/// What is known of a state's value: `lower ≤ value ≤ upper`.
+///
+/// `-Score::MAX` as `lower` (or `Score::MAX` as `upper`) says nothing on that side.
+///
+/// ```
+/// use gamesolver::memo::Bound;
+/// let known = Bound::new(-3, 5).intersect(Bound::at_least(1));
+/// assert_eq!(known, Bound::new(1, 5));
+/// assert!(Bound::exactly(4).is_exact());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bound {
+    /// The value is at least this.
+    pub lower: Score,
+    /// The value is at most this.
+    pub upper: Score,
+}
+
+impl Bound {
+    /// Nothing known: `-Score::MAX ..= Score::MAX`.
+    pub const ANY: Bound = Bound {
+        lower: -Score::MAX,
+        upper: Score::MAX,
+    };
+
+    /// `lower ..= upper`.
+    pub fn new(lower: Score, upper: Score) -> Self {
+        Bound { lower, upper }
+    }
+
+    /// Exactly `value`.
+    pub fn exactly(value: Score) -> Self {
+        Bound::new(value, value)
+    }
+
+    /// At least `value`.
+    pub fn at_least(value: Score) -> Self {
+        Bound::new(value, Score::MAX)
+    }
+
+    /// At most `value`.
+    pub fn at_most(value: Score) -> Self {
+        Bound::new(-Score::MAX, value)
+    }
+
+    /// Whether the value is known exactly.
+    pub fn is_exact(self) -> bool {
+        self.lower == self.upper
+    }
+
+    /// Both facts at once. (Two true bounds of one state always overlap.)
+    pub fn intersect(self, other: Bound) -> Bound {
+        Bound::new(self.lower.max(other.lower), self.upper.min(other.upper))
+    }
+}
+
+/// A table of bounds on states' values, for the sequential pruning engine.
+///
+/// The game is passed to every call so that a table can ask it for a state's
+/// [compact key](crate::CompactKey) (or its [canonical form](crate::Symmetry)).
+pub trait BoundTable<G: Game + ?Sized> {
+    /// What the table knows of `state`, if anything.
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound>;
+
+    /// Records that `state`'s value lies in `bound` (adding to what is known, or replacing an
+    /// entry of another state in a fixed-capacity table).
+    fn store(&mut self, game: &G, state: &G::State, bound: Bound);
+
+    /// How many entries are held now (O(1)).
+    fn len(&self) -> usize;
+
+    /// Whether no entry is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The heap bytes this table will hold at its peak while it takes `upcoming` more stores
+    /// (a fixed-capacity table: its size, always).
+    fn peak_bytes(&self, upcoming: usize) -> u64;
+
+    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
+    /// move of a state it expands once more, to ask for the children's entries early: a table
+    /// whose lookups are cache misses (a large fixed table) hides most of them that way.
+    const PREFETCH: bool = false;
+
+    /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        let _ = (game, state);
+    }
+}
+
+/// A bound table that many searches share at once (`&self` store, `Sync`), for
+/// [`par_prune`](crate::par_prune).
+///
+/// As with [`ConcurrentMemoTable`](super::ConcurrentMemoTable), entries go in and out by copy,
+/// and a read racing a write sees either the old entry, the new one, or nothing: never a torn
+/// mixture read as a hit.
+pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
+    /// What the table knows of `state`, if anything.
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound>;
+
+    /// Records that `state`'s value lies in `bound`.
+    fn store(&self, game: &G, state: &G::State, bound: Bound);
+
+    /// How many entries are held now (O(1); a snapshot while others store).
+    fn len(&self) -> usize;
+
+    /// Whether no entry is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The heap bytes this table will hold at its peak while it takes `upcoming` more stores.
+    fn peak_bytes(&self, upcoming: usize) -> u64;
+
+    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
+    /// move of a state it expands once more, to ask for the children's entries early: a table
+    /// whose lookups are cache misses (a large fixed table) hides most of them that way.
+    const PREFETCH: bool = false;
+
+    /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        let _ = (game, state);
+    }
+}
+
+/// The bridge: a shared reference to a concurrent bound table is a sequential one.
+impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+        ConcurrentBoundTable::get(*self, game, state)
+    }
+
+    #[inline]
+    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
+        ConcurrentBoundTable::store(*self, game, state, bound)
+    }
+
+    fn len(&self) -> usize {
+        ConcurrentBoundTable::len(*self)
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        ConcurrentBoundTable::peak_bytes(*self, upcoming)
+    }
+
+    const PREFETCH: bool = T::PREFETCH;
+
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        ConcurrentBoundTable::prefetch(*self, game, state)
+    }
+}
+
+/// A growable hash map from state to bound (hashbrown with foldhash). It forgets nothing, so
+/// it grows with the search; the engine checks it against the memory budget as it grows.
+///
+/// ```
+/// use gamesolver::{prune, memo::HashBoundTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+/// let solution = prune(&game, HashBoundTable::new()).unwrap();
+/// assert_eq!(game.alice_stones(solution.value()), 10);
+/// ```
+#[derive(Debug, Clone)]
+pub struct HashBoundTable<K, H = DefaultHashBuilder> {
+    map: hashbrown::HashMap<K, Bound, H>,
+}
+
+impl<K> HashBoundTable<K> {
+    /// An empty table with the default fast hasher.
+    pub fn new() -> Self {
+        HashBoundTable {
+            map: hashbrown::HashMap::with_hasher(DefaultHashBuilder::default()),
+        }
+    }
+}
+
+impl<K> Default for HashBoundTable<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G, K, H> BoundTable<G> for HashBoundTable<K, H>
+where
+    G: Game<State = K> + ?Sized,
+    K: Eq + Hash + Clone,
+    H: BuildHasher,
+{
+    #[inline]
+    fn get(&self, _game: &G, state: &K) -> Option<Bound> {
+        self.map.get(state).copied()
+    }
+
+    #[inline]
+    fn store(&mut self, _game: &G, state: &K, bound: Bound) {
+        match self.map.get_mut(state) {
+            Some(known) => *known = known.intersect(bound),
+            None => {
+                self.map.insert(state.clone(), bound);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        growing_bytes(
+            self.map.len(),
+            self.map.capacity(),
+            upcoming,
+            size_of::<(K, Bound)>(),
+        )
+    }
+}
+
+/// A DashMap from state to bound, for the parallel pruning engine on games without a compact
+/// key. Every call copies the bound out and drops the shard guard before returning.
+///
+/// ```
+/// use gamesolver::{par_prune, memo::ShardedBoundTable, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+/// let table = ShardedBoundTable::new();
+/// let solution = par_prune(&game, &table).unwrap();
+/// assert_eq!(game.alice_stones(solution.value()), 10);
+/// ```
+pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {
+    map: DashMap<K, Bound, H>,
+}
+
+impl<K: Eq + Hash> ShardedBoundTable<K> {
+    /// An empty table with [`DEFAULT_SHARDS`](super::DEFAULT_SHARDS) shards.
+    pub fn new() -> Self {
+        ShardedBoundTable {
+            map: DashMap::with_hasher_and_shard_amount(
+                DefaultHashBuilder::default(),
+                super::DEFAULT_SHARDS,
+            ),
+        }
+    }
+}
+
+impl<K: Eq + Hash> Default for ShardedBoundTable<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<K: Eq + Hash, H: BuildHasher + Clone> std::fmt::Debug for ShardedBoundTable<K, H> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShardedBoundTable").finish_non_exhaustive()
+    }
+}
+
+impl<G, K, H> ConcurrentBoundTable<G> for ShardedBoundTable<K, H>
+where
+    G: Game<State = K> + ?Sized,
+    K: Eq + Hash + Clone + Send + Sync,
+    H: BuildHasher + Clone + Send + Sync,
+{
+    #[inline]
+    fn get(&self, _game: &G, state: &K) -> Option<Bound> {
+        self.map.get(state).map(|bound| *bound)
+    }
+
+    #[inline]
+    fn store(&self, _game: &G, state: &K, bound: Bound) {
+        // The entry guard lives only for this statement; nothing else runs while it is held.
+        self.map
+            .entry(state.clone())
+            .and_modify(|known| *known = known.intersect(bound))
+            .or_insert(bound);
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
+        // Shards grow one at a time: at most one holds its old and new buckets at once.
+        let all = hashbrown_bytes(entries, size_of::<(K, Bound)>());
+        all.saturating_add(all.saturating_mul(2) / super::DEFAULT_SHARDS as u64)
+    }
+}

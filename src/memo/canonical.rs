@@ -1,0 +1,123 @@
+//! Storing symmetric states once: any table, asked about canonical states only.
+
+use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
+use super::{ConcurrentMemoTable, MemoTable};
+use crate::game::{Score, Symmetry};
+
+/// Wraps a table so that it is asked and told only about
+/// [`canonical`](crate::Symmetry::canonical) states: a state and its mirror image share one
+/// entry. Works for every memo and bound table, sequential or concurrent.
+///
+/// ```
+/// use gamesolver::{prune, memo::{Canonical, HashBoundTable}, games::ConnectFour};
+///
+/// let game = ConnectFour::new(4, 4).unwrap();
+/// let mirrored = prune(&game, Canonical(HashBoundTable::new())).unwrap();
+/// let plain = prune(&game, HashBoundTable::new()).unwrap();
+/// assert_eq!(mirrored.value(), plain.value());
+/// assert!(mirrored.stats().stored < plain.stats().stored);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Canonical<T>(pub T);
+
+impl<G: Symmetry + ?Sized, T: MemoTable<G>> MemoTable<G> for Canonical<T> {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        self.0.get(game, &game.canonical(state))
+    }
+
+    #[inline]
+    fn insert(&mut self, game: &G, state: G::State, value: Score) {
+        self.0.insert(game, game.canonical(&state), value)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        self.0.peak_bytes(upcoming)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        self.0.bytes_for(states)
+    }
+}
+
+impl<G: Symmetry + ?Sized, T: ConcurrentMemoTable<G>> ConcurrentMemoTable<G> for Canonical<T> {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        self.0.get(game, &game.canonical(state))
+    }
+
+    #[inline]
+    fn insert(&self, game: &G, state: G::State, value: Score) {
+        self.0.insert(game, game.canonical(&state), value)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        self.0.peak_bytes(upcoming)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        self.0.bytes_for(states)
+    }
+}
+
+impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+        self.0.get(game, &game.canonical(state))
+    }
+
+    #[inline]
+    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
+        self.0.store(game, &game.canonical(state), bound)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        self.0.peak_bytes(upcoming)
+    }
+
+    const PREFETCH: bool = T::PREFETCH;
+
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        self.0.prefetch(game, &game.canonical(state))
+    }
+}
+
+impl<G: Symmetry + ?Sized, T: ConcurrentBoundTable<G>> ConcurrentBoundTable<G> for Canonical<T> {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+        self.0.get(game, &game.canonical(state))
+    }
+
+    #[inline]
+    fn store(&self, game: &G, state: &G::State, bound: Bound) {
+        self.0.store(game, &game.canonical(state), bound)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        self.0.peak_bytes(upcoming)
+    }
+
+    const PREFETCH: bool = T::PREFETCH;
+
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        self.0.prefetch(game, &game.canonical(state))
+    }
+}

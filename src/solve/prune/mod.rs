@@ -1,0 +1,650 @@
+//! The pruning engine: exact alpha-beta over any [`Game`], with a table of bounds.
+//!
+//! The exhaustive engine ([`solve`](crate::solve)) stores the exact value of every state it
+//! reaches; that is right when all of them are wanted, and hopeless for games like Connect Four
+//! (4.5·10¹² positions). This engine answers one state at a time, visiting only what it must to
+//! prove the value: a fail-soft negamax alpha-beta on an explicit stack (no depth limit), with a
+//! [`BoundTable`] of what it learned, the game's [`ValueRange`] where it has one, and a *driver*
+//! that finds the exact value from narrow searches.
+//!
+//! - [`prune`] / [`prune_with`] solve the start and return a [`Pruned`] that answers more
+//!   questions: any state's value, every move's value ([`Pruner::analyze`]), the best moves and
+//!   an optimal line (found by searching along it).
+//! - [`par_prune`] / [`par_prune_with`] mirror them on every thread of the current rayon pool,
+//!   sharing a [`ConcurrentBoundTable`] ("lazy SMP"): every worker searches the same state,
+//!   helpers in a slightly different move order; the first to finish has the exact value.
+//! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
+//!   `--batch` does).
+
+mod search;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::search::{Bounds, combine};
+use super::{Limits, MoveValue, Ply, Stats};
+use crate::error::Error;
+use crate::game::{Game, Player, Score, Turn, ValueRange};
+use crate::memo::{BoundTable, ConcurrentBoundTable};
+use search::Search;
+
+/// How the engine turns window searches into an exact value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Driver {
+    /// One search with the widest window. Best when values are few (win/lose/draw games).
+    FullWindow,
+    /// Null-window searches that halve the interval of possible values, trying values nearer 0
+    /// first (as Pons' Connect Four solver does). The default: fastest on Connect Four
+    /// (docs/performance.md).
+    #[default]
+    Bisection,
+    /// MTD(f): null-window searches that step from a guess (0) towards the value, each one
+    /// starting at the last result.
+    Mtdf,
+}
+
+/// Where the engine gets the range of values a state can still have.
+///
+/// [`AnyValue`] knows nothing (every game); [`DeclaredRange`] asks the game's [`ValueRange`].
+pub trait RangeSource<G: Game + ?Sized>: Copy + Send + Sync {
+    /// `(low, high)` with `low ≤ value(state) ≤ high`.
+    fn range(&self, game: &G, state: &G::State) -> (Score, Score);
+}
+
+/// No range: every value from `-Score::MAX` to `Score::MAX` is possible.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AnyValue;
+
+impl<G: Game + ?Sized> RangeSource<G> for AnyValue {
+    #[inline]
+    fn range(&self, _game: &G, _state: &G::State) -> (Score, Score) {
+        (-Score::MAX, Score::MAX)
+    }
+}
+
+/// The range the game declares through [`ValueRange`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DeclaredRange;
+
+impl<G: ValueRange + ?Sized> RangeSource<G> for DeclaredRange {
+    #[inline]
+    fn range(&self, game: &G, state: &G::State) -> (Score, Score) {
+        game.value_range(state)
+    }
+}
+
+/// The pruning engine's options: the driver, the limits, and whether to use the game's
+/// [`ValueRange`].
+///
+/// ```
+/// use gamesolver::{Driver, Limits, Pruning};
+///
+/// let options = Pruning::new().ranged().driver(Driver::Mtdf).limits(Limits::unlimited());
+/// assert_eq!(options.driver, Driver::Mtdf);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Pruning<R = AnyValue> {
+    /// How exact values are found.
+    pub driver: Driver,
+    /// The memory budget (the table's peak plus the search stack).
+    pub limits: Limits,
+    /// Where value ranges come from.
+    pub range: R,
+}
+
+impl Pruning<AnyValue> {
+    /// The default driver and limits, without value ranges.
+    pub fn new() -> Self {
+        Pruning {
+            driver: Driver::default(),
+            limits: Limits::default(),
+            range: AnyValue,
+        }
+    }
+}
+
+impl Default for Pruning<AnyValue> {
+    fn default() -> Self {
+        Pruning::new()
+    }
+}
+
+impl<R> Pruning<R> {
+    /// Uses the game's [`ValueRange`] (the engine then prunes on it).
+    pub fn ranged(self) -> Pruning<DeclaredRange> {
+        Pruning {
+            driver: self.driver,
+            limits: self.limits,
+            range: DeclaredRange,
+        }
+    }
+
+    /// Uses `driver`.
+    pub fn driver(self, driver: Driver) -> Self {
+        Pruning { driver, ..self }
+    }
+
+    /// Uses `limits`.
+    pub fn limits(self, limits: Limits) -> Self {
+        Pruning { limits, ..self }
+    }
+}
+
+/// The pruning engine with its table: answers questions about any state of the game.
+///
+/// Every answer is exact. Queries take `&mut self`: each searches, and what it learns stays in
+/// the table for the next.
+pub struct Pruner<'g, G: Game, T, R = AnyValue> {
+    game: &'g G,
+    table: T,
+    options: Pruning<R>,
+    search: Search<G>,
+    stats: Stats,
+    scratch: Vec<G::Move>,
+}
+
+impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
+    /// The engine on `game` with `table`; refused if the table alone is over the budget.
+    ///
+    /// ```
+    /// use gamesolver::{Pruner, Pruning, memo::FixedBoundTable, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// let table = FixedBoundTable::for_game(&game, 16 << 20).unwrap();
+    /// let mut pruner = Pruner::new(&game, table, Pruning::new().ranged()).unwrap();
+    /// // A line of Pons' benchmark set Test_L3_R1, with its published score.
+    /// let position = game.position("7422341735647741166133573473242566").unwrap();
+    /// assert_eq!(pruner.value_of(&position).unwrap(), 1);
+    /// ```
+    pub fn new(game: &'g G, table: T, options: Pruning<R>) -> Result<Self, Error> {
+        let needed = table.peak_bytes(0);
+        if needed > options.limits.memory_budget {
+            return Err(Error::MemoryBudget {
+                what: "the bound table".into(),
+                needed,
+                budget: options.limits.memory_budget,
+            });
+        }
+        Ok(Pruner {
+            game,
+            table,
+            options,
+            search: Search::default(),
+            stats: Stats::default(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// What the searches so far did. `stored` is the table's entry count; `expanded` counts
+    /// states whose moves were searched, `hits` the states the table answered without search.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            stored: self.table.len(),
+            ..self.stats
+        }
+    }
+
+    /// The bound table.
+    pub fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// Gives the table back.
+    pub fn into_table(self) -> T {
+        self.table
+    }
+
+    fn bounds(&self) -> Bounds<'static> {
+        Bounds {
+            budget: self.options.limits.memory_budget,
+            cancel: None,
+        }
+    }
+
+    /// The exact value of `state` for its side to move.
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        let clock = Instant::now();
+        let bounds = self.bounds();
+        let result = drive(
+            &mut self.search,
+            self.game,
+            &mut self.table,
+            &self.options,
+            state,
+            &mut self.stats,
+            bounds,
+        );
+        self.stats.elapsed += clock.elapsed();
+        result
+    }
+
+    /// Every move of `state` with its exact value for the mover, in the game's move order.
+    ///
+    /// ```
+    /// use gamesolver::{Game, Pruner, Pruning, memo::HashBoundTable, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(4, 4).unwrap();
+    /// let mut pruner = Pruner::new(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+    /// let values: Vec<_> = pruner.analyze(&game.start()).unwrap().iter().map(|m| m.value).collect();
+    /// assert_eq!(values.iter().max(), Some(&0)); // 4×4 is a draw
+    /// ```
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        let mut moves = Vec::new();
+        self.game.moves(state, &mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let step = self.game.play(state, &mv);
+                let value = combine(step.gain, step.turn, self.value_of(&step.next)?)?;
+                Ok(MoveValue { mv, step, value })
+            })
+            .collect()
+    }
+
+    /// The moves of `state` that reach its value, in the game's move order.
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        let values = self.analyze(state)?;
+        let Some(best) = values.iter().map(|m| m.value).max() else {
+            return Ok(Vec::new());
+        };
+        Ok(values
+            .into_iter()
+            .filter(|m| m.value == best)
+            .map(|m| m.mv)
+            .collect())
+    }
+
+    /// An optimal line of play from `state` (with `player` to move) to a state with no move:
+    /// at each state, the first move in the game's order that keeps the state's value, proved
+    /// by one null-window search of that move's child.
+    pub fn line_from(&mut self, state: &G::State, player: Player) -> Result<Vec<Ply<G>>, Error> {
+        let mut line = Vec::new();
+        let mut state = state.clone();
+        let mut player = player;
+        loop {
+            let mut moves = std::mem::take(&mut self.scratch);
+            moves.clear();
+            self.game.moves(&state, &mut moves);
+            if moves.is_empty() {
+                self.scratch = moves;
+                return Ok(line);
+            }
+            let value = self.value_of(&state)?;
+            let mut chosen = None;
+            for mv in &moves {
+                let step = self.game.play(&state, mv);
+                if self.keeps(&step.next, step.gain, step.turn, value)? {
+                    chosen = Some((mv.clone(), step));
+                    break;
+                }
+            }
+            self.scratch = moves;
+            let (mv, step) = chosen.expect("some move reaches the value of its state");
+            line.push(Ply {
+                player,
+                state,
+                mv,
+                gain: step.gain,
+                turn: step.turn,
+                value,
+            });
+            player = player.after(step.turn);
+            state = step.next;
+        }
+    }
+
+    /// Whether a move (to `next`, with `gain` and `turn`) is worth `value` or more to its mover.
+    fn keeps(
+        &mut self,
+        next: &G::State,
+        gain: Score,
+        turn: Turn,
+        value: Score,
+    ) -> Result<bool, Error> {
+        // Pass: gain − v(next) ≥ value ⇔ v(next) ≤ gain − value. Keep: v(next) ≥ value − gain.
+        let (gain, value) = (i128::from(gain), i128::from(value));
+        let max = i128::from(Score::MAX);
+        let (threshold, at_most) = match turn {
+            Turn::Pass => (gain - value, true),
+            Turn::Keep => (value - gain, false),
+        };
+        if threshold > max || threshold < -max {
+            return Ok((threshold > max) == at_most);
+        }
+        let threshold = threshold as Score;
+        // Decide `v ≤ t` with the window (t, t + 1) and `v ≥ t` with (t − 1, t), staying in
+        // range at the ends (where the answer is already known).
+        let clock = Instant::now();
+        let bounds = self.bounds();
+        if threshold == if at_most { Score::MAX } else { -Score::MAX } {
+            return Ok(true);
+        }
+        let (alpha, beta) = if at_most {
+            (threshold, threshold + 1)
+        } else {
+            (threshold - 1, threshold)
+        };
+        let result = self.search.window(
+            self.game,
+            &mut self.table,
+            &self.options.range,
+            next,
+            alpha,
+            beta,
+            &mut self.stats,
+            bounds,
+        );
+        self.stats.elapsed += clock.elapsed();
+        let result = result?;
+        Ok(if at_most {
+            result <= threshold
+        } else {
+            result >= threshold
+        })
+    }
+}
+
+/// Finds the exact value of `state` with the options' driver.
+fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    search: &mut Search<G>,
+    game: &G,
+    table: &mut T,
+    options: &Pruning<R>,
+    state: &G::State,
+    stats: &mut Stats,
+    bounds: Bounds<'_>,
+) -> Result<Score, Error> {
+    if let Some(value) = game.known_value(state) {
+        stats.known += 1;
+        return super::search::valid(value);
+    }
+    let range = &options.range;
+    let (mut low, mut high) = range.range(game, state);
+    low = low.max(-Score::MAX);
+    if let Some(known) = table.get(game, state) {
+        low = low.max(known.lower);
+        high = high.min(known.upper);
+    }
+    let mut probe = |search: &mut Search<G>, table: &mut T, alpha, beta| {
+        search.window(game, table, range, state, alpha, beta, stats, bounds)
+    };
+    match options.driver {
+        Driver::FullWindow => {
+            if low >= high {
+                return Ok(low);
+            }
+            probe(search, table, -Score::MAX, Score::MAX)
+        }
+        Driver::Bisection => {
+            while low < high {
+                let mut middle = (low as i128 + (high as i128 - low as i128) / 2) as Score;
+                if middle <= 0 && low / 2 < middle {
+                    middle = low / 2;
+                } else if middle >= 0 && high / 2 > middle {
+                    middle = high / 2;
+                }
+                let result = probe(search, table, middle, middle + 1)?;
+                if result <= middle {
+                    high = result;
+                } else {
+                    low = result;
+                }
+            }
+            Ok(low)
+        }
+        Driver::Mtdf => {
+            let mut guess = 0.clamp(low, high);
+            while low < high {
+                let beta = if guess == low { guess + 1 } else { guess };
+                let result = probe(search, table, beta - 1, beta)?;
+                if result < beta {
+                    high = result;
+                } else {
+                    low = result;
+                }
+                guess = result.clamp(low, high);
+            }
+            Ok(low)
+        }
+    }
+}
+
+/// A game solved from its start by the pruning engine: its value, and the engine to ask more.
+pub struct Pruned<'g, G: Game, T, R = AnyValue> {
+    pruner: Pruner<'g, G, T, R>,
+    start: G::State,
+    value: Score,
+}
+
+impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
+    /// The value of the start for the first player.
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    /// The start state.
+    pub fn start(&self) -> &G::State {
+        &self.start
+    }
+
+    /// What the solve and the queries since did.
+    pub fn stats(&self) -> Stats {
+        self.pruner.stats()
+    }
+
+    /// The exact value of any state for its side to move.
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.pruner.value_of(state)
+    }
+
+    /// Every move of `state` with its exact value ([`Pruner::analyze`]).
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.pruner.analyze(state)
+    }
+
+    /// The moves of `state` that reach its value.
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.pruner.best_moves(state)
+    }
+
+    /// An optimal line of play from the start to the end of the game.
+    ///
+    /// ```
+    /// use gamesolver::{prune, memo::HashBoundTable, games::StoneGameII};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = prune(&game, HashBoundTable::new()).unwrap();
+    /// let takes: Vec<_> = solution.line().unwrap().iter().map(|ply| ply.mv).collect();
+    /// assert_eq!(takes, vec![1, 2, 2]);
+    /// ```
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        let start = self.start.clone();
+        self.pruner.line_from(&start, Player::First)
+    }
+
+    /// The engine, for any other question.
+    pub fn pruner(&mut self) -> &mut Pruner<'g, G, T, R> {
+        &mut self.pruner
+    }
+
+    /// Gives the table back.
+    pub fn into_table(self) -> T {
+        self.pruner.into_table()
+    }
+}
+
+/// Solves `game` from its start with the pruning engine and default [`Pruning`] options (no
+/// value ranges: see [`prune_with`] and [`Pruning::ranged`] for games that declare them).
+///
+/// ```
+/// use gamesolver::{prune, solve, memo::{HashBoundTable, HashTable}, games::StoneGameVII};
+///
+/// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
+/// let pruned = prune(&game, HashBoundTable::new()).unwrap().value();
+/// assert_eq!(pruned, 6);
+/// assert_eq!(pruned, solve(&game, HashTable::new()).unwrap().value());
+/// ```
+pub fn prune<G, T>(game: &G, table: T) -> Result<Pruned<'_, G, T>, Error>
+where
+    G: Game,
+    T: BoundTable<G>,
+{
+    prune_with(game, table, Pruning::new())
+}
+
+/// Solves `game` from its start with the pruning engine under `options`.
+///
+/// ```
+/// use gamesolver::{prune_with, Driver, Pruning, memo::FixedBoundTable, games::ConnectFour};
+///
+/// let game = ConnectFour::new(6, 4).unwrap();
+/// let table = FixedBoundTable::for_game(&game, 8 << 20).unwrap();
+/// let options = Pruning::new().ranged().driver(Driver::Bisection);
+/// assert_eq!(prune_with(&game, table, options).unwrap().value(), -1); // Tromp: 6×4 is lost
+/// ```
+pub fn prune_with<G, T, R>(
+    game: &G,
+    table: T,
+    options: Pruning<R>,
+) -> Result<Pruned<'_, G, T, R>, Error>
+where
+    G: Game,
+    T: BoundTable<G>,
+    R: RangeSource<G>,
+{
+    let mut pruner = Pruner::new(game, table, options)?;
+    let start = game.start();
+    let value = pruner.value_of(&start)?;
+    Ok(Pruned {
+        pruner,
+        start,
+        value,
+    })
+}
+
+/// [`prune`] on every thread of the current rayon pool, sharing `table`.
+///
+/// The value is the same for every thread count; the statistics, and which entries the table
+/// holds afterwards, differ. Later queries on the result search on the calling thread.
+///
+/// ```
+/// use gamesolver::{par_prune, prune, memo::{HashBoundTable, ShardedBoundTable}};
+/// use gamesolver::games::StoneGameIII;
+///
+/// let game = StoneGameIII::new(vec![1, 2, 3, -9, 7, 4, -1]).unwrap();
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let table = ShardedBoundTable::new();
+/// let parallel = pool.install(|| par_prune(&game, &table)).unwrap().value();
+/// assert_eq!(parallel, prune(&game, HashBoundTable::new()).unwrap().value());
+/// ```
+pub fn par_prune<'g, 't, G, T>(game: &'g G, table: &'t T) -> Result<Pruned<'g, G, &'t T>, Error>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    T: ConcurrentBoundTable<G>,
+{
+    par_prune_with(game, table, Pruning::new())
+}
+
+/// [`par_prune`] under `options`.
+pub fn par_prune_with<'g, 't, G, T, R>(
+    game: &'g G,
+    table: &'t T,
+    options: Pruning<R>,
+) -> Result<Pruned<'g, G, &'t T, R>, Error>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    T: ConcurrentBoundTable<G>,
+    R: RangeSource<G>,
+{
+    let mut pruner = Pruner::new(game, table, options)?;
+    let start = game.start();
+    let value = pruner.par_value_of(&start)?;
+    Ok(Pruned {
+        pruner,
+        start,
+        value,
+    })
+}
+
+impl<'g, 't, G, T, R> Pruner<'g, G, &'t T, R>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    T: ConcurrentBoundTable<G>,
+    R: RangeSource<G>,
+{
+    /// The exact value of `state`, found by every thread of the current rayon pool at once
+    /// (one thread: the same as [`value_of`](Pruner::value_of)).
+    ///
+    /// ```
+    /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// let table = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
+    /// let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let position = game.position("2252576253462244111563365343671351441").unwrap();
+    /// assert_eq!(pool.install(|| pruner.par_value_of(&position)).unwrap(), -1);
+    /// ```
+    pub fn par_value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        let workers = rayon::current_num_threads();
+        if workers == 1 {
+            return self.value_of(state);
+        }
+        let clock = Instant::now();
+        let finished = AtomicBool::new(false);
+        let (game, table, options) = (self.game, self.table, &self.options);
+        let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
+            let mut search = Search::new(context.index());
+            let mut handle = table;
+            let mut stats = Stats::default();
+            let bounds = Bounds {
+                budget: options.limits.memory_budget,
+                cancel: Some(&finished),
+            };
+            let result = drive(
+                &mut search,
+                game,
+                &mut handle,
+                options,
+                state,
+                &mut stats,
+                bounds,
+            );
+            if !matches!(result, Err(Error::Cancelled)) {
+                finished.store(true, Ordering::Relaxed);
+            }
+            (result, stats)
+        });
+        let mut value = None;
+        let mut failure = None;
+        for (result, worker) in outcomes {
+            self.stats.expanded += worker.expanded;
+            self.stats.hits += worker.hits;
+            self.stats.known += worker.known;
+            self.stats.terminal += worker.terminal;
+            self.stats.max_depth = self.stats.max_depth.max(worker.max_depth);
+            match result {
+                Ok(found) => {
+                    debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
+                    value = Some(found);
+                }
+                Err(Error::Cancelled) => {}
+                Err(error) => failure = failure.or(Some(error)),
+            }
+        }
+        self.stats.elapsed += clock.elapsed();
+        match (value, failure) {
+            (Some(value), _) => Ok(value),
+            (None, Some(error)) => Err(error),
+            (None, None) => unreachable!("the first worker to finish is never cancelled"),
+        }
+    }
+}
