@@ -60,14 +60,20 @@ fn main() -> ExitCode {
                     Err(error) => fail(&format!("cannot write the output: {error}"), 1),
                 }
             }
-            Err(Failure::Usage(message)) => fail(&message, 2),
-            Err(Failure::Rejected(error)) => fail(&error.to_string(), 1),
+            Err(failure) => failed(failure),
+        };
+    }
+    if cli.batch.is_some() {
+        // Standard output is line-buffered: each score is out as soon as it is known.
+        return match cli::connect_four::batch(&cli, &mut io::stdout().lock()) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => ExitCode::FAILURE,
+            Err(failure) => failed(failure),
         };
     }
     let report = match run(&cli) {
         Ok(report) => report,
-        Err(Failure::Usage(message)) => return fail(&message, 2),
-        Err(Failure::Rejected(error)) => return fail(&error.to_string(), 1),
+        Err(failure) => return failed(failure),
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -81,6 +87,14 @@ fn main() -> ExitCode {
         // A reader that closed the pipe early (`| head`) wanted no more.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => fail(&format!("cannot write the output: {error}"), 1),
+    }
+}
+
+fn failed(failure: Failure) -> ExitCode {
+    match failure {
+        Failure::Usage(message) => fail(&message, 2),
+        Failure::Rejected(error) => fail(&error.to_string(), 1),
+        Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), 1),
     }
 }
 

@@ -30,7 +30,8 @@ pub struct Cli {
     pub input: Option<PathBuf>,
 
     /// The solver: the game's specialised exact solver, the generic negamax engine, the
-    /// parallel engine, or auto (the fastest exact solver for the game and input).
+    /// parallel engine, the pruning engine (alphabeta), or auto (the fastest exact solver for
+    /// the game and input: alphabeta for Connect Four).
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
@@ -46,6 +47,23 @@ pub struct Cli {
     /// 1024). Default: half of physical memory.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
+
+    /// Connect Four: the board's width (columns). Width × (height + 1) must be at most 64.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub width: Option<u8>,
+
+    /// Connect Four: the board's height (rows).
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u8).range(1..=63))]
+    pub height: Option<u8>,
+
+    /// Connect Four: also show the score of every column (every move) at the position.
+    #[arg(long)]
+    pub analyze: bool,
+
+    /// Connect Four: solve one position per line of FILE ('-' for standard input), writing
+    /// 'POSITION SCORE' per line (the benchmark files' format).
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    pub batch: Option<PathBuf>,
 }
 
 /// The bundled games.
@@ -75,6 +93,10 @@ pub enum GameName {
     /// Dots and Boxes: the VALUES are the rows and columns of boxes (up to 24 edges).
     #[value(name = "dots-and-boxes")]
     DotsAndBoxes,
+    /// Connect Four: the VALUE is a position, the columns played from the empty board (as
+    /// 4453); none for the empty board. Score in Pascal Pons' convention.
+    #[value(name = "connect-four")]
+    ConnectFour,
 }
 
 impl GameName {
@@ -89,6 +111,7 @@ impl GameName {
             GameName::Nim => "nim",
             GameName::TicTacToe => "tic-tac-toe",
             GameName::DotsAndBoxes => "dots-and-boxes",
+            GameName::ConnectFour => "connect-four",
         }
     }
 }
@@ -105,6 +128,9 @@ pub enum SolverName {
     Engine,
     /// The parallel negamax engine, on `--threads` threads.
     Parallel,
+    /// The pruning engine (alpha-beta with a bound table); on `--threads` threads if given.
+    #[value(name = "alphabeta")]
+    AlphaBeta,
 }
 
 /// Parses `123`, `64K`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is fine).
@@ -154,7 +180,13 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
         option_value_next = !escaped
             && matches!(
                 text.as_str(),
-                "--input" | "--solver" | "--memory-limit" | "--threads"
+                "--input"
+                    | "--solver"
+                    | "--memory-limit"
+                    | "--threads"
+                    | "--width"
+                    | "--height"
+                    | "--batch"
             );
         escaped |= text == "--";
     }

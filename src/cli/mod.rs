@@ -1,6 +1,7 @@
 //! The `gamesolver` command line: parse, read the values, solve (or check), print.
 
 pub mod args;
+pub mod connect_four;
 pub mod present;
 pub mod report;
 pub mod run;

@@ -2,8 +2,8 @@
 //! as entries that read as sentences and serialise as JSON.
 
 use gamesolver::games::{
-    DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII, StoneGameVII,
-    StoneGameVIII, StoneGameVIIITake, TicTacToe,
+    ConnectFour, DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
+    StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
 };
 use gamesolver::{Game, Player, Ply, Score, Turn};
 
@@ -366,6 +366,45 @@ impl Presented for DotsAndBoxes {
                     player,
                     text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
                     json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Presented for ConnectFour {
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        let stones = self.start().stones();
+        format!(
+            "Connect Four {}x{} from a position of {stones} stones: score {value}: {}.",
+            self.width(),
+            self.height(),
+            self.meaning(stones, value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+        // `Player::First` is whoever moves at the start position.
+        let first_moves = self.start().stones().is_multiple_of(2);
+        line.iter()
+            .map(|ply| {
+                let player = if ply.player.is_first() == first_moves {
+                    "first"
+                } else {
+                    "second"
+                };
+                let column = ply.mv.column + 1;
+                let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
+                    ", making four in a row"
+                } else {
+                    ""
+                };
+                Entry {
+                    player,
+                    text: format!("{player} player drops a stone in column {column}{wins}"),
+                    json: format!("\"column\":{column}"),
                 }
             })
             .collect()

@@ -8,6 +8,9 @@ use super::run::{CheckSummary, Report};
 /// Writes the report in words.
 pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "{}", report.headline)?;
+    for note in &report.notes {
+        writeln!(out, "{note}")?;
+    }
     writeln!(out, "Optimal line of play:")?;
     for (number, entry) in report.line.iter().enumerate() {
         writeln!(out, "  {:>3}. {}", number + 1, entry.text)?;
@@ -26,6 +29,11 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             )
         }
         "fast" => "the specialised O(n) solver".to_string(),
+        "alphabeta" => format!(
+            "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \
+             entries, {} answered by the table",
+            report.table, report.threads, stats.expanded, stats.stored, stats.hits
+        ),
         solver => format!(
             "the {} ({} table, {} {threads}): {} states stored, {} table hits",
             if solver == "parallel" {
@@ -77,7 +85,7 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
     write!(
         out,
         "{{\"game\":\"{}\",\"n\":{},\"answer\":{},\"value\":{},\"solver\":\"{}\",\"table\":\"{}\",\
-         \"threads\":{},\"states\":{},\"hits\":{},\"seconds\":{},\"line\":[",
+         \"threads\":{},\"states\":{},\"hits\":{},\"seconds\":{},{}{}\"line\":[",
         report.game.id(),
         report.n,
         answer_json(&report.answer),
@@ -87,7 +95,9 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         report.threads,
         stats.stored,
         stats.hits,
-        stats.elapsed.as_secs_f64()
+        stats.elapsed.as_secs_f64(),
+        report.json,
+        if report.json.is_empty() { "" } else { "," }
     )?;
     for (number, entry) in report.line.iter().enumerate() {
         let comma = if number == 0 { "" } else { "," };

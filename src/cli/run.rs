@@ -5,20 +5,22 @@ use std::io::Read;
 use std::path::Path;
 use std::time::Instant;
 
-use gamesolver::check::{CheckOptions, check_dense};
+use gamesolver::check::{CheckOptions, CheckReport, check, check_dense};
 use gamesolver::games::{
     DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII, StoneGameVIII,
     TicTacToe, solve_stone_game_ii, solve_stone_game_viii,
 };
 use gamesolver::memo::{
-    AtomicDenseTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable, ShardedTable,
+    AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashBoundTable, HashTable,
+    MemoTable, ShardedBoundTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, Ply, SERIAL_CUTOFF, Score, Solution, Stats, input,
-    par_solve_with, solve_with,
+    DenseIndex, Error, Game, Limits, MoveValue, Ply, Pruned, Pruning, RangeSource, SERIAL_CUTOFF,
+    Score, Solution, Stats, input, par_prune_with, par_solve_with, prune_with, solve_with,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
+use super::connect_four;
 use super::present::{
     Answer, Entry, Presented, stone_game_ii_entry, stone_game_ii_headline, stone_game_viii_entry,
     stone_game_viii_headline,
@@ -31,6 +33,8 @@ pub enum Failure {
     Usage(String),
     /// The input or the solve was rejected (exit code 1).
     Rejected(Error),
+    /// A line of a batch input stopped the batch (exit code 1).
+    AtLine(usize, Error),
 }
 
 impl From<Error> for Failure {
@@ -52,16 +56,22 @@ pub struct Report {
     pub threads: usize,
     pub stats: Stats,
     pub line: Vec<Entry>,
+    /// Lines printed after the headline (a board, move scores), in words.
+    pub notes: Vec<String>,
+    /// Extra JSON fields (`"name":value` pairs, comma-separated, without braces).
+    pub json: String,
 }
 
 /// What an engine run produced.
-struct EngineRun<G: Game> {
-    value: Score,
-    line: Vec<Ply<G>>,
-    solver: &'static str,
-    table: &'static str,
-    threads: usize,
-    stats: Stats,
+pub(super) struct EngineRun<G: Game> {
+    pub(super) value: Score,
+    pub(super) line: Vec<Ply<G>>,
+    pub(super) solver: &'static str,
+    pub(super) table: &'static str,
+    pub(super) threads: usize,
+    pub(super) stats: Stats,
+    /// Every move of the start with its value, when asked for.
+    pub(super) analysis: Option<Vec<MoveValue<G>>>,
 }
 
 /// Reads the values, solves, and reports.
@@ -70,6 +80,10 @@ struct EngineRun<G: Game> {
 /// engine at every size: docs/performance.md). Otherwise it runs the engine, in parallel when
 /// more than one thread is available and the game's state bound reaches `SERIAL_CUTOFF`.
 pub fn run(cli: &Cli) -> Result<Report, Failure> {
+    refuse_misplaced_options(cli)?;
+    if cli.game == GameName::ConnectFour {
+        return connect_four::report(cli);
+    }
     let values = read_values(cli)?;
     let limits = limits(cli);
     let n = values.len();
@@ -97,6 +111,8 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 threads: 1,
                 stats,
                 line,
+                notes: Vec::new(),
+                json: String::new(),
             })
         }
         GameName::StoneGameVIII if specialised => {
@@ -119,6 +135,8 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 threads: 1,
                 stats,
                 line,
+                notes: Vec::new(),
+                json: String::new(),
             })
         }
         GameName::StoneGameII => engine_report(cli, &StoneGameII::new(values)?, n, limits),
@@ -137,6 +155,36 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             let (rows, columns) = dimensions(&values)?;
             engine_report(cli, &DotsAndBoxes::new(rows, columns)?, n, limits)
         }
+        GameName::ConnectFour => unreachable!("Connect Four is reported above"),
+    }
+}
+
+/// The Connect Four options are refused for the other games, and the values' options for
+/// Connect Four, rather than silently ignored.
+fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
+    let connect_four = cli.game == GameName::ConnectFour;
+    let misplaced = if connect_four {
+        cli.input
+            .as_ref()
+            .map(|_| "--input (use --batch FILE for many positions)")
+    } else if cli.width.is_some() || cli.height.is_some() {
+        Some("--width and --height")
+    } else if cli.analyze {
+        Some("--analyze")
+    } else if cli.batch.is_some() {
+        Some("--batch")
+    } else {
+        None
+    };
+    match misplaced {
+        Some(option) if connect_four => Err(Failure::Usage(format!(
+            "{option} does not apply to connect-four"
+        ))),
+        Some(option) => Err(Failure::Usage(format!(
+            "{option} applies only to connect-four, not to {}",
+            cli.game.id()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -152,7 +200,17 @@ pub struct CheckSummary {
 /// Reads the values, builds the game, and runs the conformance checker on it (Stone Game VIII:
 /// on both of its models).
 pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
-    let values = read_values(cli)?;
+    refuse_misplaced_options(cli)?;
+    if cli.batch.is_some() || cli.analyze {
+        return Err(Failure::Usage(
+            "check takes neither --batch nor --analyze".into(),
+        ));
+    }
+    let values = if cli.game == GameName::ConnectFour {
+        Vec::new()
+    } else {
+        read_values(cli)?
+    };
     let mut summary = CheckSummary {
         game: cli.game,
         states: 0,
@@ -176,6 +234,10 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
             let (rows, columns) = dimensions(&values)?;
             add_check(&mut summary, &DotsAndBoxes::new(rows, columns)?);
         }
+        GameName::ConnectFour => {
+            let game = connect_four::game(cli)?;
+            add_report(&mut summary, &check(&game, &CheckOptions::default()));
+        }
     }
     Ok(summary)
 }
@@ -186,7 +248,14 @@ where
     G::State: Eq + Hash + std::fmt::Debug,
     G::Move: PartialEq + std::fmt::Debug,
 {
-    let report = check_dense(game, &CheckOptions::default());
+    add_report(summary, &check_dense(game, &CheckOptions::default()));
+}
+
+fn add_report<G: Game>(summary: &mut CheckSummary, report: &CheckReport<G>)
+where
+    G::State: std::fmt::Debug,
+    G::Move: std::fmt::Debug,
+{
     summary.states += report.states;
     summary.playouts += report.playouts;
     summary.values_compared += report.values_compared;
@@ -195,7 +264,7 @@ where
         .extend(report.violations.iter().map(ToString::to_string));
 }
 
-fn limits(cli: &Cli) -> Limits {
+pub(super) fn limits(cli: &Cli) -> Limits {
     cli.memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget)
 }
@@ -223,7 +292,31 @@ where
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
+    if cli.solver == SolverName::AlphaBeta {
+        let threads = cli.threads.map_or(1, usize::from);
+        let options = Pruning::new().limits(limits);
+        let run = if threads > 1 {
+            let table = ShardedBoundTable::new();
+            pool(threads)?.install(|| {
+                pruned(
+                    par_prune_with(game, &table, options)?,
+                    "sharded",
+                    threads,
+                    false,
+                )
+            })?
+        } else {
+            pruned(
+                prune_with(game, HashBoundTable::new(), options)?,
+                "hash",
+                1,
+                false,
+            )?
+        };
+        return Ok(presented(cli, game, n, run));
+    }
     let parallel = match cli.solver {
+        SolverName::AlphaBeta => unreachable!("handled above"),
         SolverName::Parallel => true,
         SolverName::Engine => false,
         SolverName::Auto | SolverName::Fast => {
@@ -234,15 +327,24 @@ where
         }
     };
     let run = if parallel {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))?;
-        pool.install(|| engine(game, true, limits))?
+        pool(threads)?.install(|| engine(game, true, limits))?
     } else {
         engine(game, false, limits)?
     };
-    Ok(Report {
+    Ok(presented(cli, game, n, run))
+}
+
+/// A rayon pool of `threads` threads.
+pub(super) fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))
+}
+
+/// The report of an engine run, in the game's own terms.
+pub(super) fn presented<G: Presented>(cli: &Cli, game: &G, n: usize, run: EngineRun<G>) -> Report {
+    Report {
         game: cli.game,
         n,
         answer: game.answer(run.value),
@@ -253,6 +355,34 @@ where
         threads: run.threads,
         stats: run.stats,
         line: game.entries(&run.line),
+        notes: Vec::new(),
+        json: String::new(),
+    }
+}
+
+/// The value, optimal line, statistics (and, if asked, every move's value at the start) of a
+/// game solved by the pruning engine.
+pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    mut solution: Pruned<'_, G, T, R>,
+    table: &'static str,
+    threads: usize,
+    analyze: bool,
+) -> Result<EngineRun<G>, Error> {
+    let line = solution.line()?;
+    let analysis = if analyze {
+        let start = solution.start().clone();
+        Some(solution.analyze(&start)?)
+    } else {
+        None
+    };
+    Ok(EngineRun {
+        value: solution.value(),
+        line,
+        solver: "alphabeta",
+        table,
+        threads,
+        stats: solution.stats(),
+        analysis,
     })
 }
 
@@ -282,7 +412,7 @@ where
     }
 }
 
-fn sequential<G: Game, T: MemoTable<G>>(
+pub(super) fn sequential<G: Game, T: MemoTable<G>>(
     game: &G,
     table: T,
     name: &'static str,
@@ -291,7 +421,7 @@ fn sequential<G: Game, T: MemoTable<G>>(
     finish(solve_with(game, table, limits)?, "engine", name, 1)
 }
 
-fn concurrent<G, T>(
+pub(super) fn concurrent<G, T>(
     game: &G,
     table: &T,
     name: &'static str,
@@ -326,6 +456,7 @@ fn finish<G: Game, T: MemoTable<G>>(
         table,
         threads,
         stats: solution.stats(),
+        analysis: None,
     })
 }
 
@@ -363,7 +494,7 @@ fn read_values(cli: &Cli) -> Result<Vec<i64>, Failure> {
 }
 
 /// The bytes of a file, or of standard input for `-`.
-fn read_input(path: &Path) -> Result<Vec<u8>, Error> {
+pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, Error> {
     let shown = path.display().to_string();
     let io_error = |error: std::io::Error| Error::Io {
         path: if shown == "-" {

@@ -1,0 +1,307 @@
+//! Connect Four on the command line: one position (its score, what the score means, the board,
+//! an optimal line and, with `--analyze`, every column's score), or `--batch`: one position per
+//! line in, `POSITION SCORE` per line out, the format of Pascal Pons' benchmark files.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+
+use gamesolver::games::{ConnectFour, Position};
+use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
+use gamesolver::{
+    DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
+};
+
+use super::args::{Cli, SolverName, strip_protection};
+use super::run::{
+    EngineRun, Failure, Report, concurrent, limits, pool, presented, pruned, sequential,
+};
+
+/// The bound table's size unless the memory budget is smaller: 2²³ slots, the size of Pons'
+/// table (his is 2²⁴ slots of 5 bytes).
+const TABLE_BYTES: u64 = 64 << 20;
+
+/// The rules on the board that `--width` and `--height` give (7×6 by default).
+pub fn game(cli: &Cli) -> Result<ConnectFour, Failure> {
+    let width = cli.width.map_or(7, usize::from);
+    let height = cli.height.map_or(6, usize::from);
+    Ok(ConnectFour::new(width, height)?)
+}
+
+/// The bound table's size within the budget (half of it at most: the rest is the search's).
+fn table_bytes(limits: Limits) -> u64 {
+    TABLE_BYTES.min(limits.memory_budget / 2)
+}
+
+/// The position given on the command line (none: the empty board).
+fn position_text(cli: &Cli) -> Result<String, Failure> {
+    match cli.values.as_slice() {
+        [] => Ok(String::new()),
+        [position] => Ok(strip_protection(position).trim().to_string()),
+        _ => Err(Failure::Usage(format!(
+            "connect-four takes one position (the columns played, as 4453), got {} values",
+            cli.values.len()
+        ))),
+    }
+}
+
+/// Threads for the pruning engine: one unless `--threads` says more.
+fn pruning_threads(cli: &Cli) -> usize {
+    cli.threads.map_or(1, usize::from)
+}
+
+/// Solves one position and reports it.
+pub fn report(cli: &Cli) -> Result<Report, Failure> {
+    if cli.batch.is_some() {
+        unreachable!("main runs --batch through `batch`");
+    }
+    let rules = game(cli)?;
+    let text = position_text(cli)?;
+    let position = rules.position(&text)?;
+    let game = rules.starting_at(position);
+    let limits = limits(cli);
+    let exhaustive = matches!(cli.solver, SolverName::Engine | SolverName::Parallel);
+    if exhaustive && cli.analyze {
+        return Err(Failure::Usage(
+            "--analyze runs the pruning engine: use --solver alphabeta (or auto)".into(),
+        ));
+    }
+    let run = match cli.solver {
+        SolverName::Engine => sequential(&game, HashTable::new(), "hash", limits)?,
+        SolverName::Parallel => {
+            let threads = cli.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                usize::from,
+            );
+            pool(threads)?.install(|| concurrent(&game, &ShardedTable::new(), "sharded", limits))?
+        }
+        SolverName::Auto | SolverName::Fast | SolverName::AlphaBeta => {
+            alphabeta(&game, pruning_threads(cli), limits, cli.analyze)?
+        }
+    };
+    let analysis = run.analysis.as_deref().map(|moves| by_column(&game, moves));
+    let value = run.value;
+    let mut report = presented(cli, &game, position.stones(), run);
+    let shown = if text.is_empty() {
+        "the empty board"
+    } else {
+        &text
+    };
+    report.headline = format!(
+        "Connect Four {}x{}, {}{shown} ({} stones, the {} player to move): score {value}: {}.",
+        game.width(),
+        game.height(),
+        if text.is_empty() { "" } else { "position " },
+        position.stones(),
+        if position.stones().is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        },
+        game.meaning(position.stones(), value)
+    );
+    report.notes = game
+        .render(&position)
+        .lines()
+        .map(|row| format!("  {row}"))
+        .collect();
+    report.json = format!(
+        "\"position\":\"{text}\",\"width\":{},\"height\":{},\"meaning\":\"{}\"",
+        game.width(),
+        game.height(),
+        game.meaning(position.stones(), value)
+    );
+    if let Some(scores) = analysis {
+        let words: Vec<String> = scores
+            .iter()
+            .enumerate()
+            .map(|(column, score)| match score {
+                Some(score) => format!("{}: {score}", column + 1),
+                None => format!("{}: full", column + 1),
+            })
+            .collect();
+        report
+            .notes
+            .push(format!("Score of each column: {}", words.join(", ")));
+        let json: Vec<String> = scores
+            .iter()
+            .enumerate()
+            .map(|(column, score)| {
+                let score = score.map_or("null".to_string(), |score| score.to_string());
+                format!("{{\"column\":{},\"score\":{score}}}", column + 1)
+            })
+            .collect();
+        report.json += &format!(",\"analysis\":[{}]", json.join(","));
+    }
+    Ok(report)
+}
+
+/// Every column's score at the start (`None` for a full column), from the moves' values.
+fn by_column(game: &ConnectFour, moves: &[MoveValue<ConnectFour>]) -> Vec<Option<Score>> {
+    let mut scores = vec![None; game.width()];
+    for mv in moves {
+        scores[usize::from(mv.mv.column)] = Some(mv.value);
+    }
+    scores
+}
+
+/// The pruning engine on a fixed table: sequential, or on `threads` threads sharing an atomic
+/// one.
+fn alphabeta(
+    game: &ConnectFour,
+    threads: usize,
+    limits: Limits,
+    analyze: bool,
+) -> Result<EngineRun<ConnectFour>, Failure> {
+    let options = Pruning::new().ranged().limits(limits);
+    let bytes = table_bytes(limits);
+    if threads > 1 {
+        let table = AtomicBoundTable::for_game(game, bytes)?;
+        let run = pool(threads)?.install(|| {
+            pruned(
+                par_prune_with(game, &table, options)?,
+                "fixed-atomic",
+                threads,
+                analyze,
+            )
+        })?;
+        Ok(run)
+    } else {
+        let table = FixedBoundTable::for_game(game, bytes)?;
+        Ok(pruned(
+            prune_with(game, table, options)?,
+            "fixed",
+            1,
+            analyze,
+        )?)
+    }
+}
+
+/// Solves every position of the `--batch` input, writing `POSITION SCORE` (with `--analyze`:
+/// `POSITION` and one score per column, `-` for a full one) per line, or one JSON object per
+/// line with `--json`. A line that is not a legal position gets an `error: line N: …` on
+/// standard error and nothing on standard output; the others go on. Returns whether every
+/// line was solved. One table serves all the positions, as in Pons' solver.
+pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
+    let path = cli.batch.as_ref().expect("called for --batch");
+    if !cli.values.is_empty() {
+        return Err(Failure::Usage(
+            "give one position as an argument, or many with --batch, not both".into(),
+        ));
+    }
+    if !matches!(
+        cli.solver,
+        SolverName::Auto | SolverName::Fast | SolverName::AlphaBeta
+    ) {
+        return Err(Failure::Usage(
+            "--batch runs the pruning engine: use --solver alphabeta (or auto)".into(),
+        ));
+    }
+    let game = game(cli)?;
+    let shown = path.display().to_string();
+    let open_error = |error: io::Error| Error::Io {
+        path: shown.clone(),
+        message: error.to_string(),
+    };
+    let input: Box<dyn BufRead> = if shown == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(BufReader::new(File::open(path).map_err(open_error)?))
+    };
+    let limits = limits(cli);
+    let options = Pruning::new().ranged().limits(limits);
+    let bytes = table_bytes(limits);
+    let threads = pruning_threads(cli);
+    if threads > 1 {
+        let table = AtomicBoundTable::for_game(&game, bytes)?;
+        let mut pruner = Pruner::new(&game, &table, options)?;
+        let pool = pool(threads)?;
+        solve_lines(cli, &game, input, out, &mut pruner, |pruner, position| {
+            pool.install(|| pruner.par_value_of(position))
+        })
+    } else {
+        let table = FixedBoundTable::for_game(&game, bytes)?;
+        let mut pruner = Pruner::new(&game, table, options)?;
+        solve_lines(cli, &game, input, out, &mut pruner, |pruner, position| {
+            pruner.value_of(position)
+        })
+    }
+}
+
+/// The batch loop, for either kind of table.
+fn solve_lines<T: BoundTable<ConnectFour>>(
+    cli: &Cli,
+    game: &ConnectFour,
+    input: Box<dyn BufRead>,
+    out: &mut impl Write,
+    pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+    mut value_of: impl FnMut(
+        &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+        &Position,
+    ) -> Result<Score, Error>,
+) -> Result<bool, Failure> {
+    let mut all_solved = true;
+    let written = |error: io::Error| Error::Io {
+        path: "standard output".into(),
+        message: error.to_string(),
+    };
+    for (index, line) in input.split(b'\n').enumerate() {
+        let number = index + 1;
+        let line = line.map_err(|error| Error::Io {
+            path: "the batch input".into(),
+            message: error.to_string(),
+        })?;
+        let problem = match std::str::from_utf8(&line) {
+            Err(_) => Err("not text (UTF-8)".to_string()),
+            Ok(text) => match text.split_whitespace().next() {
+                None => Err("an empty line: expected a position (the columns played)".into()),
+                Some(token) => game
+                    .position(token)
+                    .map(|position| (token.to_string(), position))
+                    .map_err(|error| error.to_string()),
+            },
+        };
+        let (token, position) = match problem {
+            Ok(found) => found,
+            Err(problem) => {
+                eprintln!("error: line {number}: {problem}");
+                all_solved = false;
+                continue;
+            }
+        };
+        let at_line = |error: Error| Failure::AtLine(number, error);
+        let score = value_of(pruner, &position).map_err(at_line)?;
+        let analysis = if cli.analyze {
+            let moves = pruner.analyze(&position).map_err(at_line)?;
+            Some(by_column(game, &moves))
+        } else {
+            None
+        };
+        let text = match (&analysis, cli.json) {
+            (None, false) => format!("{token} {score}"),
+            (Some(scores), false) => {
+                let scores: Vec<String> = scores
+                    .iter()
+                    .map(|score| score.map_or("-".to_string(), |score| score.to_string()))
+                    .collect();
+                format!("{token} {}", scores.join(" "))
+            }
+            (analysis, true) => {
+                let extra = analysis.as_ref().map_or(String::new(), |scores| {
+                    let scores: Vec<String> = scores
+                        .iter()
+                        .map(|s| s.map_or("null".to_string(), |s| s.to_string()))
+                        .collect();
+                    format!(",\"analysis\":[{}]", scores.join(","))
+                });
+                format!("{{\"position\":\"{token}\",\"score\":{score}{extra}}}")
+            }
+        };
+        if let Err(error) = writeln!(out, "{text}") {
+            if error.kind() == io::ErrorKind::BrokenPipe {
+                return Ok(all_solved);
+            }
+            return Err(written(error).into());
+        }
+    }
+    Ok(all_solved)
+}
