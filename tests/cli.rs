@@ -139,6 +139,19 @@ fn every_bundled_game_answers_in_the_same_shape() {
             with.extend(["--solver", solver]);
             assert_eq!(shape(&json(&with, None)), expected, "{with:?}");
         }
+        // The pruning engine gives the same answer, value and line as the exhaustive one.
+        let mut engine = args.clone();
+        engine.extend(["--solver", "engine"]);
+        let engine = json(&engine, None);
+        for threads in ["1", "3"] {
+            let mut with = args.clone();
+            with.extend(["--solver", "alphabeta", "--threads", threads]);
+            let pruned = json(&with, None);
+            assert_eq!(pruned["solver"], "alphabeta");
+            for key in ["answer", "value", "line"] {
+                assert_eq!(pruned[key], engine[key], "{with:?}: {key}");
+            }
+        }
     }
     // Nim's line starts with a winning move: it leaves heaps whose XOR is 0.
     let report = json(&["nim", "3,4,5"], None);
@@ -527,4 +540,141 @@ proptest! {
         all.extend(args.iter().map(String::as_str));
         prop_assert_eq!(answer(&json(&all, None)), stone_game_viii_brute_force(&stones));
     }
+}
+
+/// Lines of a benchmark file: (position, published score).
+fn benchmark_lines(file: &str, count: usize) -> Vec<(String, i64)> {
+    let path = format!(
+        "{}/../shared/bench/connect4/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .step_by(97)
+        .take(count)
+        .map(|line| {
+            let (position, score) = line.split_once(' ').unwrap();
+            (position.to_string(), score.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn connect_four_solves_and_explains_a_position() {
+    for (position, score) in benchmark_lines("Test_L3_R1", 4) {
+        let report = json(&["connect-four", &position, "--analyze"], None);
+        assert_eq!(report["answer"], score, "{position}");
+        assert_eq!(report["solver"], "alphabeta");
+        assert_eq!(report["position"], position.as_str());
+        let stones = position.len();
+        assert_eq!(report["n"], stones);
+        // Every column's score; the best is the position's; a full column has none.
+        let analysis = report["analysis"].as_array().unwrap();
+        assert_eq!(analysis.len(), 7);
+        let best = analysis.iter().filter_map(|c| c["score"].as_i64()).max();
+        assert_eq!(best, Some(score));
+        // The line alternates, starting with the side to move, and its moves are legal: the
+        // position followed by the line is accepted, and ends the game.
+        let line = report["line"].as_array().unwrap();
+        let to_move = if stones % 2 == 0 { "first" } else { "second" };
+        assert_eq!(line[0]["player"], to_move);
+        let played: String = line.iter().map(|e| e["column"].to_string()).collect();
+        let full = format!("{position}{played}");
+        let after = json(&["connect-four", &full], None);
+        assert!(
+            after["line"].as_array().unwrap().is_empty(),
+            "{full}: the game is over"
+        );
+    }
+    let text = String::from_utf8(gamesolver(&["connect-four", "4453"], None).stdout).unwrap();
+    assert!(
+        text.contains("score -2: the first player (to move) loses"),
+        "{text}"
+    );
+    assert!(text.contains("Optimal line of play"), "{text}");
+}
+
+#[test]
+fn connect_four_batch_writes_the_benchmark_format() {
+    let mut lines = benchmark_lines("Test_L3_R1", 6);
+    lines.extend(benchmark_lines("Test_L2_R1", 4));
+    let input: String = lines.iter().map(|(p, s)| format!("{p} {s}\n")).collect();
+    let expected = input.clone();
+    // The benchmark file itself is valid input (the score column is ignored).
+    for source in [
+        vec!["connect-four", "--batch", "-"],
+        vec!["connect-four", "--batch", "-", "--threads", "2"],
+    ] {
+        let output = gamesolver(&source, Some(input.as_bytes()));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
+    }
+    let file = temp_file("batch.txt", input.as_bytes());
+    let output = gamesolver(&["connect-four", "--batch", file.to_str().unwrap()], None);
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
+    // Bad lines: named on stderr, nothing on stdout for them, the others still solved.
+    let (good, score) = &lines[0];
+    let mixed = format!("{good}\n448\n\n1111111\n{good}\n");
+    let output = gamesolver(&["connect-four", "--batch", "-"], Some(mixed.as_bytes()));
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        format!("{good} {score}\n{good} {score}\n")
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("error: line 2: move 3 (column 8)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("error: line 3: an empty line"), "{stderr}");
+    assert!(
+        stderr.contains("error: line 4: move 7 (column 1): column 1 is full"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn connect_four_options_and_bad_positions() {
+    // Small boards, and the exhaustive engine agreeing with the pruning one.
+    let pruned = json(&["connect-four", "--width", "4", "--height", "4"], None);
+    let exhaustive = json(
+        &[
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--solver",
+            "engine",
+        ],
+        None,
+    );
+    assert_eq!(pruned["answer"], 0);
+    assert_eq!(
+        (&pruned["answer"], &pruned["line"]),
+        (&exhaustive["answer"], &exhaustive["line"])
+    );
+    let message = rejected(&["connect-four", "12121212"], None, 1);
+    assert!(
+        message.contains("move 8 (column 2): the game was already won"),
+        "{message}"
+    );
+    let message = rejected(&["connect-four", "--width", "8", "--height", "8"], None, 1);
+    assert!(message.contains("8×8 does not fit"), "{message}");
+    rejected(&["connect-four", "44", "55"], None, 2);
+    rejected(&["connect-four", "--batch", "/no/such/file"], None, 1);
+    rejected(&["connect-four", "--input", "x.txt"], None, 2);
+    rejected(&["stone-game-ii", "1,2", "--width", "5"], None, 2);
+    rejected(&["nim", "1,2", "--analyze"], None, 2);
+    rejected(
+        &["connect-four", "4", "--solver", "engine", "--analyze"],
+        None,
+        2,
+    );
 }

@@ -1,0 +1,365 @@
+//! Connect Four against a brute force over the literal rules on small boards, John Tromp's
+//! published results, and samples of Pascal Pons' benchmark sets (../shared/bench/connect4).
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::random_values;
+use gamesolver::games::{ConnectFour, Position};
+use gamesolver::memo::{
+    AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
+};
+use gamesolver::{DeclaredRange, Error, Game, Pruner, Pruning, Score, solve};
+
+/// The literal rules on a grid: drop into a column, look for four through the new stone.
+struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>, // column-major, 0 empty, 1 first player, 2 second
+    heights: Vec<usize>,
+    stones: usize,
+}
+
+impl Grid {
+    fn new(width: usize, height: usize) -> Self {
+        Grid {
+            width,
+            height,
+            cells: vec![0; width * height],
+            heights: vec![0; width],
+            stones: 0,
+        }
+    }
+
+    fn at(&self, column: i64, row: i64) -> u8 {
+        let inside =
+            (0..self.width as i64).contains(&column) && (0..self.height as i64).contains(&row);
+        if inside {
+            self.cells[column as usize * self.height + row as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether the stone at (column, row) is in a line of four.
+    fn four_through(&self, column: usize, row: usize) -> bool {
+        let (c, r) = (column as i64, row as i64);
+        let me = self.at(c, r);
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+            let run = |sign: i64| {
+                (1..4)
+                    .take_while(|k| self.at(c + sign * k * dc, r + sign * k * dr) == me)
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 4
+        })
+    }
+
+    /// Drops a stone; whether it makes four.
+    fn drop_in(&mut self, column: usize) -> bool {
+        let row = self.heights[column];
+        self.cells[column * self.height + row] = 1 + (self.stones % 2) as u8;
+        self.heights[column] += 1;
+        self.stones += 1;
+        self.four_through(column, row)
+    }
+
+    fn undo(&mut self, column: usize) {
+        self.heights[column] -= 1;
+        self.cells[column * self.height + self.heights[column]] = 0;
+        self.stones -= 1;
+    }
+
+    /// Pons' score for the side to move, by trying every move (memoized on the cells).
+    fn score(&mut self, memo: &mut HashMap<Vec<u8>, Score>) -> Score {
+        if let Some(&known) = memo.get(&self.cells) {
+            return known;
+        }
+        let cells = (self.width * self.height) as Score;
+        let mut best = None;
+        for column in 0..self.width {
+            if self.heights[column] == self.height {
+                continue;
+            }
+            let before = self.stones as Score;
+            let value = if self.drop_in(column) {
+                (cells + 1 - before) / 2
+            } else {
+                -self.score(memo)
+            };
+            self.undo(column);
+            best = Some(best.map_or(value, |b: Score| b.max(value)));
+        }
+        let value = best.unwrap_or(0);
+        memo.insert(self.cells.clone(), value);
+        value
+    }
+}
+
+/// A random line of `length` moves on the board that wins for nobody (as in the benchmark
+/// files), as column digits; `None` if the draw hit a win.
+fn random_line(width: usize, height: usize, length: usize, seed: u64) -> Option<String> {
+    let mut grid = Grid::new(width, height);
+    let mut line = String::new();
+    for (k, draw) in random_values(length * 4, seed, 0, 1 << 20)
+        .into_iter()
+        .enumerate()
+    {
+        if line.len() == length {
+            break;
+        }
+        let column = draw as usize % width;
+        if grid.heights[column] == height {
+            continue;
+        }
+        if grid.drop_in(column) {
+            return None;
+        }
+        line.push(char::from_digit(column as u32 + 1, 36).unwrap());
+        let _ = k;
+    }
+    (line.len() == length).then_some(line)
+}
+
+fn pruner_values<T: BoundTable<ConnectFour>>(
+    game: &ConnectFour,
+    table: T,
+    position: &Position,
+) -> (Score, Vec<(u8, Score)>) {
+    let mut pruner: Pruner<'_, ConnectFour, T, DeclaredRange> =
+        Pruner::new(game, table, Pruning::new().ranged()).unwrap();
+    let value = pruner.value_of(position).unwrap();
+    let moves = pruner.analyze(position).unwrap();
+    (
+        value,
+        moves.iter().map(|m| (m.mv.column, m.value)).collect(),
+    )
+}
+
+#[test]
+fn small_boards_match_the_brute_force_of_the_literal_rules() {
+    let mut checked = 0;
+    for (width, height, empty) in [
+        (4, 4, 11),
+        (5, 4, 11),
+        (4, 5, 11),
+        (3, 5, 12),
+        (6, 3, 11),
+        (7, 2, 12),
+        (2, 7, 12),
+        (5, 5, 11),
+    ] {
+        let game = ConnectFour::new(width, height).unwrap();
+        for seed in 0..12 {
+            let Some(line) = random_line(
+                width,
+                height,
+                width * height - empty,
+                seed * 7919 + width as u64,
+            ) else {
+                continue;
+            };
+            let mut grid = Grid::new(width, height);
+            for symbol in line.chars() {
+                grid.drop_in(symbol.to_digit(36).unwrap() as usize - 1);
+            }
+            let mut memo = HashMap::new();
+            let expected = grid.score(&mut memo);
+            let mut expected_moves = Vec::new();
+            for column in 0..width {
+                if grid.heights[column] < height {
+                    let before = grid.stones as Score;
+                    let value = if grid.drop_in(column) {
+                        ((width * height) as Score + 1 - before) / 2
+                    } else {
+                        -grid.score(&mut memo)
+                    };
+                    grid.undo(column);
+                    expected_moves.push((column as u8, value));
+                }
+            }
+            let position = game.position(&line).unwrap();
+            let check = |(value, mut moves): (Score, Vec<(u8, Score)>)| {
+                moves.sort();
+                assert_eq!(
+                    (value, moves),
+                    (expected, expected_moves.clone()),
+                    "{width}x{height} {line}"
+                );
+            };
+            check(pruner_values(&game, HashBoundTable::new(), &position));
+            check(pruner_values(
+                &game,
+                FixedBoundTable::for_game(&game, 128).unwrap(),
+                &position,
+            ));
+            check(pruner_values(
+                &game,
+                Canonical(FixedBoundTable::for_game(&game, 1 << 16).unwrap()),
+                &position,
+            ));
+            check(pruner_values(
+                &game,
+                &AtomicBoundTable::for_game(&game, 1 << 12).unwrap(),
+                &position,
+            ));
+            // The exhaustive engine, from the same position.
+            let from_here = game.clone().starting_at(position);
+            assert_eq!(
+                solve(&from_here, HashTable::new()).unwrap().value(),
+                expected
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "only {checked} positions checked");
+}
+
+/// Tromp's results (`+` first player wins, `=` draw, `−` second player wins), for the boards
+/// the engine solves from empty in well under a second in a release build.
+const TROMP: [(usize, usize, i8); 11] = [
+    (4, 4, 0),
+    (5, 4, 0),
+    (6, 4, -1),
+    (7, 4, 0),
+    (4, 5, 0),
+    (5, 5, 0),
+    (6, 5, 0),
+    (4, 6, 0),
+    (5, 6, 0),
+    (2, 3, 0),
+    (3, 3, 0),
+];
+
+fn solve_from_empty(width: usize, height: usize) -> Score {
+    let game = ConnectFour::new(width, height).unwrap();
+    let table = FixedBoundTable::for_game(&game, 16 << 20).unwrap();
+    gamesolver::prune_with(&game, table, Pruning::new().ranged())
+        .unwrap()
+        .value()
+}
+
+#[test]
+fn tromps_table_on_small_boards() {
+    for (width, height, sign) in TROMP {
+        if width * height <= 20 {
+            assert_eq!(
+                solve_from_empty(width, height).signum(),
+                Score::from(sign),
+                "{width}x{height}"
+            );
+        }
+    }
+}
+
+/// The larger boards of the table (seconds each in a release build):
+/// `cargo test --release --test connect_four -- --ignored`.
+#[test]
+#[ignore = "seconds in release, minutes in debug"]
+fn tromps_table_on_larger_boards() {
+    for (width, height, sign) in TROMP
+        .iter()
+        .copied()
+        .chain([(6, 6, -1), (8, 4, -1), (7, 5, 0)])
+    {
+        assert_eq!(
+            solve_from_empty(width, height).signum(),
+            Score::from(sign),
+            "{width}x{height}"
+        );
+    }
+}
+
+/// `count` lines of a benchmark file, chosen by a seeded draw: (position, published score).
+fn sample(file: &str, count: usize, seed: u64) -> Vec<(String, Score)> {
+    let path = format!(
+        "{}/../shared/bench/connect4/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let lines: Vec<&str> = text.lines().collect();
+    random_values(count, seed, 0, lines.len() as i64 - 1)
+        .into_iter()
+        .map(|i| {
+            let mut parts = lines[i as usize].split_whitespace();
+            let position = parts.next().unwrap().to_string();
+            (position, parts.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn samples_of_the_three_benchmark_sets() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let sets = [("Test_L3_R1", 60), ("Test_L2_R1", 30), ("Test_L1_R1", 12)];
+    let mut fixed = Pruner::new(
+        &game,
+        FixedBoundTable::for_game(&game, 8 << 20).unwrap(),
+        Pruning::new().ranged(),
+    )
+    .unwrap();
+    let mut hashed = Pruner::new(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+    let mirrored = Canonical(AtomicBoundTable::for_game(&game, 8 << 20).unwrap());
+    let mut shared = Pruner::new(&game, &mirrored, Pruning::new().ranged()).unwrap();
+    for (set, count) in sets {
+        for (k, (line, score)) in sample(set, count, 2026).into_iter().enumerate() {
+            let position = game.position(&line).unwrap();
+            assert_eq!(fixed.value_of(&position).unwrap(), score, "{set} {line}");
+            if k % 3 == 0 {
+                assert_eq!(
+                    hashed.value_of(&position).unwrap(),
+                    score,
+                    "{set} {line} (hash)"
+                );
+            }
+            let threads = 2 + k % 3;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            assert_eq!(
+                pool.install(|| shared.par_value_of(&position)).unwrap(),
+                score,
+                "{set} {line} ({threads} threads)"
+            );
+        }
+    }
+}
+
+#[test]
+fn illegal_positions_name_the_move_and_the_column() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let message = |line: &str| game.position(line).unwrap_err().to_string();
+    assert_eq!(
+        message("4480"),
+        "move 3 (column 8): there is no column 8 on a board 7 columns wide"
+    );
+    assert_eq!(message("1111111"), "move 7 (column 1): column 1 is full");
+    assert_eq!(
+        message("121212123"),
+        "move 8 (column 2): the game was already won by the move before"
+    );
+    assert_eq!(
+        message("12x"),
+        "move 3 (column x): there is no column x on a board 7 columns wide"
+    );
+    assert!(message("12#").starts_with("move 3 (column #): '#' is not a column"));
+    assert!(message("120").starts_with("move 3 (column 0): '0' is not a column"));
+    assert!(matches!(ConnectFour::new(8, 8), Err(Error::InvalidGame(_))));
+    assert!(ConnectFour::new(0, 6).is_err());
+    // Wide boards name columns past 9 with letters.
+    let wide = ConnectFour::new(12, 4).unwrap();
+    assert_eq!(wide.position("abc").unwrap().stones(), 3);
+}
+
+#[test]
+fn a_finished_game_has_no_moves_and_pays_the_loser() {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let won = game.position("1212121").unwrap();
+    let mut moves = Vec::new();
+    game.moves(&won, &mut moves);
+    assert!(moves.is_empty());
+    // The first player won with its 4th stone: 22 − 4 = 18 for the winner.
+    assert_eq!(game.payoff(&won), -18);
+}
