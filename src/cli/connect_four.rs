@@ -11,13 +11,15 @@ use gamesolver::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
 
+use rayon::prelude::*;
+
 use super::args::{Cli, SolverName, strip_protection};
 use super::run::{
     EngineRun, Failure, Report, concurrent, limits, pool, presented, pruned, sequential,
 };
 
-/// The bound table's size unless the memory budget is smaller: 2²³ slots, the size of Pons'
-/// table (his is 2²⁴ slots of 5 bytes).
+/// The bound table's size unless the memory budget is smaller: 2²³ slots of 8 bytes (Pons'
+/// table: about 2²⁴ slots of 5 bytes, 80 MiB).
 const TABLE_BYTES: u64 = 64 << 20;
 
 /// The rules on the board that `--width` and `--height` give (7×6 by default).
@@ -212,96 +214,150 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
     let bytes = table_bytes(limits);
     let threads = pruning_threads(cli);
     if threads > 1 {
+        // Positions in parallel: each worker solves whole positions with its own search, all
+        // sharing one table. (Splitting one position's search pays much less on positions this
+        // quick: docs/performance.md.)
         let table = AtomicBoundTable::for_game(&game, bytes)?;
-        let mut pruner = Pruner::new(&game, &table, options)?;
+        Pruner::new(&game, &table, options)?;
         let pool = pool(threads)?;
-        solve_lines(cli, &game, input, out, &mut pruner, |pruner, position| {
-            pool.install(|| pruner.par_value_of(position))
-        })
+        let mut lines = input.split(b'\n').enumerate().peekable();
+        let mut all_solved = true;
+        while lines.peek().is_some() {
+            let mut chunk = Vec::with_capacity(CHUNK);
+            for (index, line) in lines.by_ref().take(CHUNK) {
+                chunk.push((index + 1, line.map_err(input_error)?));
+            }
+            let results: Vec<_> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map_init(
+                        || Pruner::new(&game, &table, options),
+                        |pruner, (number, line)| match pruner {
+                            Ok(pruner) => {
+                                solve_line(cli, &game, pruner, line, |p, s| p.value_of(s))
+                                    .map_err(|error| Failure::AtLine(*number, error))
+                            }
+                            Err(error) => Err(Failure::Rejected(error.clone())),
+                        },
+                    )
+                    .collect()
+            });
+            for ((number, _), result) in chunk.iter().zip(results) {
+                let result = result?;
+                all_solved &= result.is_ok();
+                if !emit(out, *number, result)? {
+                    return Ok(all_solved);
+                }
+            }
+        }
+        Ok(all_solved)
     } else {
         let table = FixedBoundTable::for_game(&game, bytes)?;
         let mut pruner = Pruner::new(&game, table, options)?;
-        solve_lines(cli, &game, input, out, &mut pruner, |pruner, position| {
-            pruner.value_of(position)
-        })
+        let mut all_solved = true;
+        for (index, line) in input.split(b'\n').enumerate() {
+            let number = index + 1;
+            let line = line.map_err(input_error)?;
+            let result = solve_line(cli, &game, &mut pruner, &line, |p, s| p.value_of(s))
+                .map_err(|error| Failure::AtLine(number, error))?;
+            all_solved &= result.is_ok();
+            if !emit(out, number, result)? {
+                break;
+            }
+        }
+        Ok(all_solved)
     }
 }
 
-/// The batch loop, for either kind of table.
-fn solve_lines<T: BoundTable<ConnectFour>>(
+/// How many lines a parallel batch hands out at once (their results wait to be printed in
+/// order, so this bounds the memory they take).
+const CHUNK: usize = 4096;
+
+fn input_error(error: io::Error) -> Error {
+    Error::Io {
+        path: "the batch input".into(),
+        message: error.to_string(),
+    }
+}
+
+/// A line's position: its first word, as columns played.
+fn parse_line(game: &ConnectFour, line: &[u8]) -> Result<(String, Position), String> {
+    match std::str::from_utf8(line) {
+        Err(_) => Err("not text (UTF-8)".to_string()),
+        Ok(text) => match text.split_whitespace().next() {
+            None => Err("an empty line: expected a position (the columns played)".into()),
+            Some(token) => game
+                .position(token)
+                .map(|position| (token.to_string(), position))
+                .map_err(|error| error.to_string()),
+        },
+    }
+}
+
+/// Writes a line's output (or its error on standard error); false once standard output is
+/// closed (nothing more to do).
+fn emit(
+    out: &mut impl Write,
+    number: usize,
+    result: Result<String, String>,
+) -> Result<bool, Failure> {
+    match result {
+        Err(problem) => {
+            eprintln!("error: line {number}: {problem}");
+            Ok(true)
+        }
+        Ok(text) => match writeln!(out, "{text}") {
+            Ok(()) => Ok(true),
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+            Err(error) => Err(Error::Io {
+                path: "standard output".into(),
+                message: error.to_string(),
+            }
+            .into()),
+        },
+    }
+}
+
+/// Solves one line of a batch: `Ok(Ok(output))`, `Ok(Err(why the line is not a position))`,
+/// or `Err` for an error that stops the batch (the memory budget, say).
+fn solve_line<T: BoundTable<ConnectFour>>(
     cli: &Cli,
     game: &ConnectFour,
-    input: Box<dyn BufRead>,
-    out: &mut impl Write,
     pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+    line: &[u8],
     mut value_of: impl FnMut(
         &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
         &Position,
     ) -> Result<Score, Error>,
-) -> Result<bool, Failure> {
-    let mut all_solved = true;
-    let written = |error: io::Error| Error::Io {
-        path: "standard output".into(),
-        message: error.to_string(),
+) -> Result<Result<String, String>, Error> {
+    let (token, position) = match parse_line(game, line) {
+        Ok(found) => found,
+        Err(problem) => return Ok(Err(problem)),
     };
-    for (index, line) in input.split(b'\n').enumerate() {
-        let number = index + 1;
-        let line = line.map_err(|error| Error::Io {
-            path: "the batch input".into(),
-            message: error.to_string(),
-        })?;
-        let problem = match std::str::from_utf8(&line) {
-            Err(_) => Err("not text (UTF-8)".to_string()),
-            Ok(text) => match text.split_whitespace().next() {
-                None => Err("an empty line: expected a position (the columns played)".into()),
-                Some(token) => game
-                    .position(token)
-                    .map(|position| (token.to_string(), position))
-                    .map_err(|error| error.to_string()),
-            },
-        };
-        let (token, position) = match problem {
-            Ok(found) => found,
-            Err(problem) => {
-                eprintln!("error: line {number}: {problem}");
-                all_solved = false;
-                continue;
-            }
-        };
-        let at_line = |error: Error| Failure::AtLine(number, error);
-        let score = value_of(pruner, &position).map_err(at_line)?;
-        let analysis = if cli.analyze {
-            let moves = pruner.analyze(&position).map_err(at_line)?;
-            Some(by_column(game, &moves))
-        } else {
-            None
-        };
-        let text = match (&analysis, cli.json) {
-            (None, false) => format!("{token} {score}"),
-            (Some(scores), false) => {
+    let score = value_of(pruner, &position)?;
+    let analysis = if cli.analyze {
+        Some(by_column(game, &pruner.analyze(&position)?))
+    } else {
+        None
+    };
+    Ok(Ok(match (&analysis, cli.json) {
+        (None, false) => format!("{token} {score}"),
+        (Some(scores), false) => {
+            let scores: Vec<String> = scores
+                .iter()
+                .map(|score| score.map_or("-".to_string(), |score| score.to_string()))
+                .collect();
+            format!("{token} {}", scores.join(" "))
+        }
+        (analysis, true) => {
+            let extra = analysis.as_ref().map_or(String::new(), |scores| {
                 let scores: Vec<String> = scores
                     .iter()
-                    .map(|score| score.map_or("-".to_string(), |score| score.to_string()))
+                    .map(|s| s.map_or("null".to_string(), |s| s.to_string()))
                     .collect();
-                format!("{token} {}", scores.join(" "))
-            }
-            (analysis, true) => {
-                let extra = analysis.as_ref().map_or(String::new(), |scores| {
-                    let scores: Vec<String> = scores
-                        .iter()
-                        .map(|s| s.map_or("null".to_string(), |s| s.to_string()))
-                        .collect();
-                    format!(",\"analysis\":[{}]", scores.join(","))
-                });
-                format!("{{\"position\":\"{token}\",\"score\":{score}{extra}}}")
-            }
-        };
-        if let Err(error) = writeln!(out, "{text}") {
-            if error.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(all_solved);
-            }
-            return Err(written(error).into());
+                format!(",\"analysis\":[{}]", scores.join(","))
+            });
+            format!("{{\"position\":\"{token}\",\"score\":{score}{extra}}}")
         }
-    }
-    Ok(all_solved)
+    }))
 }

@@ -297,6 +297,19 @@ impl<G: Game> Search<G> {
 }
 
 impl Bounds<'_> {
+    /// `Err(Error::Cancelled)` once the search's cancel flag is raised.
+    #[inline]
+    pub(crate) fn cancelled(self) -> Result<(), Error> {
+        if self
+            .cancel
+            .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
+        {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
     /// Errors if the search was cancelled, or if a table whose coming peak is `table_bytes`
     /// plus a stack of `stack_bytes` (which may double at its next push: the old and the new
     /// buffers are both counted, and a third for slack) would exceed the budget.

@@ -19,13 +19,14 @@
 mod search;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::search::{Bounds, combine};
 use super::{Limits, MoveValue, Ply, Stats};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Turn, ValueRange};
-use crate::memo::{BoundTable, ConcurrentBoundTable};
+use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
 use search::Search;
 
 /// How the engine turns window searches into an exact value.
@@ -349,6 +350,127 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     }
 }
 
+/// What a driver knows of a value between its window searches, and which window it searches
+/// next.
+#[derive(Debug, Clone, Copy)]
+struct Narrowing {
+    driver: Driver,
+    low: Score,
+    high: Score,
+    /// MTD(f)'s guess: the last result.
+    guess: Score,
+}
+
+impl Narrowing {
+    fn new(driver: Driver, low: Score, high: Score) -> Self {
+        Narrowing {
+            driver,
+            low,
+            high,
+            guess: 0.clamp(low, high),
+        }
+    }
+
+    /// The next window to search; `None` once the value (`low`) is known.
+    fn next(&self) -> Option<(Score, Score)> {
+        let (low, high) = (self.low, self.high);
+        if low >= high {
+            return None;
+        }
+        Some(match self.driver {
+            Driver::FullWindow => (-Score::MAX, Score::MAX),
+            Driver::Bisection => {
+                let middle = probe_point(low, high);
+                (middle, middle + 1)
+            }
+            Driver::Mtdf => {
+                let beta = if self.guess == low {
+                    low + 1
+                } else {
+                    self.guess
+                };
+                (beta - 1, beta)
+            }
+        })
+    }
+
+    /// Whether a search in `window` can still tell anything new.
+    fn informative(&self, window: (Score, Score)) -> bool {
+        match self.driver {
+            // A null window (t, t + 1) decides whether the value exceeds t.
+            Driver::Bisection | Driver::Mtdf => self.low <= window.0 && window.0 < self.high,
+            Driver::FullWindow => self.low < self.high,
+        }
+    }
+
+    /// A window for a second worker while `busy` is being searched: for bisection, a null
+    /// window on the other side of the interval (where the driver would probe next had the
+    /// busy probe gone the other way); else the same window. Measured against the probe of the
+    /// larger part (about a third each round): no better (docs/performance.md).
+    fn next_beside(&self, busy: Option<(Score, Score)>) -> Option<(Score, Score)> {
+        let next = self.next()?;
+        let Some((t, _)) = busy.filter(|&busy| busy == next && self.driver == Driver::Bisection)
+        else {
+            return Some(next);
+        };
+        let other = if t <= 0 { self.high / 2 } else { self.low / 2 };
+        let other = other.clamp(self.low, self.high - 1);
+        Some((other, other + 1))
+    }
+
+    /// Takes what a fail-soft search in `window` found; whether it narrowed anything.
+    fn take(&mut self, window: (Score, Score), result: Score) -> bool {
+        let before = (self.low, self.high);
+        if result <= window.0 {
+            self.high = self.high.min(result);
+        } else if result >= window.1 {
+            self.low = self.low.max(result);
+        } else {
+            (self.low, self.high) = (result, result);
+        }
+        self.guess = result.clamp(self.low, self.high.max(self.low));
+        (self.low, self.high) != before
+    }
+}
+
+/// Where bisection probes `low..=high` (`low < high`): the midpoint, moved halfway to the end
+/// on the far side of 0 (Pons' rule: a probe far from the value is cheap to answer).
+fn probe_point(low: Score, high: Score) -> Score {
+    let middle = (low as i128 + (high as i128 - low as i128) / 2) as Score;
+    if middle <= 0 && low / 2 < middle {
+        low / 2
+    } else if middle >= 0 && high / 2 > middle {
+        high / 2
+    } else {
+        middle
+    }
+}
+
+/// What the game and the table know of `state`'s value before any search: a known value, or
+/// the driver's starting interval.
+fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    game: &G,
+    table: &T,
+    options: &Pruning<R>,
+    state: &G::State,
+    stats: &mut Stats,
+) -> Result<Result<Score, Narrowing>, Error> {
+    if let Some(value) = game.known_value(state) {
+        stats.known += 1;
+        return super::search::valid(value).map(Ok);
+    }
+    let (low, high) = options.range.range(game, state);
+    let mut known = Bound::new(low.max(-Score::MAX), high);
+    if let Some(stored) = table.get(game, state) {
+        known = known.intersect(stored);
+    }
+    Ok(Err(Narrowing::new(
+        options.driver,
+        known.lower,
+        known.upper,
+    )))
+}
+
 /// Finds the exact value of `state` with the options' driver.
 fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     search: &mut Search<G>,
@@ -359,59 +481,24 @@ fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     stats: &mut Stats,
     bounds: Bounds<'_>,
 ) -> Result<Score, Error> {
-    if let Some(value) = game.known_value(state) {
-        stats.known += 1;
-        return super::search::valid(value);
-    }
-    let range = &options.range;
-    let (mut low, mut high) = range.range(game, state);
-    low = low.max(-Score::MAX);
-    if let Some(known) = table.get(game, state) {
-        low = low.max(known.lower);
-        high = high.min(known.upper);
-    }
-    let mut probe = |search: &mut Search<G>, table: &mut T, alpha, beta| {
-        search.window(game, table, range, state, alpha, beta, stats, bounds)
+    let mut narrowing = match start_narrowing(game, table, options, state, stats)? {
+        Ok(value) => return Ok(value),
+        Err(narrowing) => narrowing,
     };
-    match options.driver {
-        Driver::FullWindow => {
-            if low >= high {
-                return Ok(low);
-            }
-            probe(search, table, -Score::MAX, Score::MAX)
-        }
-        Driver::Bisection => {
-            while low < high {
-                let mut middle = (low as i128 + (high as i128 - low as i128) / 2) as Score;
-                if middle <= 0 && low / 2 < middle {
-                    middle = low / 2;
-                } else if middle >= 0 && high / 2 > middle {
-                    middle = high / 2;
-                }
-                let result = probe(search, table, middle, middle + 1)?;
-                if result <= middle {
-                    high = result;
-                } else {
-                    low = result;
-                }
-            }
-            Ok(low)
-        }
-        Driver::Mtdf => {
-            let mut guess = 0.clamp(low, high);
-            while low < high {
-                let beta = if guess == low { guess + 1 } else { guess };
-                let result = probe(search, table, beta - 1, beta)?;
-                if result < beta {
-                    high = result;
-                } else {
-                    low = result;
-                }
-                guess = result.clamp(low, high);
-            }
-            Ok(low)
-        }
+    while let Some(window) = narrowing.next() {
+        let result = search.window(
+            game,
+            table,
+            &options.range,
+            state,
+            window.0,
+            window.1,
+            stats,
+            bounds,
+        )?;
+        narrowing.take(window, result);
     }
+    Ok(narrowing.low)
 }
 
 /// A game solved from its start by the pruning engine: its value, and the engine to ask more.
@@ -599,28 +686,77 @@ where
             return self.value_of(state);
         }
         let clock = Instant::now();
-        let finished = AtomicBool::new(false);
         let (game, table, options) = (self.game, self.table, &self.options);
+        let narrowing = match start_narrowing(game, &table, options, state, &mut self.stats)? {
+            Ok(value) => return Ok(value),
+            Err(narrowing) => narrowing,
+        };
+        // The workers search different null windows of the same interval at once (a helper
+        // probes the other side of it); every result narrows the shared interval, and a
+        // worker whose window no longer tells anything is cancelled and takes a new one.
+        let shared = Mutex::new(Shared {
+            narrowing,
+            busy: vec![None; workers],
+            outcome: None,
+        });
         let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
-            let mut search = Search::new(context.index());
+            let me = context.index();
+            let mut search = Search::new(me);
             let mut handle = table;
             let mut stats = Stats::default();
-            let bounds = Bounds {
-                budget: options.limits.memory_budget,
-                cancel: Some(&finished),
+            let result = loop {
+                let (window, cancel) = {
+                    let mut shared = lock(&shared);
+                    if let Some(outcome) = &shared.outcome {
+                        break outcome.clone();
+                    }
+                    let others = shared
+                        .busy
+                        .iter()
+                        .enumerate()
+                        .find_map(|(k, busy)| busy.as_ref().filter(|_| k != me).map(|b| b.0));
+                    match shared.narrowing.next_beside(others) {
+                        Some(window) => {
+                            let cancel = Arc::new(AtomicBool::new(false));
+                            shared.busy[me] = Some((window, Arc::clone(&cancel)));
+                            (window, cancel)
+                        }
+                        None => {
+                            let value = Ok(shared.narrowing.low);
+                            shared.finish(value.clone());
+                            break value;
+                        }
+                    }
+                };
+                let bounds = Bounds {
+                    budget: options.limits.memory_budget,
+                    cancel: Some(&cancel),
+                };
+                let found = search.window(
+                    game,
+                    &mut handle,
+                    &options.range,
+                    state,
+                    window.0,
+                    window.1,
+                    &mut stats,
+                    bounds,
+                );
+                let mut shared = lock(&shared);
+                shared.busy[me] = None;
+                match found {
+                    Err(Error::Cancelled) => {}
+                    Ok(result) => {
+                        if shared.narrowing.take(window, result) {
+                            shared.cancel_stale();
+                        }
+                    }
+                    Err(error) => {
+                        shared.finish(Err(error.clone()));
+                        break Err(error);
+                    }
+                }
             };
-            let result = drive(
-                &mut search,
-                game,
-                &mut handle,
-                options,
-                state,
-                &mut stats,
-                bounds,
-            );
-            if !matches!(result, Err(Error::Cancelled)) {
-                finished.store(true, Ordering::Relaxed);
-            }
             (result, stats)
         });
         let mut value = None;
@@ -636,7 +772,6 @@ where
                     debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
                     value = Some(found);
                 }
-                Err(Error::Cancelled) => {}
                 Err(error) => failure = failure.or(Some(error)),
             }
         }
@@ -644,7 +779,45 @@ where
         match (value, failure) {
             (Some(value), _) => Ok(value),
             (None, Some(error)) => Err(error),
-            (None, None) => unreachable!("the first worker to finish is never cancelled"),
+            (None, None) => unreachable!("every worker ends with the shared outcome"),
         }
     }
+}
+
+/// The state the parallel workers share: the interval, each worker's window under search with
+/// its cancel flag, and the outcome once there is one.
+struct Shared {
+    narrowing: Narrowing,
+    busy: Vec<Option<Busy>>,
+    outcome: Option<Result<Score, Error>>,
+}
+
+/// A window under search, and the flag that cancels that search.
+type Busy = ((Score, Score), Arc<AtomicBool>);
+
+impl Shared {
+    /// Records the outcome and stops every search under way.
+    fn finish(&mut self, outcome: Result<Score, Error>) {
+        self.outcome = Some(outcome);
+        for (_, cancel) in self.busy.iter().flatten() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Stops the searches whose windows the interval has made pointless.
+    fn cancel_stale(&mut self) {
+        for (window, cancel) in self.busy.iter().flatten() {
+            if !self.narrowing.informative(*window) {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The shared state, even if a worker panicked while holding it (its panic is re-raised by
+/// rayon; the state is still consistent, as every update is a plain assignment).
+fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
+    shared
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

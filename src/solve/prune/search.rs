@@ -18,7 +18,11 @@ use crate::memo::{Bound, BoundTable};
 use crate::solve::Stats;
 use crate::solve::search::{Bounds, valid};
 
-/// How many stores pass between two checks of the memory budget and of cancellation.
+/// How many stores pass between two checks of cancellation (a parallel helper stops soon
+/// after another worker narrowed the value: a window search can take well under a millisecond).
+const CANCEL_EVERY: u32 = 64;
+
+/// How many stores pass between two checks of the memory budget.
 const CHECK_EVERY: u32 = 1024;
 
 /// One open state.
@@ -48,9 +52,9 @@ struct Frame<S> {
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
-    /// 0: the game's move order. A parallel helper `k > 0` tries the second move first at
-    /// every `k + 1`-th level, so that the workers part ways early and fill the shared table
-    /// with different states.
+    /// 0: the game's move order. A parallel helper `k > 0` starts the window's root with its
+    /// `k`-th move (the rest in order): where every root move must be refuted, the workers
+    /// refute different ones at once and find each other's results in the shared table.
     helper: usize,
     stores: u32,
 }
@@ -206,8 +210,9 @@ impl<G: Game> Search<G> {
                 table.prefetch(game, &game.play(&state, mv).next);
             }
         }
-        if self.helper != 0 && count > 1 && self.frames.len().is_multiple_of(self.helper + 1) {
-            self.moves.swap(moves_start, moves_start + 1);
+        if self.helper != 0 && self.frames.is_empty() {
+            let first = moves_start + self.helper % count;
+            self.moves[moves_start..=first].rotate_right(1);
         }
         let alpha = alpha.max(low);
         self.frames.push(Frame {
@@ -285,9 +290,12 @@ impl<G: Game> Search<G> {
             };
             table.store(game, &done.state, bound);
             self.stores += 1;
-            if self.stores >= CHECK_EVERY {
-                self.stores = 0;
-                self.check_memory(table, bounds)?;
+            if self.stores.is_multiple_of(CANCEL_EVERY) {
+                bounds.cancelled()?;
+                if self.stores >= CHECK_EVERY {
+                    self.stores = 0;
+                    self.check_memory(table, bounds)?;
+                }
             }
             if self.frames.is_empty() {
                 return Ok(result);

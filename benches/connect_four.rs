@@ -1,0 +1,93 @@
+//! Connect Four with the pruning engine on Pons' three "easy" benchmark sets (end, middle,
+//! beginning; ../shared/bench/connect4): all 1000 positions of a set per iteration, with a
+//! fresh 64 MiB table each time (as one `gamesolver connect-four --batch` process has), on one
+//! thread and on two. Every score is asserted against the published one.
+//!
+//! `cargo bench --bench connect_four`; benches/connect_four.sh times whole processes against
+//! Pons' solver side by side. The statistics printed first (states searched per second, table
+//! entries) come from one untimed pass.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use gamesolver::games::{ConnectFour, Position};
+use gamesolver::memo::{AtomicBoundTable, FixedBoundTable};
+use gamesolver::{Pruner, Pruning, Score};
+
+const TABLE_BYTES: u64 = 64 << 20;
+
+fn load(set: &str) -> Vec<(Position, Score)> {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let path = format!(
+        "{}/../shared/bench/connect4/{set}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{path}: {error}"))
+        .lines()
+        .map(|line| {
+            let (moves, score) = line.split_once(' ').unwrap();
+            (game.position(moves).unwrap(), score.parse().unwrap())
+        })
+        .collect()
+}
+
+/// Solves every position on one thread with one fresh table; returns (states searched, entries).
+fn sequential(game: &ConnectFour, positions: &[(Position, Score)]) -> (u64, usize) {
+    let table = FixedBoundTable::for_game(game, TABLE_BYTES).unwrap();
+    let mut pruner = Pruner::new(game, table, Pruning::new().ranged()).unwrap();
+    for (position, score) in positions {
+        assert_eq!(pruner.value_of(black_box(position)).unwrap(), *score);
+    }
+    (pruner.stats().expanded, pruner.stats().stored)
+}
+
+/// The same on every thread of `pool`, sharing one atomic table.
+fn parallel(game: &ConnectFour, positions: &[(Position, Score)], pool: &rayon::ThreadPool) -> u64 {
+    let table = AtomicBoundTable::for_game(game, TABLE_BYTES).unwrap();
+    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
+    pool.install(|| {
+        for (position, score) in positions {
+            assert_eq!(pruner.par_value_of(black_box(position)).unwrap(), *score);
+        }
+    });
+    pruner.stats().expanded
+}
+
+fn connect_four(c: &mut Criterion) {
+    let game = ConnectFour::new(7, 6).unwrap();
+    let two = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("connect_four");
+    group.sample_size(10);
+    for set in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
+        let positions = load(set);
+        let clock = Instant::now();
+        let (searched, entries) = sequential(&game, &positions);
+        let seconds = clock.elapsed().as_secs_f64();
+        eprintln!(
+            "{set}: {searched} states searched, {:.1} M/s, {entries} table entries of {} slots, \
+             {:.1} us per position (one untimed pass)",
+            searched as f64 / seconds / 1e6,
+            TABLE_BYTES / 8,
+            seconds / positions.len() as f64 * 1e6
+        );
+        group.bench_with_input(
+            BenchmarkId::new("sequential", set),
+            &positions,
+            |b, positions| b.iter(|| sequential(&game, positions)),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("parallel-2", set),
+            &positions,
+            |b, positions| b.iter(|| parallel(&game, positions, &two)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, connect_four);
+criterion_main!(benches);
