@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Connect Four, whole processes side by side: gamesolver's pruning engine against Pascal Pons'
+# solver, on the benchmark sets in ../shared/bench/connect4.
+#
+#   PONS=/path/to/c4solver benches/connect_four.sh [RUNS] [SET]...
+#
+# PONS is a c4solver binary you built yourself from Pons' public source (PascalPons/connect4 on
+# GitHub), outside this repository: nothing here builds or ships it. It runs without an opening
+# book. SET is a file name in ../shared/bench/connect4 (default: all three "easy" sets).
+# Every command reads the same 1000 positions and must print the published scores; each is run
+# RUNS times (default 7), interleaved so that a noisy neighbour hurts all alike. Prints per set
+# the median wall time of the whole process, the mean per position, and the ratio to Pons'.
+# Without PONS, only gamesolver is timed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${1:-7}
+shift $(( $# >= 1 ? 1 : 0 ))
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(Test_L3_R1 Test_L2_R1 Test_L1_R1)
+bench=../shared/bench/connect4
+out=target/connect-four
+mkdir -p "$out"
+cargo build --release --quiet
+ours=target/release/gamesolver
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+printf '%-12s %-26s %10s %14s %8s\n' set command "median s" "per position" "vs Pons"
+for set in "${sets[@]}"; do
+    cut -d' ' -f1 "$bench/$set" > "$out/$set.positions"
+    labels=(gamesolver "gamesolver --threads 2")
+    commands=("$ours connect-four --batch $out/$set.positions" "$ours connect-four --batch $out/$set.positions --threads 2")
+    if [ -n "${PONS:-}" ]; then
+        labels=(pons "${labels[@]}")
+        commands=("$PONS" "${commands[@]}")
+    fi
+    declare -A times=()
+    for ((run = 0; run < runs; run++)); do
+        for index in "${!labels[@]}"; do
+            start=$(date +%s%N)
+            if [ "${labels[$index]}" = pons ]; then
+                ${commands[$index]} < "$out/$set.positions" > "$out/stdout.txt" 2> /dev/null
+            else
+                ${commands[$index]} > "$out/stdout.txt"
+            fi
+            times[$index]+="$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+            # The scores must be the published ones (Pons prints "POSITION SCORE" too).
+            if ! cut -d' ' -f1-2 "$out/stdout.txt" | diff -q - "$bench/$set" > /dev/null; then
+                echo "WRONG SCORES from ${labels[$index]} on $set" >&2
+                exit 1
+            fi
+        done
+    done
+    base=""
+    for index in "${!labels[@]}"; do
+        med=$(median <<< "${times[$index]}")
+        [ -n "$base" ] || base=$med
+        count=$(wc -l < "$out/$set.positions")
+        per=$(awk -v s="$med" -v n="$count" 'BEGIN { printf "%.1f us", s / n * 1e6 }')
+        ratio=$(awk -v a="$base" -v b="$med" 'BEGIN { printf "%.2fx", b / a }')
+        [ -n "${PONS:-}" ] || ratio="-"
+        printf '%-12s %-26s %10s %14s %8s\n' "$set" "${labels[$index]}" "$med" "$per" "$ratio"
+    done
+    unset times
+done
+echo "(whole processes, $runs interleaved runs each, $(nproc) cores; 'vs Pons' = time / Pons' time)"
