@@ -1,7 +1,9 @@
 //! Connect Four with the pruning engine on Pons' three "easy" benchmark sets (end, middle,
 //! beginning; ../shared/bench/connect4): all 1000 positions of a set per iteration, with a
-//! fresh 64 MiB table each time (as one `gamesolver connect-four --batch` process has), on one
-//! thread and on two. Every score is asserted against the published one.
+//! fresh 64 MiB table each time (as one `gamesolver connect-four --batch` process has): on one
+//! thread; on two, one position at a time (`par_value_of`); and on two, positions side by side
+//! (`par_values_of`, what `--batch --threads 2` does). Every score is asserted against the
+//! published one.
 //!
 //! `cargo bench --bench connect_four`; benches/connect_four.sh times whole processes against
 //! Pons' solver side by side. The statistics printed first (states searched per second, table
@@ -55,6 +57,27 @@ fn parallel(game: &ConnectFour, positions: &[(Position, Score)], pool: &rayon::T
     pruner.stats().expanded
 }
 
+/// Positions side by side on every thread of `pool`, sharing one atomic table.
+fn positions_in_parallel(
+    game: &ConnectFour,
+    positions: &[(Position, Score)],
+    pool: &rayon::ThreadPool,
+) -> u64 {
+    let table = AtomicBoundTable::for_game(game, TABLE_BYTES).unwrap();
+    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
+    let states: Vec<Position> = positions.iter().map(|(position, _)| *position).collect();
+    let scores = pool
+        .install(|| pruner.par_values_of(black_box(&states)))
+        .unwrap();
+    assert!(
+        scores
+            .iter()
+            .zip(positions)
+            .all(|(got, (_, want))| got == want)
+    );
+    pruner.stats().expanded
+}
+
 fn connect_four(c: &mut Criterion) {
     let game = ConnectFour::new(7, 6).unwrap();
     let two = rayon::ThreadPoolBuilder::new()
@@ -84,6 +107,11 @@ fn connect_four(c: &mut Criterion) {
             BenchmarkId::new("parallel-2", set),
             &positions,
             |b, positions| b.iter(|| parallel(&game, positions, &two)),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("positions-2", set),
+            &positions,
+            |b, positions| b.iter(|| positions_in_parallel(&game, positions, &two)),
         );
     }
     group.finish();

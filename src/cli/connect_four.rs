@@ -11,8 +11,6 @@ use gamesolver::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
 
-use rayon::prelude::*;
-
 use super::args::{Cli, SolverName, strip_protection};
 use super::run::{
     EngineRun, Failure, Report, concurrent, limits, pool, presented, pruned, sequential,
@@ -218,34 +216,32 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
         // sharing one table. (Splitting one position's search pays much less on positions this
         // quick: docs/performance.md.)
         let table = AtomicBoundTable::for_game(&game, bytes)?;
-        Pruner::new(&game, &table, options)?;
+        let mut pruner = Pruner::new(&game, &table, options)?;
         let pool = pool(threads)?;
         let mut lines = input.split(b'\n').enumerate().peekable();
         let mut all_solved = true;
         while lines.peek().is_some() {
             let mut chunk = Vec::with_capacity(CHUNK);
             for (index, line) in lines.by_ref().take(CHUNK) {
-                chunk.push((index + 1, line.map_err(input_error)?));
+                chunk.push((index + 1, parse_line(&game, &line.map_err(input_error)?)));
             }
-            let results: Vec<_> = pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map_init(
-                        || Pruner::new(&game, &table, options),
-                        |pruner, (number, line)| match pruner {
-                            Ok(pruner) => {
-                                solve_line(cli, &game, pruner, line, |p, s| p.value_of(s))
-                                    .map_err(|error| Failure::AtLine(*number, error))
-                            }
-                            Err(error) => Err(Failure::Rejected(error.clone())),
-                        },
-                    )
-                    .collect()
-            });
-            for ((number, _), result) in chunk.iter().zip(results) {
-                let result = result?;
+            let positions: Vec<Position> = chunk
+                .iter()
+                .filter_map(|(_, parsed)| parsed.as_ref().ok().map(|(_, position)| *position))
+                .collect();
+            let scores = pool.install(|| pruner.par_values_of(&positions))?;
+            let mut scores = scores.into_iter();
+            for (number, parsed) in chunk {
+                let result = match parsed {
+                    Err(problem) => Err(problem),
+                    Ok((token, position)) => {
+                        let score = scores.next().expect("one score per position");
+                        let answer = answer_line(cli, &game, &mut pruner, &token, &position, score);
+                        Ok(answer.map_err(|error| Failure::AtLine(number, error))?)
+                    }
+                };
                 all_solved &= result.is_ok();
-                if !emit(out, *number, result)? {
+                if !emit(out, number, result)? {
                     return Ok(all_solved);
                 }
             }
@@ -258,7 +254,7 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
         for (index, line) in input.split(b'\n').enumerate() {
             let number = index + 1;
             let line = line.map_err(input_error)?;
-            let result = solve_line(cli, &game, &mut pruner, &line, |p, s| p.value_of(s))
+            let result = solve_line(cli, &game, &mut pruner, &line)
                 .map_err(|error| Failure::AtLine(number, error))?;
             all_solved &= result.is_ok();
             if !emit(out, number, result)? {
@@ -325,22 +321,31 @@ fn solve_line<T: BoundTable<ConnectFour>>(
     game: &ConnectFour,
     pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
     line: &[u8],
-    mut value_of: impl FnMut(
-        &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
-        &Position,
-    ) -> Result<Score, Error>,
 ) -> Result<Result<String, String>, Error> {
     let (token, position) = match parse_line(game, line) {
         Ok(found) => found,
         Err(problem) => return Ok(Err(problem)),
     };
-    let score = value_of(pruner, &position)?;
+    let score = pruner.value_of(&position)?;
+    answer_line(cli, game, pruner, &token, &position, score).map(Ok)
+}
+
+/// A solved line's output: `POSITION SCORE`, with `--analyze` one score per column instead (`-`
+/// for a full column), or with `--json` one object.
+fn answer_line<T: BoundTable<ConnectFour>>(
+    cli: &Cli,
+    game: &ConnectFour,
+    pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+    token: &str,
+    position: &Position,
+    score: Score,
+) -> Result<String, Error> {
     let analysis = if cli.analyze {
-        Some(by_column(game, &pruner.analyze(&position)?))
+        Some(by_column(game, &pruner.analyze(position)?))
     } else {
         None
     };
-    Ok(Ok(match (&analysis, cli.json) {
+    Ok(match (&analysis, cli.json) {
         (None, false) => format!("{token} {score}"),
         (Some(scores), false) => {
             let scores: Vec<String> = scores
@@ -359,5 +364,5 @@ fn solve_line<T: BoundTable<ConnectFour>>(
             });
             format!("{{\"position\":\"{token}\",\"score\":{score}{extra}}}")
         }
-    }))
+    })
 }
