@@ -95,6 +95,17 @@ impl Layout {
         Some(Bound::new(lower, upper))
     }
 
+    /// The word to store for `bound` of the key with `quotient` in a slot that holds `old`:
+    /// merged with `old`'s bound if that is the same key's; `None` if it says nothing that fits.
+    #[inline]
+    fn update(self, old: u64, quotient: u64, bound: Bound) -> Option<u64> {
+        let bound = match self.read(old, quotient) {
+            Some(known) => known.intersect(bound),
+            None => bound,
+        };
+        self.write(quotient, bound)
+    }
+
     /// The word that holds `bound` for `quotient`; `None` if the bound says nothing that fits.
     #[inline]
     fn write(self, quotient: u64, bound: Bound) -> Option<u64> {
@@ -204,11 +215,7 @@ impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
     fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
         let (slot, quotient) = self.layout.place(game.key(state));
         let old = self.words[slot];
-        let bound = match self.layout.read(old, quotient) {
-            Some(known) => known.intersect(bound),
-            None => bound,
-        };
-        if let Some(word) = self.layout.write(quotient, bound) {
+        if let Some(word) = self.layout.update(old, quotient, bound) {
             self.occupied += usize::from(old == 0);
             self.words[slot] = word;
         }
@@ -301,11 +308,7 @@ impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
         let (slot, quotient) = self.layout.place(game.key(state));
         let word = &self.words[slot];
         let old = word.load(Ordering::Relaxed);
-        let bound = match self.layout.read(old, quotient) {
-            Some(known) => known.intersect(bound),
-            None => bound,
-        };
-        let Some(new) = self.layout.write(quotient, bound) else {
+        let Some(new) = self.layout.update(old, quotient, bound) else {
             return;
         };
         // Filling an empty slot is counted once, by whoever fills it; anything else overwrites.

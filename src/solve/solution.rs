@@ -147,16 +147,7 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     /// assert_eq!(values, vec![-6, -8]);
     /// ```
     pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
-        let mut moves = Vec::new();
-        self.game.moves(state, &mut moves);
-        moves
-            .into_iter()
-            .map(|mv| {
-                let step = self.game.play(state, &mv);
-                let value = combine(step.gain, step.turn, self.value_of(&step.next)?)?;
-                Ok(MoveValue { mv, step, value })
-            })
-            .collect()
+        valued_moves(self.game, state, |next| self.value_of(next))
     }
 
     /// The moves of `state` that reach its value (all of them, in move order).
@@ -170,15 +161,7 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     /// assert_eq!(solution.best_moves(&start).unwrap(), vec![1]);
     /// ```
     pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
-        let values = self.move_values(state)?;
-        let Some(best) = values.iter().map(|m| m.value).max() else {
-            return Ok(Vec::new());
-        };
-        Ok(values
-            .into_iter()
-            .filter(|m| m.value == best)
-            .map(|m| m.mv)
-            .collect())
+        self.move_values(state).map(best_of)
     }
 
     /// The optimal line of play from the start to a state with no move, following the first
@@ -245,4 +228,35 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         self.scratch = moves;
         result.map(|()| found)
     }
+}
+
+/// Every move of `state` with its exact value for the mover, in the game's move order, given
+/// the exact value of any state (shared by the exhaustive and the pruning engines).
+pub(super) fn valued_moves<G: Game>(
+    game: &G,
+    state: &G::State,
+    mut value_of: impl FnMut(&G::State) -> Result<Score, Error>,
+) -> Result<Vec<MoveValue<G>>, Error> {
+    let mut moves = Vec::new();
+    game.moves(state, &mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let step = game.play(state, &mv);
+            let value = combine(step.gain, step.turn, value_of(&step.next)?)?;
+            Ok(MoveValue { mv, step, value })
+        })
+        .collect()
+}
+
+/// The moves among `values` that reach the best value, in order (none if there is no move).
+pub(super) fn best_of<G: Game>(values: Vec<MoveValue<G>>) -> Vec<G::Move> {
+    let Some(best) = values.iter().map(|m| m.value).max() else {
+        return Vec::new();
+    };
+    values
+        .into_iter()
+        .filter(|m| m.value == best)
+        .map(|m| m.mv)
+        .collect()
 }

@@ -22,7 +22,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::search::{Bounds, combine};
+use super::search::Bounds;
+use super::solution::{best_of, valued_moves};
 use super::{Limits, MoveValue, Ply, Stats};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Turn, ValueRange};
@@ -235,29 +236,12 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// assert_eq!(values.iter().max(), Some(&0)); // 4×4 is a draw
     /// ```
     pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
-        let mut moves = Vec::new();
-        self.game.moves(state, &mut moves);
-        moves
-            .into_iter()
-            .map(|mv| {
-                let step = self.game.play(state, &mv);
-                let value = combine(step.gain, step.turn, self.value_of(&step.next)?)?;
-                Ok(MoveValue { mv, step, value })
-            })
-            .collect()
+        valued_moves(self.game, state, |next| self.value_of(next))
     }
 
     /// The moves of `state` that reach its value, in the game's move order.
     pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
-        let values = self.analyze(state)?;
-        let Some(best) = values.iter().map(|m| m.value).max() else {
-            return Ok(Vec::new());
-        };
-        Ok(values
-            .into_iter()
-            .filter(|m| m.value == best)
-            .map(|m| m.mv)
-            .collect())
+        self.analyze(state).map(best_of)
     }
 
     /// An optimal line of play from `state` (with `player` to move) to a state with no move:
