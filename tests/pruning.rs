@@ -210,7 +210,7 @@ fn pool(threads: usize) -> rayon::ThreadPool {
 fn parallel<G, T>(game: &G, table: &T, threads: usize, driver: Driver) -> (Score, Vec<Score>)
 where
     G: Game + Sync,
-    G::State: Send + Sync,
+    G::State: Hash + Send + Sync,
     T: ConcurrentBoundTable<G>,
 {
     let options = Pruning::new().driver(driver);

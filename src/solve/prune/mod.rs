@@ -11,13 +11,15 @@
 //!   questions: any state's value, every move's value ([`Pruner::analyze`]), the best moves and
 //!   an optimal line (found by searching along it).
 //! - [`par_prune`] / [`par_prune_with`] mirror them on every thread of the current rayon pool,
-//!   sharing a [`ConcurrentBoundTable`] ("lazy SMP"): every worker searches the same state,
-//!   helpers in a slightly different move order; the first to finish has the exact value.
+//!   sharing a [`ConcurrentBoundTable`]: the workers search each window together and split its
+//!   tree (a worker defers a move whose child another worker is searching, as in ABDADA).
+//!   [`Pruner::par_values_of`] solves many states side by side instead.
 //! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
 //!   `--batch` does).
 
 mod search;
 
+use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -28,7 +30,10 @@ use super::{Limits, MoveValue, Ply, Stats};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Turn, ValueRange};
 use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
-use search::Search;
+use search::{BusyMarks, Search};
+
+/// The parallel workers' busy marks: 2¹⁶ counters.
+const BUSY_BITS: u32 = 16;
 
 /// How the engine turns window searches into an exact value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -387,21 +392,6 @@ impl Narrowing {
         }
     }
 
-    /// A window for a second worker while `busy` is being searched: for bisection, a null
-    /// window on the other side of the interval (where the driver would probe next had the
-    /// busy probe gone the other way); else the same window. Measured against the probe of the
-    /// larger part (about a third each round): no better (docs/performance.md).
-    fn next_beside(&self, busy: Option<(Score, Score)>) -> Option<(Score, Score)> {
-        let next = self.next()?;
-        let Some((t, _)) = busy.filter(|&busy| busy == next && self.driver == Driver::Bisection)
-        else {
-            return Some(next);
-        };
-        let other = if t <= 0 { self.high / 2 } else { self.low / 2 };
-        let other = other.clamp(self.low, self.high - 1);
-        Some((other, other + 1))
-    }
-
     /// Takes what a fail-soft search in `window` found; whether it narrowed anything.
     fn take(&mut self, window: (Score, Score), result: Score) -> bool {
         let before = (self.low, self.high);
@@ -616,7 +606,7 @@ where
 pub fn par_prune<'g, 't, G, T>(game: &'g G, table: &'t T) -> Result<Pruned<'g, G, &'t T>, Error>
 where
     G: Game + Sync,
-    G::State: Send + Sync,
+    G::State: Hash + Send + Sync,
     T: ConcurrentBoundTable<G>,
 {
     par_prune_with(game, table, Pruning::new())
@@ -630,7 +620,7 @@ pub fn par_prune_with<'g, 't, G, T, R>(
 ) -> Result<Pruned<'g, G, &'t T, R>, Error>
 where
     G: Game + Sync,
-    G::State: Send + Sync,
+    G::State: Hash + Send + Sync,
     T: ConcurrentBoundTable<G>,
     R: RangeSource<G>,
 {
@@ -647,12 +637,15 @@ where
 impl<'g, 't, G, T, R> Pruner<'g, G, &'t T, R>
 where
     G: Game + Sync,
-    G::State: Send + Sync,
+    G::State: Hash + Send + Sync,
     T: ConcurrentBoundTable<G>,
     R: RangeSource<G>,
 {
     /// The exact value of `state`, found by every thread of the current rayon pool at once
-    /// (one thread: the same as [`value_of`](Pruner::value_of)).
+    /// (one thread: the same as [`value_of`](Pruner::value_of)). The workers search each
+    /// window of the driver together; a worker puts off a move whose child another worker is
+    /// searching. This pays on positions that take seconds (1.4–1.6× on 2 threads on early
+    /// Connect Four positions), hardly on positions of a millisecond (docs/performance.md).
     ///
     /// ```
     /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
@@ -675,17 +668,24 @@ where
             Ok(value) => return Ok(value),
             Err(narrowing) => narrowing,
         };
-        // The workers search different null windows of the same interval at once (a helper
-        // probes the other side of it); every result narrows the shared interval, and a
-        // worker whose window no longer tells anything is cancelled and takes a new one.
+        // The workers search the driver's window together, splitting its tree: a helper
+        // defers any move whose child another worker is searching (the busy marks) and comes
+        // back to it after its other moves, by when the table usually holds the answer. The
+        // first to finish narrows the shared interval; a worker whose window no longer tells
+        // anything is cancelled and takes the next one.
         let shared = Mutex::new(Shared {
             narrowing,
             busy: vec![None; workers],
             outcome: None,
         });
+        let hasher = hashbrown::DefaultHashBuilder::default();
+        let marks = Arc::new(BusyMarks::new(
+            BUSY_BITS,
+            Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
+        ));
         let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
             let me = context.index();
-            let mut search = Search::new(me);
+            let mut search = Search::sharing(me, Arc::clone(&marks));
             let mut handle = table;
             let mut stats = Stats::default();
             let result = loop {
@@ -694,12 +694,7 @@ where
                     if let Some(outcome) = &shared.outcome {
                         break outcome.clone();
                     }
-                    let others = shared
-                        .busy
-                        .iter()
-                        .enumerate()
-                        .find_map(|(k, busy)| busy.as_ref().filter(|_| k != me).map(|b| b.0));
-                    match shared.narrowing.next_beside(others) {
+                    match shared.narrowing.next() {
                         Some(window) => {
                             let cancel = Arc::new(AtomicBool::new(false));
                             shared.busy[me] = Some((window, Arc::clone(&cancel)));

@@ -10,6 +10,8 @@
 //! `(alpha − g, beta − g)`.
 
 use std::mem::size_of;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::RangeSource;
 use crate::error::Error;
@@ -46,17 +48,51 @@ struct Frame<S> {
     turn: Turn,
     child_alpha: Score,
     child_beta: Score,
+    /// Moves (by offset from `moves_start`) put off because another worker was searching
+    /// their child, to be searched after the others; `revisit` once those are under way.
+    deferred: u64,
+    revisit: bool,
+    /// This state's slot in the shared busy marks (parallel searches only).
+    busy_slot: Option<usize>,
+}
+
+/// Which states the workers of a parallel search have open: a counter per slot of a small
+/// table, indexed by a hash of the state (a collision only defers a move needlessly).
+pub(crate) struct BusyMarks<S> {
+    counts: Vec<AtomicU32>,
+    slot_of: Box<dyn Fn(&S) -> usize + Send + Sync>,
+}
+
+impl<S> BusyMarks<S> {
+    /// Marks with `2^bits` slots, placing a state with `slot_of` (reduced modulo the size).
+    pub(crate) fn new(bits: u32, slot_of: Box<dyn Fn(&S) -> usize + Send + Sync>) -> Self {
+        BusyMarks {
+            counts: (0..1usize << bits).map(|_| AtomicU32::new(0)).collect(),
+            slot_of,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, state: &S) -> usize {
+        (self.slot_of)(state) & (self.counts.len() - 1)
+    }
+
+    #[inline]
+    fn is_busy(&self, slot: usize) -> bool {
+        self.counts[slot].load(Ordering::Relaxed) > 0
+    }
 }
 
 /// The reusable buffers of a pruning search.
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
-    /// 0: the game's move order. A parallel helper `k > 0` starts the window's root with its
-    /// `k`-th move (the rest in order): where every root move must be refuted, the workers
-    /// refute different ones at once and find each other's results in the shared table.
+    /// 0 for the main worker; `k > 0` for a parallel helper. Without busy marks a helper starts
+    /// the window's root with its `k`-th move (the rest in order).
     helper: usize,
     stores: u32,
+    /// Shared with the other workers of a parallel search: their open states.
+    busy: Option<Arc<BusyMarks<G::State>>>,
 }
 
 impl<G: Game> Default for Search<G> {
@@ -138,7 +174,29 @@ impl<G: Game> Search<G> {
             moves: Vec::new(),
             helper,
             stores: 0,
+            busy: None,
         }
+    }
+
+    /// A worker of a parallel search that defers moves other workers are searching.
+    pub(crate) fn sharing(helper: usize, busy: Arc<BusyMarks<G::State>>) -> Self {
+        Search {
+            busy: Some(busy),
+            ..Search::new(helper)
+        }
+    }
+
+    /// Empties the stack, taking this worker's marks off the states it had open.
+    fn clear(&mut self) {
+        if let Some(busy) = &self.busy {
+            for frame in &self.frames {
+                if let Some(slot) = frame.busy_slot {
+                    busy.counts[slot].fetch_sub(1, Ordering::Relaxed);
+                }
+            }
+        }
+        self.frames.clear();
+        self.moves.clear();
     }
 
     /// Searches `state` in the window `(alpha, beta)` (`alpha < beta`), fail-soft.
@@ -164,8 +222,7 @@ impl<G: Game> Search<G> {
             Ok(Entry::Opened) => self.run(game, table, range, stats, bounds),
             Err(error) => Err(error),
         };
-        self.frames.clear();
-        self.moves.clear();
+        self.clear();
         result
     }
 
@@ -210,10 +267,15 @@ impl<G: Game> Search<G> {
                 table.prefetch(game, &game.play(&state, mv).next);
             }
         }
-        if self.helper != 0 && self.frames.is_empty() {
+        if self.helper != 0 && self.busy.is_none() && self.frames.is_empty() {
             let first = moves_start + self.helper % count;
             self.moves[moves_start..=first].rotate_right(1);
         }
+        let busy_slot = self.busy.as_ref().map(|busy| {
+            let slot = busy.slot(&state);
+            busy.counts[slot].fetch_add(1, Ordering::Relaxed);
+            slot
+        });
         let alpha = alpha.max(low);
         self.frames.push(Frame {
             state,
@@ -229,6 +291,9 @@ impl<G: Game> Search<G> {
             turn: Turn::Pass,
             child_alpha: 0,
             child_beta: 0,
+            deferred: 0,
+            revisit: false,
+            busy_slot,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
         Ok(Entry::Opened)
@@ -249,9 +314,21 @@ impl<G: Game> Search<G> {
             let end = self.moves.len();
             // Try moves until one needs a search of its own, or a cut-off, or none is left.
             let mut pending = None;
-            while frame.next_move < end {
-                let step = game.play(&frame.state, &self.moves[frame.next_move]);
-                frame.next_move += 1;
+            while let Some(index) = next_move(frame, end) {
+                let step = game.play(&frame.state, &self.moves[index]);
+                let offset = index - frame.moves_start;
+                // Another worker is searching this child: come back to it after the others.
+                // The main worker (0) never defers a node's first move, so one worker always
+                // follows the game's order; helpers may, and so start elsewhere.
+                if let Some(busy) = &self.busy
+                    && !frame.revisit
+                    && (usize::from(self.helper == 0)..64).contains(&offset)
+                    && busy.is_busy(busy.slot(&step.next))
+                    && game.known_value(&step.next).is_none()
+                {
+                    frame.deferred |= 1 << offset;
+                    continue;
+                }
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
                 let Some(known) = game.known_value(&step.next) else {
                     pending = Some((step, window));
@@ -260,7 +337,7 @@ impl<G: Game> Search<G> {
                 stats.known += 1;
                 let value = move_value(step.gain, step.turn, valid(known)?, window, true)?;
                 if raise(frame, value) {
-                    frame.next_move = end;
+                    cut(frame, end);
                 }
             }
             if let Some((step, window)) = pending {
@@ -278,6 +355,9 @@ impl<G: Game> Search<G> {
             }
             // The top frame is done: store what it learned and hand its result down.
             let done = self.frames.pop().expect("a frame is open");
+            if let (Some(busy), Some(slot)) = (&self.busy, done.busy_slot) {
+                busy.counts[slot].fetch_sub(1, Ordering::Relaxed);
+            }
             self.moves.truncate(done.moves_start);
             debug_assert!(done.best != Score::MIN, "a frame has at least one move");
             let result = done.best.clamp(done.low, done.high);
@@ -312,7 +392,7 @@ impl<G: Game> Search<G> {
         let window = (frame.child_alpha, frame.child_beta);
         let value = move_value(frame.gain, frame.turn, child, window, exact)?;
         if raise(frame, value) {
-            frame.next_move = end;
+            cut(frame, end);
         }
         Ok(())
     }
@@ -343,6 +423,31 @@ fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entry> 
     } else {
         None
     }
+}
+
+/// The index of the frame's next move to try, if any: in order, then the deferred ones.
+#[inline]
+fn next_move<S>(frame: &mut Frame<S>, end: usize) -> Option<usize> {
+    if !frame.revisit {
+        if frame.next_move < end {
+            frame.next_move += 1;
+            return Some(frame.next_move - 1);
+        }
+        frame.revisit = true;
+    }
+    if frame.deferred == 0 {
+        return None;
+    }
+    let offset = frame.deferred.trailing_zeros() as usize;
+    frame.deferred &= frame.deferred - 1;
+    Some(frame.moves_start + offset)
+}
+
+/// Ends a frame's move loop after a cut-off.
+#[inline]
+fn cut<S>(frame: &mut Frame<S>, end: usize) {
+    frame.next_move = end;
+    frame.deferred = 0;
 }
 
 /// Takes a move's value into its frame; true on a cut-off (the value reaches `beta`).
