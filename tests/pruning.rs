@@ -20,7 +20,7 @@ use gamesolver::{
 };
 use proptest::prelude::*;
 
-const DRIVERS: [Driver; 3] = [Driver::Bisection, Driver::Mtdf, Driver::FullWindow];
+const DRIVERS: [Driver; 4] = [Driver::Auto, Driver::Bisection, Driver::Mtdf, Driver::FullWindow];
 
 /// A random acyclic game: states `0..n`, moves only to higher states, each with a gain and a
 /// turn rule; a state without moves pays its payoff. Its declared value range is the true value
@@ -241,7 +241,7 @@ proptest! {
         let game = RandomGame::new(seed, states, 9);
         let expected = answers(prune_with(&game, HashBoundTable::new(), Pruning::new()).unwrap());
         prop_assert_eq!(expected.0, game.values[0]);
-        let driver = DRIVERS[seed as usize % 3];
+        let driver = DRIVERS[seed as usize % 4];
         prop_assert_eq!(&parallel(&game, &ShardedBoundTable::new(), threads, driver), &expected);
         for bytes in [128, 1 << 16] {
             let atomic = AtomicBoundTable::for_game(&game, bytes).unwrap();
@@ -341,7 +341,7 @@ where
             expected
         );
     }
-    let driver = DRIVERS[threads % 3];
+    let driver = DRIVERS[threads % 4];
     assert_eq!(
         parallel(game, &ShardedBoundTable::new(), threads, driver),
         expected
