@@ -20,7 +20,12 @@ use gamesolver::{
 };
 use proptest::prelude::*;
 
-const DRIVERS: [Driver; 4] = [Driver::Auto, Driver::Bisection, Driver::Mtdf, Driver::FullWindow];
+const DRIVERS: [Driver; 4] = [
+    Driver::Auto,
+    Driver::Bisection,
+    Driver::Mtdf,
+    Driver::FullWindow,
+];
 
 /// A random acyclic game: states `0..n`, moves only to higher states, each with a gain and a
 /// turn rule; a state without moves pays its payoff. Its declared value range is the true value

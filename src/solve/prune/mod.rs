@@ -659,8 +659,9 @@ where
     /// The exact value of `state`, found by every thread of the current rayon pool at once
     /// (one thread: the same as [`value_of`](Pruner::value_of)). The workers search each
     /// window of the driver together; a worker puts off a move whose child another worker is
-    /// searching. This pays on positions that take seconds (1.4–1.6× on 2 threads on early
-    /// Connect Four positions), hardly on positions of a millisecond (docs/performance.md).
+    /// searching. This pays on positions that take seconds or minutes (1.4–1.6× on 2 threads on
+    /// early Connect Four positions; the empty 7×6 board in 248 s instead of 388 s), hardly on
+    /// positions of a millisecond (docs/performance.md).
     ///
     /// ```
     /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
