@@ -32,7 +32,7 @@ impl Game for Countdown {
     }
 
     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        // Append, never clear: the engine keeps every open state's moves in one buffer.
+        // Append to the buffer (the engines hand it empty and collect every open state's moves).
         moves.extend((1..=3).filter(|take| take <= left));
     }
 

@@ -95,8 +95,9 @@ pub struct Step<S> {
 ///
 /// # Contract
 ///
-/// - `moves` appends the legal moves of a state to the caller's buffer (it must not clear it:
-///   the engine keeps the moves of every open state in one buffer, so no node allocates).
+/// - `moves` appends the legal moves of a state to the caller's buffer. The engines hand it an
+///   empty buffer and then move what it appended into the one buffer they keep for every open
+///   state, so no node allocates, and a `moves` that clears the buffer first does no harm.
 /// - `play` is deterministic, and the state alone determines moves, steps and payoff.
 /// - A state with no move is final; its value is `payoff(state)`.
 /// - The game is finite and acyclic: no sequence of moves returns to an earlier state.
@@ -139,7 +140,7 @@ pub trait Game {
     /// The state the game starts in; the first player moves first.
     fn start(&self) -> Self::State;
 
-    /// Appends the legal moves of `state` to `moves`, without clearing it.
+    /// Appends the legal moves of `state` to `moves` (which the engines pass empty).
     fn moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
 
     /// The step that playing `mv` in `state` produces. `mv` is one of `state`'s moves.

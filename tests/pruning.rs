@@ -412,3 +412,57 @@ fn the_table_remembers_between_queries() {
     assert_eq!(solution.value_of(&0).unwrap(), game.values[0]);
     assert_eq!(solution.stats().expanded, searched);
 }
+
+/// Take 1 or 2 counters, the last one scores; but `moves` clears the buffer it is given,
+/// breaking the contract (the engines keep every open state's moves in that buffer).
+struct ClearsTheBuffer;
+
+impl Game for ClearsTheBuffer {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        12
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.clear();
+        moves.extend((1..=2).filter(|take| take <= left));
+    }
+    fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+        let next = left - take;
+        Step {
+            next,
+            gain: Score::from(next == 0),
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _left: &u32) -> Score {
+        0
+    }
+}
+
+/// Such a game (12 counters: a multiple of 3, lost for the side to move) is still solved
+/// exactly by every engine: they hand `moves` an empty buffer.
+#[test]
+fn a_moves_that_clears_the_buffer_does_no_harm() {
+    let game = ClearsTheBuffer;
+    assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -1);
+    assert_eq!(
+        prune_with(&game, HashBoundTable::new(), Pruning::new())
+            .unwrap()
+            .value(),
+        -1
+    );
+    for threads in [2, 3] {
+        let sharded = ShardedBoundTable::new();
+        let pruned = pool(threads).install(|| par_prune_with(&game, &sharded, Pruning::new()));
+        assert_eq!(pruned.unwrap().value(), -1);
+        let table = gamesolver::memo::ShardedTable::new();
+        assert_eq!(
+            pool(threads)
+                .install(|| gamesolver::par_solve(&game, &table))
+                .unwrap()
+                .value(),
+            -1
+        );
+    }
+}

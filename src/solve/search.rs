@@ -35,6 +35,9 @@ struct Frame<S> {
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
+    /// Where a state's moves are generated before they join `moves`: always empty when a game
+    /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
+    fresh: Vec<G::Move>,
     /// 0: the game's order. Otherwise parallel workers spread out: an odd `order` tries each
     /// state's moves last to first, and `order / 2` rotates where it starts.
     order: usize,
@@ -111,6 +114,7 @@ impl<G: Game> Search<G> {
         Search {
             frames: Vec::new(),
             moves: Vec::new(),
+            fresh: Vec::new(),
             order,
         }
     }
@@ -143,8 +147,10 @@ impl<G: Game> Search<G> {
         stats: &mut Stats,
     ) -> Result<Option<Score>, Error> {
         let moves_start = self.moves.len();
-        game.moves(&state, &mut self.moves);
-        if self.moves.len() == moves_start {
+        game.moves(&state, &mut self.fresh);
+        let generated = self.fresh.len();
+        self.moves.append(&mut self.fresh);
+        if generated == 0 {
             stats.terminal += 1;
             return valid(game.payoff(&state)).map(Some);
         }
@@ -285,7 +291,9 @@ impl<G: Game> Search<G> {
     /// search was cancelled.
     fn check_memory<T: MemoTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
         let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
-            + self.moves.capacity() * size_of::<G::Move>()) as u64;
+            // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
+            + self.moves.capacity() * size_of::<G::Move>()
+            + self.fresh.capacity() * size_of::<G::Move>()) as u64;
         bounds.check(
             table.peak_bytes(CHECK_EVERY),
             stack,

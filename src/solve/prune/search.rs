@@ -87,6 +87,9 @@ impl<S> BusyMarks<S> {
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
+    /// Where a state's moves are generated before they join `moves`: always empty when a game
+    /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
+    fresh: Vec<G::Move>,
     /// 0 for the main worker; `k > 0` for a parallel helper. Without busy marks a helper starts
     /// the window's root with its `k`-th move (the rest in order).
     helper: usize,
@@ -172,6 +175,7 @@ impl<G: Game> Search<G> {
         Search {
             frames: Vec::new(),
             moves: Vec::new(),
+            fresh: Vec::new(),
             helper,
             stores: 0,
             busy: None,
@@ -255,8 +259,9 @@ impl<G: Game> Search<G> {
             }
         }
         let moves_start = self.moves.len();
-        game.moves(&state, &mut self.moves);
-        let count = self.moves.len() - moves_start;
+        game.moves(&state, &mut self.fresh);
+        let count = self.fresh.len();
+        self.moves.append(&mut self.fresh);
         if count == 0 {
             stats.terminal += 1;
             return valid(game.payoff(&state)).map(|value| Entry::Done(value, true));
@@ -400,7 +405,9 @@ impl<G: Game> Search<G> {
     /// Errors if the table's peak plus the stack would exceed the budget, or on cancellation.
     fn check_memory<T: BoundTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
         let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
-            + self.moves.capacity() * size_of::<G::Move>()) as u64;
+            // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
+            + self.moves.capacity() * size_of::<G::Move>()
+            + self.fresh.capacity() * size_of::<G::Move>()) as u64;
         bounds.check(
             table.peak_bytes(CHECK_EVERY as usize),
             stack,
