@@ -87,9 +87,8 @@ pub enum Error {
     },
     /// The solve would need more memory than its budget allows.
     #[error(
-        "{what} needs about {} but the memory budget is {}; use a smaller input or raise the budget",
-        Bytes(*needed),
-        Bytes(*budget)
+        "{what} needs about {}; use a smaller input or raise the budget",
+        over_budget(*needed, *budget)
     )]
     MemoryBudget {
         /// What needs the memory ("the memo table for 12 345 678 states").
@@ -147,11 +146,27 @@ impl fmt::Display for Location {
     }
 }
 
+/// "2.0 GiB but the memory budget is 1.5 GiB", with exact byte counts where the rounded sizes
+/// would read alike.
+fn over_budget(needed: u64, budget: u64) -> String {
+    let (shown_needed, shown_budget) = (Bytes(needed).to_string(), Bytes(budget).to_string());
+    if shown_needed == shown_budget {
+        format!(
+            "{shown_needed} ({needed} bytes) but the memory budget is {shown_budget} ({budget} bytes)"
+        )
+    } else {
+        format!("{shown_needed} but the memory budget is {shown_budget}")
+    }
+}
+
 /// A byte count that prints in binary units (`1.5 GiB`).
 ///
 /// ```
-/// use gamesolver::error::Bytes;
+/// use gamesolver::{Error, error::Bytes};
 /// assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
+/// // A refusal shows exact counts where the rounded sizes would read alike.
+/// let refusal = Error::MemoryBudget { what: "a table".into(), needed: (2 << 30) + 256, budget: 2 << 30 };
+/// assert!(refusal.to_string().contains("2.0 GiB (2147483904 bytes) but the memory budget is 2.0 GiB (2147483648 bytes)"));
 /// assert_eq!(Bytes(12).to_string(), "12 B");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -143,6 +143,14 @@ impl<'a> Parser<'a> {
                     return Err(self.error(self.at, self.at, "the JSON array is not closed"));
                 }
                 let end = self.token_end(|byte| byte == b',' || byte == b']');
+                if end == self.at {
+                    // `[1,]`, `[1,,2]`, `[,1]`: show the ',' or ']' where a value should be.
+                    return Err(self.error(
+                        self.at,
+                        self.at + 1,
+                        "a value is missing here in the JSON array",
+                    ));
+                }
                 let value = self.integer(end, true)?;
                 self.values.push(value);
                 self.skip_whitespace();
@@ -337,13 +345,32 @@ mod tests {
     }
 
     #[test]
+    fn json_arrays_name_a_missing_value() {
+        for (text, column, token) in [("[1,]", 4, "]"), ("[1,,2]", 4, ","), ("[,1]", 2, ",")] {
+            let message = parse_text(text.as_bytes()).unwrap_err().to_string();
+            assert_eq!(
+                message,
+                format!(
+                    "cannot read {token:?} (value {}, line 1, column {column}): a value is \
+                     missing here in the JSON array",
+                    if text.starts_with("[,") { 1 } else { 2 }
+                ),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn json_arrays() {
         assert_eq!(parse_text(b" [ 1 ,-2,3 ] \n").unwrap(), vec![1, -2, 3]);
         assert_eq!(parse_text(b"[]").unwrap(), Vec::<i64>::new());
         assert_eq!(problem("[1, 2").2, "the JSON array is not closed");
         assert_eq!(problem("[1, 2,").2, "the JSON array is not closed");
         assert_eq!(problem("[1 2]").2, "expected ',' or ']' in the JSON array");
-        assert_eq!(problem("[1,,2]").2, "not an integer");
+        assert_eq!(
+            problem("[1,,2]").2,
+            "a value is missing here in the JSON array"
+        );
         assert_eq!(problem("[01]").2, "JSON numbers have no leading zeros");
         assert_eq!(problem("[+1]").2, "not an integer");
         assert_eq!(
