@@ -672,6 +672,13 @@ fn connect_four_options_and_bad_positions() {
     rejected(&["connect-four", "--input", "x.txt"], None, 2);
     rejected(&["stone-game-ii", "1,2", "--width", "5"], None, 2);
     rejected(&["nim", "1,2", "--analyze"], None, 2);
+    // Threads are capped (thousands of workers only cost memory, or fail to start).
+    let message = rejected(
+        &["nim", "1,2", "--solver", "parallel", "--threads", "5000"],
+        None,
+        2,
+    );
+    assert!(message.contains("1..=256"), "{message}");
     rejected(
         &["connect-four", "4", "--solver", "engine", "--analyze"],
         None,

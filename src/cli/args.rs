@@ -5,6 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
+/// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
+/// thousands of them only cost memory and start-up on any machine this runs on (and starting
+/// them can fail outright under a memory cap).
+pub const MAX_THREADS: i64 = 256;
+
 /// Solve a bundled game exactly and show the optimal line of play.
 #[derive(Debug, Parser)]
 #[command(
@@ -35,8 +40,9 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
-    /// Threads for the parallel engine. Default: every core.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Threads for the parallel engines (at most 256). Default: every core for `parallel`, one
+    /// for `alphabeta`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
     pub threads: Option<u16>,
 
     /// Print exactly one JSON object on stdout.
