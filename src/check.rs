@@ -142,6 +142,16 @@ pub enum Violation<G: Game + ?Sized> {
         /// What an unmemoized negamax found.
         actual: i128,
     },
+    /// The engine failed on a state (a score overflow, say): the game's values leave the range
+    /// engines work in, or the game broke its contract in a way the engine caught.
+    EngineFailed {
+        /// The state.
+        state: G::State,
+        /// The engine's error.
+        error: crate::Error,
+        /// What an unmemoized negamax found, where it could.
+        reference: Option<i128>,
+    },
     /// The memoized engine disagrees with an unmemoized negamax.
     EngineDisagrees {
         /// The state.
@@ -327,8 +337,12 @@ where
     G::State: Eq + Hash + Debug,
     G::Move: PartialEq + Debug,
 {
+    /// Records a violation, unless the very same one is already recorded.
     fn report(&mut self, violation: Violation<G>) {
-        keep(&mut self.violations, violation);
+        let sentence = violation.to_string();
+        if !self.violations.iter().any(|v| v.to_string() == sentence) {
+            keep(&mut self.violations, violation);
+        }
     }
 
     /// Checks one state's own answers, records it if new, and compares it with an equal state
@@ -530,17 +544,67 @@ where
                 });
             }
             let limits = Limits::with_memory_budget(1 << 30);
-            if let Ok(engine) = value_at(self.game, &mut table, &state, limits)
-                && i128::from(engine) != actual
-            {
-                self.report(Violation::EngineDisagrees {
+            match value_at(self.game, &mut table, &state, limits) {
+                Ok(engine) if i128::from(engine) != actual => {
+                    self.report(Violation::EngineDisagrees {
+                        state,
+                        engine,
+                        reference: actual,
+                    });
+                }
+                Ok(_) => {}
+                Err(error) => self.report(Violation::EngineFailed {
                     state,
-                    engine,
-                    reference: actual,
-                });
+                    error,
+                    reference: Some(actual),
+                }),
             }
         }
-        compared
+        compared + self.start_known_value(&mut table)
+    }
+
+    /// The start's `known_value`, if it has one, against one level of search: the best of its
+    /// moves, each valued by the engine. (Its whole subgame is usually too large for the
+    /// unmemoized negamax, so the sampled comparisons above rarely reach it.) Returns 1 if it
+    /// compared.
+    fn start_known_value(&mut self, table: &mut HashTable<G::State>) -> usize {
+        let start = self.game.start();
+        let Some(claimed) = self.game.known_value(&start) else {
+            return 0;
+        };
+        let limits = Limits::with_memory_budget(1 << 30);
+        let mut moves = Vec::new();
+        self.game.moves(&start, &mut moves);
+        let mut best: Option<i128> = None;
+        for mv in &moves {
+            let step = self.game.play(&start, mv);
+            let child = match value_at(self.game, table, &step.next, limits) {
+                Ok(child) => i128::from(child),
+                Err(error) => {
+                    self.report(Violation::EngineFailed {
+                        state: step.next,
+                        error,
+                        reference: None,
+                    });
+                    return 1;
+                }
+            };
+            let value = i128::from(step.gain)
+                + match step.turn {
+                    Turn::Pass => -child,
+                    Turn::Keep => child,
+                };
+            best = Some(best.map_or(value, |best| best.max(value)));
+        }
+        let actual = best.unwrap_or_else(|| i128::from(self.game.payoff(&start)));
+        if actual != i128::from(claimed) {
+            self.report(Violation::KnownValueWrong {
+                state: start,
+                claimed,
+                actual,
+            });
+        }
+        1
     }
 }
 
@@ -648,6 +712,22 @@ where
                 f,
                 "known_value({state:?}) is {claimed}, but a full search finds {actual}"
             ),
+            Violation::EngineFailed {
+                state,
+                error,
+                reference,
+            } => {
+                write!(f, "the engine fails at {state:?}: {error}")?;
+                match reference {
+                    Some(value) if value.unsigned_abs() > Score::MAX as u128 => write!(
+                        f,
+                        " (a full search finds {value}, outside the engines' range ±i64::MAX: \
+                         the game's points are too large)"
+                    ),
+                    Some(value) => write!(f, " (a full search finds {value}, in range)"),
+                    None => Ok(()),
+                }
+            }
             Violation::EngineDisagrees {
                 state,
                 engine,

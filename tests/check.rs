@@ -309,3 +309,102 @@ fn catches_a_hash_that_disagrees_with_equality() {
         "{report}"
     );
 }
+
+/// Stone Game II as a user might break it: `known_value` wrong at the start only.
+struct Broken {
+    game: StoneGameII,
+}
+
+impl Game for Broken {
+    type State = <StoneGameII as Game>::State;
+    type Move = <StoneGameII as Game>::Move;
+    fn start(&self) -> Self::State {
+        self.game.start()
+    }
+    fn moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
+        self.game.moves(state, moves)
+    }
+    fn play(&self, state: &Self::State, mv: &Self::Move) -> Step<Self::State> {
+        self.game.play(state, mv)
+    }
+    fn payoff(&self, state: &Self::State) -> Score {
+        self.game.payoff(state)
+    }
+    fn known_value(&self, state: &Self::State) -> Option<Score> {
+        if *state == self.game.start() {
+            return Some(12_345);
+        }
+        self.game.known_value(state)
+    }
+}
+
+#[test]
+fn a_wrong_known_value_at_the_start_of_a_large_game_is_caught() {
+    let game = Broken {
+        game: StoneGameII::new(random_values(400, 9, 1, 100)).unwrap(),
+    };
+    let report = check(&game, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(
+            v,
+            Violation::KnownValueWrong {
+                claimed: 12_345,
+                ..
+            }
+        )),
+        "{report}"
+    );
+    assert!(report.to_string().contains("known_value"), "{report}");
+}
+
+/// Three moves in a row by the same player, each worth half the score range: the start is
+/// worth 1.5 times the range, which no engine can represent.
+struct Overflowing;
+
+impl Game for Overflowing {
+    type State = u32;
+    type Move = ();
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, at: &u32, moves: &mut Vec<()>) {
+        if *at < 3 {
+            moves.push(());
+        }
+    }
+    fn play(&self, at: &u32, _: &()) -> Step<u32> {
+        Step {
+            next: at + 1,
+            gain: i64::MAX / 2,
+            turn: Turn::Keep,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+}
+
+#[test]
+fn an_overflow_the_engine_meets_is_reported_not_dropped() {
+    let report = check(&Overflowing, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(
+            v,
+            Violation::EngineFailed { state: 0, .. }
+        )),
+        "{report}"
+    );
+    let text = report.to_string();
+    assert!(text.contains("the game's points are too large"), "{text}");
+}
+
+#[test]
+fn a_violation_is_reported_once() {
+    let report = check(&take_away(Flaw::MinPayoff), &CheckOptions::default());
+    let sentences: Vec<String> = report.violations.iter().map(ToString::to_string).collect();
+    let mut distinct = sentences.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(!sentences.is_empty());
+    assert_eq!(distinct.len(), sentences.len(), "{sentences:#?}");
+}
