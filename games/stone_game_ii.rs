@@ -12,6 +12,7 @@
 
 use std::collections::VecDeque;
 use std::mem::size_of;
+use std::time::Instant;
 
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
@@ -324,10 +325,10 @@ pub fn solve_stone_game_ii(
         });
     }
     let (table, alice) = if narrow {
-        let (values, offsets, alice) = fill::<i32>(&game.suffix, states)?;
+        let (values, offsets, alice) = fill::<i32>(&game.suffix, states, limits)?;
         (FastTable::Narrow(values, offsets), alice)
     } else {
-        let (values, offsets, alice) = fill::<i64>(&game.suffix, states)?;
+        let (values, offsets, alice) = fill::<i64>(&game.suffix, states, limits)?;
         (FastTable::Wide(values, offsets), alice)
     };
     Ok(StoneGameIIFast { game, table, alice })
@@ -369,8 +370,15 @@ impl Word for i64 {
 
 /// Fills the table from the last pile to the first; returns it, the diagonal offsets, and
 /// `f(0, 1)`.
-fn fill<W: Word>(suffix: &[i64], states: usize) -> Result<(Vec<W>, Vec<usize>, i64), Error> {
+fn fill<W: Word>(
+    suffix: &[i64],
+    states: usize,
+    limits: Limits,
+) -> Result<(Vec<W>, Vec<usize>, i64), Error> {
     let n = suffix.len() - 1;
+    let deadline = limits
+        .time_limit
+        .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit)));
     // Every suffix sum is at most the total, which fits W.
     let suf: Vec<W> = suffix.iter().map(|&sum| W::narrow(sum)).collect();
     let mut offsets = Vec::with_capacity(n + 1);
@@ -397,6 +405,16 @@ fn fill<W: Word>(suffix: &[i64], states: usize) -> Result<(Vec<W>, Vec<usize>, i
     let mut alice = suffix[0]; // n ≤ 2: Alice takes every pile.
     for i in (0..n).rev() {
         let left = n - i;
+        // A row is O(n) work: the time limit is checked every 64 rows.
+        if let Some((deadline, limit)) = deadline
+            && left.is_multiple_of(64)
+            && Instant::now() >= deadline
+        {
+            return Err(Error::TimeLimit {
+                limit,
+                progress: format!("{} of {n} rows of the O(n²) table", left - 1),
+            });
+        }
         if left < 3 {
             continue; // 2M ≥ piles left for every M ≥ 1: nothing to store.
         }

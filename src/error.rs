@@ -98,6 +98,18 @@ pub enum Error {
         /// Bytes allowed.
         budget: u64,
     },
+    /// The solve reached its time limit ([`Limits::time_limit`](crate::Limits)).
+    #[error(
+        "the solve reached its time limit of {} with {progress}; raise the limit or use a \
+         smaller input",
+        seconds(*limit)
+    )]
+    TimeLimit {
+        /// The limit.
+        limit: std::time::Duration,
+        /// How far the search got.
+        progress: String,
+    },
     /// The search was stopped because another search had already found the value (a parallel
     /// helper); [`par_solve`](crate::par_solve) never returns it.
     #[error("the search was cancelled")]
@@ -144,6 +156,11 @@ impl fmt::Display for Location {
             ),
         }
     }
+}
+
+/// A duration in seconds, as typed (`10 s`, `0.5 s`).
+fn seconds(limit: std::time::Duration) -> String {
+    format!("{} s", limit.as_secs_f64())
 }
 
 /// "2.0 GiB but the memory budget is 1.5 GiB", with exact byte counts where the rounded sizes

@@ -672,6 +672,10 @@ fn connect_four_options_and_bad_positions() {
     rejected(&["connect-four", "--input", "x.txt"], None, 2);
     rejected(&["stone-game-ii", "1,2", "--width", "5"], None, 2);
     rejected(&["nim", "1,2", "--analyze"], None, 2);
+    // A time limit stops a long solve with one line that says how far it got.
+    let message = rejected(&["connect-four", "--time-limit", "300ms"], None, 1);
+    assert!(message.contains("time limit of 0.3 s"), "{message}");
+    rejected(&["nim", "1,2", "--time-limit", "soon"], None, 2);
     // Threads are capped (thousands of workers only cost memory, or fail to start).
     let message = rejected(
         &["nim", "1,2", "--solver", "parallel", "--threads", "5000"],

@@ -466,3 +466,31 @@ fn a_moves_that_clears_the_buffer_does_no_harm() {
         );
     }
 }
+
+/// A solve past its time limit stops with an error that says how far it got, in every engine.
+#[test]
+fn the_time_limit_stops_every_engine() {
+    use std::time::Duration;
+    let limits = gamesolver::Limits::default().time_limit(Duration::from_millis(30));
+    let expect_limit = |result: Result<Score, Error>| match result {
+        Err(Error::TimeLimit { limit, progress }) => {
+            assert_eq!(limit, Duration::from_millis(30));
+            assert!(progress.contains("states"), "{progress}");
+        }
+        other => panic!("expected the time limit, got {other:?}"),
+    };
+    // Connect Four from the empty board takes minutes.
+    let game = gamesolver::games::ConnectFour::new(7, 6).unwrap();
+    let options = Pruning::new().ranged().limits(limits);
+    let table = FixedBoundTable::for_game(&game, 1 << 20).unwrap();
+    expect_limit(prune_with(&game, table, options).map(|s| s.value()));
+    let atomic = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
+    expect_limit(pool(2).install(|| par_prune_with(&game, &atomic, options).map(|s| s.value())));
+    // The exhaustive engine on a game it cannot finish in time.
+    let big = StoneGameII::new(random_values(3000, 1, 1, 100)).unwrap();
+    expect_limit(gamesolver::solve_with(&big, HashTable::new(), limits).map(|s| s.value()));
+    let sharded = gamesolver::memo::ShardedTable::new();
+    expect_limit(
+        pool(2).install(|| gamesolver::par_solve_with(&big, &sharded, limits).map(|s| s.value())),
+    );
+}

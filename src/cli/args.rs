@@ -54,6 +54,11 @@ pub struct Cli {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub memory_limit: Option<u64>,
 
+    /// The longest the solve may search: seconds, or a number with ms, s, m or h (as 500ms,
+    /// 90s, 10m, 2h). Past it, the solve stops with an error that says how far it got.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
+
     /// Connect Four: the board's width (columns). Width × (height + 1) must be at most 64.
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u8).range(1..=64))]
     pub width: Option<u8>,
@@ -163,6 +168,21 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{text:?} is not a size between 1 byte and 16 EiB"))
 }
 
+/// Parses `30`, `1.5s`, `500ms`, `10m`, `2h` into a duration (a bare number is seconds).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let trimmed = text.trim().to_ascii_lowercase();
+    let (number, scale) = [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
+        .iter()
+        .find_map(|&(unit, scale)| trimmed.strip_suffix(unit).map(|number| (number, scale)))
+        .unwrap_or((trimmed.as_str(), 1.0));
+    let problem = || format!("{text:?} is not a duration (use seconds, or 500ms, 90s, 10m, 2h)");
+    let value: f64 = number.trim().parse().map_err(|_| problem())?;
+    if !value.is_finite() || value <= 0.0 {
+        return Err(problem());
+    }
+    std::time::Duration::try_from_secs_f64(value * scale).map_err(|_| problem())
+}
+
 /// Makes arguments such as `-1,2,-3` reach the values instead of being read as flags.
 ///
 /// No option of ours is a dash followed by a digit, so such an argument (outside an option's
@@ -190,6 +210,7 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
                     | "--solver"
                     | "--memory-limit"
                     | "--threads"
+                    | "--time-limit"
                     | "--width"
                     | "--height"
                     | "--batch"
@@ -224,6 +245,19 @@ mod tests {
         let cli = parse("gamesolver stone-game-viii --input -5.txt").unwrap();
         assert_eq!(cli.input.unwrap().to_str(), Some("-5.txt"));
         assert!(parse("gamesolver stone-game-viii 1 --jsn").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("2H"), Ok(Duration::from_secs(7200)));
+        for bad in ["0", "-3s", "soon", "1e400", "NaN", ""] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -265,8 +265,13 @@ where
 }
 
 pub(super) fn limits(cli: &Cli) -> Limits {
-    cli.memory_limit
-        .map_or_else(Limits::default, Limits::with_memory_budget)
+    let limits = cli
+        .memory_limit
+        .map_or_else(Limits::default, Limits::with_memory_budget);
+    match cli.time_limit {
+        Some(limit) => limits.time_limit(limit),
+        None => limits,
+    }
 }
 
 /// Dots and Boxes' two values: rows and columns of boxes.

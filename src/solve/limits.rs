@@ -1,31 +1,47 @@
-//! The memory budget a solve must stay within.
+//! The memory budget and the time limit a solve must stay within.
+
+use std::time::Duration;
 
 /// Limits a solve must respect; exceeding one is an error, never a crash.
 ///
 /// ```
+/// use std::time::Duration;
 /// use gamesolver::Limits;
-/// let limits = Limits::with_memory_budget(1 << 30);
+/// let limits = Limits::with_memory_budget(1 << 30).time_limit(Duration::from_secs(10));
 /// assert_eq!(limits.memory_budget, 1 << 30);
+/// assert_eq!(limits.time_limit, Some(Duration::from_secs(10)));
 /// assert!(Limits::default().memory_budget > 0);
+/// assert_eq!(Limits::default().time_limit, None);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// The most heap bytes the engine may use for its memo table and its stack.
     pub memory_budget: u64,
+    /// The longest one solve (or one query on a solution) may search; `None`: no limit. Past
+    /// it, the engines stop with [`Error::TimeLimit`](crate::Error::TimeLimit), checked every
+    /// 1024 stored states.
+    pub time_limit: Option<Duration>,
 }
 
 impl Limits {
     /// No limit beyond what the machine has.
     pub fn unlimited() -> Self {
-        Limits {
-            memory_budget: u64::MAX,
-        }
+        Limits::with_memory_budget(u64::MAX)
     }
 
-    /// A budget of `bytes`.
+    /// A budget of `bytes`, and no time limit.
     pub fn with_memory_budget(bytes: u64) -> Self {
         Limits {
             memory_budget: bytes,
+            time_limit: None,
+        }
+    }
+
+    /// The same limits with a time limit of `limit`.
+    pub fn time_limit(self, limit: Duration) -> Self {
+        Limits {
+            time_limit: Some(limit),
+            ..self
         }
     }
 

@@ -145,10 +145,7 @@ where
     T: MemoTable<G>,
 {
     let clock = Instant::now();
-    let bounds = Bounds {
-        budget: limits.memory_budget,
-        cancel: None,
-    };
+    let bounds = Bounds::new(limits, None);
     let result = search.value(game, table, state, stats, bounds);
     stats.elapsed += clock.elapsed();
     result

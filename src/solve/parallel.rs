@@ -83,13 +83,14 @@ where
     let clock = Instant::now();
     let start = game.start();
     let finished = AtomicBool::new(false);
+    let base = Bounds::new(limits, None);
     let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
         let mut search = Search::new(context.index());
         let mut handle = table;
         let mut stats = Stats::default();
         let bounds = Bounds {
-            budget: limits.memory_budget,
             cancel: Some(&finished),
+            ..base
         };
         let result = search.value(game, &mut handle, &start, &mut stats, bounds);
         if !matches!(result, Err(Error::Cancelled)) {

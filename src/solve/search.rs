@@ -7,10 +7,12 @@
 
 use std::mem::size_of;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use crate::error::{Bytes, Error};
 use crate::game::{Game, Score, Turn};
 use crate::memo::MemoTable;
+use crate::solve::Limits;
 
 use super::Stats;
 
@@ -100,11 +102,13 @@ where
     Ok(stored)
 }
 
-/// What a search must respect besides its table: the memory budget, and (for parallel
-/// helpers) a flag that says another search has already found the value.
+/// What a search must respect besides its table: the memory budget, the time limit (as a
+/// deadline, with the limit for the message), and (for parallel helpers) a flag that says
+/// another search has already found the value.
 #[derive(Clone, Copy)]
 pub(crate) struct Bounds<'a> {
     pub(crate) budget: u64,
+    pub(crate) deadline: Option<(Instant, Duration)>,
     pub(crate) cancel: Option<&'a AtomicBool>,
 }
 
@@ -304,7 +308,18 @@ impl<G: Game> Search<G> {
     }
 }
 
-impl Bounds<'_> {
+impl<'a> Bounds<'a> {
+    /// The bounds of a search starting now under `limits`.
+    pub(crate) fn new(limits: Limits, cancel: Option<&'a AtomicBool>) -> Self {
+        Bounds {
+            budget: limits.memory_budget,
+            deadline: limits
+                .time_limit
+                .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
+            cancel,
+        }
+    }
+
     /// `Err(Error::Cancelled)` once the search's cancel flag is raised.
     #[inline]
     pub(crate) fn cancelled(self) -> Result<(), Error> {
@@ -329,11 +344,14 @@ impl Bounds<'_> {
         entries: usize,
         depth: usize,
     ) -> Result<(), Error> {
-        if self
-            .cancel
-            .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
+        self.cancelled()?;
+        if let Some((deadline, limit)) = self.deadline
+            && Instant::now() >= deadline
         {
-            return Err(Error::Cancelled);
+            return Err(Error::TimeLimit {
+                limit,
+                progress: format!("{entries} states in the {kind} table, {depth} deep"),
+            });
         }
         let needed = table_bytes.saturating_add(stack_bytes.saturating_mul(3));
         if needed > self.budget {

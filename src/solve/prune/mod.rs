@@ -220,10 +220,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     }
 
     fn bounds(&self) -> Bounds<'static> {
-        Bounds {
-            budget: self.options.limits.memory_budget,
-            cancel: None,
-        }
+        Bounds::new(self.options.limits, None)
     }
 
     /// The exact value of `state` for its side to move.
@@ -699,6 +696,7 @@ where
             BUSY_BITS,
             Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
         ));
+        let base = Bounds::new(options.limits, None);
         let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
             let me = context.index();
             let mut search = Search::sharing(me, Arc::clone(&marks));
@@ -724,8 +722,8 @@ where
                     }
                 };
                 let bounds = Bounds {
-                    budget: options.limits.memory_budget,
                     cancel: Some(&cancel),
+                    ..base
                 };
                 let found = search.window(
                     game,
@@ -801,10 +799,7 @@ where
         use rayon::prelude::*;
         let clock = Instant::now();
         let (game, table, options) = (self.game, self.table, &self.options);
-        let bounds = Bounds {
-            budget: options.limits.memory_budget,
-            cancel: None,
-        };
+        let bounds = Bounds::new(options.limits, None);
         let solved: Vec<(Result<Score, Error>, Stats)> = states
             .par_iter()
             .map_init(
