@@ -137,6 +137,13 @@ pub struct Location {
 pub enum Place {
     /// A command-line argument, counted from 1 among the values' arguments.
     Argument(usize),
+    /// A line of a command-line argument that spans several lines, both counted from 1.
+    ArgumentLine {
+        /// The argument.
+        argument: usize,
+        /// The line within it.
+        line: usize,
+    },
     /// A line of a file or of standard input, counted from 1.
     Line(usize),
 }
@@ -147,6 +154,11 @@ impl fmt::Display for Location {
             Place::Argument(argument) => write!(
                 f,
                 "value {}, argument {argument}, column {}",
+                self.value, self.column
+            ),
+            Place::ArgumentLine { argument, line } => write!(
+                f,
+                "value {}, argument {argument}, line {line}, column {}",
                 self.value, self.column
             ),
             Place::Line(line) => write!(

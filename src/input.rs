@@ -244,6 +244,10 @@ impl<'a> Parser<'a> {
             .rposition(|&byte| byte == b'\n')
             .map_or(0, |at| at + 1);
         let place = match self.origin {
+            Origin::Argument(argument) if self.text.contains(&b'\n') => Place::ArgumentLine {
+                argument,
+                line: 1 + before.iter().filter(|&&byte| byte == b'\n').count(),
+            },
             Origin::Argument(argument) => Place::Argument(argument),
             Origin::File => Place::Line(1 + before.iter().filter(|&&byte| byte == b'\n').count()),
         };
@@ -342,6 +346,15 @@ mod tests {
         assert_eq!(problem("abc").0, "abc");
         let long = "x".repeat(100);
         assert_eq!(problem(&long).0.chars().count(), QUOTE_LIMIT + 1);
+    }
+
+    #[test]
+    fn a_multi_line_argument_names_the_line() {
+        let message = parse_arguments(&["1,2\n3,x"]).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "cannot read \"x\" (value 4, argument 1, line 2, column 3): not an integer"
+        );
     }
 
     #[test]
