@@ -391,10 +391,9 @@ fn fill<W: Word>(
     let mut table: Vec<W> = Vec::new();
     table
         .try_reserve_exact(states)
-        .map_err(|_| Error::MemoryBudget {
+        .map_err(|_| Error::Allocation {
             what: format!("the O(n²) table of {states} states"),
-            needed: (states * size_of::<W>()) as u64,
-            budget: 0,
+            bytes: (states * size_of::<W>()) as u64,
         })?;
     table.resize(states, W::default());
     // Column m's window of f(row, m) candidates, oldest (highest row) first, values increasing.

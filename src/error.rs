@@ -98,6 +98,19 @@ pub enum Error {
         /// Bytes allowed.
         budget: u64,
     },
+    /// The system refused memory the solve asked for within its budget (a process or container
+    /// memory cap below the budget, say).
+    #[error(
+        "could not allocate {} for {what}: the system refused the memory (is the process under a \
+         memory cap? lower --memory-limit to fit it)",
+        Bytes(*bytes)
+    )]
+    Allocation {
+        /// What the memory was for.
+        what: String,
+        /// How many bytes were asked for.
+        bytes: u64,
+    },
     /// The solve reached its time limit ([`Limits::time_limit`](crate::Limits)).
     #[error(
         "the solve reached its time limit of {} with {progress}; raise the limit or use a \

@@ -689,3 +689,27 @@ fn connect_four_options_and_bad_positions() {
         2,
     );
 }
+
+/// Under a process memory cap smaller than the budget, a refused allocation is one clear line
+/// that names the cause, not an abort.
+#[test]
+fn a_refused_allocation_under_a_memory_cap_names_the_cap() {
+    let piles: Vec<String> = random_values(30_000, 11, 1, 10_000)
+        .iter()
+        .map(i64::to_string)
+        .collect();
+    let input = temp_file("capped.txt", piles.join(",").as_bytes());
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 300000 && exec \"$0\" stone-game-ii --input \"$1\" --memory-limit 2G")
+        .arg(env!("CARGO_BIN_EXE_gamesolver"))
+        .arg(&input)
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: could not allocate"), "{stderr}");
+    assert!(stderr.contains("memory cap"), "{stderr}");
+}

@@ -101,7 +101,12 @@ pub(super) fn empty_slots<T>(
         return Err(refuse());
     }
     let mut values = Vec::new();
-    values.try_reserve_exact(len).map_err(|_| refuse())?;
+    values
+        .try_reserve_exact(len)
+        .map_err(|_| Error::Allocation {
+            what: format!("{what} of {len} slots"),
+            bytes: needed,
+        })?;
     values.extend((0..len).map(|_| empty()));
     Ok(values)
 }
