@@ -49,11 +49,8 @@ fn pruning_threads(cli: &Cli) -> usize {
     cli.threads.map_or(1, usize::from)
 }
 
-/// Solves one position and reports it.
+/// Solves one position and reports it (`main` sends `--batch` to [`batch`] instead).
 pub fn report(cli: &Cli) -> Result<Report, Failure> {
-    if cli.batch.is_some() {
-        unreachable!("main runs --batch through `batch`");
-    }
     let rules = game(cli)?;
     let text = position_text(cli)?;
     let position = rules.position(&text)?;

@@ -284,7 +284,12 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
                 }
             }
             self.scratch = moves;
-            let (mv, step) = chosen.expect("some move reaches the value of its state");
+            let Some((mv, step)) = chosen else {
+                return Err(Error::InvalidState(format!(
+                    "no move of a state on the line reaches the state's value {value}: the \
+                     game's moves or values are not deterministic (run gamesolver::check on it)"
+                )));
+            };
             line.push(Ply {
                 player,
                 state,
@@ -361,7 +366,14 @@ struct Narrowing {
 }
 
 impl Narrowing {
-    fn new(driver: Driver, low: Score, high: Score) -> Self {
+    /// The interval `low..=high` searched with `driver`; `Auto` becomes bisection when the
+    /// ranges are declared (`declared`), else the full window.
+    fn new(driver: Driver, declared: bool, low: Score, high: Score) -> Self {
+        let driver = match driver {
+            Driver::Auto if declared => Driver::Bisection,
+            Driver::Auto => Driver::FullWindow,
+            driver => driver,
+        };
         Narrowing {
             driver,
             low,
@@ -377,8 +389,8 @@ impl Narrowing {
             return None;
         }
         Some(match self.driver {
-            Driver::Auto => unreachable!("resolved when the narrowing starts"),
-            Driver::FullWindow => (-Score::MAX, Score::MAX),
+            // `Auto` never reaches here: `Narrowing::new` resolves it.
+            Driver::FullWindow | Driver::Auto => (-Score::MAX, Score::MAX),
             Driver::Bisection => {
                 let middle = probe_point(low, high);
                 (middle, middle + 1)
@@ -449,12 +461,12 @@ fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     if let Some(stored) = table.get(game, state) {
         known = known.intersect(stored);
     }
-    let driver = match options.driver {
-        Driver::Auto if R::DECLARES => Driver::Bisection,
-        Driver::Auto => Driver::FullWindow,
-        driver => driver,
-    };
-    Ok(Err(Narrowing::new(driver, known.lower, known.upper)))
+    Ok(Err(Narrowing::new(
+        options.driver,
+        R::DECLARES,
+        known.lower,
+        known.upper,
+    )))
 }
 
 /// Finds the exact value of `state` with the options' driver.
@@ -803,7 +815,7 @@ where
         let solved: Vec<(Result<Score, Error>, Stats)> = states
             .par_iter()
             .map_init(
-                || (Search::new(0), table),
+                || (Search::default(), table),
                 |(search, handle), state| {
                     let mut stats = Stats::default();
                     let value = drive(search, game, handle, options, state, &mut stats, bounds);

@@ -90,8 +90,8 @@ pub(crate) struct Search<G: Game> {
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
-    /// 0 for the main worker; `k > 0` for a parallel helper. Without busy marks a helper starts
-    /// the window's root with its `k`-th move (the rest in order).
+    /// 0 for a sequential search or the main parallel worker; `k > 0` for a parallel helper
+    /// (helpers may put off a node's first move, the main worker never does).
     helper: usize,
     stores: u32,
     /// Shared with the other workers of a parallel search: their open states.
@@ -100,7 +100,14 @@ pub(crate) struct Search<G: Game> {
 
 impl<G: Game> Default for Search<G> {
     fn default() -> Self {
-        Search::new(0)
+        Search {
+            frames: Vec::new(),
+            moves: Vec::new(),
+            fresh: Vec::new(),
+            helper: 0,
+            stores: 0,
+            busy: None,
+        }
     }
 }
 
@@ -171,22 +178,12 @@ enum Entry {
 }
 
 impl<G: Game> Search<G> {
-    pub(crate) fn new(helper: usize) -> Self {
-        Search {
-            frames: Vec::new(),
-            moves: Vec::new(),
-            fresh: Vec::new(),
-            helper,
-            stores: 0,
-            busy: None,
-        }
-    }
-
     /// A worker of a parallel search that defers moves other workers are searching.
     pub(crate) fn sharing(helper: usize, busy: Arc<BusyMarks<G::State>>) -> Self {
         Search {
+            helper,
             busy: Some(busy),
-            ..Search::new(helper)
+            ..Search::default()
         }
     }
 
@@ -271,10 +268,6 @@ impl<G: Game> Search<G> {
             for mv in &self.moves[moves_start..] {
                 table.prefetch(game, &game.play(&state, mv).next);
             }
-        }
-        if self.helper != 0 && self.busy.is_none() && self.frames.is_empty() {
-            let first = moves_start + self.helper % count;
-            self.moves[moves_start..=first].rotate_right(1);
         }
         let busy_slot = self.busy.as_ref().map(|busy| {
             let slot = busy.slot(&state);
