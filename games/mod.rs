@@ -24,7 +24,7 @@ pub use stone_game_ii::{
 };
 pub use stone_game_viii::{
     Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIIFast, StoneGameVIIITake,
-    solve_stone_game_viii,
+    solve_stone_game_viii, solve_stone_game_viii_with,
 };
 
 use crate::error::Error;

@@ -314,9 +314,11 @@ pub fn solve_stone_game_ii(
     let width = if narrow { 4 } else { 8 };
     // The table, the per-column deques (usually short; bounded by their window) and the
     // diagonal offsets.
+    // The table, the diagonal offsets, the narrowed suffix sums, the row's window and the
+    // columns' deque headers; the deques' own buffers are counted as they grow.
     let needed = (states as u64)
         .saturating_mul(width)
-        .saturating_add((n as u64).saturating_mul(8 + 32));
+        .saturating_add((n as u64).saturating_mul(8 + width + 16 + 32 / 3 + 1));
     if needed > limits.memory_budget {
         return Err(Error::MemoryBudget {
             what: format!("the O(n²) table of {states} states for {n} piles"),
@@ -325,10 +327,10 @@ pub fn solve_stone_game_ii(
         });
     }
     let (table, alice) = if narrow {
-        let (values, offsets, alice) = fill::<i32>(&game.suffix, states, limits)?;
+        let (values, offsets, alice) = fill::<i32>(&game.suffix, states, limits, needed)?;
         (FastTable::Narrow(values, offsets), alice)
     } else {
-        let (values, offsets, alice) = fill::<i64>(&game.suffix, states, limits)?;
+        let (values, offsets, alice) = fill::<i64>(&game.suffix, states, limits, needed)?;
         (FastTable::Wide(values, offsets), alice)
     };
     Ok(StoneGameIIFast { game, table, alice })
@@ -369,11 +371,13 @@ impl Word for i64 {
 }
 
 /// Fills the table from the last pile to the first; returns it, the diagonal offsets, and
-/// `f(0, 1)`.
+/// `f(0, 1)`. Everything but the columns' deques takes `fixed` bytes; the deques are counted
+/// as they grow.
 fn fill<W: Word>(
     suffix: &[i64],
     states: usize,
     limits: Limits,
+    fixed: u64,
 ) -> Result<(Vec<W>, Vec<usize>, i64), Error> {
     let n = suffix.len() - 1;
     let deadline = limits
@@ -399,6 +403,9 @@ fn fill<W: Word>(
     // Column m's window of f(row, m) candidates, oldest (highest row) first, values increasing.
     let columns = (n.saturating_sub(1)) / 3 + 1;
     let mut column: Vec<VecDeque<(u32, W)>> = (0..=columns).map(|_| VecDeque::new()).collect();
+    // The bytes the deques' buffers hold: a deque is usually short, but one may grow to its
+    // window (m entries), so they are counted against the budget as they grow.
+    let mut held = fixed;
     // Row i's window of f(i + x, x) candidates, lowest x first (from `head` on), values increasing.
     let mut row: Vec<(usize, W)> = Vec::new();
     let mut alice = suffix[0]; // n ≤ 2: Alice takes every pile.
@@ -475,10 +482,42 @@ fn fill<W: Word>(
             while window.back().is_some_and(|&(_, last)| last >= value) {
                 window.pop_back();
             }
+            if window.len() == window.capacity() {
+                grow(window, &mut held, limits.memory_budget, n)?;
+            }
             window.push_back((i as u32, value));
         }
     }
     Ok((table, offsets, alice))
+}
+
+/// Doubles a full column deque, fallibly, keeping `held` (the solver's bytes, every deque's
+/// buffer included) within `budget`.
+#[cold]
+fn grow<T>(window: &mut VecDeque<T>, held: &mut u64, budget: u64, n: usize) -> Result<(), Error> {
+    let item = size_of::<T>() as u64;
+    let more = window.capacity().max(4);
+    let added = more as u64 * item;
+    // While it grows, the old buffer and the new one are both live.
+    let needed = held
+        .saturating_add(added)
+        .saturating_add(window.capacity() as u64 * item);
+    let what = || format!("the O(n²) solver's sliding windows for {n} piles");
+    if needed > budget {
+        return Err(Error::MemoryBudget {
+            what: what(),
+            needed,
+            budget,
+        });
+    }
+    window
+        .try_reserve_exact(more)
+        .map_err(|_| Error::Allocation {
+            what: what(),
+            bytes: added,
+        })?;
+    *held += added;
+    Ok(())
 }
 
 /// How many columns ahead [`fill`] prefetches.

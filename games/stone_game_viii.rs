@@ -18,7 +18,8 @@
 
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
-use crate::solve::Ply;
+use crate::solve::{Limits, Ply};
+use std::time::Instant;
 
 const NAME: &str = "Stone Game VIII";
 
@@ -190,13 +191,64 @@ pub struct StoneGameVIIIFast<'a> {
 /// assert_eq!(solution.line().len(), 1);
 /// ```
 pub fn solve_stone_game_viii(game: &StoneGameVIII) -> StoneGameVIIIFast<'_> {
+    solve_stone_game_viii_with(game, Limits::unlimited())
+        .expect("n/8 bytes: the input itself is 64 times larger")
+}
+
+/// [`solve_stone_game_viii`] within `limits`: its n/8 bytes are refused with
+/// [`Error::MemoryBudget`] over the budget (or [`Error::Allocation`] if the system refuses
+/// them), and it stops with [`Error::TimeLimit`] past the time limit.
+///
+/// ```
+/// use gamesolver::{Error, Limits, games::{StoneGameVIII, solve_stone_game_viii_with}};
+///
+/// let game = StoneGameVIII::new(vec![1; 100_000]).unwrap();
+/// let solution = solve_stone_game_viii_with(&game, Limits::with_memory_budget(1 << 20)).unwrap();
+/// assert_eq!(solution.value(), 100_000);
+/// let refused = solve_stone_game_viii_with(&game, Limits::with_memory_budget(1 << 10));
+/// assert!(matches!(refused, Err(Error::MemoryBudget { .. })));
+/// ```
+pub fn solve_stone_game_viii_with(
+    game: &StoneGameVIII,
+    limits: Limits,
+) -> Result<StoneGameVIIIFast<'_>, Error> {
     let prefix = &game.prefix;
     let last = prefix.len() - 1;
-    let mut stop = vec![0u64; prefix.len().div_ceil(64)];
+    let words = prefix.len().div_ceil(64);
+    let bytes = words as u64 * 8;
+    if bytes > limits.memory_budget {
+        return Err(Error::MemoryBudget {
+            what: format!(
+                "the O(n) solver's {words} words for {} stones",
+                prefix.len()
+            ),
+            needed: bytes,
+            budget: limits.memory_budget,
+        });
+    }
+    let mut stop: Vec<u64> = Vec::new();
+    stop.try_reserve_exact(words)
+        .map_err(|_| Error::Allocation {
+            what: format!("the O(n) solver's {words} words"),
+            bytes,
+        })?;
+    stop.resize(words, 0);
+    let deadline = limits
+        .time_limit
+        .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit)));
     // At the last stone the mover must stop.
     let mut best = prefix[last];
     stop[last / 64] |= 1 << (last % 64);
     for end in (1..last).rev() {
+        if let Some((deadline, limit)) = deadline
+            && end.is_multiple_of(1 << 20)
+            && Instant::now() >= deadline
+        {
+            return Err(Error::TimeLimit {
+                limit,
+                progress: format!("{} of {} stones", last - end, prefix.len()),
+            });
+        }
         // Validation bounds every |score| by Σ|prefix|, which fits i64: no overflow here.
         let stopping = prefix[end] - best;
         if stopping >= best {
@@ -204,11 +256,11 @@ pub fn solve_stone_game_viii(game: &StoneGameVIII) -> StoneGameVIIIFast<'_> {
             stop[end / 64] |= 1 << (end % 64);
         }
     }
-    StoneGameVIIIFast {
+    Ok(StoneGameVIIIFast {
         game,
         value: best,
         stop,
-    }
+    })
 }
 
 impl StoneGameVIIIFast<'_> {

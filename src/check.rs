@@ -22,8 +22,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Debug};
 use std::hash::{Hash, Hasher};
+use std::mem::size_of;
 use std::ops::RangeInclusive;
+use std::time::{Duration, Instant};
 
+use crate::error::Error;
 use crate::game::{DenseIndex, Game, Score, Step, Turn};
 use crate::memo::HashTable;
 use crate::solve::{Limits, value_at};
@@ -39,6 +42,10 @@ pub struct CheckOptions {
     pub playouts: usize,
     /// The longest playout, in moves.
     pub max_playout_moves: usize,
+    /// The most moves the walk and the playouts may generate in all (each state met has its
+    /// moves generated three times): the walk stops at half of it, the playouts at all of it,
+    /// so that a game with thousands of moves per state is checked in bounded time.
+    pub max_generated: u64,
     /// How many states to compare against an unmemoized negamax (engine value and known value).
     pub value_checks: usize,
     /// The node budget of each unmemoized negamax: states whose subgame is larger are skipped.
@@ -50,6 +57,10 @@ pub struct CheckOptions {
     pub points: Option<RangeInclusive<Score>>,
     /// The range every payoff must lie in, if the game declares one.
     pub payoffs: Option<RangeInclusive<Score>>,
+    /// The memory budget and time limit of the whole check: the walk's states and move lists,
+    /// and the engine it compares, share the budget. Past either, the check stops and says so
+    /// in [`CheckReport::stopped`].
+    pub limits: Limits,
 }
 
 impl Default for CheckOptions {
@@ -59,11 +70,13 @@ impl Default for CheckOptions {
             max_states: 20_000,
             playouts: 200,
             max_playout_moves: 100_000,
+            max_generated: 50_000_000,
             value_checks: 200,
             reference_nodes: 20_000,
             cyclic: false,
             points: None,
             payoffs: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -104,6 +117,20 @@ pub enum Violation<G: Game + ?Sized> {
         second: G::State,
         /// What differs.
         difference: &'static str,
+    },
+    /// `moves` removed or changed moves already in the buffer it was given: it must only
+    /// append (the engines hand it an empty buffer, but a caller may not).
+    MovesClearBuffer {
+        /// The state.
+        state: G::State,
+    },
+    /// Two states that are equal were stored apart by a hash map: `Hash` hashes something
+    /// `Eq` ignores (a path counter, say), so a memo table stores one state many times.
+    EqualStatesApart {
+        /// One state.
+        first: G::State,
+        /// An equal state with a different hash.
+        second: G::State,
     },
     /// A line of moves returned to a state already on it (and the game is not declared cyclic).
     Cycle {
@@ -191,6 +218,9 @@ pub struct CheckReport<G: Game + ?Sized> {
     pub values_compared: usize,
     /// The violations found: up to [`MAX_PER_KIND`] of each kind, in the order found.
     pub violations: Vec<Violation<G>>,
+    /// Why the check stopped before the end, if it did: the memory budget or the time limit
+    /// of [`CheckOptions::limits`]. What was explored until then is reported above.
+    pub stopped: Option<crate::Error>,
 }
 
 /// The most violations of one kind a report keeps, so that a flood of one kind never hides
@@ -227,9 +257,9 @@ where
 }
 
 impl<G: Game + ?Sized> CheckReport<G> {
-    /// Whether no violation was found.
+    /// Whether the check ran to its end and found no violation.
     pub fn is_ok(&self) -> bool {
-        self.violations.is_empty()
+        self.violations.is_empty() && self.stopped.is_none()
     }
 }
 
@@ -248,6 +278,14 @@ struct Checker<'a, G: Game> {
     seen: HashMap<G::State, Seen<G::Move>>,
     order: Vec<G::State>,
     violations: Vec<Violation<G>>,
+    /// The bytes of the move lists kept in `seen`.
+    move_bytes: u64,
+    /// How many moves `moves` has generated so far.
+    generated: u64,
+    /// The bytes the walk's open line holds (its states and their move lists), and its sets.
+    line_bytes: u64,
+    /// When the check must stop, and the limit (for the message).
+    deadline: Option<(Instant, Duration)>,
 }
 
 /// Checks `game` against the [`Game`] contract; see the [module docs](self).
@@ -271,6 +309,7 @@ where
     let (mut report, states) = explore(game, options);
     let mut owners: HashMap<usize, G::State> = HashMap::new();
     let len = game.index_len();
+    // The owners map holds at most one state per state met: within what the walk had.
     for state in states {
         if game.known_value(&state).is_some() {
             continue;
@@ -312,15 +351,34 @@ where
         seen: HashMap::new(),
         order: Vec::new(),
         violations: Vec::new(),
+        move_bytes: 0,
+        generated: 0,
+        line_bytes: 0,
+        deadline: options
+            .limits
+            .time_limit
+            .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
     };
-    checker.walk();
-    let playouts = checker.playouts();
-    let values_compared = if options.cyclic { 0 } else { checker.values() };
+    let mut playouts = 0;
+    let mut values_compared = 0;
+    let stopped = checker
+        .walk()
+        .map(|()| checker.equal_states_apart())
+        .and_then(|()| checker.playouts(&mut playouts))
+        .and_then(|()| {
+            if options.cyclic {
+                Ok(())
+            } else {
+                checker.values(&mut values_compared)
+            }
+        })
+        .err();
     let report = CheckReport {
         states: checker.seen.len(),
         playouts,
         values_compared,
         violations: checker.violations,
+        stopped,
     };
     (report, checker.order)
 }
@@ -346,19 +404,31 @@ where
     }
 
     /// Checks one state's own answers, records it if new, and compares it with an equal state
-    /// met before. Returns its moves.
-    fn visit(&mut self, state: &G::State) -> Vec<G::Move> {
+    /// met before. Returns its moves; errors once the check is over its memory budget or its
+    /// time limit.
+    fn visit(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
         let game = self.game;
         let mut first = Vec::new();
         let mut second = Vec::new();
         game.moves(state, &mut first);
         game.moves(state, &mut second);
+        self.generated += 3 * first.len() as u64;
         if first != second {
             self.report(Violation::MovesNotDeterministic {
                 state: state.clone(),
                 first: first.clone(),
                 second,
             });
+        } else if !first.is_empty() {
+            // Handed a buffer that already holds moves, `moves` must leave them be.
+            second.clear();
+            second.extend_from_slice(&first);
+            game.moves(state, &mut second);
+            if second.get(..first.len()) != Some(&first[..]) {
+                self.report(Violation::MovesClearBuffer {
+                    state: state.clone(),
+                });
+            }
         }
         let hash = hash_of(state);
         if hash != hash_of(&state.clone()) || hash != hash_of(state) {
@@ -410,18 +480,100 @@ where
                 });
             }
         } else {
+            let moves = first.clone();
+            self.move_bytes += (moves.capacity() * size_of::<G::Move>()) as u64;
             self.seen.insert(
                 state.clone(),
                 Seen {
-                    moves: first.clone(),
+                    moves,
                     known,
                     payoff,
                     hash,
                 },
             );
             self.order.push(state.clone());
+            self.within_limits()?;
         }
-        first
+        Ok(first)
+    }
+
+    /// The bytes the check holds now, about: the states met (in a hash map that may double,
+    /// and in order) with their move lists, and the walk's line.
+    fn held(&self) -> u64 {
+        let entry = size_of::<G::State>() + size_of::<Seen<G::Move>>() + 1;
+        let tables = self.seen.capacity() * entry + self.order.capacity() * size_of::<G::State>();
+        (2 * tables) as u64 + self.move_bytes + self.line_bytes
+    }
+
+    /// Errors if the check holds more than its budget, or (looked at every 256 states) has
+    /// passed its time limit.
+    fn within_limits(&self) -> Result<(), Error> {
+        let held = self.held();
+        let budget = self.options.limits.memory_budget;
+        if held > budget {
+            return Err(Error::MemoryBudget {
+                what: format!(
+                    "the check ({} states met, with their move lists)",
+                    self.seen.len()
+                ),
+                needed: held,
+                budget,
+            });
+        }
+        if self.seen.len().is_multiple_of(256)
+            && let Some((deadline, limit)) = self.deadline
+            && Instant::now() >= deadline
+        {
+            return Err(Error::TimeLimit {
+                limit,
+                progress: format!("{} states checked", self.seen.len()),
+            });
+        }
+        Ok(())
+    }
+
+    /// What is left of the limits for the engine the check compares.
+    fn engine_limits(&self) -> Result<Limits, Error> {
+        let budget = self.options.limits.memory_budget;
+        let left = budget.checked_sub(self.held()).ok_or(Error::MemoryBudget {
+            what: "the check's states".into(),
+            needed: self.held(),
+            budget,
+        })?;
+        let mut limits = Limits::with_memory_budget(left);
+        if let Some((deadline, limit)) = self.deadline {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Err(Error::TimeLimit {
+                    limit,
+                    progress: format!("{} states checked", self.seen.len()),
+                });
+            }
+            limits = limits.time_limit(remaining);
+        }
+        Ok(limits)
+    }
+
+    /// Equal states stored apart: `seen` merges equal states whose hashes agree, so two equal
+    /// states among those it holds had different hashes. Compares the first states met, pair
+    /// by pair (a hash that counts something `Eq` ignores splits states everywhere).
+    fn equal_states_apart(&mut self) {
+        let sample = &self.order[..self.order.len().min(EQUALITY_SAMPLE)];
+        let mut found = Vec::new();
+        'pairs: for (at, first) in sample.iter().enumerate() {
+            for second in &sample[at + 1..] {
+                if first == second {
+                    found.push((first.clone(), second.clone()));
+                    if found.len() == MAX_PER_KIND {
+                        break 'pairs;
+                    }
+                    break;
+                }
+            }
+        }
+        for (first, second) in found {
+            self.report(Violation::EqualStatesApart { first, second });
+        }
     }
 
     /// Plays `mv` twice and checks the step.
@@ -456,15 +608,27 @@ where
 
     /// Depth-first from the start over at most `max_states` distinct states, on an explicit
     /// stack whose states are the current line (so a move back onto it is a cycle).
-    fn walk(&mut self) {
+    fn walk(&mut self) -> Result<(), Error> {
         let start = self.game.start();
-        let moves = self.visit(&start);
+        let moves = self.visit(&start)?;
+        // A frame's bytes: its state (on the line and in `on_line`, which may double), its
+        // moves; then its state again in `expanded`.
+        let frame = |moves: &Vec<G::Move>| {
+            (4 * size_of::<G::State>() + 32 + moves.capacity() * size_of::<G::Move>()) as u64
+        };
+        self.line_bytes = frame(&moves);
         let mut line: Vec<(G::State, Vec<G::Move>, usize)> = vec![(start.clone(), moves, 0)];
         let mut on_line: HashSet<G::State> = HashSet::from([start]);
         let mut expanded: HashSet<G::State> = HashSet::new();
         while let Some((state, moves, next)) = line.last_mut() {
+            // The walk has half of the moves, the playouts the rest.
+            if self.generated > self.options.max_generated / 2 {
+                break;
+            }
             let Some(mv) = moves.get(*next).cloned() else {
-                let (state, _, _) = line.pop().expect("the loop runs while the line is open");
+                let (state, moves, _) = line.pop().expect("the loop runs while the line is open");
+                self.line_bytes -= frame(&moves);
+                self.line_bytes += 2 * size_of::<G::State>() as u64;
                 on_line.remove(&state);
                 expanded.insert(state);
                 continue;
@@ -484,22 +648,29 @@ where
                 continue;
             }
             let new = !self.seen.contains_key(&step.next);
-            let moves = self.visit(&step.next);
+            let moves = self.visit(&step.next)?;
             if new && self.seen.len() <= self.options.max_states && !expanded.contains(&step.next) {
+                self.line_bytes += frame(&moves);
+                self.within_limits()?;
                 on_line.insert(step.next.clone());
                 line.push((step.next, moves, 0));
             }
         }
+        self.line_bytes = 0;
+        Ok(())
     }
 
     /// Random lines from the start, checking every state and step on them.
-    fn playouts(&mut self) -> usize {
+    fn playouts(&mut self, done: &mut usize) -> Result<(), Error> {
         let mut random = self.options.seed;
         for _ in 0..self.options.playouts {
+            if self.generated > self.options.max_generated {
+                break;
+            }
             let mut state = self.game.start();
             let mut on_line = HashSet::from([state.clone()]);
             for _ in 0..self.options.max_playout_moves {
-                let moves = self.visit(&state);
+                let moves = self.visit(&state)?;
                 if moves.is_empty() {
                     break;
                 }
@@ -515,25 +686,26 @@ where
                 }
                 state = step.next;
             }
+            *done += 1;
         }
-        self.options.playouts
+        Ok(())
     }
 
     /// Compares known values and the engine's values with an unmemoized negamax, on the states
     /// met last (usually the smallest subgames) whose subgame fits the node budget.
-    fn values(&mut self) -> usize {
+    fn values(&mut self, compared: &mut usize) -> Result<(), Error> {
         let mut table = HashTable::new();
-        let mut compared = 0;
         let states: Vec<G::State> = self.order.iter().rev().cloned().collect();
         for state in states {
-            if compared >= self.options.value_checks {
+            if *compared >= self.options.value_checks {
                 break;
             }
+            let limits = self.engine_limits()?;
             let mut budget = self.options.reference_nodes;
             let Some(actual) = reference(self.game, &state, &mut budget, 0) else {
                 continue;
             };
-            compared += 1;
+            *compared += 1;
             if let Some(claimed) = self.game.known_value(&state)
                 && i128::from(claimed) != actual
             {
@@ -543,7 +715,6 @@ where
                     actual,
                 });
             }
-            let limits = Limits::with_memory_budget(1 << 30);
             match value_at(self.game, &mut table, &state, limits) {
                 Ok(engine) if i128::from(engine) != actual => {
                     self.report(Violation::EngineDisagrees {
@@ -553,6 +724,10 @@ where
                     });
                 }
                 Ok(_) => {}
+                // The check's own limits stop the check; anything else is the game's.
+                Err(error @ (Error::MemoryBudget { .. } | Error::TimeLimit { .. })) => {
+                    return Err(error);
+                }
                 Err(error) => self.report(Violation::EngineFailed {
                     state,
                     error,
@@ -560,19 +735,20 @@ where
                 }),
             }
         }
-        compared + self.start_known_value(&mut table)
+        *compared += self.start_known_value(&mut table)?;
+        Ok(())
     }
 
     /// The start's `known_value`, if it has one, against one level of search: the best of its
     /// moves, each valued by the engine. (Its whole subgame is usually too large for the
     /// unmemoized negamax, so the sampled comparisons above rarely reach it.) Returns 1 if it
     /// compared.
-    fn start_known_value(&mut self, table: &mut HashTable<G::State>) -> usize {
+    fn start_known_value(&mut self, table: &mut HashTable<G::State>) -> Result<usize, Error> {
         let start = self.game.start();
         let Some(claimed) = self.game.known_value(&start) else {
-            return 0;
+            return Ok(0);
         };
-        let limits = Limits::with_memory_budget(1 << 30);
+        let limits = self.engine_limits()?;
         let mut moves = Vec::new();
         self.game.moves(&start, &mut moves);
         let mut best: Option<i128> = None;
@@ -580,13 +756,16 @@ where
             let step = self.game.play(&start, mv);
             let child = match value_at(self.game, table, &step.next, limits) {
                 Ok(child) => i128::from(child),
+                Err(error @ (Error::MemoryBudget { .. } | Error::TimeLimit { .. })) => {
+                    return Err(error);
+                }
                 Err(error) => {
                     self.report(Violation::EngineFailed {
                         state: step.next,
                         error,
                         reference: None,
                     });
-                    return 1;
+                    return Ok(1);
                 }
             };
             let value = i128::from(step.gain)
@@ -604,9 +783,12 @@ where
                 actual,
             });
         }
-        1
+        Ok(1)
     }
 }
+
+/// How many of the first states met are compared pair by pair for equal states stored apart.
+const EQUALITY_SAMPLE: usize = 2_000;
 
 /// The deepest an unmemoized negamax goes (it recurses natively).
 const REFERENCE_DEPTH: usize = 2_000;
@@ -625,6 +807,8 @@ fn reference<G: Game>(
     *budget -= 1;
     let mut moves = Vec::new();
     game.moves(state, &mut moves);
+    // Work is counted in moves too: a state with 10⁴ moves is 10⁴ times the work.
+    *budget = budget.checked_sub(moves.len())?;
     if moves.is_empty() {
         return Some(i128::from(game.payoff(state)));
     }
@@ -684,6 +868,16 @@ where
                 f,
                 "{first:?} and {second:?} are equal but their {difference} differ: the state \
                  does not determine the game (a memo table would confuse them)"
+            ),
+            Violation::MovesClearBuffer { state } => write!(
+                f,
+                "moves({state:?}) removed or changed the moves already in the buffer it was \
+                 given: it must only append its moves"
+            ),
+            Violation::EqualStatesApart { first, second } => write!(
+                f,
+                "{first:?} and {second:?} are equal but hash differently: Hash covers \
+                 something Eq ignores, so a memo table stores equal states again and again"
             ),
             Violation::Cycle { line } => write!(f, "a line returns to {:?}: {line:?}", line[0]),
             Violation::PointsOutOfRange { state, mv, gain } => {
@@ -773,6 +967,9 @@ where
             "{} states, {} playouts, {} values compared: ",
             self.states, self.playouts, self.values_compared
         )?;
+        if let Some(error) = &self.stopped {
+            write!(f, "stopped early ({error}); ")?;
+        }
         if self.violations.is_empty() {
             return write!(f, "no violation");
         }

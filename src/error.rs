@@ -111,6 +111,14 @@ pub enum Error {
         /// How many bytes were asked for.
         bytes: u64,
     },
+    /// The worker threads could not be started (the system's limit on threads or memory).
+    #[error("could not start {threads} threads: {message}; use fewer (--threads)")]
+    ThreadStart {
+        /// How many threads were asked for.
+        threads: usize,
+        /// The system's reason.
+        message: String,
+    },
     /// The solve reached its time limit ([`Limits::time_limit`](crate::Limits)).
     #[error(
         "the solve reached its time limit of {} with {progress}; raise the limit or use a \
@@ -123,6 +131,21 @@ pub enum Error {
         /// How far the search got.
         progress: String,
     },
+    /// A solve whose known amount of work would take longer than the time limit, refused before
+    /// it starts.
+    #[error(
+        "this solve would take about {}, past the time limit of {}; {advice}",
+        Error::duration_in_words(*estimate),
+        seconds(*limit)
+    )]
+    TooSlow {
+        /// The estimated time.
+        estimate: std::time::Duration,
+        /// The limit.
+        limit: std::time::Duration,
+        /// What to do instead.
+        advice: String,
+    },
     /// The search was stopped because another search had already found the value (a parallel
     /// helper); [`par_solve`](crate::par_solve) never returns it.
     #[error("the search was cancelled")]
@@ -132,6 +155,29 @@ pub enum Error {
         "a score overflowed a 64-bit integer during the search (the game's points are too large)"
     )]
     ScoreOverflow,
+}
+
+impl Error {
+    /// A duration as a person says it: `40 s`, `12 minutes`, `6.2 hours`, `3.1 days`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamesolver::Error;
+    /// assert_eq!(Error::duration_in_words(Duration::from_secs(22_400)), "6.2 hours");
+    /// assert_eq!(Error::duration_in_words(Duration::from_secs(40)), "40 s");
+    /// ```
+    pub fn duration_in_words(duration: std::time::Duration) -> String {
+        let seconds = duration.as_secs_f64();
+        if seconds < 90.0 {
+            format!("{seconds:.0} s")
+        } else if seconds < 5400.0 {
+            format!("{:.0} minutes", seconds / 60.0)
+        } else if seconds < 172_800.0 {
+            format!("{:.1} hours", seconds / 3600.0)
+        } else {
+            format!("{:.1} days", seconds / 86_400.0)
+        }
+    }
 }
 
 /// Where a token stands in the input.

@@ -52,9 +52,46 @@ pub fn parse_arguments<S: AsRef<str>>(arguments: &[S]) -> Result<Vec<i64>, Error
 /// );
 /// ```
 pub fn parse_text(text: &[u8]) -> Result<Vec<i64>, Error> {
+    parse_text_within(text, u64::MAX)
+}
+
+/// [`parse_text`], refused with [`Error::MemoryBudget`] if the text and the values read from
+/// it would hold more than `budget` bytes together. The values' vector is sized once, from a
+/// count of the text's tokens, so reading never holds more than that.
+///
+/// ```
+/// use gamesolver::{Error, input::parse_text_within};
+///
+/// assert_eq!(parse_text_within(b"1 2 3", 29).unwrap(), vec![1, 2, 3]);
+/// assert!(matches!(parse_text_within(b"1 2 3", 28), Err(Error::MemoryBudget { .. })));
+/// ```
+pub fn parse_text_within(text: &[u8], budget: u64) -> Result<Vec<i64>, Error> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut parser = Parser::new(text, Origin::File);
-    parser.values.reserve(text.len() / 8);
+    // Every value is a run of bytes without separators, so there are at most that many runs.
+    let mut tokens = 0usize;
+    let mut inside = false;
+    for &byte in text {
+        let separator = is_space(byte) || matches!(byte, b',' | b'[' | b']');
+        tokens += usize::from(inside && separator);
+        inside = !separator;
+    }
+    tokens += usize::from(inside);
+    let needed = (text.len() as u64).saturating_add((tokens as u64).saturating_mul(8));
+    if needed > budget {
+        return Err(Error::MemoryBudget {
+            what: format!("reading {tokens} values from {} bytes of input", text.len()),
+            needed,
+            budget,
+        });
+    }
+    parser
+        .values
+        .try_reserve_exact(tokens)
+        .map_err(|_| Error::Allocation {
+            what: format!("{tokens} values read from the input"),
+            bytes: tokens as u64 * 8,
+        })?;
     parser.skip_whitespace();
     if parser.peek() == Some(b'[') {
         parser.json_array()?;

@@ -16,6 +16,17 @@ use cli::args::{Cli, protect_negative_values};
 use cli::run::{Failure, run, run_check};
 
 fn main() -> ExitCode {
+    // A panic is a bug, but it too ends in one `error:` line (no backtrace), once.
+    std::panic::set_hook(Box::new(|info| {
+        static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if !REPORTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            let message = info.payload_as_str().unwrap_or("a panic");
+            let place = info
+                .location()
+                .map_or_else(String::new, |at| format!(" at {at}"));
+            eprintln!("error: internal error{place}: {message} (please report it)");
+        }
+    }));
     // `gamesolver check <GAME> [VALUES]...` runs the conformance checker instead of solving.
     let mut arguments: Vec<_> = std::env::args_os().collect();
     let check = arguments.get(1).is_some_and(|word| word == "check");
@@ -91,7 +102,7 @@ fn main() -> ExitCode {
 }
 
 fn failed(failure: Failure) -> ExitCode {
-    match failure {
+    match cli::run::whole_budget(failure) {
         Failure::Usage(message) => fail(&message, 2),
         Failure::Rejected(error) => fail(&error.to_string(), 1),
         Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), 1),

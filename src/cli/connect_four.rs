@@ -3,7 +3,7 @@
 //! line in, `POSITION SCORE` per line out, the format of Pascal Pons' benchmark files.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 
 use gamesolver::games::{ConnectFour, Position};
 use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
@@ -55,7 +55,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
     let text = position_text(cli)?;
     let position = rules.position(&text)?;
     let game = rules.starting_at(position);
-    let limits = limits(cli);
+    let mut limits = limits(cli);
     let exhaustive = matches!(cli.solver, SolverName::Engine | SolverName::Parallel);
     if exhaustive && cli.analyze {
         return Err(Failure::Usage(
@@ -69,7 +69,8 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
                 || std::thread::available_parallelism().map_or(1, usize::from),
                 usize::from,
             );
-            pool(threads)?.install(|| concurrent(&game, &ShardedTable::new(), "sharded", limits))?
+            let pool = pool(threads, &mut limits)?;
+            pool.install(|| concurrent(&game, &ShardedTable::new(), "sharded", limits))?
         }
         SolverName::Auto | SolverName::Fast | SolverName::AlphaBeta => {
             alphabeta(&game, pruning_threads(cli), limits, cli.analyze)?
@@ -77,7 +78,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
     };
     let analysis = run.analysis.as_deref().map(|moves| by_column(&game, moves));
     let value = run.value;
-    let mut report = presented(cli, &game, position.stones(), run);
+    let mut report = presented(cli, &game, position.stones(), run, limits)?;
     let shown = if text.is_empty() {
         "the empty board"
     } else {
@@ -146,14 +147,19 @@ fn by_column(game: &ConnectFour, moves: &[MoveValue<ConnectFour>]) -> Vec<Option
 fn alphabeta(
     game: &ConnectFour,
     threads: usize,
-    limits: Limits,
+    mut limits: Limits,
     analyze: bool,
 ) -> Result<EngineRun<ConnectFour>, Failure> {
+    let pool = if threads > 1 {
+        Some(pool(threads, &mut limits)?)
+    } else {
+        None
+    };
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
-    if threads > 1 {
+    if let Some(pool) = pool {
         let table = AtomicBoundTable::for_game(game, bytes)?;
-        let run = pool(threads)?.install(|| {
+        let run = pool.install(|| {
             pruned(
                 par_prune_with(game, &table, options)?,
                 "fixed-atomic",
@@ -204,23 +210,27 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
     } else {
         Box::new(BufReader::new(File::open(path).map_err(open_error)?))
     };
-    let limits = limits(cli);
+    let mut limits = limits(cli);
+    let threads = pruning_threads(cli);
+    let pool = if threads > 1 {
+        Some(pool(threads, &mut limits)?)
+    } else {
+        None
+    };
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
-    let threads = pruning_threads(cli);
-    if threads > 1 {
+    if let Some(pool) = pool {
         // Positions in parallel: each worker solves whole positions with its own search, all
         // sharing one table. (Splitting one position's search pays much less on positions this
         // quick: docs/performance.md.)
         let table = AtomicBoundTable::for_game(&game, bytes)?;
         let mut pruner = Pruner::new(&game, &table, options)?;
-        let pool = pool(threads)?;
-        let mut lines = input.split(b'\n').enumerate().peekable();
+        let mut lines = bounded_lines(input).enumerate().peekable();
         let mut all_solved = true;
         while lines.peek().is_some() {
             let mut chunk = Vec::with_capacity(CHUNK);
             for (index, line) in lines.by_ref().take(CHUNK) {
-                chunk.push((index + 1, parse_line(&game, &line.map_err(input_error)?)));
+                chunk.push((index + 1, parse_line(&game, &line?)));
             }
             let positions: Vec<Position> = chunk
                 .iter()
@@ -248,9 +258,9 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
         let table = FixedBoundTable::for_game(&game, bytes)?;
         let mut pruner = Pruner::new(&game, table, options)?;
         let mut all_solved = true;
-        for (index, line) in input.split(b'\n').enumerate() {
+        for (index, line) in bounded_lines(input).enumerate() {
             let number = index + 1;
-            let line = line.map_err(input_error)?;
+            let line = line?;
             let result = solve_line(cli, &game, &mut pruner, &line)
                 .map_err(|error| Failure::AtLine(number, error))?;
             all_solved &= result.is_ok();
@@ -265,6 +275,35 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
 /// How many lines a parallel batch hands out at once (their results wait to be printed in
 /// order, so this bounds the memory they take).
 const CHUNK: usize = 4096;
+
+/// The longest line a batch reads: a position is at most 64 moves, so anything this long is
+/// not one, and reading it whole could take any amount of memory.
+const MAX_LINE: usize = 1 << 16;
+
+/// The lines of `input` without their `\n`, each at most [`MAX_LINE`] bytes: a longer one
+/// stops the batch with an error that names it.
+fn bounded_lines(mut input: Box<dyn BufRead>) -> impl Iterator<Item = Result<Vec<u8>, Failure>> {
+    let mut number = 0;
+    std::iter::from_fn(move || {
+        number += 1;
+        let mut line = Vec::new();
+        match Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
+            Ok(0) => None,
+            Err(error) => Some(Err(input_error(error).into())),
+            Ok(_) if line.last() == Some(&b'\n') => {
+                line.pop();
+                Some(Ok(line))
+            }
+            Ok(_) if line.len() > MAX_LINE => Some(Err(Failure::AtLine(
+                number,
+                Error::InvalidGame(format!(
+                    "the line is longer than {MAX_LINE} bytes: not a position"
+                )),
+            ))),
+            Ok(_) => Some(Ok(line)),
+        }
+    })
+}
 
 fn input_error(error: io::Error) -> Error {
     Error::Io {

@@ -1,9 +1,11 @@
 //! How each bundled game presents itself: its natural answer, a headline, and its optimal line
 //! as entries that read as sentences and serialise as JSON.
 
+use std::borrow::Cow;
+
 use gamesolver::games::{
     ConnectFour, DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
-    StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
+    StoneGameIITake, StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
 };
 use gamesolver::{Game, Player, Ply, Score, Turn};
 
@@ -27,16 +29,59 @@ pub struct Entry {
     pub json: String,
 }
 
+impl Entry {
+    /// The heap and inline bytes of an entry in words, about (for the memory budget).
+    pub const BYTES: u64 = 256;
+}
+
+/// An optimal line, ready to print: entries in words, or, for the games whose line can be as
+/// long as their input (10⁷ moves), compact takes put in words only as they are printed.
+pub enum Line {
+    /// Entries in words.
+    Entries(Vec<Entry>),
+    /// Stone Game II's takes.
+    StoneGameII(Vec<StoneGameIITake>),
+    /// Stone Game VIII's takes.
+    StoneGameVIII(Vec<StoneGameVIIITake>),
+}
+
+impl Line {
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        match self {
+            Line::Entries(entries) => entries.len(),
+            Line::StoneGameII(takes) => takes.len(),
+            Line::StoneGameVIII(takes) => takes.len(),
+        }
+    }
+
+    /// The moves in order, each in words.
+    pub fn entries(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
+        (0..self.len()).map(|index| match self {
+            Line::Entries(entries) => Cow::Borrowed(&entries[index]),
+            Line::StoneGameII(takes) => Cow::Owned(stone_game_ii_entry(&takes[index])),
+            Line::StoneGameVIII(takes) => Cow::Owned(stone_game_viii_entry(&takes[index])),
+        })
+    }
+}
+
 /// What the command line needs from a game besides the rules.
 pub trait Presented: Game {
+    /// About how many bytes one move of [`entries`](Presented::entries) holds.
+    const ENTRY_BYTES: u64 = Entry::BYTES;
     /// The answer, from the engine's value of the start.
     fn answer(&self, value: Score) -> Answer;
     /// One sentence stating the result.
     fn headline(&self, value: Score) -> String;
     /// The optimal line in the game's own terms.
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry>
+    fn entries(&self, line: &[Ply<Self>]) -> Line
     where
         Self: Sized;
+    /// How many moves the exhaustive engine values to solve the game, where that is known
+    /// (for an estimate of its time before it starts), with the game's faster solver.
+    fn engine_work(&self) -> Option<(u64, &'static str)> {
+        None
+    }
 }
 
 /// Alice moves first in the stone games and Nim.
@@ -65,7 +110,7 @@ fn result(value: Score) -> String {
 }
 
 /// A Stone Game II take, as an entry (shared by the engine and the specialised solver).
-pub fn stone_game_ii_entry(take: &gamesolver::games::StoneGameIITake) -> Entry {
+pub fn stone_game_ii_entry(take: &StoneGameIITake) -> Entry {
     let player = alice_or_bob(take.player);
     let piles = if take.piles == 1 {
         format!("pile {}", take.first_pile)
@@ -135,11 +180,20 @@ impl Presented for StoneGameII {
     fn headline(&self, value: Score) -> String {
         stone_game_ii_headline(self, self.alice_stones(value))
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        self.describe(line)
-            .iter()
-            .map(stone_game_ii_entry)
-            .collect()
+    const ENTRY_BYTES: u64 = size_of::<StoneGameIITake>() as u64;
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::StoneGameII(self.describe(line))
+    }
+    /// Each state `(next, M)` without a known value has `2M` moves: about `n³ / 27` in all.
+    fn engine_work(&self) -> Option<(u64, &'static str)> {
+        let n = self.piles().len() as u64;
+        let work = (0..n)
+            .map(|next| {
+                let top = next.max(1).min((n - next).saturating_sub(1) / 2);
+                top.saturating_mul(top + 1)
+            })
+            .fold(0u64, u64::saturating_add);
+        Some((work, "--solver fast (O(n²))"))
     }
 }
 
@@ -151,12 +205,9 @@ impl Presented for Stepwise<'_> {
     fn headline(&self, value: Score) -> String {
         stone_game_viii_headline(self.game(), value)
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        self.game()
-            .describe_stepwise(line)
-            .iter()
-            .map(stone_game_viii_entry)
-            .collect()
+    const ENTRY_BYTES: u64 = size_of::<StoneGameVIIITake>() as u64;
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::StoneGameVIII(self.game().describe_stepwise(line))
     }
 }
 
@@ -178,18 +229,20 @@ impl Presented for StoneGame {
             result(value)
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let end = end_name(ply.mv);
-                Entry {
-                    player,
-                    text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
-                    json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let end = end_name(ply.mv);
+                    Entry {
+                        player,
+                        text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
+                        json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -204,26 +257,28 @@ impl Presented for StoneGameIII {
             result(value)
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let first = ply.state + 1;
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} takes {} stone{} from stone {first} (worth {})",
-                        ply.mv,
-                        if ply.mv == 1 { "" } else { "s" },
-                        ply.gain
-                    ),
-                    json: format!(
-                        "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
-                        ply.mv, ply.gain
-                    ),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let first = ply.state + 1;
+                    Entry {
+                        player,
+                        text: format!(
+                            "{player} takes {} stone{} from stone {first} (worth {})",
+                            ply.mv,
+                            if ply.mv == 1 { "" } else { "s" },
+                            ply.gain
+                        ),
+                        json: format!(
+                            "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
+                            ply.mv, ply.gain
+                        ),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -238,25 +293,27 @@ impl Presented for StoneGameVII {
             self.piles().len()
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let end = end_name(ply.mv);
-                let stone = match ply.mv {
-                    End::Left => self.piles()[ply.state.left as usize],
-                    End::Right => self.piles()[ply.state.right as usize - 1],
-                };
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} removes the {end} stone ({stone}), scoring the {} left",
-                        ply.gain
-                    ),
-                    json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let end = end_name(ply.mv);
+                    let stone = match ply.mv {
+                        End::Left => self.piles()[ply.state.left as usize],
+                        End::Right => self.piles()[ply.state.right as usize - 1],
+                    };
+                    Entry {
+                        player,
+                        text: format!(
+                            "{player} removes the {end} stone ({stone}), scoring the {} left",
+                            ply.gain
+                        ),
+                        json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -275,22 +332,24 @@ impl Presented for Nim {
             self.heaps()
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
-                let from = self.heap(ply.state, ply.mv.0 as usize);
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} takes {take} from heap {heap} ({from} → {})",
-                        from - take
-                    ),
-                    json: format!("\"heap\":{heap},\"take\":{take}"),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
+                    let from = self.heap(ply.state, ply.mv.0 as usize);
+                    Entry {
+                        player,
+                        text: format!(
+                            "{player} takes {take} from heap {heap} ({from} → {})",
+                            from - take
+                        ),
+                        json: format!("\"heap\":{heap},\"take\":{take}"),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -306,22 +365,24 @@ impl Presented for TicTacToe {
         };
         format!("Tic-tac-toe from the empty board: {result} with both playing optimally.")
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = if ply.player == Player::First {
-                    "X"
-                } else {
-                    "O"
-                };
-                let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
-                Entry {
-                    player,
-                    text: format!("{player} marks row {row}, column {column}"),
-                    json: format!("\"row\":{row},\"column\":{column}"),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = if ply.player == Player::First {
+                        "X"
+                    } else {
+                        "O"
+                    };
+                    let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
+                    Entry {
+                        player,
+                        text: format!("{player} marks row {row}, column {column}"),
+                        json: format!("\"row\":{row},\"column\":{column}"),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -351,24 +412,26 @@ impl Presented for DotsAndBoxes {
              second's is {value} with both playing optimally."
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
-                let boxes = ply.gain;
-                let outcome = match (boxes, ply.turn) {
-                    (0, _) => String::new(),
-                    (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
-                    (_, _) => format!(", completing {boxes} boxes, and moves again"),
-                };
-                Entry {
-                    player,
-                    text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
-                    json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
-                }
-            })
-            .collect()
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
+                    let boxes = ply.gain;
+                    let outcome = match (boxes, ply.turn) {
+                        (0, _) => String::new(),
+                        (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
+                        (_, _) => format!(", completing {boxes} boxes, and moves again"),
+                    };
+                    Entry {
+                        player,
+                        text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
+                        json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
+                    }
+                })
+                .collect(),
+        )
     }
 }
 
@@ -385,28 +448,30 @@ impl Presented for ConnectFour {
             self.meaning(stones, value)
         )
     }
-    fn entries(&self, line: &[Ply<Self>]) -> Vec<Entry> {
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
         // `Player::First` is whoever moves at the start position.
         let first_moves = self.start().stones().is_multiple_of(2);
-        line.iter()
-            .map(|ply| {
-                let player = if ply.player.is_first() == first_moves {
-                    "first"
-                } else {
-                    "second"
-                };
-                let column = ply.mv.column + 1;
-                let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
-                    ", making four in a row"
-                } else {
-                    ""
-                };
-                Entry {
-                    player,
-                    text: format!("{player} player drops a stone in column {column}{wins}"),
-                    json: format!("\"column\":{column}"),
-                }
-            })
-            .collect()
+        Line::Entries(
+            line.iter()
+                .map(|ply| {
+                    let player = if ply.player.is_first() == first_moves {
+                        "first"
+                    } else {
+                        "second"
+                    };
+                    let column = ply.mv.column + 1;
+                    let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
+                        ", making four in a row"
+                    } else {
+                        ""
+                    };
+                    Entry {
+                        player,
+                        text: format!("{player} player drops a stone in column {column}{wins}"),
+                        json: format!("\"column\":{column}"),
+                    }
+                })
+                .collect(),
+        )
     }
 }

@@ -12,7 +12,7 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{note}")?;
     }
     writeln!(out, "Optimal line of play:")?;
-    for (number, entry) in report.line.iter().enumerate() {
+    for (number, entry) in report.line.entries().enumerate() {
         writeln!(out, "  {:>3}. {}", number + 1, entry.text)?;
     }
     let stats = &report.stats;
@@ -99,7 +99,7 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         report.json,
         if report.json.is_empty() { "" } else { "," }
     )?;
-    for (number, entry) in report.line.iter().enumerate() {
+    for (number, entry) in report.line.entries().enumerate() {
         let comma = if number == 0 { "" } else { "," };
         write!(
             out,

@@ -3,12 +3,13 @@
 use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use gamesolver::check::{CheckOptions, CheckReport, check, check_dense};
+use gamesolver::error::Bytes;
 use gamesolver::games::{
-    DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII, StoneGameVIII,
-    TicTacToe, solve_stone_game_ii, solve_stone_game_viii,
+    DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameIITake, StoneGameVII,
+    StoneGameVIII, StoneGameVIIITake, TicTacToe, solve_stone_game_ii, solve_stone_game_viii_with,
 };
 use gamesolver::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashBoundTable, HashTable,
@@ -21,10 +22,7 @@ use gamesolver::{
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
 use super::connect_four;
-use super::present::{
-    Answer, Entry, Presented, stone_game_ii_entry, stone_game_ii_headline, stone_game_viii_entry,
-    stone_game_viii_headline,
-};
+use super::present::{Answer, Line, Presented, stone_game_ii_headline, stone_game_viii_headline};
 
 /// Why the program stops without an answer.
 #[derive(Debug)]
@@ -55,7 +53,7 @@ pub struct Report {
     pub table: &'static str,
     pub threads: usize,
     pub stats: Stats,
-    pub line: Vec<Entry>,
+    pub line: Line,
     /// Lines printed after the headline (a board, move scores), in words.
     pub notes: Vec<String>,
     /// Extra JSON fields (`"name":value` pairs, comma-separated, without braces).
@@ -72,6 +70,8 @@ pub(super) struct EngineRun<G: Game> {
     pub(super) stats: Stats,
     /// Every move of the start with its value, when asked for.
     pub(super) analysis: Option<Vec<MoveValue<G>>>,
+    /// The bytes the solution still holds (its table and its line).
+    pub(super) held: u64,
 }
 
 /// Reads the values, solves, and reports.
@@ -84,16 +84,25 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     if cli.game == GameName::ConnectFour {
         return connect_four::report(cli);
     }
-    let values = read_values(cli)?;
-    let limits = limits(cli);
+    let values = read_values(cli, limits(cli).memory_budget)?;
     let n = values.len();
+    // The values live on in the game, beside its running sums: what is left of the budget is
+    // the solver's.
+    let limits = held(limits(cli), game_bytes(n), || {
+        format!("the game's {n} values and their running sums")
+    })?;
     let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
     match cli.game {
         GameName::StoneGameII if specialised => {
             let game = StoneGameII::new(values)?;
+            // The line takes at least one pile per move.
+            let limits = held(
+                limits,
+                n as u64 * size_of::<StoneGameIITake>() as u64,
+                || format!("the optimal line of up to {n} moves"),
+            )?;
             let clock = Instant::now();
             let solution = solve_stone_game_ii(&game, limits)?;
-            let line = solution.line().iter().map(stone_game_ii_entry).collect();
             let stats = Stats {
                 stored: solution.states(),
                 elapsed: clock.elapsed(),
@@ -110,16 +119,20 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 table: "diagonal",
                 threads: 1,
                 stats,
-                line,
+                line: Line::StoneGameII(solution.line()),
                 notes: Vec::new(),
                 json: String::new(),
             })
         }
         GameName::StoneGameVIII if specialised => {
             let game = StoneGameVIII::new(values)?;
+            let limits = held(
+                limits,
+                n as u64 * size_of::<StoneGameVIIITake>() as u64,
+                || format!("the optimal line of up to {n} moves"),
+            )?;
             let clock = Instant::now();
-            let solution = solve_stone_game_viii(&game);
-            let line = solution.line().iter().map(stone_game_viii_entry).collect();
+            let solution = solve_stone_game_viii_with(&game, limits)?;
             let stats = Stats {
                 elapsed: clock.elapsed(),
                 ..Stats::default()
@@ -134,7 +147,7 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 table: "none",
                 threads: 1,
                 stats,
-                line,
+                line: Line::StoneGameVIII(solution.line()),
                 notes: Vec::new(),
                 json: String::new(),
             })
@@ -156,6 +169,62 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             engine_report(cli, &DotsAndBoxes::new(rows, columns)?, n, limits)
         }
         GameName::ConnectFour => unreachable!("Connect Four is reported above"),
+    }
+}
+
+/// The bytes a game built from `n` values holds: the values and a running sum per value
+/// (Stone Game II's suffix sums, Stone Game VIII's prefix sums), and a little more.
+fn game_bytes(n: usize) -> u64 {
+    (n as u64).saturating_mul(16).saturating_add(256)
+}
+
+/// A refusal in terms of the whole budget: the solver that refused was given what was left
+/// after the input, the threads and the line took their share, so that share is added back
+/// to both what is needed and the budget.
+pub fn whole_budget(failure: Failure) -> Failure {
+    let whole = |error: Error| match error {
+        Error::MemoryBudget {
+            what,
+            needed,
+            budget,
+        } => {
+            let total = RUN_BUDGET.load(std::sync::atomic::Ordering::Relaxed);
+            let taken = total.saturating_sub(budget);
+            Error::MemoryBudget {
+                what,
+                needed: needed.saturating_add(taken),
+                budget: budget.saturating_add(taken),
+            }
+        }
+        other => other,
+    };
+    match failure {
+        Failure::Rejected(error) => Failure::Rejected(whole(error)),
+        Failure::AtLine(line, error) => Failure::AtLine(line, whole(error)),
+        usage => usage,
+    }
+}
+
+/// The whole memory budget of this run (set by [`limits`]).
+static RUN_BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// `limits` with `bytes` of its budget taken by something that stays for the whole run
+/// (refused if they do not fit).
+pub(super) fn held(
+    limits: Limits,
+    bytes: u64,
+    what: impl FnOnce() -> String,
+) -> Result<Limits, Error> {
+    match limits.memory_budget.checked_sub(bytes) {
+        Some(left) => Ok(Limits {
+            memory_budget: left,
+            ..limits
+        }),
+        None => Err(Error::MemoryBudget {
+            what: what(),
+            needed: bytes,
+            budget: limits.memory_budget,
+        }),
     }
 }
 
@@ -209,7 +278,15 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
     let values = if cli.game == GameName::ConnectFour {
         Vec::new()
     } else {
-        read_values(cli)?
+        read_values(cli, limits(cli).memory_budget)?
+    };
+    let n = values.len();
+    let limits = held(limits(cli), game_bytes(n), || {
+        format!("the game's {n} values and their running sums")
+    })?;
+    let options = CheckOptions {
+        limits,
+        ..CheckOptions::default()
     };
     let mut summary = CheckSummary {
         game: cli.game,
@@ -218,56 +295,63 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
         values_compared: 0,
         violations: Vec::new(),
     };
+    let summary_of = &mut summary;
     match cli.game {
-        GameName::StoneGame => add_check(&mut summary, &StoneGame::new(values)?),
-        GameName::StoneGameII => add_check(&mut summary, &StoneGameII::new(values)?),
-        GameName::StoneGameIII => add_check(&mut summary, &StoneGameIII::new(values)?),
-        GameName::StoneGameVII => add_check(&mut summary, &StoneGameVII::new(values)?),
+        GameName::StoneGame => add_check(summary_of, &StoneGame::new(values)?, &options),
+        GameName::StoneGameII => add_check(summary_of, &StoneGameII::new(values)?, &options),
+        GameName::StoneGameIII => add_check(summary_of, &StoneGameIII::new(values)?, &options),
+        GameName::StoneGameVII => add_check(summary_of, &StoneGameVII::new(values)?, &options),
         GameName::StoneGameVIII => {
             let game = StoneGameVIII::new(values)?;
-            add_check(&mut summary, &game.literal());
-            add_check(&mut summary, &game.stepwise());
+            add_check(summary_of, &game.literal(), &options)?;
+            add_check(summary_of, &game.stepwise(), &options)
         }
-        GameName::Nim => add_check(&mut summary, &Nim::new(values)?),
-        GameName::TicTacToe => add_check(&mut summary, &TicTacToe),
+        GameName::Nim => add_check(summary_of, &Nim::new(values)?, &options),
+        GameName::TicTacToe => add_check(summary_of, &TicTacToe, &options),
         GameName::DotsAndBoxes => {
             let (rows, columns) = dimensions(&values)?;
-            add_check(&mut summary, &DotsAndBoxes::new(rows, columns)?);
+            add_check(summary_of, &DotsAndBoxes::new(rows, columns)?, &options)
         }
         GameName::ConnectFour => {
             let game = connect_four::game(cli)?;
-            add_report(&mut summary, &check(&game, &CheckOptions::default()));
+            add_report(summary_of, &check(&game, &options))
         }
-    }
+    }?;
     Ok(summary)
 }
 
-fn add_check<G>(summary: &mut CheckSummary, game: &G)
+fn add_check<G>(summary: &mut CheckSummary, game: &G, options: &CheckOptions) -> Result<(), Error>
 where
     G: DenseIndex,
     G::State: Eq + Hash + std::fmt::Debug,
     G::Move: PartialEq + std::fmt::Debug,
 {
-    add_report(summary, &check_dense(game, &CheckOptions::default()));
+    add_report(summary, &check_dense(game, options))
 }
 
-fn add_report<G: Game>(summary: &mut CheckSummary, report: &CheckReport<G>)
+/// Adds a report's findings; a check stopped by its limits is an error (one `error:` line).
+fn add_report<G: Game>(summary: &mut CheckSummary, report: &CheckReport<G>) -> Result<(), Error>
 where
     G::State: std::fmt::Debug,
     G::Move: std::fmt::Debug,
 {
+    if let Some(error) = &report.stopped {
+        return Err(error.clone());
+    }
     summary.states += report.states;
     summary.playouts += report.playouts;
     summary.values_compared += report.values_compared;
     summary
         .violations
         .extend(report.violations.iter().map(ToString::to_string));
+    Ok(())
 }
 
 pub(super) fn limits(cli: &Cli) -> Limits {
     let limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
+    RUN_BUDGET.store(limits.memory_budget, std::sync::atomic::Ordering::Relaxed);
     match cli.time_limit {
         Some(limit) => limits.time_limit(limit),
         None => limits,
@@ -297,12 +381,19 @@ where
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
+    foresee(cli, game)?;
+    let mut limits = limits;
     if cli.solver == SolverName::AlphaBeta {
         let threads = cli.threads.map_or(1, usize::from);
+        let pool = if threads > 1 {
+            Some(pool(threads, &mut limits)?)
+        } else {
+            None
+        };
         let options = Pruning::new().limits(limits);
-        let run = if threads > 1 {
+        let run = if let Some(pool) = pool {
             let table = ShardedBoundTable::new();
-            pool(threads)?.install(|| {
+            pool.install(|| {
                 pruned(
                     par_prune_with(game, &table, options)?,
                     "sharded",
@@ -318,7 +409,7 @@ where
                 false,
             )?
         };
-        return Ok(presented(cli, game, n, run));
+        return Ok(presented(cli, game, n, run, limits)?);
     }
     let parallel = match cli.solver {
         SolverName::AlphaBeta => unreachable!("handled above"),
@@ -332,24 +423,88 @@ where
         }
     };
     let run = if parallel {
-        pool(threads)?.install(|| engine(game, true, limits))?
+        let pool = pool(threads, &mut limits)?;
+        pool.install(|| engine(game, true, limits))?
     } else {
         engine(game, false, limits)?
     };
-    Ok(presented(cli, game, n, run))
+    Ok(presented(cli, game, n, run, limits)?)
 }
 
-/// A rayon pool of `threads` threads.
-pub(super) fn pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+/// Moves per second the exhaustive engine values on large games (Stone Game II with 6000
+/// piles: 8.0 · 10⁹ moves in 38.7 s on the reference machine, docs/performance.md).
+const ENGINE_MOVES_PER_SECOND: f64 = 2.0e8;
+
+/// Says before a long engine solve starts how long it will take, where the game knows its work:
+/// past the time limit, it is refused at once; over a minute, a warning on stderr says so.
+fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), Error> {
+    if !matches!(cli.solver, SolverName::Engine | SolverName::Parallel) {
+        return Ok(());
+    }
+    let Some((work, faster)) = game.engine_work() else {
+        return Ok(());
+    };
+    let seconds = work as f64 / ENGINE_MOVES_PER_SECOND;
+    let estimate = Duration::from_secs_f64(seconds.min(1e12));
+    match cli.time_limit {
+        Some(limit) if estimate > limit => Err(Error::TooSlow {
+            estimate,
+            limit,
+            advice: format!("use {faster}"),
+        }),
+        None if seconds >= 60.0 => {
+            eprintln!(
+                "warning: the engine will take about {} on this input ({work} moves to value); \
+                 {faster} gives the same answer much sooner",
+                Error::duration_in_words(estimate)
+            );
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The native stack of each worker thread. The engines keep their own stacks on the heap, so
+/// a worker needs little; a small stack keeps many threads within a process memory cap.
+pub const WORKER_STACK: usize = 1 << 20;
+
+/// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
+/// them) taken from the budget in `limits`.
+pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, Error> {
+    let stacks = threads as u64 * (WORKER_STACK as u64 + (64 << 10));
+    *limits = held(*limits, stacks, || {
+        format!(
+            "the stacks of {threads} threads ({} each)",
+            Bytes(WORKER_STACK as u64)
+        )
+    })?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(WORKER_STACK)
         .build()
-        .map_err(|error| Failure::Usage(format!("cannot start the threads: {error}")))
+        .map_err(|error| Error::ThreadStart {
+            threads,
+            message: error.to_string(),
+        })
 }
 
-/// The report of an engine run, in the game's own terms.
-pub(super) fn presented<G: Presented>(cli: &Cli, game: &G, n: usize, run: EngineRun<G>) -> Report {
-    Report {
+/// The report of an engine run, in the game's own terms; refused if the line in words would
+/// not fit the budget beside what the solution holds.
+pub(super) fn presented<G: Presented>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    run: EngineRun<G>,
+    limits: Limits,
+) -> Result<Report, Error> {
+    let plies = run.line.len();
+    held(
+        limits,
+        run.held
+            .saturating_add((plies as u64).saturating_mul(G::ENTRY_BYTES)),
+        || format!("the solution and its optimal line of {plies} moves in words"),
+    )?;
+    Ok(Report {
         game: cli.game,
         n,
         answer: game.answer(run.value),
@@ -362,7 +517,7 @@ pub(super) fn presented<G: Presented>(cli: &Cli, game: &G, n: usize, run: Engine
         line: game.entries(&run.line),
         notes: Vec::new(),
         json: String::new(),
-    }
+    })
 }
 
 /// The value, optimal line, statistics (and, if asked, every move's value at the start) of a
@@ -374,6 +529,7 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     analyze: bool,
 ) -> Result<EngineRun<G>, Error> {
     let line = solution.line()?;
+    let held = solution.table().peak_bytes(0) + line_bytes(&line);
     let analysis = if analyze {
         let start = solution.start().clone();
         Some(solution.analyze(&start)?)
@@ -386,6 +542,7 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         solver: "alphabeta",
         table,
         threads,
+        held,
         stats: solution.stats(),
         analysis,
     })
@@ -456,6 +613,7 @@ fn finish<G: Game, T: MemoTable<G>>(
     let line = solution.line()?;
     Ok(EngineRun {
         value: solution.value(),
+        held: solution.table().peak_bytes(0) + line_bytes(&line),
         line,
         solver,
         table,
@@ -465,8 +623,14 @@ fn finish<G: Game, T: MemoTable<G>>(
     })
 }
 
-/// The values from the arguments or from `--input`, never both. Tic-tac-toe takes none.
-fn read_values(cli: &Cli) -> Result<Vec<i64>, Failure> {
+/// The bytes a line's buffer holds.
+fn line_bytes<T>(line: &Vec<T>) -> u64 {
+    (line.capacity() * size_of::<T>()) as u64
+}
+
+/// The values from the arguments or from `--input`, never both, within `budget` bytes.
+/// Tic-tac-toe takes none.
+fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
     if cli.game == GameName::TicTacToe {
         return if cli.values.is_empty() && cli.input.is_none() {
             Ok(Vec::new())
@@ -480,7 +644,10 @@ fn read_values(cli: &Cli) -> Result<Vec<i64>, Failure> {
         Some(_) if !cli.values.is_empty() => Err(Failure::Usage(
             "give the values either as arguments or with --input, not both".into(),
         )),
-        Some(path) => Ok(input::parse_text(&read_input(path)?)?),
+        Some(path) => {
+            let text = read_input(path, budget)?;
+            Ok(input::parse_text_within(&text, budget)?)
+        }
         None if cli.values.is_empty() => Err(Failure::Usage(format!(
             "no values given: pass the integers as arguments (gamesolver {} {}) or with \
              --input FILE ('-' for standard input)",
@@ -498,25 +665,52 @@ fn read_values(cli: &Cli) -> Result<Vec<i64>, Failure> {
     }
 }
 
-/// The bytes of a file, or of standard input for `-`.
-pub(super) fn read_input(path: &Path) -> Result<Vec<u8>, Error> {
+/// The bytes of a file, or of standard input for `-`: refused once they pass `budget` (the
+/// buffer's old and new allocations, both live while it grows, are counted).
+pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Error> {
     let shown = path.display().to_string();
+    let named = if shown == "-" {
+        "standard input".to_string()
+    } else {
+        shown.clone()
+    };
     let io_error = |error: std::io::Error| Error::Io {
-        path: if shown == "-" {
-            "standard input".into()
-        } else {
-            shown.clone()
-        },
+        path: named.clone(),
         message: error.to_string(),
     };
-    if shown == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .map_err(io_error)?;
-        Ok(bytes)
+    let mut source: Box<dyn Read> = if shown == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        std::fs::read(path).map_err(io_error)
+        Box::new(std::fs::File::open(path).map_err(io_error)?)
+    };
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let read = match source.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(io_error(error)),
+        };
+        if bytes.capacity() - bytes.len() < read {
+            let grown = bytes.capacity().saturating_mul(2).max(bytes.len() + read);
+            let needed = (bytes.capacity() as u64)
+                .saturating_add(grown as u64)
+                .saturating_add(chunk.len() as u64);
+            if needed > budget {
+                return Err(Error::MemoryBudget {
+                    what: format!("the input ({named}: more than {} bytes)", bytes.len()),
+                    needed,
+                    budget,
+                });
+            }
+            bytes
+                .try_reserve_exact(grown - bytes.len())
+                .map_err(|_| Error::Allocation {
+                    what: format!("the input ({named})"),
+                    bytes: grown as u64,
+                })?;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
     }
 }

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::error::Error;
+
 /// Limits a solve must respect; exceeding one is an error, never a crash.
 ///
 /// ```
@@ -45,10 +47,16 @@ impl Limits {
         }
     }
 
-    /// The default budget: half of the machine's physical memory where it can be read
-    /// (`/proc/meminfo` on Linux), else no limit.
+    /// The default budget: half of the memory this process may have, where the system says
+    /// (on Linux: the least of the physical memory in `/proc/meminfo`, the cgroup's
+    /// `memory.max` or `memory.limit_in_bytes`, and the address-space limit in
+    /// `/proc/self/limits`), else no limit.
     pub fn default_memory_budget() -> u64 {
-        physical_memory().map_or(u64::MAX, |bytes| bytes / 2)
+        [physical_memory(), cgroup_limit(), address_space_limit()]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(u64::MAX, |bytes| bytes / 2)
     }
 }
 
@@ -59,12 +67,90 @@ impl Default for Limits {
     }
 }
 
+/// Makes room for at least one more item in `items`, fallibly and within the budget: the
+/// vector's old and new buffers (both live while it grows) plus `others` bytes held elsewhere
+/// must fit `budget`. `what` names the vector for the error.
+pub(crate) fn reserve_within<T>(
+    items: &mut Vec<T>,
+    others: u64,
+    budget: u64,
+    what: impl FnOnce() -> String,
+) -> Result<(), Error> {
+    if items.len() < items.capacity() {
+        return Ok(());
+    }
+    let grown = items.capacity().saturating_mul(2).max(4);
+    let item = size_of::<T>() as u64;
+    let old = (items.capacity() as u64).saturating_mul(item);
+    let new = (grown as u64).saturating_mul(item);
+    let needed = others.saturating_add(old).saturating_add(new);
+    if needed > budget {
+        return Err(Error::MemoryBudget {
+            what: what(),
+            needed,
+            budget,
+        });
+    }
+    items
+        .try_reserve_exact(grown - items.len())
+        .map_err(|_| Error::Allocation {
+            what: what(),
+            bytes: new,
+        })
+}
+
 /// The machine's physical memory in bytes, if the system says.
 fn physical_memory() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo.lines().find(|line| line.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)
+}
+
+/// The memory limit of this process's cgroup (v2 `memory.max`, else v1
+/// `memory.limit_in_bytes`), if there is one.
+fn cgroup_limit() -> Option<u64> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mut limits = Vec::new();
+    for line in membership.lines() {
+        // "0::/path" (v2) or "4:memory:/path" (v1).
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let file = if controllers.is_empty() {
+            format!("/sys/fs/cgroup{path}/memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        if let Some(limit) = read_limit(&file) {
+            limits.push(limit);
+        }
+    }
+    // A container may see its own cgroup as the root.
+    limits.extend(read_limit("/sys/fs/cgroup/memory.max"));
+    limits.into_iter().min()
+}
+
+/// A limit file's value in bytes; `None` for "max", or a v1 "no limit" (near `i64::MAX`).
+fn read_limit(file: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let bytes: u64 = text.trim().parse().ok()?;
+    (bytes < 1 << 60).then_some(bytes)
+}
+
+/// The address-space limit (`ulimit -v`, `prlimit --as`) from `/proc/self/limits`, if set.
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|line| line.starts_with("Max address space"))?;
+    // "Max address space  <soft> <hard> bytes": the soft limit is the one enforced.
+    line.trim_start_matches("Max address space")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 #[cfg(test)]
@@ -75,7 +161,7 @@ mod tests {
     fn physical_memory_is_plausible_where_readable() {
         if let Some(bytes) = physical_memory() {
             assert!(bytes > 64 << 20, "{bytes}");
-            assert_eq!(Limits::default().memory_budget, bytes / 2);
+            assert!(Limits::default().memory_budget <= bytes / 2);
         }
     }
 }

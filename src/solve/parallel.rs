@@ -9,7 +9,7 @@
 //! is exact, so whichever worker finishes first holds the exact value of the start; it raises a
 //! flag and the others stop.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::search::{Bounds, Search};
@@ -51,8 +51,8 @@ where
     par_solve_with(game, table, Limits::default())
 }
 
-/// [`par_solve`] under explicit [`Limits`]: the budget covers the shared table and each
-/// worker's stack, checked as in [`solve_with`].
+/// [`par_solve`] under explicit [`Limits`]: the budget covers the shared table and the stacks
+/// of all the workers together, checked as in [`solve_with`].
 ///
 /// ```
 /// use gamesolver::{par_solve_with, Error, Limits, memo::ShardedTable, games::StoneGameII};
@@ -83,7 +83,9 @@ where
     let clock = Instant::now();
     let start = game.start();
     let finished = AtomicBool::new(false);
-    let base = Bounds::new(limits, None);
+    // One account for every worker's stack: the budget caps their total.
+    let stacks = AtomicU64::new(0);
+    let base = Bounds::new(limits, None).sharing(&stacks);
     let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
         let mut search = Search::new(context.index());
         let mut handle = table;

@@ -6,7 +6,7 @@
 //! allocates.
 
 use std::mem::size_of;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::error::{Bytes, Error};
@@ -43,6 +43,8 @@ pub(crate) struct Search<G: Game> {
     /// 0: the game's order. Otherwise parallel workers spread out: an odd `order` tries each
     /// state's moves last to first, and `order / 2` rotates where it starts.
     order: usize,
+    /// The stack bytes this search last reported to a shared account ([`Bounds::stacks`]).
+    reported: u64,
 }
 
 impl<G: Game> Default for Search<G> {
@@ -103,13 +105,15 @@ where
 }
 
 /// What a search must respect besides its table: the memory budget, the time limit (as a
-/// deadline, with the limit for the message), and (for parallel helpers) a flag that says
-/// another search has already found the value.
+/// deadline, with the limit for the message), (for parallel helpers) a flag that says
+/// another search has already found the value, and (for parallel workers) the account of every
+/// worker's stack bytes, so that the budget caps their total, not each one alone.
 #[derive(Clone, Copy)]
 pub(crate) struct Bounds<'a> {
     pub(crate) budget: u64,
     pub(crate) deadline: Option<(Instant, Duration)>,
     pub(crate) cancel: Option<&'a AtomicBool>,
+    pub(crate) stacks: Option<&'a AtomicU64>,
 }
 
 impl<G: Game> Search<G> {
@@ -120,6 +124,7 @@ impl<G: Game> Search<G> {
             moves: Vec::new(),
             fresh: Vec::new(),
             order,
+            reported: 0,
         }
     }
 
@@ -139,6 +144,7 @@ impl<G: Game> Search<G> {
         let result = self.search(game, table, state.clone(), stats, bounds);
         self.frames.clear();
         self.moves.clear();
+        bounds.release(&mut self.reported);
         result
     }
 
@@ -293,14 +299,19 @@ impl<G: Game> Search<G> {
 
     /// Errors if the table's coming peak plus the stack would exceed the budget, or if the
     /// search was cancelled.
-    fn check_memory<T: MemoTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
+    fn check_memory<T: MemoTable<G>>(
+        &mut self,
+        table: &T,
+        bounds: Bounds<'_>,
+    ) -> Result<(), Error> {
         let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
             // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
             + self.moves.capacity() * size_of::<G::Move>()
             + self.fresh.capacity() * size_of::<G::Move>()) as u64;
+        let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY),
-            stack,
+            stacks,
             "memo",
             table.len(),
             self.frames.len(),
@@ -317,7 +328,35 @@ impl<'a> Bounds<'a> {
                 .time_limit
                 .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
             cancel,
+            stacks: None,
         }
+    }
+
+    /// The same bounds, with the stacks of every search that shares `stacks` counted together.
+    pub(crate) fn sharing(self, stacks: &'a AtomicU64) -> Self {
+        Bounds {
+            stacks: Some(stacks),
+            ..self
+        }
+    }
+
+    /// Reports that this search's stack now holds `now` bytes (it last reported `*reported`);
+    /// returns the stack bytes of every search sharing the account (just `now` without one).
+    pub(crate) fn stack_total(self, reported: &mut u64, now: u64) -> u64 {
+        let Some(stacks) = self.stacks else {
+            return now;
+        };
+        let before = std::mem::replace(reported, now);
+        if now >= before {
+            stacks.fetch_add(now - before, Ordering::Relaxed) + (now - before)
+        } else {
+            stacks.fetch_sub(before - now, Ordering::Relaxed) - (before - now)
+        }
+    }
+
+    /// Takes this search's stack out of the shared account (its search has returned).
+    pub(crate) fn release(self, reported: &mut u64) {
+        self.stack_total(reported, 0);
     }
 
     /// `Err(Error::Cancelled)` once the search's cancel flag is raised.
@@ -334,8 +373,8 @@ impl<'a> Bounds<'a> {
     }
 
     /// Errors if the search was cancelled, or if a table whose coming peak is `table_bytes`
-    /// plus a stack of `stack_bytes` (which may double at its next push: the old and the new
-    /// buffers are both counted, and a third for slack) would exceed the budget.
+    /// plus stacks of `stack_bytes` in all (which may double at their next push: the old and
+    /// the new buffers are both counted, and a third for slack) would exceed the budget.
     pub(crate) fn check(
         self,
         table_bytes: u64,

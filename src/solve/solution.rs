@@ -1,5 +1,6 @@
 //! The result of a solve, and the questions it answers.
 
+use super::limits::reserve_within;
 use super::search::{Search, combine};
 use super::{Limits, Stats, timed};
 use crate::error::Error;
@@ -181,6 +182,10 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         let mut state = self.start().clone();
         let mut player = Player::First;
         while let Some(MoveValue { mv, step, value }) = self.first_best(&state)? {
+            let (held, plies) = (self.table.peak_bytes(0), line.len());
+            reserve_within(&mut line, held, self.limits.memory_budget, || {
+                format!("the optimal line ({plies} moves so far)")
+            })?;
             line.push(Ply {
                 player,
                 state,

@@ -20,10 +20,11 @@
 mod search;
 
 use std::hash::{BuildHasher, Hash};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::limits::reserve_within;
 use super::search::Bounds;
 use super::solution::{best_of, valued_moves};
 use super::{Limits, MoveValue, Ply, Stats};
@@ -290,6 +291,10 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
                      game's moves or values are not deterministic (run gamesolver::check on it)"
                 )));
             };
+            let (held, plies) = (self.table.peak_bytes(0), line.len());
+            reserve_within(&mut line, held, self.options.limits.memory_budget, || {
+                format!("the optimal line ({plies} moves so far)")
+            })?;
             line.push(Ply {
                 player,
                 state,
@@ -557,6 +562,11 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
         &mut self.pruner
     }
 
+    /// The bound table.
+    pub fn table(&self) -> &T {
+        self.pruner.table()
+    }
+
     /// Gives the table back.
     pub fn into_table(self) -> T {
         self.pruner.into_table()
@@ -708,7 +718,8 @@ where
             BUSY_BITS,
             Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
         ));
-        let base = Bounds::new(options.limits, None);
+        let stacks = AtomicU64::new(0);
+        let base = Bounds::new(options.limits, None).sharing(&stacks);
         let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
             let me = context.index();
             let mut search = Search::sharing(me, Arc::clone(&marks));
@@ -811,7 +822,8 @@ where
         use rayon::prelude::*;
         let clock = Instant::now();
         let (game, table, options) = (self.game, self.table, &self.options);
-        let bounds = Bounds::new(options.limits, None);
+        let stacks = AtomicU64::new(0);
+        let bounds = Bounds::new(options.limits, None).sharing(&stacks);
         let solved: Vec<(Result<Score, Error>, Stats)> = states
             .par_iter()
             .map_init(

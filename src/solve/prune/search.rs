@@ -96,6 +96,8 @@ pub(crate) struct Search<G: Game> {
     stores: u32,
     /// Shared with the other workers of a parallel search: their open states.
     busy: Option<Arc<BusyMarks<G::State>>>,
+    /// The stack bytes this search last reported to a shared account ([`Bounds::stacks`]).
+    reported: u64,
 }
 
 impl<G: Game> Default for Search<G> {
@@ -107,6 +109,7 @@ impl<G: Game> Default for Search<G> {
             helper: 0,
             stores: 0,
             busy: None,
+            reported: 0,
         }
     }
 }
@@ -224,6 +227,7 @@ impl<G: Game> Search<G> {
             Err(error) => Err(error),
         };
         self.clear();
+        bounds.release(&mut self.reported);
         result
     }
 
@@ -396,14 +400,19 @@ impl<G: Game> Search<G> {
     }
 
     /// Errors if the table's peak plus the stack would exceed the budget, or on cancellation.
-    fn check_memory<T: BoundTable<G>>(&self, table: &T, bounds: Bounds<'_>) -> Result<(), Error> {
+    fn check_memory<T: BoundTable<G>>(
+        &mut self,
+        table: &T,
+        bounds: Bounds<'_>,
+    ) -> Result<(), Error> {
         let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
             // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
             + self.moves.capacity() * size_of::<G::Move>()
             + self.fresh.capacity() * size_of::<G::Move>()) as u64;
+        let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY as usize),
-            stack,
+            stacks,
             "bound",
             table.len(),
             self.frames.len(),
