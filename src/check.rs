@@ -424,7 +424,9 @@ where
             second.clear();
             second.extend_from_slice(&first);
             game.moves(state, &mut second);
-            if second.get(..first.len()) != Some(&first[..]) {
+            // A deterministic game appends the same moves again after them.
+            let n = first.len();
+            if second.len() != 2 * n || second[..n] != first[..] || second[n..] != first[..] {
                 self.report(Violation::MovesClearBuffer {
                     state: state.clone(),
                 });

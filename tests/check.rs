@@ -42,6 +42,7 @@ enum Flaw {
     WrongKnown,
     IndexOutOfRange,
     IndexShared,
+    ClearsBuffer,
 }
 
 /// Take 1 or 2 counters; taking the last scores 1. Correct unless given a flaw.
@@ -73,6 +74,9 @@ impl Game for TakeAway {
         self.counters
     }
     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        if self.flaw == Flaw::ClearsBuffer {
+            moves.clear();
+        }
         moves.extend((1..=2).filter(|take| take <= left));
         if self.flaw == Flaw::MovesVary && *left > 0 && self.tick().is_multiple_of(2) {
             moves.push(1);
@@ -407,4 +411,156 @@ fn a_violation_is_reported_once() {
     distinct.dedup();
     assert!(!sentences.is_empty());
     assert_eq!(distinct.len(), sentences.len(), "{sentences:#?}");
+}
+
+#[test]
+fn moves_that_clear_the_buffer_are_caught_and_harm_no_engine() {
+    let game = take_away(Flaw::ClearsBuffer);
+    let report = check(&game, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(v, Violation::MovesClearBuffer { .. })),
+        "{report}"
+    );
+    let text = report.to_string();
+    assert!(text.contains("it must only append"), "{text}");
+    // The contract is the game's, and the checker says so without blaming the engine: the
+    // engines hand `moves` an empty buffer, so their answers stay exact.
+    assert!(!text.contains("the engine values"), "{text}");
+    let correct = take_away(Flaw::None);
+    let exact = gamesolver::solve(&correct, gamesolver::memo::HashTable::new()).unwrap();
+    let cleared = gamesolver::solve(&game, gamesolver::memo::HashTable::new()).unwrap();
+    assert_eq!(cleared.value(), exact.value());
+}
+
+/// Stone Game II whose state carries how many moves led to it: `Eq` ignores the count, `Hash`
+/// does not, so equal states reached by different lines hash apart.
+struct PathCounted {
+    game: StoneGameII,
+}
+
+#[derive(Clone, Debug)]
+struct Counted {
+    state: gamesolver::games::StoneGameIIState,
+    moves_so_far: u32,
+}
+
+impl PartialEq for Counted {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+    }
+}
+
+impl Eq for Counted {}
+
+impl Hash for Counted {
+    fn hash<H: Hasher>(&self, hasher: &mut H) {
+        self.state.hash(hasher);
+        self.moves_so_far.hash(hasher);
+    }
+}
+
+impl Game for PathCounted {
+    type State = Counted;
+    type Move = u32;
+    fn start(&self) -> Counted {
+        Counted {
+            state: self.game.start(),
+            moves_so_far: 0,
+        }
+    }
+    fn moves(&self, at: &Counted, moves: &mut Vec<u32>) {
+        self.game.moves(&at.state, moves);
+    }
+    fn play(&self, at: &Counted, mv: &u32) -> Step<Counted> {
+        let step = self.game.play(&at.state, mv);
+        Step {
+            next: Counted {
+                state: step.next,
+                moves_so_far: at.moves_so_far + 1,
+            },
+            gain: step.gain,
+            turn: step.turn,
+        }
+    }
+    fn payoff(&self, at: &Counted) -> Score {
+        self.game.payoff(&at.state)
+    }
+    fn known_value(&self, at: &Counted) -> Option<Score> {
+        self.game.known_value(&at.state)
+    }
+}
+
+#[test]
+fn a_hash_that_covers_what_eq_ignores_is_caught() {
+    let game = PathCounted {
+        game: StoneGameII::new(random_values(14, 4, 1, 100)).unwrap(),
+    };
+    let report = check(&game, &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(v, Violation::EqualStatesApart { .. })),
+        "{report}"
+    );
+    assert!(
+        report
+            .to_string()
+            .contains("Hash covers something Eq ignores")
+    );
+    // The correct game is not flagged.
+    let report = check(&game.game, &CheckOptions::default());
+    assert!(report.is_ok(), "{report}");
+}
+
+#[test]
+fn a_check_over_its_budget_stops_and_says_so() {
+    let game = StoneGameII::new(random_values(200, 6, 1, 100)).unwrap();
+    let options = CheckOptions {
+        limits: gamesolver::Limits::with_memory_budget(64 << 10),
+        ..CheckOptions::default()
+    };
+    let report = check(&game, &options);
+    assert!(
+        matches!(report.stopped, Some(gamesolver::Error::MemoryBudget { .. })),
+        "{report}"
+    );
+    assert!(!report.is_ok());
+    assert!(report.to_string().contains("stopped early"), "{report}");
+    // Within a fair budget, the same check runs to its end.
+    assert!(check(&game, &CheckOptions::default()).is_ok());
+}
+
+/// One heap of 40 000 counters; take any number. 40 000 moves at the start.
+struct OneHeap;
+
+impl Game for OneHeap {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        40_000
+    }
+    fn moves(&self, heap: &u32, moves: &mut Vec<u32>) {
+        moves.extend(1..=*heap);
+    }
+    fn play(&self, heap: &u32, take: &u32) -> Step<u32> {
+        Step {
+            next: heap - take,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        -1
+    }
+}
+
+#[test]
+fn the_check_work_is_bounded_on_games_with_many_moves() {
+    let options = CheckOptions {
+        max_generated: 2_000_000,
+        ..CheckOptions::default()
+    };
+    let report = check(&OneHeap, &options);
+    assert!(report.is_ok(), "{report}");
+    // Every state met had its moves generated three times: within the bound, plus the one
+    // state that crossed it.
+    assert!(report.states < 100, "{report}");
 }

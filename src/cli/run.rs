@@ -205,6 +205,10 @@ pub fn whole_budget(failure: Failure) -> Failure {
     }
 }
 
+/// What the program holds beyond its budget, at most (README): the binary, its main stack,
+/// the allocator's arenas and the output's buffer.
+pub const MEMORY_CONSTANT: u64 = 64 << 20;
+
 /// The whole memory budget of this run (set by [`limits`]).
 static RUN_BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -348,9 +352,14 @@ where
 }
 
 pub(super) fn limits(cli: &Cli) -> Limits {
-    let limits = cli
+    let mut limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
+    // A budget above a cap the system enforces would end in a crash, not a refusal.
+    if let Some(cap) = Limits::system_memory_limit() {
+        let usable = cap.saturating_sub(MEMORY_CONSTANT);
+        limits.memory_budget = limits.memory_budget.min(usable);
+    }
     RUN_BUDGET.store(limits.memory_budget, std::sync::atomic::Ordering::Relaxed);
     match cli.time_limit {
         Some(limit) => limits.time_limit(limit),

@@ -47,6 +47,16 @@ impl Limits {
         }
     }
 
+    /// The most memory the system lets this process have, where it says: the least of the
+    /// cgroup's limit and the address-space limit (not the physical memory: a budget above
+    /// half of it is the user's choice, a budget above a cap is a crash).
+    pub fn system_memory_limit() -> Option<u64> {
+        [cgroup_limit(), address_space_limit()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
     /// The default budget: half of the memory this process may have, where the system says
     /// (on Linux: the least of the physical memory in `/proc/meminfo`, the cgroup's
     /// `memory.max` or `memory.limit_in_bytes`, and the address-space limit in

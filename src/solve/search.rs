@@ -19,6 +19,9 @@ use super::Stats;
 /// How many stores pass between two checks of the memory budget.
 const CHECK_EVERY: usize = 1024;
 
+/// How many frames (and moves) a search keeps room for between two searches.
+pub(crate) const KEPT_FRAMES: usize = 4096;
+
 /// One open state: its moves are `moves[moves_start..]` up to the next frame's start.
 struct Frame<S> {
     state: S,
@@ -144,6 +147,10 @@ impl<G: Game> Search<G> {
         let result = self.search(game, table, state.clone(), stats, bounds);
         self.frames.clear();
         self.moves.clear();
+        // A deep search's stack is not kept: the line and the queries that follow are checked
+        // against the budget with the table alone.
+        self.frames.shrink_to(KEPT_FRAMES);
+        self.moves.shrink_to(KEPT_FRAMES);
         bounds.release(&mut self.reported);
         result
     }

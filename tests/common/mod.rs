@@ -130,3 +130,29 @@ pub fn stone_game_viii_margin(line: &[gamesolver::games::StoneGameVIIITake]) -> 
         })
         .sum()
 }
+
+/// Runs `command` with `stdin` (none: no input) and collects its output. The program may rightly
+/// exit (a usage error, a refusal) before it reads its input: a broken pipe is fine.
+pub fn output_of(mut command: std::process::Command, stdin: Option<&[u8]>) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program runs");
+    if let Some(bytes) = stdin {
+        let written = child.stdin.take().expect("piped").write_all(bytes);
+        assert!(
+            written.is_ok()
+                || written.as_ref().unwrap_err().kind() == std::io::ErrorKind::BrokenPipe,
+            "{written:?}"
+        );
+    }
+    child.wait_with_output().expect("the program ends")
+}

@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::game::{Game, Score, Turn};
 use crate::memo::{Bound, BoundTable};
 use crate::solve::Stats;
-use crate::solve::search::{Bounds, valid};
+use crate::solve::search::{Bounds, KEPT_FRAMES, valid};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after another worker narrowed the value: a window search can take well under a millisecond).
@@ -227,6 +227,9 @@ impl<G: Game> Search<G> {
             Err(error) => Err(error),
         };
         self.clear();
+        // A deep search's stack is not kept between searches (see the exhaustive engine).
+        self.frames.shrink_to(KEPT_FRAMES);
+        self.moves.shrink_to(KEPT_FRAMES);
         bounds.release(&mut self.reported);
         result
     }

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Runs every fuzz target for SECONDS each (default 600), one after the other, on a copy of the
+# small seed corpus kept in fuzz/corpus/ (new inputs go to fuzz/corpus-run/, which git ignores;
+# a crash is kept in fuzz/artifacts/). Needs the nightly toolchain and cargo-fuzz:
+#   rustup toolchain install nightly && cargo install cargo-fuzz
+# (run here with nightly 1.101 and cargo-fuzz 0.13.2). CI stays on stable and does not run it.
+#   fuzz/run.sh            # every target, 10 minutes each
+#   fuzz/run.sh 60 parse_input
+set -eu
+cd "$(dirname "$0")"
+seconds=${1:-600}
+shift 2>/dev/null || true
+targets=${*:-"parse_input stone_game_ii stone_game_viii"}
+for target in $targets; do
+    mkdir -p "corpus-run/$target"
+    cp -n corpus/"$target"/* "corpus-run/$target/" 2>/dev/null || true
+    echo "== $target for $seconds s"
+    cargo +nightly fuzz run "$target" "corpus-run/$target" -- \
+        -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1
+done
