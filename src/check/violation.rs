@@ -1,0 +1,252 @@
+//! What the checker reports: one broken promise of the [`Game`] contract, with its evidence.
+
+use std::fmt::{self, Debug};
+
+use crate::game::{Game, Score, Step};
+
+/// One broken promise, with the evidence. Its `Debug` form is its `Display` sentence.
+pub enum Violation<G: Game + ?Sized> {
+    /// `moves` gave different moves for the same state on two calls.
+    MovesNotDeterministic {
+        /// The state.
+        state: G::State,
+        /// The first answer.
+        first: Vec<G::Move>,
+        /// The second answer.
+        second: Vec<G::Move>,
+    },
+    /// `play` gave different steps for the same state and move on two calls.
+    PlayNotDeterministic {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The first step.
+        first: Step<G::State>,
+        /// The second step.
+        second: Step<G::State>,
+    },
+    /// Equal states (or one state hashed twice) hashed differently.
+    HashInconsistent {
+        /// The state.
+        state: G::State,
+    },
+    /// Two equal states, reached by different lines, differ in their moves, known value or
+    /// payoff: equality misses something that matters, so a memo table would mix them up.
+    IncompleteState {
+        /// The state as first reached.
+        first: G::State,
+        /// The equal state that behaves differently.
+        second: G::State,
+        /// What differs.
+        difference: &'static str,
+    },
+    /// `moves` removed or changed moves already in the buffer it was given: it must only
+    /// append (the engines hand it an empty buffer, but a caller may not).
+    MovesClearBuffer {
+        /// The state.
+        state: G::State,
+    },
+    /// Two states that are equal were stored apart by a hash map: `Hash` hashes something
+    /// `Eq` ignores (a path counter, say), so a memo table stores one state many times.
+    EqualStatesApart {
+        /// One state.
+        first: G::State,
+        /// An equal state with a different hash.
+        second: G::State,
+    },
+    /// A line of moves returned to a state already on it (and the game is not declared cyclic).
+    Cycle {
+        /// The states of the cycle, from the repeated state back to it.
+        line: Vec<G::State>,
+    },
+    /// A move's gain lies outside the declared range.
+    PointsOutOfRange {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The gain.
+        gain: Score,
+    },
+    /// A payoff lies outside the declared range.
+    PayoffOutOfRange {
+        /// The final state.
+        state: G::State,
+        /// Its payoff.
+        payoff: Score,
+    },
+    /// A gain, payoff or known value is `Score::MIN`, which is never a value.
+    InvalidScore {
+        /// The state.
+        state: G::State,
+        /// Which score.
+        what: &'static str,
+    },
+    /// `known_value` disagrees with a full search of the state's subgame.
+    KnownValueWrong {
+        /// The state.
+        state: G::State,
+        /// What `known_value` said.
+        claimed: Score,
+        /// What an unmemoized negamax found.
+        actual: i128,
+    },
+    /// The engine failed on a state (a score overflow, say): the game's values leave the range
+    /// engines work in, or the game broke its contract in a way the engine caught.
+    EngineFailed {
+        /// The state.
+        state: G::State,
+        /// The engine's error.
+        error: crate::Error,
+        /// What an unmemoized negamax found, where it could.
+        reference: Option<i128>,
+    },
+    /// The memoized engine disagrees with an unmemoized negamax.
+    EngineDisagrees {
+        /// The state.
+        state: G::State,
+        /// The engine's value.
+        engine: Score,
+        /// The unmemoized negamax's value.
+        reference: i128,
+    },
+    /// `DenseIndex::index` returned an index outside `0..index_len()`.
+    IndexOutOfRange {
+        /// The state.
+        state: G::State,
+        /// The index.
+        index: usize,
+        /// `index_len()`.
+        len: usize,
+    },
+    /// Two different states got the same `DenseIndex::index`.
+    IndexCollision {
+        /// One state.
+        first: G::State,
+        /// Another.
+        second: G::State,
+        /// Their shared index.
+        index: usize,
+    },
+}
+
+impl<G> fmt::Display for Violation<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::MovesNotDeterministic {
+                state,
+                first,
+                second,
+            } => write!(f, "moves({state:?}) answered {first:?}, then {second:?}"),
+            Violation::PlayNotDeterministic {
+                state,
+                mv,
+                first,
+                second,
+            } => write!(
+                f,
+                "play({state:?}, {mv:?}) answered {first:?}, then {second:?}"
+            ),
+            Violation::HashInconsistent { state } => {
+                write!(f, "{state:?} hashes differently from an equal state")
+            }
+            Violation::IncompleteState {
+                first,
+                second,
+                difference,
+            } => write!(
+                f,
+                "{first:?} and {second:?} are equal but their {difference} differ: the state \
+                 does not determine the game (a memo table would confuse them)"
+            ),
+            Violation::MovesClearBuffer { state } => write!(
+                f,
+                "moves({state:?}) removed or changed the moves already in the buffer it was \
+                 given: it must only append its moves"
+            ),
+            Violation::EqualStatesApart { first, second } => write!(
+                f,
+                "{first:?} and {second:?} are equal but hash differently: Hash covers \
+                 something Eq ignores, so a memo table stores equal states again and again"
+            ),
+            Violation::Cycle { line } => write!(f, "a line returns to {:?}: {line:?}", line[0]),
+            Violation::PointsOutOfRange { state, mv, gain } => {
+                write!(
+                    f,
+                    "play({state:?}, {mv:?}) gains {gain}, outside the declared range"
+                )
+            }
+            Violation::PayoffOutOfRange { state, payoff } => {
+                write!(
+                    f,
+                    "payoff({state:?}) is {payoff}, outside the declared range"
+                )
+            }
+            Violation::InvalidScore { state, what } => {
+                write!(
+                    f,
+                    "the {what} at {state:?} is Score::MIN, which is never a value"
+                )
+            }
+            Violation::KnownValueWrong {
+                state,
+                claimed,
+                actual,
+            } => write!(
+                f,
+                "known_value({state:?}) is {claimed}, but a full search finds {actual}"
+            ),
+            Violation::EngineFailed {
+                state,
+                error,
+                reference,
+            } => {
+                write!(f, "the engine fails at {state:?}: {error}")?;
+                match reference {
+                    Some(value) if value.unsigned_abs() > Score::MAX as u128 => write!(
+                        f,
+                        " (a full search finds {value}, outside the engines' range ±i64::MAX: \
+                         the game's points are too large)"
+                    ),
+                    Some(value) => write!(f, " (a full search finds {value}, in range)"),
+                    None => Ok(()),
+                }
+            }
+            Violation::EngineDisagrees {
+                state,
+                engine,
+                reference,
+            } => write!(
+                f,
+                "the engine values {state:?} at {engine}, an unmemoized negamax at {reference}"
+            ),
+            Violation::IndexOutOfRange { state, index, len } => {
+                write!(f, "index({state:?}) is {index}, outside 0..{len}")
+            }
+            Violation::IndexCollision {
+                first,
+                second,
+                index,
+            } => {
+                write!(f, "{first:?} and {second:?} share index {index}")
+            }
+        }
+    }
+}
+
+impl<G> Debug for Violation<G>
+where
+    G: Game + ?Sized,
+    G::State: Debug,
+    G::Move: Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
