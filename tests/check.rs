@@ -42,6 +42,7 @@ enum Flaw {
     WrongKnown,
     IndexOutOfRange,
     IndexShared,
+    IndexPaired,
     ClearsBuffer,
 }
 
@@ -117,6 +118,7 @@ impl DenseIndex for TakeAway {
         match self.flaw {
             Flaw::IndexOutOfRange => *left as usize + 100,
             Flaw::IndexShared => *left as usize / 2,
+            Flaw::IndexPaired => (*left as usize).div_ceil(2),
             _ => *left as usize,
         }
     }
@@ -563,4 +565,18 @@ fn the_check_work_is_bounded_on_games_with_many_moves() {
     // Every state met had its moves generated three times: within the bound, plus the one
     // state that crossed it.
     assert!(report.states < 100, "{report}");
+}
+
+/// In a debug build, the engine stops a solve whose `DenseIndex` gives two states one index,
+/// and points at the index, instead of answering wrongly.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "two states share one memo key")]
+fn a_shared_dense_index_stops_a_debug_solve() {
+    // 1 and 2 share an index, 3 and 4, …: 3 is stored over 4's different value. (The check
+    // needs two different values at one index, so it cannot catch every collision: with
+    // `left / 2`, state 0 takes 1's value and the wrong values happen to agree; check_dense
+    // finds both.)
+    let game = take_away(Flaw::IndexPaired);
+    let _ = gamesolver::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
 }

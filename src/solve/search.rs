@@ -284,6 +284,18 @@ impl<G: Game> Search<G> {
             if value == Score::MIN {
                 break Err(Error::ScoreOverflow);
             }
+            // An exact engine opens a state only when the table has no value for it, so a
+            // different value there now means two states share one key. Checked in debug
+            // builds: the answer would be wrong.
+            debug_assert!(
+                table
+                    .get(game, &done.state)
+                    .is_none_or(|old| old == value),
+                "two states share one memo key: the table already holds {:?} where a state of \
+                 value {value} is stored (a DenseIndex collision, or Hash and Eq that disagree; \
+                 gamesolver::check::check_dense finds the two states)",
+                table.get(game, &done.state)
+            );
             table.insert(game, done.state, value);
             stored += 1;
             if stored.is_multiple_of(CHECK_EVERY)
