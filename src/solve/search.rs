@@ -288,9 +288,7 @@ impl<G: Game> Search<G> {
             // different value there now means two states share one key. Checked in debug
             // builds: the answer would be wrong.
             debug_assert!(
-                table
-                    .get(game, &done.state)
-                    .is_none_or(|old| old == value),
+                table.get(game, &done.state).is_none_or(|old| old == value),
                 "two states share one memo key: the table already holds {:?} where a state of \
                  value {value} is stored (a DenseIndex collision, or Hash and Eq that disagree; \
                  gamesolver::check::check_dense finds the two states)",
