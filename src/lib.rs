@@ -39,7 +39,7 @@ pub use game::{CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Turn
 pub use solve::{
     AnyValue, DeclaredRange, Driver, Limits, MoveValue, Ply, Pruned, Pruner, Pruning, RangeSource,
     SERIAL_CUTOFF, Solution, Stats, par_prune, par_prune_with, par_solve, par_solve_with, prune,
-    prune_with, solve, solve_with,
+    prune_with, solve, solve_ranged_with, solve_with,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::dense::empty_slots;
-use super::{ConcurrentMemoTable, DenseTable};
+use super::{ConcurrentMemoTable, DenseTable, StripedCount};
 use crate::error::Error;
 use crate::game::{DenseIndex, Score};
 
@@ -31,6 +31,8 @@ const EMPTY: Score = Score::MIN;
 #[derive(Debug)]
 pub struct AtomicDenseTable {
     values: Vec<AtomicI64>,
+    /// How many slots are filled: counted as they fill, so `len` never scans.
+    stored: StripedCount,
 }
 
 impl AtomicDenseTable {
@@ -40,6 +42,7 @@ impl AtomicDenseTable {
             values: (0..game.index_len())
                 .map(|_| AtomicI64::new(EMPTY))
                 .collect(),
+            stored: StripedCount::default(),
         }
     }
 
@@ -55,7 +58,10 @@ impl AtomicDenseTable {
     pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
         let what = "an atomic dense memo table";
         let values = empty_slots(game.index_len(), budget, what, || AtomicI64::new(EMPTY))?;
-        Ok(AtomicDenseTable { values })
+        Ok(AtomicDenseTable {
+            values,
+            stored: StripedCount::default(),
+        })
     }
 
     #[inline]
@@ -81,17 +87,22 @@ impl<G: DenseIndex + ?Sized> ConcurrentMemoTable<G> for AtomicDenseTable {
     #[inline]
     fn insert(&self, game: &G, state: G::State, value: Score) {
         debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
-        self.slot(game.index(&state))
-            .store(value, Ordering::Relaxed);
+        let index = game.index(&state);
+        let slot = self.slot(index);
+        // Two workers may store the same state (with the same value): only the one that fills
+        // the slot counts it, on its own stripe of the count.
+        if slot.load(Ordering::Relaxed) == EMPTY && slot.swap(value, Ordering::Relaxed) == EMPTY {
+            self.stored
+                .add_one(rayon::current_thread_index().unwrap_or(index));
+        } else {
+            slot.store(value, Ordering::Relaxed);
+        }
     }
 
-    /// Counts the filled slots: O(slots). (A shared counter bumped on every insert would make
-    /// the threads fight over one cache line.)
+    /// The filled slots, counted as they fill (striped, so threads rarely share a cache line):
+    /// O(1), never a scan.
     fn len(&self) -> usize {
-        self.values
-            .iter()
-            .filter(|slot| slot.load(Ordering::Relaxed) != EMPTY)
-            .count()
+        self.stored.get()
     }
 
     fn peak_bytes(&self, _upcoming: usize) -> u64 {

@@ -47,6 +47,20 @@ pub use sharded::{DEFAULT_SHARDS, ShardedTable};
 
 use crate::game::{Game, Score};
 
+/// The hasher the crate's hash tables use (foldhash, through hashbrown): fast, and not meant to
+/// resist inputs chosen to collide. For a table or map of your own that should hash as fast as
+/// the engine's:
+///
+/// ```
+/// use std::collections::HashMap;
+/// use gamesolver::memo::FastHashBuilder;
+///
+/// let mut seen: HashMap<u64, i64, FastHashBuilder> = HashMap::with_hasher(FastHashBuilder::default());
+/// seen.insert(7, -1);
+/// assert_eq!(seen.get(&7), Some(&-1));
+/// ```
+pub type FastHashBuilder = hashbrown::DefaultHashBuilder;
+
 /// A table of solved states' values, for the sequential engine.
 ///
 /// The game is passed to every call so that a table can ask it for a state's index
@@ -106,6 +120,35 @@ impl<G: Game + ?Sized> MemoTable<G> for NoTable {
 
     fn bytes_for(&self, _states: u64) -> u64 {
         0
+    }
+}
+
+/// A count shared by many threads, kept in stripes on separate cache lines so that threads
+/// adding to it rarely touch the same line; reading it sums the stripes (O(1): 16 loads).
+#[derive(Debug, Default)]
+pub(crate) struct StripedCount {
+    stripes: [Stripe; 16],
+}
+
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Stripe(std::sync::atomic::AtomicUsize);
+
+impl StripedCount {
+    /// Adds one, on the stripe that `hint` (a slot or a hash) picks.
+    #[inline]
+    pub(crate) fn add_one(&self, hint: usize) {
+        self.stripes[hint % 16]
+            .0
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The count (exact once the adding threads are done; never more than the true count).
+    pub(crate) fn get(&self) -> usize {
+        self.stripes
+            .iter()
+            .map(|stripe| stripe.0.load(std::sync::atomic::Ordering::Relaxed))
+            .sum()
     }
 }
 

@@ -6,6 +6,7 @@ use dashmap::DashMap;
 use hashbrown::DefaultHashBuilder;
 
 use super::ConcurrentMemoTable;
+use super::StripedCount;
 use super::hash::HashTable;
 use crate::game::{Game, Score};
 
@@ -30,6 +31,9 @@ pub const DEFAULT_SHARDS: usize = 1024;
 pub struct ShardedTable<K: Eq + Hash, H = DefaultHashBuilder> {
     map: DashMap<K, Score, H>,
     shards: usize,
+    /// How many states are stored: counted as they come, so that `len` and `peak_bytes`
+    /// never visit the shards (a visit locks each of them).
+    stored: StripedCount,
 }
 
 impl<K: Eq + Hash> ShardedTable<K> {
@@ -63,6 +67,7 @@ impl<K: Eq + Hash, H: BuildHasher + Clone> ShardedTable<K, H> {
         ShardedTable {
             map: DashMap::with_hasher_and_shard_amount(hasher, shards),
             shards,
+            stored: StripedCount::default(),
         }
     }
 }
@@ -97,16 +102,21 @@ where
 
     #[inline]
     fn insert(&self, _game: &G, state: K, value: Score) {
-        self.map.insert(state, value);
+        if self.map.insert(state, value).is_none() {
+            self.stored
+                .add_one(rayon::current_thread_index().unwrap_or(0));
+        }
     }
 
     fn len(&self) -> usize {
-        self.map.len()
+        self.stored.get()
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        // Shards grow one at a time; at most one holds its old and new buckets at once.
-        let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
+        // Shards grow one at a time; at most one holds its old and new buckets at once. The
+        // buckets for this many entries are what the shards hold in all, about (each rounds
+        // up to a power of two on its own).
+        let entries = (self.stored.get() + upcoming) as u64;
         let all = HashTable::<K>::table_bytes(entries);
         all.saturating_add(all.saturating_mul(2) / self.shards as u64)
     }

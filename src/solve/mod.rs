@@ -90,6 +90,47 @@ where
     Ok(solution)
 }
 
+/// [`solve_with`] for a game that declares the range of values still possible at each state
+/// ([`ValueRange`](crate::ValueRange)): a state whose best move so far reaches the top of its
+/// range has that value, so its other moves are not searched. Win/lose games (a range of
+/// `(-1, 1)`) then stop at the first winning move, as a hand-written search would.
+///
+/// Every value stored is still exact, but the states below the skipped moves are not stored:
+/// [`Solution`] answers questions about them ([`move_values`](Solution::move_values),
+/// [`line`](Solution::line)) by extending the search, exactly, without the cut.
+///
+/// ```
+/// use gamesolver::{solve_ranged_with, solve, Limits, memo::HashTable, games::ConnectFour};
+///
+/// let game = ConnectFour::new(4, 4).unwrap();
+/// let ranged = solve_ranged_with(&game, HashTable::new(), Limits::default()).unwrap();
+/// let full = solve(&game, HashTable::new()).unwrap();
+/// assert_eq!(ranged.value(), full.value());
+/// assert!(ranged.stats().stored < full.stats().stored);
+/// ```
+pub fn solve_ranged_with<G, T>(
+    game: &G,
+    table: T,
+    limits: Limits,
+) -> Result<Solution<'_, G, T>, Error>
+where
+    G: crate::ValueRange,
+    T: MemoTable<G>,
+{
+    refuse_over_budget(game, &table, limits)?;
+    let mut solution = Solution::new(game, table, limits);
+    let start = game.start();
+    let clock = Instant::now();
+    let mut stats = Stats::default();
+    let mut search = Search::with_range(0, DeclaredRange);
+    let bounds = Bounds::new(limits, None);
+    let value = search.value(game, solution.table_mut(), &start, &mut stats, bounds)?;
+    stats.elapsed = clock.elapsed();
+    solution.set_stats(stats);
+    solution.set_start(start, value);
+    Ok(solution)
+}
+
 /// Refuses, before any search, a solve whose table could not hold the game's declared bound on
 /// states within the budget.
 fn refuse_over_budget<G: Game, T: MemoTable<G>>(

@@ -20,7 +20,8 @@ use crate::memo::ConcurrentMemoTable;
 
 /// Games whose [`state_bound`](Game::state_bound) is below this many states are solved by one
 /// search: starting the pool's workers would cost more than it saves. Measured on Stone Game
-/// II (docs/performance.md); games that declare no bound always use every worker.
+/// II (docs/performance.md). A game that declares no bound is first searched by one worker for
+/// this many stores, and the others start only if it has not finished by then.
 pub const SERIAL_CUTOFF: u64 = 20_000;
 
 /// Solves `game` from its start on every thread of the current rayon pool, sharing `table`,
@@ -82,6 +83,28 @@ where
     refuse_over_budget(game, &table, limits)?;
     let clock = Instant::now();
     let start = game.start();
+    // A game that declares no bound may still be small: one search tries first, and the
+    // workers start only if it has not finished after `SERIAL_CUTOFF` stores (what it stored
+    // stays in the table for them).
+    let mut trial = Stats::default();
+    if game.state_bound().is_none() {
+        let bounds = Bounds {
+            stores: Some(SERIAL_CUTOFF as usize),
+            ..Bounds::new(limits, None)
+        };
+        let mut handle = table;
+        match Search::new(0).value(game, &mut handle, &start, &mut trial, bounds) {
+            Ok(value) => {
+                trial.elapsed = clock.elapsed();
+                let mut solution = Solution::new(game, table, limits);
+                solution.set_start(start, value);
+                solution.set_stats(trial);
+                return Ok(solution);
+            }
+            Err(Error::Cancelled) => {}
+            Err(error) => return Err(error),
+        }
+    }
     let finished = AtomicBool::new(false);
     // One account for every worker's stack: the budget caps their total.
     let stacks = AtomicU64::new(0);
@@ -101,7 +124,7 @@ where
         }
         (result, stats)
     });
-    let mut stats = Stats::default();
+    let mut stats = trial;
     let mut value = None;
     let mut failure = None;
     for (result, worker) in outcomes {

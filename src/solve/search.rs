@@ -13,6 +13,7 @@ use crate::error::{Bytes, Error};
 use crate::game::{Game, Score, Turn};
 use crate::memo::MemoTable;
 use crate::solve::Limits;
+use crate::solve::prune::{AnyValue, RangeSource};
 
 use super::Stats;
 
@@ -36,8 +37,12 @@ struct Frame<S> {
     turn: Turn,
 }
 
-/// The reusable buffers of a search, and the order in which it tries moves.
-pub(crate) struct Search<G: Game> {
+/// The reusable buffers of a search, the order in which it tries moves, and the value ranges
+/// it may cut on (`AnyValue`: none).
+pub(crate) struct Search<G: Game, R = AnyValue> {
+    /// Where a state's best possible value lies: once a move reaches it, the state's other
+    /// moves cannot do better and are skipped (its value is still exact).
+    range: R,
     frames: Vec<Frame<G::State>>,
     moves: Vec<G::Move>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
@@ -48,11 +53,20 @@ pub(crate) struct Search<G: Game> {
     order: usize,
     /// The stack bytes this search last reported to a shared account ([`Bounds::stacks`]).
     reported: u64,
+    /// The buffers' capacities at the last memory check.
+    checked: (usize, usize),
 }
 
 impl<G: Game> Default for Search<G> {
     fn default() -> Self {
         Search::new(0)
+    }
+}
+
+impl<G: Game> Search<G> {
+    /// A search that tries moves in the given order (0 = the game's order).
+    pub(crate) fn new(order: usize) -> Self {
+        Search::with_range(order, AnyValue)
     }
 }
 
@@ -117,17 +131,21 @@ pub(crate) struct Bounds<'a> {
     pub(crate) deadline: Option<(Instant, Duration)>,
     pub(crate) cancel: Option<&'a AtomicBool>,
     pub(crate) stacks: Option<&'a AtomicU64>,
+    /// Stop with `Error::Cancelled` after about this many stores (a trial run).
+    pub(crate) stores: Option<usize>,
 }
 
-impl<G: Game> Search<G> {
-    /// A search that tries moves in the given order (0 = the game's order).
-    pub(crate) fn new(order: usize) -> Self {
+impl<G: Game, R: RangeSource<G>> Search<G, R> {
+    /// A search that tries moves in the given order (0 = the game's order), cutting on `range`.
+    pub(crate) fn with_range(order: usize, range: R) -> Self {
         Search {
+            range,
             frames: Vec::new(),
             moves: Vec::new(),
             fresh: Vec::new(),
             order,
             reported: 0,
+            checked: (0, 0),
         }
     }
 
@@ -226,6 +244,16 @@ impl<G: Game> Search<G> {
             let moves = &self.moves[..];
             let mut best = frame.best;
             let mut next_move = frame.next_move;
+            // A declared range cuts: a state whose best move reaches its highest possible
+            // value has that value, whatever its other moves do.
+            let high = if R::DECLARES {
+                self.range.range(game, &frame.state).1
+            } else {
+                Score::MAX
+            };
+            if R::DECLARES && best >= high {
+                next_move = moves.len();
+            }
             // Overflow is rare: collect it without branching and check once per frame.
             let mut overflow = false;
             let mut opened = None;
@@ -248,6 +276,9 @@ impl<G: Game> Search<G> {
                 // matter if it is the best, and then `best` is `Score::MIN`.
                 overflow |= wrapped;
                 best = best.max(value);
+                if R::DECLARES && best >= high {
+                    next_move = moves.len();
+                }
             }
             frame.best = best;
             frame.next_move = next_move;
@@ -257,12 +288,15 @@ impl<G: Game> Search<G> {
             if let Some(step) = opened {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
-                if self.frames.len() == self.frames.capacity()
-                    && let Err(error) = self.check_memory(table, bounds)
-                {
-                    break Err(error);
-                }
                 match self.open(game, step.next, stats) {
+                    // The stack grew: checked when its buffers' capacity changes, not per node
+                    // (a terminal child pushes nothing).
+                    Ok(None) if self.capacities() != self.checked => {
+                        self.checked = self.capacities();
+                        if let Err(error) = self.check_memory(table, bounds) {
+                            break Err(error);
+                        }
+                    }
                     Ok(None) => {}
                     Ok(Some(payoff)) => {
                         let frame = &mut self.frames[top];
@@ -296,10 +330,13 @@ impl<G: Game> Search<G> {
             );
             table.insert(game, done.state, value);
             stored += 1;
-            if stored.is_multiple_of(CHECK_EVERY)
-                && let Err(error) = self.check_memory(table, bounds)
-            {
-                break Err(error);
+            if stored.is_multiple_of(CHECK_EVERY) {
+                if let Err(error) = self.check_memory(table, bounds) {
+                    break Err(error);
+                }
+                if bounds.stores.is_some_and(|most| stored >= most) {
+                    break Err(Error::Cancelled);
+                }
             }
             let Some(parent) = self.frames.last_mut() else {
                 break Ok(value);
@@ -312,6 +349,12 @@ impl<G: Game> Search<G> {
         stats.hits += hits;
         stats.known += known;
         result
+    }
+
+    /// The capacities of the frame stack and the move buffer.
+    #[inline]
+    fn capacities(&self) -> (usize, usize) {
+        (self.frames.capacity(), self.moves.capacity())
     }
 
     /// Errors if the table's coming peak plus the stack would exceed the budget, or if the
@@ -346,6 +389,7 @@ impl<'a> Bounds<'a> {
                 .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
             cancel,
             stacks: None,
+            stores: None,
         }
     }
 

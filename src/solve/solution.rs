@@ -68,6 +68,10 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         self.start = Some((start, value));
     }
 
+    pub(super) fn table_mut(&mut self) -> &mut T {
+        &mut self.table
+    }
+
     pub(super) fn set_stats(&mut self, stats: Stats) {
         self.stats = stats;
     }
@@ -95,7 +99,7 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     }
 
     /// What the solve (and the queries since) did. `stored` is read from the table now, which
-    /// for [`AtomicDenseTable`](crate::memo::AtomicDenseTable) means a scan.
+    /// for every table is O(1).
     pub fn stats(&self) -> Stats {
         Stats {
             stored: self.table.len(),

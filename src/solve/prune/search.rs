@@ -98,6 +98,8 @@ pub(crate) struct Search<G: Game> {
     busy: Option<Arc<BusyMarks<G::State>>>,
     /// The stack bytes this search last reported to a shared account ([`Bounds::stacks`]).
     reported: u64,
+    /// The buffers' capacities at the last memory check.
+    checked: (usize, usize),
 }
 
 impl<G: Game> Default for Search<G> {
@@ -110,6 +112,7 @@ impl<G: Game> Default for Search<G> {
             stores: 0,
             busy: None,
             reported: 0,
+            checked: (0, 0),
         }
     }
 }
@@ -349,10 +352,13 @@ impl<G: Game> Search<G> {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
                 (frame.child_alpha, frame.child_beta) = window;
-                if self.frames.len() == self.frames.capacity() {
+                let entry = self.enter(game, table, range, step.next, window.0, window.1, stats)?;
+                // The stack grew: checked when its buffers' capacity changes, not per node.
+                let capacities = (self.frames.capacity(), self.moves.capacity());
+                if capacities != self.checked {
+                    self.checked = capacities;
                     self.check_memory(table, bounds)?;
                 }
-                let entry = self.enter(game, table, range, step.next, window.0, window.1, stats)?;
                 if let Entry::Done(value, exact) = entry {
                     self.child_done(top, value, exact)?;
                 }

@@ -1,0 +1,293 @@
+//! Games as a user writes them against the public API only (no dense index), each with the
+//! memoized recursion a user would write by hand over the same hash map and hasher: the
+//! yardstick for the engine's overhead (tests/user_games.rs checks values, benches/user_games.rs
+//! measures).
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use gamesolver::memo::FastHashBuilder;
+use gamesolver::{Game, Score, Step, Turn, ValueRange};
+
+type Memo<K> = HashMap<K, Score, FastHashBuilder>;
+
+/// LeetCode 464 "Can I Win": players alternately pick an unused number from 1 to `numbers`,
+/// adding it to a running total; whoever brings the total to `target` or more wins. State: the
+/// bitmask of numbers used (bit 31: the game is over). Value: 1 won, −1 lost, 0 nobody can
+/// reach the target.
+#[derive(Debug, Clone, Copy)]
+pub struct CanIWin {
+    pub numbers: u32,
+    pub target: u32,
+}
+
+const OVER: u32 = 1 << 31;
+
+impl CanIWin {
+    fn total(&self, used: u32) -> u32 {
+        (0..self.numbers)
+            .filter(|bit| used & (1 << bit) != 0)
+            .map(|bit| bit + 1)
+            .sum()
+    }
+
+    /// The memoized recursion a user writes by hand: stops at the first winning pick.
+    pub fn by_hand(&self) -> Score {
+        fn value(game: &CanIWin, used: u32, total: u32, memo: &mut Memo<u32>) -> Score {
+            if let Some(&known) = memo.get(&used) {
+                return known;
+            }
+            let mut best = None;
+            for pick in 1..=game.numbers {
+                if used & (1 << (pick - 1)) != 0 {
+                    continue;
+                }
+                let value = if total + pick >= game.target {
+                    1
+                } else {
+                    -value(game, used | (1 << (pick - 1)), total + pick, memo)
+                };
+                best = Some(best.map_or(value, |best: Score| best.max(value)));
+                if value == 1 {
+                    break;
+                }
+            }
+            let best = best.unwrap_or(0);
+            memo.insert(used, best);
+            best
+        }
+        value(self, 0, 0, &mut Memo::default())
+    }
+}
+
+impl Game for CanIWin {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, used: &u32, moves: &mut Vec<u32>) {
+        if used & OVER == 0 {
+            moves.extend((1..=self.numbers).filter(|pick| used & (1 << (pick - 1)) == 0));
+        }
+    }
+    fn play(&self, used: &u32, pick: &u32) -> Step<u32> {
+        let next = used | (1 << (pick - 1));
+        let wins = self.total(*used) + pick >= self.target;
+        Step {
+            next: if wins { next | OVER } else { next },
+            gain: Score::from(wins),
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+}
+
+impl ValueRange for CanIWin {
+    fn value_range(&self, _: &u32) -> (Score, Score) {
+        (-1, 1)
+    }
+}
+
+/// LeetCode 486 "Predict the Winner": take the first or the last number; each scores what it
+/// takes. State `(first, last)` of what is left (no dense index). Value: first player's score
+/// minus second's.
+#[derive(Debug, Clone)]
+pub struct EndsGame {
+    numbers: Vec<Score>,
+    /// `absolute[k]`: the sum of the first `k` numbers' absolute values.
+    absolute: Vec<Score>,
+}
+
+impl EndsGame {
+    pub fn new(numbers: Vec<Score>) -> Self {
+        let mut absolute = vec![0];
+        for number in &numbers {
+            absolute.push(absolute.last().unwrap() + number.abs());
+        }
+        EndsGame { numbers, absolute }
+    }
+
+    /// The memoized recursion by hand.
+    pub fn by_hand(&self) -> Score {
+        fn value(numbers: &[Score], first: u16, last: u16, memo: &mut Memo<(u16, u16)>) -> Score {
+            if first > last {
+                return 0;
+            }
+            if let Some(&known) = memo.get(&(first, last)) {
+                return known;
+            }
+            let left = numbers[first as usize] - value(numbers, first + 1, last, memo);
+            let right = if last > first {
+                numbers[last as usize] - value(numbers, first, last - 1, memo)
+            } else {
+                left
+            };
+            let best = left.max(right);
+            memo.insert((first, last), best);
+            best
+        }
+        value(
+            &self.numbers,
+            0,
+            self.numbers.len() as u16 - 1,
+            &mut Memo::default(),
+        )
+    }
+}
+
+impl Game for EndsGame {
+    /// `(first, last + 1)`: what is left is `first..last + 1`.
+    type State = (u16, u16);
+    /// `true`: the first number; `false`: the last.
+    type Move = bool;
+    fn start(&self) -> (u16, u16) {
+        (0, self.numbers.len() as u16)
+    }
+    fn moves(&self, &(first, end): &(u16, u16), moves: &mut Vec<bool>) {
+        if first < end {
+            moves.push(true);
+        }
+        if first + 1 < end {
+            moves.push(false);
+        }
+    }
+    fn play(&self, &(first, end): &(u16, u16), &front: &bool) -> Step<(u16, u16)> {
+        let (next, taken) = if front {
+            ((first + 1, end), first)
+        } else {
+            ((first, end - 1), end - 1)
+        };
+        Step {
+            next,
+            gain: self.numbers[taken as usize],
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &(u16, u16)) -> Score {
+        0
+    }
+}
+
+/// Connect Four as a user writes it first: two bitboards, no threat tracking, no known values;
+/// a full board is a draw. Value: 1 if the side to move wins, −1 if it loses, 0 for a draw.
+#[derive(Debug, Clone, Copy)]
+pub struct PlainFour {
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Stones of the side to move, and of both sides; `over` when the last move made four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    mine: u64,
+    all: u64,
+    over: bool,
+}
+
+impl PlainFour {
+    fn column_bits(&self, column: u32) -> u64 {
+        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    }
+
+    fn fours(&self, stones: u64) -> bool {
+        let h = self.height;
+        [1, h, h + 1, h + 2].into_iter().any(|shift| {
+            let pairs = stones & (stones >> shift);
+            pairs & (pairs >> (2 * shift)) != 0
+        })
+    }
+
+    fn empty(&self) -> Board {
+        Board {
+            mine: 0,
+            all: 0,
+            over: false,
+        }
+    }
+
+    fn drop(&self, board: &Board, column: u32) -> Board {
+        let bottom = 1u64 << (column * (self.height + 1));
+        let all = board.all | (board.all + bottom) & self.column_bits(column);
+        let placed = all ^ board.all;
+        let mover = board.mine | placed;
+        Board {
+            mine: board.all ^ board.mine,
+            all,
+            over: self.fours(mover),
+        }
+    }
+
+    fn playable(&self, board: &Board, column: u32) -> bool {
+        let top = 1u64 << (column * (self.height + 1) + self.height - 1);
+        board.all & top == 0
+    }
+
+    /// The memoized recursion by hand: stops at the first winning drop.
+    pub fn by_hand(&self) -> Score {
+        fn value(game: &PlainFour, board: Board, memo: &mut Memo<Board>) -> Score {
+            if board.over {
+                return -1;
+            }
+            if let Some(&known) = memo.get(&board) {
+                return known;
+            }
+            let mut best = None;
+            for column in 0..game.width {
+                if !game.playable(&board, column) {
+                    continue;
+                }
+                let value = -value(game, game.drop(&board, column), memo);
+                best = Some(best.map_or(value, |best: Score| best.max(value)));
+                if value == 1 {
+                    break;
+                }
+            }
+            let best = best.unwrap_or(0);
+            memo.insert(board, best);
+            best
+        }
+        value(self, self.empty(), &mut Memo::default())
+    }
+}
+
+impl Game for PlainFour {
+    type State = Board;
+    type Move = u32;
+    fn start(&self) -> Board {
+        self.empty()
+    }
+    fn moves(&self, board: &Board, moves: &mut Vec<u32>) {
+        if !board.over {
+            moves.extend((0..self.width).filter(|&column| self.playable(board, column)));
+        }
+    }
+    fn play(&self, board: &Board, column: &u32) -> Step<Board> {
+        Step {
+            next: self.drop(board, *column),
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, board: &Board) -> Score {
+        if board.over { -1 } else { 0 }
+    }
+}
+
+impl ValueRange for PlainFour {
+    fn value_range(&self, _: &Board) -> (Score, Score) {
+        (-1, 1)
+    }
+}
+
+impl ValueRange for EndsGame {
+    /// Every number left could go either way: the value is within ± their absolute sum (a loose
+    /// range, so it rarely cuts; computed in O(1) from running sums).
+    fn value_range(&self, &(first, end): &(u16, u16)) -> (Score, Score) {
+        let sum = self.absolute[end as usize] - self.absolute[first as usize];
+        (-sum, sum)
+    }
+}
