@@ -13,7 +13,8 @@ use gamesolver::{
 
 use super::args::{Cli, SolverName, strip_protection};
 use super::run::{
-    EngineRun, Failure, Report, concurrent, limits, pool, presented, pruned, sequential,
+    EngineRun, Failure, Report, concurrent, limits, pool, pool_if_parallel, presented, pruned,
+    sequential,
 };
 
 /// The bound table's size unless the memory budget is smaller: 2²³ slots of 8 bytes (Pons'
@@ -150,11 +151,7 @@ fn alphabeta(
     mut limits: Limits,
     analyze: bool,
 ) -> Result<EngineRun<ConnectFour>, Failure> {
-    let pool = if threads > 1 {
-        Some(pool(threads, &mut limits)?)
-    } else {
-        None
-    };
+    let pool = pool_if_parallel(threads, &mut limits)?;
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
     if let Some(pool) = pool {
@@ -212,11 +209,7 @@ pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
     };
     let mut limits = limits(cli);
     let threads = pruning_threads(cli);
-    let pool = if threads > 1 {
-        Some(pool(threads, &mut limits)?)
-    } else {
-        None
-    };
+    let pool = pool_if_parallel(threads, &mut limits)?;
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
     if let Some(pool) = pool {

@@ -394,11 +394,7 @@ where
     let mut limits = limits;
     if cli.solver == SolverName::AlphaBeta {
         let threads = cli.threads.map_or(1, usize::from);
-        let pool = if threads > 1 {
-            Some(pool(threads, &mut limits)?)
-        } else {
-            None
-        };
+        let pool = pool_if_parallel(threads, &mut limits)?;
         let options = Pruning::new().limits(limits);
         let run = if let Some(pool) = pool {
             let table = ShardedBoundTable::new();
@@ -476,6 +472,14 @@ fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), Error> {
 /// The native stack of each worker thread. The engines keep their own stacks on the heap, so
 /// a worker needs little; a small stack keeps many threads within a process memory cap.
 pub const WORKER_STACK: usize = 1 << 20;
+
+/// A pool of `threads` threads when there are more than one (see [`pool`]); `None` for one.
+pub(super) fn pool_if_parallel(
+    threads: usize,
+    limits: &mut Limits,
+) -> Result<Option<rayon::ThreadPool>, Error> {
+    (threads > 1).then(|| pool(threads, limits)).transpose()
+}
 
 /// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
 /// them) taken from the budget in `limits`.

@@ -70,6 +70,13 @@ impl<G: Game> Search<G> {
     }
 }
 
+/// The heap bytes a vector's buffer holds. (Each buffer is counted on its own: a vector of a
+/// zero-sized type has a capacity of `usize::MAX` and no bytes.)
+#[inline]
+pub(crate) fn buffer_bytes<T>(buffer: &Vec<T>) -> u64 {
+    (buffer.capacity() * size_of::<T>()) as u64
+}
+
 /// `v` if it is a valid score (not `Score::MIN`).
 #[inline]
 pub(crate) fn valid(value: Score) -> Result<Score, Error> {
@@ -364,10 +371,8 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         table: &T,
         bounds: Bounds<'_>,
     ) -> Result<(), Error> {
-        let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
-            // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
-            + self.moves.capacity() * size_of::<G::Move>()
-            + self.fresh.capacity() * size_of::<G::Move>()) as u64;
+        let stack =
+            buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
         let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY),

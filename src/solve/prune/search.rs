@@ -9,7 +9,6 @@
 //! `g` that passes the turn is searched in `(g − beta, g − alpha)`; one that keeps the turn in
 //! `(alpha − g, beta − g)`.
 
-use std::mem::size_of;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -18,7 +17,7 @@ use crate::error::Error;
 use crate::game::{Game, Score, Turn};
 use crate::memo::{Bound, BoundTable};
 use crate::solve::Stats;
-use crate::solve::search::{Bounds, KEPT_FRAMES, valid};
+use crate::solve::search::{Bounds, KEPT_FRAMES, buffer_bytes, valid};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after another worker narrowed the value: a window search can take well under a millisecond).
@@ -414,10 +413,8 @@ impl<G: Game> Search<G> {
         table: &T,
         bounds: Bounds<'_>,
     ) -> Result<(), Error> {
-        let stack = (self.frames.capacity() * size_of::<Frame<G::State>>()
-            // Each buffer's bytes separately: a zero-sized move's capacity is `usize::MAX`.
-            + self.moves.capacity() * size_of::<G::Move>()
-            + self.fresh.capacity() * size_of::<G::Move>()) as u64;
+        let stack =
+            buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
         let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY as usize),
