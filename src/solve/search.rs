@@ -55,7 +55,20 @@ pub(crate) struct Search<G: Game, R = AnyValue> {
     reported: u64,
     /// The buffers' capacities at the last memory check.
     checked: (usize, usize),
+    /// The frames from this one up keep their moves in `moves`; those below gave theirs back
+    /// (`moves_start == DROPPED`) and generate them again when the search returns to them.
+    kept_from: usize,
+    /// Past this many bytes of moves, the open states below the top give theirs back.
+    list_cap: usize,
 }
+
+/// A frame's `moves_start` once its moves were given back; its `next_move` is then relative.
+const DROPPED: usize = usize::MAX;
+
+/// The bytes of moves the open states may keep before those below the top give theirs back
+/// (to be generated again when the search returns to them): memory then follows the table, not
+/// depth × moves (Nim with a heap of 65 535 kept 65 535 lists of up to 65 535 moves).
+const LIST_BYTES: usize = 8 << 20;
 
 impl<G: Game> Default for Search<G> {
     fn default() -> Self {
@@ -153,6 +166,8 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             order,
             reported: 0,
             checked: (0, 0),
+            kept_from: 0,
+            list_cap: LIST_BYTES,
         }
     }
 
@@ -172,6 +187,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         let result = self.search(game, table, state.clone(), stats, bounds);
         self.frames.clear();
         self.moves.clear();
+        self.kept_from = 0;
         // A deep search's stack is not kept: the line and the queries that follow are checked
         // against the budget with the table alone.
         self.frames.shrink_to(KEPT_FRAMES);
@@ -197,14 +213,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             return valid(game.payoff(&state)).map(Some);
         }
         stats.expanded += 1;
-        if self.order != 0 {
-            let moves = &mut self.moves[moves_start..];
-            if self.order % 2 == 1 {
-                moves.reverse();
-            }
-            let rotation = (self.order / 2) % moves.len();
-            moves.rotate_left(rotation);
-        }
+        self.arrange(moves_start);
         self.frames.push(Frame {
             state,
             moves_start,
@@ -214,7 +223,57 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             turn: Turn::Pass,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
+        if self.moves.len() * size_of::<G::Move>() > self.list_cap {
+            self.give_back();
+        }
         Ok(None)
+    }
+
+    /// Puts the moves from `start` on in this search's order.
+    #[inline]
+    fn arrange(&mut self, start: usize) {
+        if self.order != 0 {
+            let moves = &mut self.moves[start..];
+            if self.order % 2 == 1 {
+                moves.reverse();
+            }
+            let rotation = (self.order / 2) % moves.len();
+            moves.rotate_left(rotation);
+        }
+    }
+
+    /// Every open state below the top gives its moves back; the top's move to the front.
+    #[cold]
+    fn give_back(&mut self) {
+        let top = self.frames.len() - 1;
+        if self.kept_from == top {
+            return; // The top's own moves are all there is.
+        }
+        for frame in &mut self.frames[self.kept_from..top] {
+            frame.next_move -= frame.moves_start;
+            frame.moves_start = DROPPED;
+        }
+        let shift = self.frames[top].moves_start;
+        self.moves.drain(..shift);
+        let frame = &mut self.frames[top];
+        frame.moves_start = 0;
+        frame.next_move -= shift;
+        self.kept_from = top;
+    }
+
+    /// The top state's moves, generated again (they were given back): the same moves in the
+    /// same order, since moves are a function of the state.
+    #[cold]
+    fn take_back(&mut self, game: &G) {
+        let top = self.frames.len() - 1;
+        let start = self.moves.len();
+        game.moves(&self.frames[top].state, &mut self.fresh);
+        self.moves.append(&mut self.fresh);
+        self.arrange(start);
+        let frame = &mut self.frames[top];
+        frame.next_move += start;
+        frame.moves_start = start;
+        self.kept_from = top;
     }
 
     fn search<T: MemoTable<G>>(
@@ -247,6 +306,9 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         let mut stored = 0usize;
         let result = loop {
             let top = self.frames.len() - 1;
+            if self.frames[top].moves_start == DROPPED {
+                self.take_back(game);
+            }
             let frame = &mut self.frames[top];
             let moves = &self.moves[..];
             let mut best = frame.best;
@@ -470,5 +532,80 @@ impl<'a> Bounds<'a> {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Nim, StoneGameII, StoneGameVIII};
+    use crate::memo::HashTable;
+
+    /// The value of `game`'s start by a search in `order` that gives its moves back past
+    /// `list_cap` bytes.
+    fn value_with_cap<G>(game: &G, order: usize, list_cap: usize) -> (Score, usize)
+    where
+        G: Game,
+        G::State: Eq + std::hash::Hash,
+    {
+        let mut search = Search::new(order);
+        search.list_cap = list_cap;
+        let mut table = HashTable::new();
+        let value = search
+            .value(
+                game,
+                &mut table,
+                &game.start(),
+                &mut Stats::default(),
+                Bounds::new(Limits::unlimited(), None),
+            )
+            .unwrap();
+        (value, MemoTable::<G>::len(&table))
+    }
+
+    /// Giving moves back (at every push, with a cap of 0) and taking them back changes no value
+    /// and no stored state, in every search order.
+    fn gives_back_exactly<G>(game: &G)
+    where
+        G: Game,
+        G::State: Eq + std::hash::Hash,
+    {
+        for order in 0..5 {
+            assert_eq!(
+                value_with_cap(game, order, 0),
+                value_with_cap(game, order, LIST_BYTES),
+                "order {order}"
+            );
+        }
+    }
+
+    #[test]
+    fn moves_given_back_are_taken_back_exactly() {
+        gives_back_exactly(&Nim::new(vec![3, 4, 5]).unwrap());
+        gives_back_exactly(&Nim::new(vec![1, 40]).unwrap());
+        let piles = (1..=30).map(|i| i * 37 % 11 + 1).collect();
+        gives_back_exactly(&StoneGameII::new(piles).unwrap());
+        let stones = (0..200).map(|i| (i * 7919 % 201) - 100).collect();
+        gives_back_exactly(&StoneGameVIII::new(stones).unwrap().stepwise());
+    }
+
+    #[test]
+    fn the_move_buffer_stays_near_its_cap() {
+        // One heap of 3000: a line 3000 states deep, each with up to 3000 moves (9·10⁶ moves
+        // if every open state kept its list). Within 4 MiB only when they give them back.
+        let game = Nim::new(vec![1, 3000]).unwrap();
+        let solve = |list_cap| {
+            let mut search = Search::new(0);
+            search.list_cap = list_cap;
+            search.value(
+                &game,
+                &mut HashTable::new(),
+                &game.start(),
+                &mut Stats::default(),
+                Bounds::new(Limits::with_memory_budget(4 << 20), None),
+            )
+        };
+        assert_eq!(solve(64 << 10), Ok(1)); // 1 XOR 3000 is not 0: the first player wins.
+        assert!(matches!(solve(usize::MAX), Err(Error::MemoryBudget { .. })));
     }
 }
