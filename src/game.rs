@@ -197,7 +197,8 @@ pub trait DenseIndex: Game {
 /// For every state that has no [`known_value`](Game::known_value) (final states included),
 /// `value_range(state)` returns `(low, high)` with `low ≤ value(state) ≤ high`. A range that is
 /// too wide is always correct (`(-Score::MAX, Score::MAX)` says nothing); a range that excludes
-/// the true value gives wrong answers, which [`check`](crate::check) cannot always detect.
+/// the true value gives wrong answers, which
+/// [`check_ranged`](crate::check::check_ranged) finds on the states whose value it can compute.
 ///
 /// ```
 /// use gamesolver::{Game, Score, Step, Turn, ValueRange};

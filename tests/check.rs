@@ -44,6 +44,7 @@ enum Flaw {
     IndexShared,
     IndexPaired,
     ClearsBuffer,
+    WrongRange,
 }
 
 /// Take 1 or 2 counters; taking the last scores 1. Correct unless given a flaw.
@@ -107,6 +108,16 @@ impl Game for TakeAway {
     }
     fn known_value(&self, left: &u32) -> Option<Score> {
         (self.flaw == Flaw::WrongKnown && *left == 6).then_some(5)
+    }
+}
+
+impl gamesolver::ValueRange for TakeAway {
+    fn value_range(&self, left: &u32) -> (Score, Score) {
+        if self.flaw == Flaw::WrongRange && *left == 4 {
+            (2, 3)
+        } else {
+            (-1, 1)
+        }
     }
 }
 
@@ -579,4 +590,32 @@ fn a_shared_dense_index_stops_a_debug_solve() {
     // finds both.)
     let game = take_away(Flaw::IndexPaired);
     let _ = gamesolver::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
+}
+
+#[test]
+fn a_declared_range_that_misses_the_value_is_caught() {
+    use gamesolver::check::check_ranged;
+    let report = check_ranged(&take_away(Flaw::WrongRange), &CheckOptions::default());
+    assert!(
+        found(&report, |v| matches!(
+            v,
+            Violation::OutsideRange {
+                state: 4,
+                range: (2, 3),
+                ..
+            }
+        )),
+        "{report}"
+    );
+    assert!(report.to_string().contains("a range must hold the value"));
+    assert!(check_ranged(&take_away(Flaw::None), &CheckOptions::default()).is_ok());
+    let four = gamesolver::games::ConnectFour::new(4, 4).unwrap();
+    let options = CheckOptions {
+        max_states: 3_000,
+        playouts: 30,
+        ..CheckOptions::default()
+    };
+    let report = check_ranged(&four, &options);
+    assert!(report.is_ok(), "{report}");
+    assert!(report.values_compared > 0);
 }

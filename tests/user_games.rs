@@ -20,6 +20,8 @@ where
     G::State: Eq + Hash + Send + Sync + std::fmt::Debug,
     G::Move: PartialEq + std::fmt::Debug,
 {
+    let report = gamesolver::check::check_ranged(game, &gamesolver::check::CheckOptions::default());
+    assert!(report.is_ok(), "{report:?}");
     let mut full = solve(game, HashTable::new()).unwrap();
     assert_eq!(full.value(), expected);
     let mut ranged = solve_ranged_with(game, HashTable::new(), Limits::default()).unwrap();

@@ -215,6 +215,59 @@ where
     report
 }
 
+/// [`check`], plus the [`ValueRange`](crate::ValueRange) contract: on up to `value_checks` of
+/// the states met without a known value (the last met whose subgame an unmemoized negamax can
+/// value within `reference_nodes`), the exact value lies within the declared range.
+///
+/// ```
+/// use gamesolver::check::{check_ranged, CheckOptions};
+/// use gamesolver::games::ConnectFour;
+///
+/// let game = ConnectFour::new(4, 4).unwrap();
+/// let options = CheckOptions { max_states: 2_000, playouts: 20, ..CheckOptions::default() };
+/// assert!(check_ranged(&game, &options).is_ok());
+/// ```
+pub fn check_ranged<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: crate::ValueRange,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let (mut report, states) = explore(game, options);
+    if report.stopped.is_some() || options.cyclic {
+        return report;
+    }
+    // The states met last are usually the smallest subgames; those the unmemoized negamax
+    // can value within its budget are compared.
+    let mut compared = 0;
+    for state in states.iter().rev() {
+        if compared >= options.value_checks {
+            break;
+        }
+        // The contract covers the states without a known value.
+        if game.known_value(state).is_some() {
+            continue;
+        }
+        let mut budget = options.reference_nodes;
+        let Some(value) = reference(game, state, &mut budget, 0) else {
+            continue;
+        };
+        compared += 1;
+        let (low, high) = game.value_range(state);
+        if value < i128::from(low) || value > i128::from(high) {
+            keep(
+                &mut report.violations,
+                Violation::OutsideRange {
+                    state: state.clone(),
+                    value: value.clamp(-i128::from(Score::MAX), i128::from(Score::MAX)) as Score,
+                    range: (low, high),
+                },
+            );
+        }
+    }
+    report
+}
+
 /// Runs every check; returns the report and the distinct states met, in the order met.
 fn explore<G>(game: &G, options: &CheckOptions) -> (CheckReport<G>, Vec<G::State>)
 where

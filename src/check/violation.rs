@@ -111,6 +111,16 @@ pub enum Violation<G: Game + ?Sized> {
         /// The unmemoized negamax's value.
         reference: i128,
     },
+    /// A state's value lies outside the range `ValueRange::value_range` declares for it (the
+    /// pruning engine and `solve_ranged_with` then give wrong answers).
+    OutsideRange {
+        /// The state.
+        state: G::State,
+        /// Its exact value.
+        value: Score,
+        /// The declared range.
+        range: (Score, Score),
+    },
     /// `DenseIndex::index` returned an index outside `0..index_len()`.
     IndexOutOfRange {
         /// The state.
@@ -225,6 +235,15 @@ where
             } => write!(
                 f,
                 "the engine values {state:?} at {engine}, an unmemoized negamax at {reference}"
+            ),
+            Violation::OutsideRange {
+                state,
+                value,
+                range: (low, high),
+            } => write!(
+                f,
+                "value_range({state:?}) is {low}..={high}, but the state's value is {value}: \
+                 a range must hold the value, or range-cutting searches answer wrongly"
             ),
             Violation::IndexOutOfRange { state, index, len } => {
                 write!(f, "index({state:?}) is {index}, outside 0..{len}")

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use gamesolver::check::{CheckOptions, CheckReport, check, check_dense};
+use gamesolver::check::{CheckOptions, CheckReport, check_dense, check_ranged};
 use gamesolver::error::Bytes;
 use gamesolver::games::{
     DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameIITake, StoneGameVII,
@@ -318,7 +318,7 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
         }
         GameName::ConnectFour => {
             let game = connect_four::game(cli)?;
-            add_report(summary_of, &check(&game, &options))
+            add_report(summary_of, &check_ranged(&game, &options))
         }
     }?;
     Ok(summary)
