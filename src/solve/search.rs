@@ -62,6 +62,9 @@ pub(crate) struct Search<G: Game, R = AnyValue> {
     list_cap: usize,
 }
 
+/// A payoff of `Score::MIN` met while opening a state: [`Error::ScoreOverflow`].
+struct Overflow;
+
 /// A frame's `moves_start` once its moves were given back; its `next_move` is then relative.
 const DROPPED: usize = usize::MAX;
 
@@ -114,9 +117,12 @@ fn signed(turn: Turn, child: Score) -> Score {
 /// The value of a move for its mover: `gain ± child`, checked.
 #[inline]
 pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Error> {
-    gain.checked_add(signed(turn, child))
-        .ok_or(Error::ScoreOverflow)
-        .and_then(valid)
+    // Matched, not `ok_or(Error::…)`: an `Error` built and dropped on every call cost a drop
+    // check per node.
+    match gain.checked_add(signed(turn, child)) {
+        Some(value) => valid(value),
+        None => Err(Error::ScoreOverflow),
+    }
 }
 
 /// The value of `state` if it needs no search: known to the game, or stored. (The search
@@ -198,20 +204,27 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
 
     /// Pushes `state` as a new frame if it has moves; else returns its payoff.
     #[inline]
+    /// The only error is an invalid payoff, as a marker with nothing to drop (an `Error` in
+    /// the result cost a drop check per node).
     fn open(
         &mut self,
         game: &G,
         state: G::State,
         stats: &mut Stats,
-    ) -> Result<Option<Score>, Error> {
+    ) -> Result<Option<Score>, Overflow> {
         let moves_start = self.moves.len();
         game.moves(&state, &mut self.fresh);
         let generated = self.fresh.len();
-        self.moves.append(&mut self.fresh);
         if generated == 0 {
             stats.terminal += 1;
-            return valid(game.payoff(&state)).map(Some);
+            let payoff = game.payoff(&state);
+            return if payoff == Score::MIN {
+                Err(Overflow)
+            } else {
+                Ok(Some(payoff))
+            };
         }
+        self.moves.append(&mut self.fresh);
         stats.expanded += 1;
         self.arrange(moves_start);
         self.frames.push(Frame {
@@ -284,7 +297,10 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         stats: &mut Stats,
         bounds: Bounds<'_>,
     ) -> Result<Score, Error> {
-        if let Some(value) = self.open(game, root, stats)? {
+        if let Some(value) = self
+            .open(game, root, stats)
+            .map_err(|Overflow| Error::ScoreOverflow)?
+        {
             return Ok(value);
         }
         self.run(game, table, stats, bounds)
@@ -374,7 +390,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                             Err(error) => break Err(error),
                         }
                     }
-                    Err(error) => break Err(error),
+                    Err(Overflow) => break Err(Error::ScoreOverflow),
                 }
                 continue;
             }
