@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
 use crate::solve::Limits;
+use crate::solve::limits::growth_fits;
 
 const NAME: &str = "Stone Game II";
 
@@ -498,18 +499,10 @@ fn grow<T>(window: &mut VecDeque<T>, held: &mut u64, budget: u64, n: usize) -> R
     let item = size_of::<T>() as u64;
     let more = window.capacity().max(4);
     let added = more as u64 * item;
-    // While it grows, the old buffer and the new one are both live.
-    let needed = held
-        .saturating_add(added)
-        .saturating_add(window.capacity() as u64 * item);
     let what = || format!("the O(n²) solver's sliding windows for {n} piles");
-    if needed > budget {
-        return Err(Error::MemoryBudget {
-            what: what(),
-            needed,
-            budget,
-        });
-    }
+    // `held` already counts the old buffer; the new one is live beside it while it grows.
+    let new = window.capacity() as u64 * item + added;
+    growth_fits(*held, 0, new, budget, &what)?;
     window
         .try_reserve_exact(more)
         .map_err(|_| Error::Allocation {

@@ -84,7 +84,7 @@ pub(crate) fn reserve_within<T>(
     items: &mut Vec<T>,
     others: u64,
     budget: u64,
-    what: impl FnOnce() -> String,
+    what: impl Fn() -> String,
 ) -> Result<(), Error> {
     if items.len() < items.capacity() {
         return Ok(());
@@ -93,6 +93,24 @@ pub(crate) fn reserve_within<T>(
     let item = size_of::<T>() as u64;
     let old = (items.capacity() as u64).saturating_mul(item);
     let new = (grown as u64).saturating_mul(item);
+    growth_fits(others, old, new, budget, &what)?;
+    items
+        .try_reserve_exact(grown - items.len())
+        .map_err(|_| Error::Allocation {
+            what: what(),
+            bytes: new,
+        })
+}
+
+/// Errors with [`Error::MemoryBudget`] if a buffer growing from `old` to `new` bytes (both live
+/// while it grows) beside `others` bytes would pass `budget`.
+pub(crate) fn growth_fits(
+    others: u64,
+    old: u64,
+    new: u64,
+    budget: u64,
+    what: &impl Fn() -> String,
+) -> Result<(), Error> {
     let needed = others.saturating_add(old).saturating_add(new);
     if needed > budget {
         return Err(Error::MemoryBudget {
@@ -101,12 +119,7 @@ pub(crate) fn reserve_within<T>(
             budget,
         });
     }
-    items
-        .try_reserve_exact(grown - items.len())
-        .map_err(|_| Error::Allocation {
-            what: what(),
-            bytes: new,
-        })
+    Ok(())
 }
 
 /// The machine's physical memory in bytes, if the system says.

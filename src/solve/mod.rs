@@ -6,7 +6,7 @@
 //! thread of the current rayon pool, sharing a
 //! [`ConcurrentMemoTable`](crate::memo::ConcurrentMemoTable).
 
-mod limits;
+pub(crate) mod limits;
 mod parallel;
 mod prune;
 mod search;
