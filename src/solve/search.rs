@@ -451,10 +451,10 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     ) -> Result<(), Error> {
         let stack =
             buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
-        let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY),
-            stacks,
+            &mut self.reported,
+            stack,
             "memo",
             table.len(),
             self.frames.len(),
@@ -517,16 +517,19 @@ impl<'a> Bounds<'a> {
     }
 
     /// Errors if the search was cancelled, or if a table whose coming peak is `table_bytes`
-    /// plus stacks of `stack_bytes` in all (which may double at their next push: the old and
-    /// the new buffers are both counted, and a third for slack) would exceed the budget.
+    /// plus the stacks (this search's `stack_bytes`, reported to the shared account through
+    /// `reported`, and the others') would exceed the budget. A stack may double at its next
+    /// push: the old and the new buffers are both counted, and a third for slack.
     pub(crate) fn check(
         self,
         table_bytes: u64,
+        reported: &mut u64,
         stack_bytes: u64,
         kind: &str,
         entries: usize,
         depth: usize,
     ) -> Result<(), Error> {
+        let stack_bytes = self.stack_total(reported, stack_bytes);
         self.cancelled()?;
         if let Some((deadline, limit)) = self.deadline
             && Instant::now() >= deadline

@@ -415,10 +415,10 @@ impl<G: Game> Search<G> {
     ) -> Result<(), Error> {
         let stack =
             buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
-        let stacks = bounds.stack_total(&mut self.reported, stack);
         bounds.check(
             table.peak_bytes(CHECK_EVERY as usize),
-            stacks,
+            &mut self.reported,
+            stack,
             "bound",
             table.len(),
             self.frames.len(),
