@@ -118,17 +118,15 @@ where
     T: MemoTable<G>,
 {
     refuse_over_budget(game, &table, limits)?;
-    let mut solution = Solution::new(game, table, limits);
+    let mut table = table;
     let start = game.start();
     let clock = Instant::now();
     let mut stats = Stats::default();
     let mut search = Search::with_range(0, DeclaredRange);
     let bounds = Bounds::new(limits, None);
-    let value = search.value(game, solution.table_mut(), &start, &mut stats, bounds)?;
+    let value = search.value(game, &mut table, &start, &mut stats, bounds)?;
     stats.elapsed = clock.elapsed();
-    solution.set_stats(stats);
-    solution.set_start(start, value);
-    Ok(solution)
+    Ok(Solution::solved(game, table, limits, (start, value), stats))
 }
 
 /// Refuses, before any search, a solve whose table could not hold the game's declared bound on

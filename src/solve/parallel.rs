@@ -96,10 +96,7 @@ where
         match Search::new(0).value(game, &mut handle, &start, &mut trial, bounds) {
             Ok(value) => {
                 trial.elapsed = clock.elapsed();
-                let mut solution = Solution::new(game, table, limits);
-                solution.set_start(start, value);
-                solution.set_stats(trial);
-                return Ok(solution);
+                return Ok(Solution::solved(game, table, limits, (start, value), trial));
             }
             Err(Error::Cancelled) => {}
             Err(error) => return Err(error),
@@ -148,8 +145,5 @@ where
         (None, None) => unreachable!("the first worker to finish is never cancelled"),
     };
     stats.elapsed = clock.elapsed();
-    let mut solution = Solution::new(game, table, limits);
-    solution.set_start(start, value);
-    solution.set_stats(stats);
-    Ok(solution)
+    Ok(Solution::solved(game, table, limits, (start, value), stats))
 }

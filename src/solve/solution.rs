@@ -68,12 +68,18 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
         self.start = Some((start, value));
     }
 
-    pub(super) fn table_mut(&mut self) -> &mut T {
-        &mut self.table
-    }
-
-    pub(super) fn set_stats(&mut self, stats: Stats) {
-        self.stats = stats;
+    /// The solution of a solve that found `value` at `start`, having done `stats`.
+    pub(super) fn solved(
+        game: &'g G,
+        table: T,
+        limits: Limits,
+        (start, value): (G::State, Score),
+        stats: Stats,
+    ) -> Self {
+        let mut solution = Solution::new(game, table, limits);
+        solution.start = Some((start, value));
+        solution.stats = stats;
+        solution
     }
 
     fn start_entry(&self) -> &(G::State, Score) {
