@@ -45,6 +45,13 @@ pub enum Line {
     StoneGameVIII(Vec<StoneGameVIIITake>),
 }
 
+impl FromIterator<Entry> for Line {
+    /// Entries in words, collected.
+    fn from_iter<I: IntoIterator<Item = Entry>>(entries: I) -> Self {
+        Line::Entries(entries.into_iter().collect())
+    }
+}
+
 impl Line {
     /// How many moves.
     pub fn len(&self) -> usize {
@@ -230,19 +237,17 @@ impl Presented for StoneGame {
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = alice_or_bob(ply.player);
-                    let end = end_name(ply.mv);
-                    Entry {
-                        player,
-                        text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
-                        json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                Entry {
+                    player,
+                    text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
+                    json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
+                }
+            })
+            .collect()
     }
 }
 
@@ -258,27 +263,25 @@ impl Presented for StoneGameIII {
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = alice_or_bob(ply.player);
-                    let first = ply.state + 1;
-                    Entry {
-                        player,
-                        text: format!(
-                            "{player} takes {} stone{} from stone {first} (worth {})",
-                            ply.mv,
-                            if ply.mv == 1 { "" } else { "s" },
-                            ply.gain
-                        ),
-                        json: format!(
-                            "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
-                            ply.mv, ply.gain
-                        ),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let first = ply.state + 1;
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {} stone{} from stone {first} (worth {})",
+                        ply.mv,
+                        if ply.mv == 1 { "" } else { "s" },
+                        ply.gain
+                    ),
+                    json: format!(
+                        "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
+                        ply.mv, ply.gain
+                    ),
+                }
+            })
+            .collect()
     }
 }
 
@@ -294,26 +297,24 @@ impl Presented for StoneGameVII {
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = alice_or_bob(ply.player);
-                    let end = end_name(ply.mv);
-                    let stone = match ply.mv {
-                        End::Left => self.piles()[ply.state.left as usize],
-                        End::Right => self.piles()[ply.state.right as usize - 1],
-                    };
-                    Entry {
-                        player,
-                        text: format!(
-                            "{player} removes the {end} stone ({stone}), scoring the {} left",
-                            ply.gain
-                        ),
-                        json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                let stone = match ply.mv {
+                    End::Left => self.piles()[ply.state.left as usize],
+                    End::Right => self.piles()[ply.state.right as usize - 1],
+                };
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} removes the {end} stone ({stone}), scoring the {} left",
+                        ply.gain
+                    ),
+                    json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
+                }
+            })
+            .collect()
     }
 }
 
@@ -333,23 +334,21 @@ impl Presented for Nim {
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = alice_or_bob(ply.player);
-                    let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
-                    let from = self.heap(ply.state, ply.mv.0 as usize);
-                    Entry {
-                        player,
-                        text: format!(
-                            "{player} takes {take} from heap {heap} ({from} → {})",
-                            from - take
-                        ),
-                        json: format!("\"heap\":{heap},\"take\":{take}"),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
+                let from = self.heap(ply.state, ply.mv.0 as usize);
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {take} from heap {heap} ({from} → {})",
+                        from - take
+                    ),
+                    json: format!("\"heap\":{heap},\"take\":{take}"),
+                }
+            })
+            .collect()
     }
 }
 
@@ -366,23 +365,21 @@ impl Presented for TicTacToe {
         format!("Tic-tac-toe from the empty board: {result} with both playing optimally.")
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = if ply.player == Player::First {
-                        "X"
-                    } else {
-                        "O"
-                    };
-                    let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
-                    Entry {
-                        player,
-                        text: format!("{player} marks row {row}, column {column}"),
-                        json: format!("\"row\":{row},\"column\":{column}"),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = if ply.player == Player::First {
+                    "X"
+                } else {
+                    "O"
+                };
+                let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
+                Entry {
+                    player,
+                    text: format!("{player} marks row {row}, column {column}"),
+                    json: format!("\"row\":{row},\"column\":{column}"),
+                }
+            })
+            .collect()
     }
 }
 
@@ -413,25 +410,23 @@ impl Presented for DotsAndBoxes {
         )
     }
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = alice_or_bob(ply.player);
-                    let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
-                    let boxes = ply.gain;
-                    let outcome = match (boxes, ply.turn) {
-                        (0, _) => String::new(),
-                        (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
-                        (_, _) => format!(", completing {boxes} boxes, and moves again"),
-                    };
-                    Entry {
-                        player,
-                        text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
-                        json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
+                let boxes = ply.gain;
+                let outcome = match (boxes, ply.turn) {
+                    (0, _) => String::new(),
+                    (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
+                    (_, _) => format!(", completing {boxes} boxes, and moves again"),
+                };
+                Entry {
+                    player,
+                    text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
+                    json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
+                }
+            })
+            .collect()
     }
 }
 
@@ -451,27 +446,25 @@ impl Presented for ConnectFour {
     fn entries(&self, line: &[Ply<Self>]) -> Line {
         // `Player::First` is whoever moves at the start position.
         let first_moves = self.start().stones().is_multiple_of(2);
-        Line::Entries(
-            line.iter()
-                .map(|ply| {
-                    let player = if ply.player.is_first() == first_moves {
-                        "first"
-                    } else {
-                        "second"
-                    };
-                    let column = ply.mv.column + 1;
-                    let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
-                        ", making four in a row"
-                    } else {
-                        ""
-                    };
-                    Entry {
-                        player,
-                        text: format!("{player} player drops a stone in column {column}{wins}"),
-                        json: format!("\"column\":{column}"),
-                    }
-                })
-                .collect(),
-        )
+        line.iter()
+            .map(|ply| {
+                let player = if ply.player.is_first() == first_moves {
+                    "first"
+                } else {
+                    "second"
+                };
+                let column = ply.mv.column + 1;
+                let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
+                    ", making four in a row"
+                } else {
+                    ""
+                };
+                Entry {
+                    player,
+                    text: format!("{player} player drops a stone in column {column}{wins}"),
+                    json: format!("\"column\":{column}"),
+                }
+            })
+            .collect()
     }
 }
