@@ -49,24 +49,31 @@ impl Limits {
 
     /// The most memory the system lets this process have, where it says: the least of the
     /// cgroup's limit and the address-space limit (not the physical memory: a budget above
-    /// half of it is the user's choice, a budget above a cap is a crash).
+    /// half of it is the user's choice, a budget above a cap is a crash). Read once per process.
     pub fn system_memory_limit() -> Option<u64> {
-        [cgroup_limit(), address_space_limit()]
-            .into_iter()
-            .flatten()
-            .min()
+        static LIMIT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+        *LIMIT.get_or_init(|| {
+            [cgroup_limit(), address_space_limit()]
+                .into_iter()
+                .flatten()
+                .min()
+        })
     }
 
     /// The default budget: half of the memory this process may have, where the system says
     /// (on Linux: the least of the physical memory in `/proc/meminfo`, the cgroup's
     /// `memory.max` or `memory.limit_in_bytes`, and the address-space limit in
-    /// `/proc/self/limits`), else no limit.
+    /// `/proc/self/limits`), else no limit. Read once per process.
     pub fn default_memory_budget() -> u64 {
-        [physical_memory(), cgroup_limit(), address_space_limit()]
-            .into_iter()
-            .flatten()
-            .min()
-            .map_or(u64::MAX, |bytes| bytes / 2)
+        // Read once per process: `solve` asks for it on every call.
+        static BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+        *BUDGET.get_or_init(|| {
+            [physical_memory(), cgroup_limit(), address_space_limit()]
+                .into_iter()
+                .flatten()
+                .min()
+                .map_or(u64::MAX, |bytes| bytes / 2)
+        })
     }
 }
 
