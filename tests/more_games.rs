@@ -8,8 +8,11 @@ use std::collections::{HashMap, HashSet};
 use common::random_values;
 use gamesolver::check::{CheckOptions, check_dense};
 use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe};
-use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable};
-use gamesolver::{DenseIndex, par_solve, solve};
+use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable};
+use gamesolver::{
+    AnyValue, DeclaredRange, DenseIndex, Limits, MoveValue, Ply, RangeSource, Solution, par_solve,
+    par_solve_within, solve, solve_within,
+};
 use proptest::prelude::*;
 
 /// The engine's value with the hash and the dense table (which must agree).
@@ -121,6 +124,52 @@ proptest! {
             after[k as usize] -= i64::from(take);
             prop_assert_eq!(after.iter().fold(0, |acc, &heap| acc ^ heap), 0);
         }
+    }
+
+    /// Cutting at Nim's declared range (-1..=1) changes no answer: the value, the line, the
+    /// values of the start's moves and of any position, sequential and on two threads.
+    #[test]
+    fn nim_cut_offs_change_no_answer(
+        heaps in prop::collection::vec(0i64..=6, 1..=4),
+        asked in 0u64..1 << 20,
+    ) {
+        let game = Nim::new(heaps.clone()).unwrap();
+        let limits = Limits::default();
+        let mut plain = solve_within(&game, DenseTable::for_game(&game), limits, AnyValue).unwrap();
+        let mut cut = solve_within(&game, DenseTable::for_game(&game), limits, DeclaredRange).unwrap();
+        let table = AtomicDenseTable::for_game(&game);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let mut shared = pool
+            .install(|| par_solve_within(&game, &table, limits, DeclaredRange))
+            .unwrap();
+        let start = *plain.start();
+        let position = asked % game.index_len() as u64;
+        let expected = (plain.value(), plain.line().unwrap(), plain.move_values(&start).unwrap());
+        let asked_value = plain.value_of(&position).unwrap();
+        prop_assert!(cut.stats().expanded <= plain.stats().expanded);
+        for other in [&mut cut as &mut dyn Answers, &mut shared] {
+            prop_assert_eq!(&other.answers(start), &expected);
+            prop_assert_eq!(other.value_at(position), asked_value);
+        }
+    }
+}
+
+/// What a solution says, whatever its table and cuts.
+trait Answers {
+    fn answers(&mut self, start: u64) -> (i64, Vec<Ply<Nim>>, Vec<MoveValue<Nim>>);
+    fn value_at(&mut self, position: u64) -> i64;
+}
+
+impl<T: MemoTable<Nim>, R: RangeSource<Nim>> Answers for Solution<'_, Nim, T, R> {
+    fn answers(&mut self, start: u64) -> (i64, Vec<Ply<Nim>>, Vec<MoveValue<Nim>>) {
+        (
+            self.value(),
+            self.line().unwrap(),
+            self.move_values(&start).unwrap(),
+        )
+    }
+    fn value_at(&mut self, position: u64) -> i64 {
+        self.value_of(&position).unwrap()
     }
 }
 

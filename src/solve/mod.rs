@@ -15,7 +15,7 @@ mod solution;
 use std::time::{Duration, Instant};
 
 pub use limits::Limits;
-pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with};
+pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with, par_solve_within};
 pub use prune::{
     AnyValue, DeclaredRange, Driver, Pruned, Pruner, Pruning, RangeSource, par_prune,
     par_prune_with, prune, prune_with,
@@ -112,21 +112,55 @@ pub fn solve_ranged_with<G, T>(
     game: &G,
     table: T,
     limits: Limits,
-) -> Result<Solution<'_, G, T>, Error>
+) -> Result<Solution<'_, G, T, DeclaredRange>, Error>
 where
     G: crate::ValueRange,
     T: MemoTable<G>,
+{
+    solve_within(game, table, limits, DeclaredRange)
+}
+
+/// [`solve_with`] cutting on the ranges `range` gives: [`AnyValue`] cuts nothing (exactly
+/// [`solve_with`]), [`DeclaredRange`] cuts on the game's [`ValueRange`](crate::ValueRange)
+/// (exactly [`solve_ranged_with`]). For code generic over games with and without a range.
+///
+/// ```
+/// use gamesolver::{solve_within, AnyValue, DeclaredRange, Limits, memo::DenseTable, games::Nim};
+///
+/// let game = Nim::new(vec![3, 4, 5]).unwrap();
+/// let plain = solve_within(&game, DenseTable::for_game(&game), Limits::default(), AnyValue);
+/// let cut = solve_within(&game, DenseTable::for_game(&game), Limits::default(), DeclaredRange);
+/// let (plain, cut) = (plain.unwrap(), cut.unwrap());
+/// assert_eq!((plain.value(), cut.value()), (1, 1));
+/// assert!(cut.stats().expanded < plain.stats().expanded);
+/// ```
+pub fn solve_within<G, T, R>(
+    game: &G,
+    table: T,
+    limits: Limits,
+    range: R,
+) -> Result<Solution<'_, G, T, R>, Error>
+where
+    G: Game,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
 {
     refuse_over_budget(game, &table, limits)?;
     let mut table = table;
     let start = game.start();
     let clock = Instant::now();
     let mut stats = Stats::default();
-    let mut search = Search::with_range(0, DeclaredRange);
+    let mut search = Search::with_range(0, range);
     let bounds = Bounds::new(limits, None);
     let value = search.value(game, &mut table, &start, &mut stats, bounds)?;
     stats.elapsed = clock.elapsed();
-    Ok(Solution::solved(game, table, limits, (start, value), stats))
+    Ok(Solution::solved(
+        game,
+        (table, range),
+        limits,
+        (start, value),
+        stats,
+    ))
 }
 
 /// Refuses, before any search, a solve whose table could not hold the game's declared bound on
@@ -171,8 +205,8 @@ where
 }
 
 /// Runs `search` on `game` from `state`, accumulating into `stats`.
-fn timed<G, T>(
-    search: &mut Search<G>,
+fn timed<G, T, R>(
+    search: &mut Search<G, R>,
     game: &G,
     table: &mut T,
     state: &G::State,
@@ -182,6 +216,7 @@ fn timed<G, T>(
 where
     G: Game,
     T: MemoTable<G>,
+    R: RangeSource<G>,
 {
     let clock = Instant::now();
     let bounds = Bounds::new(limits, None);

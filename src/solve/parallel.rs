@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::search::{Bounds, Search};
-use super::{Limits, Solution, Stats, refuse_over_budget, solve_with};
+use super::{AnyValue, Limits, RangeSource, Solution, Stats, refuse_over_budget, solve_within};
 use crate::error::Error;
 use crate::game::{Game, Score};
 use crate::memo::ConcurrentMemoTable;
@@ -53,7 +53,7 @@ where
 }
 
 /// [`par_solve`] under explicit [`Limits`]: the budget covers the shared table and the stacks
-/// of all the workers together, checked as in [`solve_with`].
+/// of all the workers together, checked as in [`solve_with`](crate::solve_with).
 ///
 /// ```
 /// use gamesolver::{par_solve_with, Error, Limits, memo::ShardedTable, games::StoneGameII};
@@ -73,12 +73,40 @@ where
     G::State: Sync,
     T: ConcurrentMemoTable<G>,
 {
+    par_solve_within(game, table, limits, AnyValue)
+}
+
+/// [`par_solve_with`] cutting on the ranges `range` gives, as
+/// [`solve_within`](crate::solve_within) does: every worker stops searching a state once a
+/// move reaches the top of its range.
+///
+/// ```
+/// use gamesolver::{par_solve_within, DeclaredRange, Limits, memo::ShardedTable, games::Nim};
+///
+/// let game = Nim::new(vec![1, 65_535]).unwrap();
+/// let table = ShardedTable::new();
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let solution = pool.install(|| par_solve_within(&game, &table, Limits::default(), DeclaredRange));
+/// assert_eq!(solution.unwrap().value(), 1); // 1 ^ 65535 ≠ 0: the first player wins
+/// ```
+pub fn par_solve_within<'g, 't, G, T, R>(
+    game: &'g G,
+    table: &'t T,
+    limits: Limits,
+    range: R,
+) -> Result<Solution<'g, G, &'t T, R>, Error>
+where
+    G: Game + Sync,
+    G::State: Sync,
+    T: ConcurrentMemoTable<G>,
+    R: RangeSource<G>,
+{
     let workers = rayon::current_num_threads();
     let small = game
         .state_bound()
         .is_some_and(|bound| bound < SERIAL_CUTOFF);
     if workers == 1 || small {
-        return solve_with(game, table, limits);
+        return solve_within(game, table, limits, range);
     }
     refuse_over_budget(game, &table, limits)?;
     let clock = Instant::now();
@@ -93,10 +121,16 @@ where
             ..Bounds::new(limits, None)
         };
         let mut handle = table;
-        match Search::new(0).value(game, &mut handle, &start, &mut trial, bounds) {
+        match Search::with_range(0, range).value(game, &mut handle, &start, &mut trial, bounds) {
             Ok(value) => {
                 trial.elapsed = clock.elapsed();
-                return Ok(Solution::solved(game, table, limits, (start, value), trial));
+                return Ok(Solution::solved(
+                    game,
+                    (table, range),
+                    limits,
+                    (start, value),
+                    trial,
+                ));
             }
             Err(Error::Cancelled) => {}
             Err(error) => return Err(error),
@@ -107,7 +141,7 @@ where
     let stacks = AtomicU64::new(0);
     let base = Bounds::new(limits, None).sharing(&stacks);
     let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
-        let mut search = Search::new(context.index());
+        let mut search = Search::with_range(context.index(), range);
         let mut handle = table;
         let mut stats = Stats::default();
         let bounds = Bounds {
@@ -145,5 +179,11 @@ where
         (None, None) => unreachable!("the first worker to finish is never cancelled"),
     };
     stats.elapsed = clock.elapsed();
-    Ok(Solution::solved(game, table, limits, (start, value), stats))
+    Ok(Solution::solved(
+        game,
+        (table, range),
+        limits,
+        (start, value),
+        stats,
+    ))
 }

@@ -2,7 +2,7 @@
 
 use super::limits::reserve_within;
 use super::search::{Search, combine};
-use super::{Limits, Stats, timed};
+use super::{AnyValue, Limits, RangeSource, Stats, timed};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Step, Turn};
 use crate::memo::MemoTable;
@@ -41,11 +41,14 @@ pub struct Ply<G: Game + ?Sized> {
 /// of a state the game valued without search, say) extends the search, reusing and adding to
 /// the table. Every answer is exact. Among equally good moves the first in the game's move
 /// order is the one [`line`](Solution::line) follows.
-pub struct Solution<'g, G: Game, T> {
+///
+/// `R` is where the engine may cut ([`RangeSource`]): the queries extend the search with the
+/// same cuts as the solve.
+pub struct Solution<'g, G: Game, T, R = AnyValue> {
     game: &'g G,
     table: T,
     limits: Limits,
-    search: Search<G>,
+    search: Search<G, R>,
     stats: Stats,
     start: Option<(G::State, Score)>,
     scratch: Vec<G::Move>,
@@ -53,11 +56,18 @@ pub struct Solution<'g, G: Game, T> {
 
 impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     pub(super) fn new(game: &'g G, table: T, limits: Limits) -> Self {
+        Solution::cutting(game, table, limits, AnyValue)
+    }
+}
+
+impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
+    /// A solution whose queries cut on `range`.
+    fn cutting(game: &'g G, table: T, limits: Limits, range: R) -> Self {
         Solution {
             game,
             table,
             limits,
-            search: Search::default(),
+            search: Search::with_range(0, range),
             stats: Stats::default(),
             start: None,
             scratch: Vec::new(),
@@ -71,12 +81,12 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     /// The solution of a solve that found `value` at `start`, having done `stats`.
     pub(super) fn solved(
         game: &'g G,
-        table: T,
+        (table, range): (T, R),
         limits: Limits,
         (start, value): (G::State, Score),
         stats: Stats,
     ) -> Self {
-        let mut solution = Solution::new(game, table, limits);
+        let mut solution = Solution::cutting(game, table, limits, range);
         solution.start = Some((start, value));
         solution.stats = stats;
         solution
@@ -189,9 +199,9 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
     /// ```
     pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
         let mut line = Vec::new();
-        let mut state = self.start().clone();
+        let (mut state, mut value) = self.start_entry().clone();
         let mut player = Player::First;
-        while let Some(MoveValue { mv, step, value }) = self.first_best(&state)? {
+        while let Some(MoveValue { mv, step, .. }) = self.first_best(&state, value)? {
             let (held, plies) = (self.table.peak_bytes(0), line.len());
             reserve_within(&mut line, held, self.limits.memory_budget, || {
                 format!("the optimal line ({plies} moves so far)")
@@ -205,43 +215,54 @@ impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
                 value,
             });
             player = player.after(step.turn);
+            value = self.value_of(&step.next)?;
             state = step.next;
         }
         Ok(line)
     }
 
-    /// The first move of `state` that reaches its value (whose value is the state's); `None`
-    /// for a state with no move. Allocates nothing once the scratch buffer has grown.
-    fn first_best(&mut self, state: &G::State) -> Result<Option<MoveValue<G>>, Error> {
+    /// The first move of `state` (of value `value`) that reaches that value; `None` for a
+    /// state with no move. The moves after it are not valued (a search with cut-offs has not
+    /// stored them). Allocates nothing once the scratch buffer has grown.
+    fn first_best(
+        &mut self,
+        state: &G::State,
+        value: Score,
+    ) -> Result<Option<MoveValue<G>>, Error> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
         self.game.moves(state, &mut moves);
-        let mut best: Option<(usize, Step<G::State>, Score)> = None;
-        let mut result = Ok(());
-        for (index, mv) in moves.iter().enumerate() {
+        let mut found = Ok(None);
+        for mv in &moves {
             let step = self.game.play(state, mv);
             match self
                 .value_of(&step.next)
                 .and_then(|child| combine(step.gain, step.turn, child))
             {
-                Ok(value) => {
-                    if best.as_ref().is_none_or(|(_, _, top)| value > *top) {
-                        best = Some((index, step, value));
-                    }
+                Ok(reached) if reached == value => {
+                    found = Ok(Some(MoveValue {
+                        mv: mv.clone(),
+                        step,
+                        value,
+                    }));
+                    break;
                 }
+                Ok(_) => {}
                 Err(error) => {
-                    result = Err(error);
+                    found = Err(error);
                     break;
                 }
             }
         }
-        let found = best.map(|(index, step, value)| MoveValue {
-            mv: moves[index].clone(),
-            step,
-            value,
-        });
         self.scratch = moves;
-        result.map(|()| found)
+        match found {
+            // A state with moves whose value no move reaches: the table or the game is wrong.
+            Ok(None) if !self.scratch.is_empty() => Err(Error::InvalidState(format!(
+                "no move reaches the value {value} of a state on the optimal line (two states \
+                 share one memo key, or the moves are not a function of the state)"
+            ))),
+            found => found,
+        }
     }
 }
 
