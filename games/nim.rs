@@ -3,7 +3,7 @@
 //! player to move wins, −1 if they lose.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{DenseIndex, Game, Score, Step, Turn, ValueRange};
 
 /// The most positions a Nim instance may have (the product of `heap + 1`): 2⁴⁰.
 pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
@@ -81,10 +81,13 @@ impl Game for Nim {
     fn start(&self) -> u64 {
         self.positions - 1 // every heap at its full size
     }
+    /// Heap by heap, the largest take first: a winning move (to heaps whose XOR is 0) is
+    /// usually found early, and the search with the declared range ([`ValueRange`]) stops
+    /// there. (`1,65535`: smallest first, 4.6 · 10⁹ table hits in 7 s; largest first, 7 hits.)
     fn moves(&self, position: &u64, moves: &mut Vec<(u32, u32)>) {
         for k in 0..self.heaps.len() {
             let size = self.heap(*position, k);
-            moves.extend((1..=size).map(|take| (k as u32, take)));
+            moves.extend((1..=size).rev().map(|take| (k as u32, take)));
         }
     }
     fn play(&self, position: &u64, &(k, take): &(u32, u32)) -> Step<u64> {
@@ -100,6 +103,14 @@ impl Game for Nim {
     }
     fn state_bound(&self) -> Option<u64> {
         Some(self.positions)
+    }
+}
+
+/// Every position is won or lost: values lie in `-1..=1`, so the search of a position stops
+/// at its first winning move.
+impl ValueRange for Nim {
+    fn value_range(&self, _: &u64) -> (Score, Score) {
+        (-1, 1)
     }
 }
 

@@ -64,14 +64,21 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         ));
     }
     let run = match cli.solver {
-        SolverName::Engine => sequential(&game, HashTable::new(), "hash", limits)?,
+        SolverName::Engine => sequential(&game, HashTable::new(), ("hash", DeclaredRange), limits)?,
         SolverName::Parallel => {
             let threads = cli.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, usize::from),
                 usize::from,
             );
             let pool = pool(threads, &mut limits)?;
-            pool.install(|| concurrent(&game, &ShardedTable::new(), "sharded", limits))?
+            pool.install(|| {
+                concurrent(
+                    &game,
+                    &ShardedTable::new(),
+                    ("sharded", DeclaredRange),
+                    limits,
+                )
+            })?
         }
         SolverName::Auto | SolverName::Fast | SolverName::AlphaBeta => {
             alphabeta(&game, pruning_threads(cli), limits, cli.analyze)?

@@ -7,7 +7,7 @@ use gamesolver::games::{
     ConnectFour, DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
     StoneGameIITake, StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
 };
-use gamesolver::{Game, Player, Ply, Score, Turn};
+use gamesolver::{AnyValue, DeclaredRange, Game, Player, Ply, RangeSource, Score, Turn};
 
 /// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +76,10 @@ impl Line {
 pub trait Presented: Game {
     /// About how many bytes one move of [`entries`](Presented::entries) holds.
     const ENTRY_BYTES: u64 = Entry::BYTES;
+    /// Where the exhaustive engine may cut: [`DeclaredRange`](gamesolver::DeclaredRange) for a
+    /// game with a [`ValueRange`](gamesolver::ValueRange), else
+    /// [`AnyValue`](gamesolver::AnyValue).
+    type Range: RangeSource<Self> + Default;
     /// The answer, from the engine's value of the start.
     fn answer(&self, value: Score) -> Answer;
     /// One sentence stating the result.
@@ -181,6 +185,7 @@ pub fn stone_game_viii_headline(game: &StoneGameVIII, value: Score) -> String {
 }
 
 impl Presented for StoneGameII {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(self.alice_stones(value))
     }
@@ -206,6 +211,7 @@ impl Presented for StoneGameII {
 
 /// Stone Game VIII through its stepwise model, which the engine solves.
 impl Presented for Stepwise<'_> {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }
@@ -226,6 +232,7 @@ fn end_name(end: End) -> &'static str {
 }
 
 impl Presented for StoneGame {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }
@@ -252,6 +259,7 @@ impl Presented for StoneGame {
 }
 
 impl Presented for StoneGameIII {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }
@@ -286,6 +294,7 @@ impl Presented for StoneGameIII {
 }
 
 impl Presented for StoneGameVII {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }
@@ -319,6 +328,7 @@ impl Presented for StoneGameVII {
 }
 
 impl Presented for Nim {
+    type Range = DeclaredRange;
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }
@@ -353,6 +363,7 @@ impl Presented for Nim {
 }
 
 impl Presented for TicTacToe {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         winner(value, "X", "O", "Draw")
     }
@@ -399,6 +410,7 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 }
 
 impl Presented for DotsAndBoxes {
+    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }
@@ -431,6 +443,7 @@ impl Presented for DotsAndBoxes {
 }
 
 impl Presented for ConnectFour {
+    type Range = DeclaredRange;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }

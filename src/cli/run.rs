@@ -17,7 +17,7 @@ use gamesolver::memo::{
 };
 use gamesolver::{
     DenseIndex, Error, Game, Limits, MoveValue, Ply, Pruned, Pruning, RangeSource, SERIAL_CUTOFF,
-    Score, Solution, Stats, input, par_prune_with, par_solve_with, prune_with, solve_with,
+    Score, Solution, Stats, input, par_prune_with, par_solve_within, prune_with, solve_within,
 };
 
 use super::args::{Cli, GameName, SolverName, strip_protection};
@@ -563,53 +563,57 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
 
 /// Solves with the engine, sequential or parallel, on the best table that fits the budget:
 /// dense when its whole index space fits, else hashed (refused up front if even that would
-/// not fit).
+/// not fit). It cuts on the game's value ranges where it declares them.
 fn engine<G>(game: &G, parallel: bool, limits: Limits) -> Result<EngineRun<G>, Error>
 where
-    G: DenseIndex + Sync,
+    G: Presented + DenseIndex + Sync,
     G::State: Eq + Hash + Send + Sync,
 {
     let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
     let budget = limits.memory_budget;
+    let range = G::Range::default();
     match (parallel, dense_fits) {
         (false, true) => sequential(
             game,
             DenseTable::try_for_game(game, budget)?,
-            "dense",
+            ("dense", range),
             limits,
         ),
-        (false, false) => sequential(game, HashTable::new(), "hash", limits),
+        (false, false) => sequential(game, HashTable::new(), ("hash", range), limits),
         (true, true) => {
             let table = AtomicDenseTable::try_for_game(game, budget)?;
-            concurrent(game, &table, "atomic-dense", limits)
+            concurrent(game, &table, ("atomic-dense", range), limits)
         }
-        (true, false) => concurrent(game, &ShardedTable::new(), "sharded", limits),
+        (true, false) => concurrent(game, &ShardedTable::new(), ("sharded", range), limits),
     }
 }
 
-pub(super) fn sequential<G: Game, T: MemoTable<G>>(
+/// The sequential engine on `table` (named for the report), cutting on `range`.
+pub(super) fn sequential<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
     game: &G,
     table: T,
-    name: &'static str,
+    (name, range): (&'static str, R),
     limits: Limits,
 ) -> Result<EngineRun<G>, Error> {
-    finish(solve_with(game, table, limits)?, "engine", name, 1)
+    finish(solve_within(game, table, limits, range)?, "engine", name, 1)
 }
 
-pub(super) fn concurrent<G, T>(
+/// The parallel engine on `table` (named for the report), cutting on `range`.
+pub(super) fn concurrent<G, T, R>(
     game: &G,
     table: &T,
-    name: &'static str,
+    (name, range): (&'static str, R),
     limits: Limits,
 ) -> Result<EngineRun<G>, Error>
 where
     G: Game + Sync,
     G::State: Sync,
     T: ConcurrentMemoTable<G>,
+    R: RangeSource<G>,
 {
     let threads = rayon::current_num_threads();
     finish(
-        par_solve_with(game, table, limits)?,
+        par_solve_within(game, table, limits, range)?,
         "parallel",
         name,
         threads,
@@ -617,8 +621,8 @@ where
 }
 
 /// The value, optimal line and statistics of a solved game.
-fn finish<G: Game, T: MemoTable<G>>(
-    mut solution: Solution<'_, G, T>,
+fn finish<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
+    mut solution: Solution<'_, G, T, R>,
     solver: &'static str,
     table: &'static str,
     threads: usize,
