@@ -14,24 +14,19 @@ type Memo<K> = HashMap<K, Score, FastHashBuilder>;
 
 /// LeetCode 464 "Can I Win": players alternately pick an unused number from 1 to `numbers`,
 /// adding it to a running total; whoever brings the total to `target` or more wins. State: the
-/// bitmask of numbers used (bit 31: the game is over). Value: 1 won, −1 lost, 0 nobody can
-/// reach the target.
+/// bitmask of numbers used (bit 31: the game is over), and the running total from bit 32 (a
+/// function of the bitmask, carried so that a move costs what the hand-written step costs).
+/// Value: 1 won, −1 lost, 0 nobody can reach the target.
 #[derive(Debug, Clone, Copy)]
 pub struct CanIWin {
     pub numbers: u32,
     pub target: u32,
 }
 
-const OVER: u32 = 1 << 31;
+const OVER: u64 = 1 << 31;
+const USED: u64 = (1 << 31) - 1;
 
 impl CanIWin {
-    fn total(&self, used: u32) -> u32 {
-        (0..self.numbers)
-            .filter(|bit| used & (1 << bit) != 0)
-            .map(|bit| bit + 1)
-            .sum()
-    }
-
     /// The memoized recursion a user writes by hand: stops at the first winning pick.
     pub fn by_hand(&self) -> Score {
         fn value(game: &CanIWin, used: u32, total: u32, memo: &mut Memo<u32>) -> Score {
@@ -62,32 +57,33 @@ impl CanIWin {
 }
 
 impl Game for CanIWin {
-    type State = u32;
+    type State = u64;
     type Move = u32;
-    fn start(&self) -> u32 {
+    fn start(&self) -> u64 {
         0
     }
-    fn moves(&self, used: &u32, moves: &mut Vec<u32>) {
-        if used & OVER == 0 {
-            moves.extend((1..=self.numbers).filter(|pick| used & (1 << (pick - 1)) == 0));
+    fn moves(&self, state: &u64, moves: &mut Vec<u32>) {
+        if state & OVER == 0 {
+            moves.extend((1..=self.numbers).filter(|pick| state & (1 << (pick - 1)) == 0));
         }
     }
-    fn play(&self, used: &u32, pick: &u32) -> Step<u32> {
-        let next = used | (1 << (pick - 1));
-        let wins = self.total(*used) + pick >= self.target;
+    fn play(&self, state: &u64, pick: &u32) -> Step<u64> {
+        let total = (state >> 32) + u64::from(*pick);
+        let used = state & USED | 1 << (pick - 1);
+        let wins = total >= u64::from(self.target);
         Step {
-            next: if wins { next | OVER } else { next },
+            next: used | total << 32 | if wins { OVER } else { 0 },
             gain: Score::from(wins),
             turn: Turn::Pass,
         }
     }
-    fn payoff(&self, _: &u32) -> Score {
+    fn payoff(&self, _: &u64) -> Score {
         0
     }
 }
 
 impl ValueRange for CanIWin {
-    fn value_range(&self, _: &u32) -> (Score, Score) {
+    fn value_range(&self, _: &u64) -> (Score, Score) {
         (-1, 1)
     }
 }
