@@ -158,6 +158,35 @@ pub enum Error {
 }
 
 impl Error {
+    /// A short, stable name for the kind of error, for programs that read it (the CLI's
+    /// `--json` errors carry it as `"kind"`).
+    ///
+    /// ```
+    /// use gamesolver::Error;
+    /// assert_eq!(Error::ScoreOverflow.kind(), "score-overflow");
+    /// assert_eq!(Error::InvalidState("no such pile".into()).kind(), "invalid-state");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::TooFew { .. } => "too-few",
+            Error::TooMany { .. } => "too-many",
+            Error::OutOfRange { .. } => "out-of-range",
+            Error::TotalOverflow { .. } => "total-overflow",
+            Error::Parse { .. } => "parse",
+            Error::InvalidGame(_) => "invalid-game",
+            Error::IllegalMove { .. } => "illegal-move",
+            Error::InvalidState(_) => "invalid-state",
+            Error::Io { .. } => "io",
+            Error::MemoryBudget { .. } => "memory-budget",
+            Error::Allocation { .. } => "allocation",
+            Error::ThreadStart { .. } => "thread-start",
+            Error::TimeLimit { .. } => "time-limit",
+            Error::TooSlow { .. } => "too-slow",
+            Error::Cancelled => "cancelled",
+            Error::ScoreOverflow => "score-overflow",
+        }
+    }
+
     /// A duration as a person says it: `40 s`, `12 minutes`, `6.2 hours`, `3.1 days`.
     ///
     /// ```
