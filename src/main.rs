@@ -1,79 +1,87 @@
-//! `gamesolver`: solve a bundled game from the command line, or check it
-//! (`gamesolver check <GAME> [VALUES]...`).
+//! `gamesolver`: solve a bundled game from the command line, check it
+//! (`gamesolver check <GAME> [VALUES]...`), or print shell completions.
 //!
-//! Any rejected input gives one `error: …` line on stderr, nothing on stdout, and a non-zero
-//! exit: 2 for a wrong command line, 1 for rejected values or a solve that cannot proceed.
+//! Any rejected input gives an error on stderr, nothing on stdout, and a non-zero exit: 2 for a
+//! wrong command line (clap's message in full: the problem, the possible values or a similar
+//! one, the usage line), 1 for rejected values or a solve that cannot proceed (one `error: …`
+//! line). With `--json`, every error is one JSON object on one line, `{"error": …, "kind": …}`.
 
 mod cli;
 
+use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
-use cli::args::{Cli, protect_negative_values};
+use cli::args::{Command, CommandLine, protect_negative_values};
 use cli::run::{Failure, run, run_check};
 
+/// Whether errors are written as one JSON object (`--json` on the command line).
+static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
+
 fn main() -> ExitCode {
-    // A panic is a bug, but it too ends in one `error:` line (no backtrace), once.
+    // A panic is a bug, but it too ends in one error (no backtrace), once.
     std::panic::set_hook(Box::new(|info| {
-        static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-        if !REPORTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        static REPORTED: AtomicBool = AtomicBool::new(false);
+        if !REPORTED.swap(true, Ordering::Relaxed) {
             let message = info.payload_as_str().unwrap_or("a panic");
             let place = info
                 .location()
                 .map_or_else(String::new, |at| format!(" at {at}"));
-            eprintln!("error: internal error{place}: {message} (please report it)");
+            report_error(
+                &format!("internal error{place}: {message} (please report it)"),
+                "internal",
+            );
         }
     }));
-    // `gamesolver check <GAME> [VALUES]...` runs the conformance checker instead of solving.
-    let mut arguments: Vec<_> = std::env::args_os().collect();
-    let check = arguments.get(1).is_some_and(|word| word == "check");
-    if check {
-        arguments.remove(1);
-    }
-    let cli = match Cli::try_parse_from(protect_negative_values(arguments)) {
-        Ok(cli) => cli,
-        Err(error)
-            if matches!(
-                error.kind(),
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
-            ) =>
-        {
-            return match error.print() {
+    let arguments = protect_negative_values(std::env::args_os());
+    JSON_ERRORS.store(asks_for_json(&arguments), Ordering::Relaxed);
+    let line = match CommandLine::try_parse_from(arguments) {
+        Ok(line) => line,
+        Err(error) => return usage_error(&error),
+    };
+    let cli = match (line.command, line.solve) {
+        (None, Some(cli)) => cli,
+        // clap requires the game when no command is given.
+        (None, None) => return fail("no game given (see 'gamesolver --help')", "usage", 2),
+        (Some(Command::Completions { shell }), _) => {
+            // Written whole, so that a closed pipe is an ordinary write error, not a panic
+            // in the generator.
+            let mut script = Vec::new();
+            let mut command = CommandLine::command();
+            clap_complete::generate(shell, &mut command, "gamesolver", &mut script);
+            return match io::stdout().lock().write_all(&script) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::FAILURE,
+                Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
             };
         }
-        Err(error) => {
-            // clap's message spans several lines; keep its first, which names the problem.
-            let rendered = error.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid command line");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            return fail(&format!("{first} (see 'gamesolver --help')"), 2);
+        (Some(Command::Check(cli)), _) => {
+            return match run_check(&cli) {
+                Ok(summary) => {
+                    let ok = summary.violations.is_empty();
+                    let mut out = io::stdout().lock();
+                    let written = if cli.json {
+                        cli::report::check_json(&summary, &mut out)
+                    } else {
+                        cli::report::check_text(&summary, &mut out)
+                    };
+                    match written {
+                        Ok(()) if ok => ExitCode::SUCCESS,
+                        Ok(()) => ExitCode::FAILURE,
+                        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                            ExitCode::SUCCESS
+                        }
+                        Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
+                    }
+                }
+                Err(failure) => failed(failure),
+            };
         }
     };
-    if check {
-        return match run_check(&cli) {
-            Ok(summary) => {
-                let ok = summary.violations.is_empty();
-                let mut out = io::stdout().lock();
-                let written = if cli.json {
-                    cli::report::check_json(&summary, &mut out)
-                } else {
-                    cli::report::check_text(&summary, &mut out)
-                };
-                match written {
-                    Ok(()) if ok => ExitCode::SUCCESS,
-                    Ok(()) => ExitCode::FAILURE,
-                    Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                    Err(error) => fail(&format!("cannot write the output: {error}"), 1),
-                }
-            }
-            Err(failure) => failed(failure),
-        };
-    }
     if cli.batch.is_some() {
         // Standard output is line-buffered: each score is out as soon as it is known.
         return match cli::connect_four::batch(&cli, &mut io::stdout().lock()) {
@@ -97,19 +105,66 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that closed the pipe early (`| head`) wanted no more.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(error) => fail(&format!("cannot write the output: {error}"), 1),
+        Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
     }
+}
+
+/// Whether `--json` is among the options (before any `--`), so that even an error in the
+/// command line itself is reported as JSON.
+fn asks_for_json(arguments: &[OsString]) -> bool {
+    arguments
+        .iter()
+        .skip(1)
+        .take_while(|argument| *argument != "--")
+        .any(|argument| argument == "--json")
+}
+
+/// clap's own message in full (the problem, the possible values, a similar value, the usage
+/// line; coloured only on a terminal and never with `NO_COLOR`), or as JSON; help and the
+/// version go to stdout with success.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    let code = u8::try_from(error.exit_code()).unwrap_or(2);
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) || !JSON_ERRORS.load(Ordering::Relaxed)
+    {
+        return match error.print() {
+            Ok(()) => ExitCode::from(code),
+            Err(_) => ExitCode::FAILURE,
+        };
+    }
+    let rendered = error.render().to_string();
+    let message = rendered.trim_end();
+    report_error(message.strip_prefix("error: ").unwrap_or(message), "usage");
+    ExitCode::from(code)
 }
 
 fn failed(failure: Failure) -> ExitCode {
     match cli::run::whole_budget(failure) {
-        Failure::Usage(message) => fail(&message, 2),
-        Failure::Rejected(error) => fail(&error.to_string(), 1),
-        Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), 1),
+        Failure::Usage(message) => fail(&message, "usage", 2),
+        Failure::Rejected(error) => fail(&error.to_string(), error.kind(), 1),
+        Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), error.kind(), 1),
     }
 }
 
-fn fail(message: &str, code: u8) -> ExitCode {
-    eprintln!("error: {message}");
+fn fail(message: &str, kind: &str, code: u8) -> ExitCode {
+    report_error(message, kind);
     ExitCode::from(code)
+}
+
+/// One `error: …` line on stderr, or with `--json` one JSON object
+/// (`{"error": message, "kind": kind}`) on a line of its own.
+fn report_error(message: &str, kind: &str) {
+    if JSON_ERRORS.load(Ordering::Relaxed) {
+        eprintln!(
+            "{{\"error\":{},\"kind\":{}}}",
+            cli::report::json_string(message),
+            cli::report::json_string(kind)
+        );
+    } else {
+        eprintln!("error: {message}");
+    }
 }

@@ -180,9 +180,10 @@ fn rejected(args: &[&str], stdin: Option<&[u8]>, code: i32) -> String {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
     assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
+    // clap's own errors come in full (the problem, then what to do); ours are one line.
+    let from_clap = stderr.ends_with("For more information, try '--help'.\n");
+    assert!(
+        from_clap || stderr.lines().count() == 1,
         "{args:?}: one line, got {stderr:?}"
     );
     assert!(stderr.starts_with("error: "), "{stderr}");
@@ -696,4 +697,71 @@ fn a_budget_above_the_process_cap_is_lowered_to_it() {
         stderr.contains("the memory budget is 229.0 MiB"),
         "{stderr}"
     );
+}
+
+#[test]
+fn clap_errors_come_in_full_and_every_error_can_be_json() {
+    // clap's suggestion and possible values reach the user; no colour off a terminal.
+    let message = rejected(&["stone-game-iij", "1,2"], None, 2);
+    assert!(
+        message.contains("[possible values: stone-game, stone-game-ii"),
+        "{message}"
+    );
+    assert!(
+        message.contains("a similar value exists: 'stone-game-ii'"),
+        "{message}"
+    );
+    assert!(!message.contains('\u{1b}'), "{message}");
+    // With --json, every error is one JSON object on one line of stderr; stdout stays empty.
+    let many_piles = vec!["5"; 3000].join(",");
+    for (args, code, kind) in [
+        (vec!["stone-game-iij", "1,2", "--json"], 2, "usage"),
+        (vec!["nim", "1,2", "--json", "--threads", "0"], 2, "usage"),
+        (vec!["nim", "3,-4", "--json"], 1, "out-of-range"),
+        (vec!["stone-game-ii", "1,x", "--json"], 1, "parse"),
+        (vec!["nim", "1,2", "--json", "--analyze"], 2, "usage"),
+        (
+            vec![
+                "stone-game-ii",
+                &many_piles,
+                "--json",
+                "--memory-limit",
+                "1M",
+            ],
+            1,
+            "memory-budget",
+        ),
+        (vec!["check", "nim", "1,-2", "--json"], 1, "out-of-range"),
+    ] {
+        let output = gamesolver(&args, None);
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        let error: Value = serde_json::from_str(&stderr).unwrap();
+        assert_eq!(error["kind"], kind, "{args:?}: {stderr}");
+        assert!(error["error"].as_str().is_some_and(|text| !text.is_empty()));
+    }
+}
+
+#[test]
+fn check_and_completions_are_subcommands() {
+    let help = gamesolver(&["check", "--help"], None);
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("Usage: gamesolver check"), "{help}");
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = gamesolver(&["completions", shell], None);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(output.stdout).unwrap();
+        assert!(
+            script.contains("memory-limit") && script.contains("check"),
+            "{shell}"
+        );
+        // bash and zsh also complete the game's name.
+        if matches!(shell, "bash" | "zsh") {
+            assert!(script.contains("stone-game-viii"), "{shell}");
+        }
+    }
+    rejected(&["completions", "tcsh"], None, 2);
 }

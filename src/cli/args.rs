@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
 /// thousands of them only cost memory and start-up on any machine this runs on (and starting
@@ -11,15 +11,46 @@ use clap::{Parser, ValueEnum};
 pub const MAX_THREADS: i64 = 256;
 
 /// Solve a bundled game exactly and show the optimal line of play.
+///
+/// `gamesolver <GAME> [VALUES]...` solves; the subcommands check a game or print completions.
 #[derive(Debug, Parser)]
 #[command(
     name = "gamesolver",
     version,
     about,
     long_about = None,
-    after_help = "Run 'gamesolver check <GAME> [VALUES]...' to run the conformance checker on a \
-                  bundled game instead of solving it."
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    subcommand_value_name = "COMMAND",
+    subcommand_help_heading = "Commands (instead of solving)"
 )]
+pub struct CommandLine {
+    /// What to do instead of solving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// The solve: a game and its values (absent only when a command is given).
+    #[command(flatten)]
+    pub solve: Option<Cli>,
+}
+
+/// What the command line can do besides solving.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the conformance checker on a bundled game instead of solving it: its contract
+    /// (moves, values, index, ranges) on every state it reaches, against a reference search.
+    Check(Cli),
+    /// Print a completion script for SHELL on stdout (for example
+    /// `gamesolver completions bash > /etc/bash_completion.d/gamesolver`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// A game and its values, and how to solve (or check) it.
+#[derive(Debug, Args)]
 pub struct Cli {
     /// The game to solve.
     #[arg(value_enum)]
@@ -233,7 +264,24 @@ mod tests {
     use super::*;
 
     fn parse(line: &str) -> Result<Cli, clap::Error> {
-        Cli::try_parse_from(protect_negative_values(line.split(' ').map(OsString::from)))
+        CommandLine::try_parse_from(protect_negative_values(line.split(' ').map(OsString::from)))
+            .map(|line| line.solve.expect("a solve when no command is given"))
+    }
+
+    #[test]
+    fn subcommands_and_the_solve_share_the_arguments() {
+        let words = |line: &str| protect_negative_values(line.split(' ').map(OsString::from));
+        let line = CommandLine::try_parse_from(words("gamesolver check nim 1,2 --json")).unwrap();
+        let Some(Command::Check(cli)) = line.command else {
+            panic!("check is a subcommand")
+        };
+        assert_eq!((cli.game, cli.json), (GameName::Nim, true));
+        let line = CommandLine::try_parse_from(words("gamesolver completions zsh")).unwrap();
+        assert!(matches!(line.command, Some(Command::Completions { .. })));
+        let line = CommandLine::try_parse_from(words("gamesolver nim -1")).unwrap();
+        assert!(line.command.is_none());
+        assert!(CommandLine::try_parse_from(words("gamesolver")).is_err());
+        assert!(CommandLine::try_parse_from(words("gamesolver check")).is_err());
     }
 
     #[test]

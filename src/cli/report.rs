@@ -62,13 +62,14 @@ fn answer_json(answer: &Answer) -> String {
 }
 
 /// A JSON string literal.
-fn json_string(text: &str) -> String {
+pub fn json_string(text: &str) -> String {
     let mut quoted = String::with_capacity(text.len() + 2);
     quoted.push('"');
     for character in text.chars() {
         match character {
             '"' => quoted.push_str("\\\""),
             '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
             control if (control as u32) < 0x20 => {
                 quoted.push_str(&format!("\\u{:04x}", control as u32));
             }
