@@ -82,12 +82,7 @@ where
     G: Game,
     T: MemoTable<G>,
 {
-    refuse_over_budget(game, &table, limits)?;
-    let mut solution = Solution::new(game, table, limits);
-    let start = game.start();
-    let value = solution.value_of(&start)?;
-    solution.set_start(start, value);
-    Ok(solution)
+    solve_within(game, table, limits, AnyValue)
 }
 
 /// [`solve_with`] for a game that declares the range of values still possible at each state

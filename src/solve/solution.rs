@@ -54,12 +54,6 @@ pub struct Solution<'g, G: Game, T, R = AnyValue> {
     scratch: Vec<G::Move>,
 }
 
-impl<'g, G: Game, T: MemoTable<G>> Solution<'g, G, T> {
-    pub(super) fn new(game: &'g G, table: T, limits: Limits) -> Self {
-        Solution::cutting(game, table, limits, AnyValue)
-    }
-}
-
 impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// A solution whose queries cut on `range`.
     fn cutting(game: &'g G, table: T, limits: Limits, range: R) -> Self {
@@ -72,10 +66,6 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
             start: None,
             scratch: Vec::new(),
         }
-    }
-
-    pub(super) fn set_start(&mut self, start: G::State, value: Score) {
-        self.start = Some((start, value));
     }
 
     /// The solution of a solve that found `value` at `start`, having done `stats`.
