@@ -64,7 +64,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         ));
     }
     let run = match cli.solver {
-        SolverName::Engine => sequential(&game, HashTable::new(), ("hash", DeclaredRange), limits)?,
+        SolverName::Engine => sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?,
         SolverName::Parallel => {
             let threads = cli.threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, usize::from),
@@ -75,7 +75,8 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
                 concurrent(
                     &game,
                     &ShardedTable::new(),
-                    ("sharded", DeclaredRange),
+                    "sharded",
+                    DeclaredRange,
                     limits,
                 )
             })?

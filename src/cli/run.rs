@@ -576,15 +576,16 @@ where
         (false, true) => sequential(
             game,
             DenseTable::try_for_game(game, budget)?,
-            ("dense", range),
+            "dense",
+            range,
             limits,
         ),
-        (false, false) => sequential(game, HashTable::new(), ("hash", range), limits),
+        (false, false) => sequential(game, HashTable::new(), "hash", range, limits),
         (true, true) => {
             let table = AtomicDenseTable::try_for_game(game, budget)?;
-            concurrent(game, &table, ("atomic-dense", range), limits)
+            concurrent(game, &table, "atomic-dense", range, limits)
         }
-        (true, false) => concurrent(game, &ShardedTable::new(), ("sharded", range), limits),
+        (true, false) => concurrent(game, &ShardedTable::new(), "sharded", range, limits),
     }
 }
 
@@ -592,7 +593,8 @@ where
 pub(super) fn sequential<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
     game: &G,
     table: T,
-    (name, range): (&'static str, R),
+    name: &'static str,
+    range: R,
     limits: Limits,
 ) -> Result<EngineRun<G>, Error> {
     finish(solve_within(game, table, limits, range)?, "engine", name, 1)
@@ -602,7 +604,8 @@ pub(super) fn sequential<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
 pub(super) fn concurrent<G, T, R>(
     game: &G,
     table: &T,
-    (name, range): (&'static str, R),
+    name: &'static str,
+    range: R,
     limits: Limits,
 ) -> Result<EngineRun<G>, Error>
 where

@@ -148,13 +148,12 @@ where
     let mut search = Search::with_range(0, range);
     let bounds = Bounds::new(limits, None);
     let value = search.value(game, &mut table, &start, &mut stats, bounds)?;
-    stats.elapsed = clock.elapsed();
     Ok(Solution::solved(
         game,
         (table, range),
         limits,
         (start, value),
-        stats,
+        (stats, clock),
     ))
 }
 

@@ -123,13 +123,12 @@ where
         let mut handle = table;
         match Search::with_range(0, range).value(game, &mut handle, &start, &mut trial, bounds) {
             Ok(value) => {
-                trial.elapsed = clock.elapsed();
                 return Ok(Solution::solved(
                     game,
                     (table, range),
                     limits,
                     (start, value),
-                    trial,
+                    (trial, clock),
                 ));
             }
             Err(Error::Cancelled) => {}
@@ -178,12 +177,11 @@ where
         (None, Some(error)) => return Err(error),
         (None, None) => unreachable!("the first worker to finish is never cancelled"),
     };
-    stats.elapsed = clock.elapsed();
     Ok(Solution::solved(
         game,
         (table, range),
         limits,
         (start, value),
-        stats,
+        (stats, clock),
     ))
 }

@@ -1,5 +1,7 @@
 //! The result of a solve, and the questions it answers.
 
+use std::time::Instant;
+
 use super::limits::reserve_within;
 use super::search::{Search, combine};
 use super::{AnyValue, Limits, RangeSource, Stats, timed};
@@ -68,17 +70,21 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
         }
     }
 
-    /// The solution of a solve that found `value` at `start`, having done `stats`.
+    /// The solution of a solve started at `clock` that found `value` at `start`, having done
+    /// `stats` (whose time it sets).
     pub(super) fn solved(
         game: &'g G,
         (table, range): (T, R),
         limits: Limits,
         (start, value): (G::State, Score),
-        stats: Stats,
+        (stats, clock): (Stats, Instant),
     ) -> Self {
         let mut solution = Solution::cutting(game, table, limits, range);
         solution.start = Some((start, value));
-        solution.stats = stats;
+        solution.stats = Stats {
+            elapsed: clock.elapsed(),
+            ..stats
+        };
         solution
     }
 
