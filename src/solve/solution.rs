@@ -197,7 +197,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
         let mut line = Vec::new();
         let (mut state, mut value) = self.start_entry().clone();
         let mut player = Player::First;
-        while let Some(MoveValue { mv, step, .. }) = self.first_best(&state, value)? {
+        while let Some(Found { mv, step, next }) = self.first_best(&state, value)? {
             let (held, plies) = (self.table.peak_bytes(0), line.len());
             reserve_within(&mut line, held, self.limits.memory_budget, || {
                 format!("the optimal line ({plies} moves so far)")
@@ -211,7 +211,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
                 value,
             });
             player = player.after(step.turn);
-            value = self.value_of(&step.next)?;
+            value = next;
             state = step.next;
         }
         Ok(line)
@@ -220,11 +220,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// The first move of `state` (of value `value`) that reaches that value; `None` for a
     /// state with no move. The moves after it are not valued (a search with cut-offs has not
     /// stored them). Allocates nothing once the scratch buffer has grown.
-    fn first_best(
-        &mut self,
-        state: &G::State,
-        value: Score,
-    ) -> Result<Option<MoveValue<G>>, Error> {
+    fn first_best(&mut self, state: &G::State, value: Score) -> Result<Option<Found<G>>, Error> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
         self.game.moves(state, &mut moves);
@@ -233,13 +229,13 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
             let step = self.game.play(state, mv);
             match self
                 .value_of(&step.next)
-                .and_then(|child| combine(step.gain, step.turn, child))
+                .and_then(|next| combine(step.gain, step.turn, next).map(|reached| (next, reached)))
             {
-                Ok(reached) if reached == value => {
-                    found = Ok(Some(MoveValue {
+                Ok((next, reached)) if reached == value => {
+                    found = Ok(Some(Found {
                         mv: mv.clone(),
                         step,
-                        value,
+                        next,
                     }));
                     break;
                 }
@@ -260,6 +256,14 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
             found => found,
         }
     }
+}
+
+/// The move the optimal line plays at a state, and the value of the state it leads to (for
+/// the side to move there).
+struct Found<G: Game> {
+    mv: G::Move,
+    step: Step<G::State>,
+    next: Score,
 }
 
 /// Every move of `state` with its exact value for the mover, in the game's move order, given
