@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
-use cli::args::{Command, CommandLine, protect_negative_values};
+use cli::args::{Cli, Command, CommandLine, protect_negative_values};
 use cli::run::{Failure, run, run_check};
 
 /// Whether errors are written as one JSON object (`--json` on the command line).
@@ -43,67 +43,76 @@ fn main() -> ExitCode {
         Ok(line) => line,
         Err(error) => return usage_error(&error),
     };
-    let cli = match (line.command, line.solve) {
-        (None, Some(cli)) => cli,
+    match (line.command, line.solve) {
+        (None, Some(cli)) => solve(&cli),
         // clap requires the game when no command is given.
-        (None, None) => return fail("no game given (see 'gamesolver --help')", "usage", 2),
-        (Some(Command::Completions { shell }), _) => {
-            // Written whole, so that a closed pipe is an ordinary write error, not a panic
-            // in the generator.
-            let mut script = Vec::new();
-            let mut command = CommandLine::command();
-            clap_complete::generate(shell, &mut command, "gamesolver", &mut script);
-            return match io::stdout().lock().write_all(&script) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
-            };
-        }
-        (Some(Command::Check(cli)), _) => {
-            return match run_check(&cli) {
-                Ok(summary) => {
-                    let ok = summary.violations.is_empty();
-                    let mut out = io::stdout().lock();
-                    let written = if cli.json {
-                        cli::report::check_json(&summary, &mut out)
-                    } else {
-                        cli::report::check_text(&summary, &mut out)
-                    };
-                    match written {
-                        Ok(()) if ok => ExitCode::SUCCESS,
-                        Ok(()) => ExitCode::FAILURE,
-                        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                            ExitCode::SUCCESS
-                        }
-                        Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
-                    }
-                }
-                Err(failure) => failed(failure),
-            };
-        }
-    };
+        (None, None) => fail("no game given (see 'gamesolver --help')", "usage", 2),
+        (Some(Command::Completions { shell }), _) => completions(shell),
+        (Some(Command::Check(cli)), _) => check(&cli),
+    }
+}
+
+/// Solves the game and prints the report (or, with `--batch`, a score per position).
+fn solve(cli: &Cli) -> ExitCode {
     if cli.batch.is_some() {
         // Standard output is line-buffered: each score is out as soon as it is known.
-        return match cli::connect_four::batch(&cli, &mut io::stdout().lock()) {
+        return match cli::connect_four::batch(cli, &mut io::stdout().lock()) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
             Err(failure) => failed(failure),
         };
     }
-    let report = match run(&cli) {
+    let report = match run(cli) {
         Ok(report) => report,
         Err(failure) => return failed(failure),
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let written = if cli.json {
         cli::report::json(&report, &mut out)
     } else {
         cli::report::text(&report, &mut out)
     };
-    match written.and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        // A reader that closed the pipe early (`| head`) wanted no more.
+    finished(written.and_then(|()| out.flush()), ExitCode::SUCCESS)
+}
+
+/// Runs the conformance checker; exit 1 if it found a violation.
+fn check(cli: &Cli) -> ExitCode {
+    let summary = match run_check(cli) {
+        Ok(summary) => summary,
+        Err(failure) => return failed(failure),
+    };
+    let mut out = io::stdout().lock();
+    let written = if cli.json {
+        cli::report::check_json(&summary, &mut out)
+    } else {
+        cli::report::check_text(&summary, &mut out)
+    };
+    let verdict = if summary.violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    };
+    finished(written, verdict)
+}
+
+/// Prints the completion script for `shell`. Generated whole first, so that a closed pipe is
+/// an ordinary write error, not a panic in the generator.
+fn completions(shell: clap_complete::Shell) -> ExitCode {
+    let mut script = Vec::new();
+    clap_complete::generate(
+        shell,
+        &mut CommandLine::command(),
+        "gamesolver",
+        &mut script,
+    );
+    finished(io::stdout().lock().write_all(&script), ExitCode::SUCCESS)
+}
+
+/// `verdict` once the output is written. A reader that closed the pipe early (`| head`)
+/// wanted no more: that is a success too.
+fn finished(written: io::Result<()>, verdict: ExitCode) -> ExitCode {
+    match written {
+        Ok(()) => verdict,
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => fail(&format!("cannot write the output: {error}"), "io", 1),
     }
