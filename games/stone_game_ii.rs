@@ -412,7 +412,13 @@ fn fill<W: Word>(
     let mut alice = suffix[0]; // n ≤ 2: Alice takes every pile.
     for i in (0..n).rev() {
         let left = n - i;
-        // A row is O(n) work: the time limit is checked every 64 rows.
+        // A row is O(n) work: the time limit is checked (and progress published) every 64 rows.
+        if left.is_multiple_of(64)
+            && let Some(progress) = limits.progress
+        {
+            let table_bytes = (states * size_of::<W>()) as u64;
+            progress.record_steps(left as u64 - 1, n as u64, held + table_bytes);
+        }
         if let Some((deadline, limit)) = deadline
             && left.is_multiple_of(64)
             && Instant::now() >= deadline
@@ -488,6 +494,9 @@ fn fill<W: Word>(
             }
             window.push_back((i as u32, value));
         }
+    }
+    if let Some(progress) = limits.progress {
+        progress.record_steps(n as u64, n as u64, held + (states * size_of::<W>()) as u64);
     }
     Ok((table, offsets, alice))
 }

@@ -37,9 +37,10 @@ pub mod games;
 pub use error::Error;
 pub use game::{CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Turn, ValueRange};
 pub use solve::{
-    AnyValue, DeclaredRange, Driver, Limits, MoveValue, Ply, Pruned, Pruner, Pruning, RangeSource,
-    SERIAL_CUTOFF, Solution, Stats, par_prune, par_prune_with, par_solve, par_solve_with,
-    par_solve_within, prune, prune_with, solve, solve_ranged_with, solve_with, solve_within,
+    AnyValue, DeclaredRange, Driver, Limits, MoveValue, Ply, Progress, Pruned, Pruner, Pruning,
+    RangeSource, SERIAL_CUTOFF, Solution, Stats, par_prune, par_prune_with, par_solve,
+    par_solve_with, par_solve_within, prune, prune_with, solve, solve_ranged_with, solve_with,
+    solve_within,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -244,3 +244,32 @@ fn concurrent_tables_keep_values_under_concurrent_writers() {
         states.len()
     );
 }
+
+/// A progress counter attached to the limits follows every solver, and changes no answer.
+#[test]
+fn progress_is_published_by_every_solver() {
+    use gamesolver::Progress;
+    use gamesolver::games::solve_stone_game_ii;
+
+    static PARALLEL: Progress = Progress::new();
+    static FAST: Progress = Progress::new();
+    let piles: Vec<i64> = (0..600).map(|i| i * 37 % 101 + 1).collect();
+    let game = StoneGameII::new(piles).unwrap();
+    let table = AtomicDenseTable::for_game(&game);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let limits = Limits::default().progress(&PARALLEL);
+    let parallel = pool
+        .install(|| par_solve_with(&game, &table, limits))
+        .unwrap();
+    let stored = parallel.stats().stored as u64;
+    assert!(PARALLEL.stored() > 0 && PARALLEL.stored() <= stored);
+    assert!(PARALLEL.bytes() > 0);
+    assert_eq!(PARALLEL.steps(), None);
+    let fast = solve_stone_game_ii(&game, Limits::default().progress(&FAST)).unwrap();
+    assert_eq!(fast.value(), parallel.value());
+    assert_eq!(FAST.steps(), Some((600, 600)));
+    assert!(FAST.bytes() > 0);
+}

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::Progress;
 use crate::error::Error;
 
 /// Limits a solve must respect; exceeding one is an error, never a crash.
@@ -23,6 +24,8 @@ pub struct Limits {
     /// it, the engines stop with [`Error::TimeLimit`](crate::Error::TimeLimit), checked every
     /// 1024 stored states.
     pub time_limit: Option<Duration>,
+    /// Where the solve publishes its progress, if anywhere ([`Progress`]).
+    pub progress: Option<&'static Progress>,
 }
 
 impl Limits {
@@ -36,6 +39,7 @@ impl Limits {
         Limits {
             memory_budget: bytes,
             time_limit: None,
+            progress: None,
         }
     }
 
@@ -43,6 +47,14 @@ impl Limits {
     pub fn time_limit(self, limit: Duration) -> Self {
         Limits {
             time_limit: Some(limit),
+            ..self
+        }
+    }
+
+    /// The same limits, publishing the solve's progress to `progress`.
+    pub fn progress(self, progress: &'static Progress) -> Self {
+        Limits {
+            progress: Some(progress),
             ..self
         }
     }

@@ -8,6 +8,7 @@
 
 pub(crate) mod limits;
 mod parallel;
+mod progress;
 mod prune;
 mod search;
 mod solution;
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 
 pub use limits::Limits;
 pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with, par_solve_within};
+pub use progress::Progress;
 pub use prune::{
     AnyValue, DeclaredRange, Driver, Pruned, Pruner, Pruning, RangeSource, par_prune,
     par_prune_with, prune, prune_with,

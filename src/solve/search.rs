@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use crate::error::{Bytes, Error};
 use crate::game::{Game, Score, Turn};
 use crate::memo::MemoTable;
-use crate::solve::Limits;
 use crate::solve::prune::{AnyValue, RangeSource};
+use crate::solve::{Limits, Progress};
 
 use super::Stats;
 
@@ -159,6 +159,8 @@ pub(crate) struct Bounds<'a> {
     pub(crate) stacks: Option<&'a AtomicU64>,
     /// Stop with `Error::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
+    /// Where each check publishes the table's size and the bytes held.
+    pub(crate) progress: Option<&'static Progress>,
 }
 
 impl<G: Game, R: RangeSource<G>> Search<G, R> {
@@ -473,6 +475,7 @@ impl<'a> Bounds<'a> {
             cancel,
             stacks: None,
             stores: None,
+            progress: limits.progress,
         }
     }
 
@@ -530,6 +533,9 @@ impl<'a> Bounds<'a> {
         depth: usize,
     ) -> Result<(), Error> {
         let stack_bytes = self.stack_total(reported, stack_bytes);
+        if let Some(progress) = self.progress {
+            progress.record(entries as u64, table_bytes.saturating_add(stack_bytes));
+        }
         self.cancelled()?;
         if let Some((deadline, limit)) = self.deadline
             && Instant::now() >= deadline

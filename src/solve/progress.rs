@@ -1,0 +1,87 @@
+//! Live figures of a running solve, for a reporter on another thread.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counters a solve updates as it goes and any thread may read: the states stored (by the
+/// engines), the bytes held, and for solvers that work in steps (the specialised Stone Game II
+/// solver: rows of its table) how many are done of how many.
+///
+/// Attach one with [`Limits::progress`](crate::Limits::progress). The engines write it where
+/// they already check their limits (every 1024 stored states, and when their stack grows), so
+/// a solve without one pays nothing, and one with it pays a few relaxed stores per 1024 states.
+/// A reporter thread reads it whenever it likes; the figures are approximate while the solve
+/// runs (each is exact when written, the set is not read atomically).
+///
+/// ```
+/// use gamesolver::{solve_with, Limits, Progress, memo::HashTable, games::StoneGameII};
+///
+/// static PROGRESS: Progress = Progress::new();
+/// let game = StoneGameII::new((1..=200).map(|i| i % 7 + 1).collect()).unwrap();
+/// let limits = Limits::default().progress(&PROGRESS);
+/// let solution = solve_with(&game, HashTable::new(), limits).unwrap();
+/// // Written at every 1024th store: close to the final count, never above it.
+/// assert!(PROGRESS.stored() > 0 && PROGRESS.stored() <= solution.stats().stored as u64);
+/// assert!(PROGRESS.bytes() > 0);
+/// ```
+#[derive(Debug, Default)]
+pub struct Progress {
+    stored: AtomicU64,
+    bytes: AtomicU64,
+    done: AtomicU64,
+    steps: AtomicU64,
+}
+
+impl Progress {
+    /// Counters at zero.
+    pub const fn new() -> Self {
+        Progress {
+            stored: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            steps: AtomicU64::new(0),
+        }
+    }
+
+    /// The states an engine has stored so far (in all the workers' shared table).
+    pub fn stored(&self) -> u64 {
+        self.stored.load(Ordering::Relaxed)
+    }
+
+    /// The bytes the solve held at its last check: its table and its stacks.
+    pub fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// `(done, of)` for a solver that works in a known number of steps; `None` for the others.
+    pub fn steps(&self) -> Option<(u64, u64)> {
+        match self.steps.load(Ordering::Relaxed) {
+            0 => None,
+            of => Some((self.done.load(Ordering::Relaxed), of)),
+        }
+    }
+
+    /// Records the states stored and the bytes held.
+    #[inline]
+    pub(crate) fn record(&self, stored: u64, bytes: u64) {
+        self.stored.store(stored, Ordering::Relaxed);
+        self.bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// Records `done` of `of` steps, and the bytes held.
+    #[inline]
+    pub(crate) fn record_steps(&self, done: u64, of: u64, bytes: u64) {
+        self.done.store(done, Ordering::Relaxed);
+        self.steps.store(of, Ordering::Relaxed);
+        self.bytes.store(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Two handles are equal when they are the same counters (so that [`Limits`](crate::Limits)
+/// stays comparable).
+impl PartialEq for Progress {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Progress {}
