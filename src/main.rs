@@ -17,7 +17,8 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
 use cli::args::{Cli, Command, CommandLine, protect_negative_values};
-use cli::run::{Failure, run, run_check};
+use cli::progress::Reporter;
+use cli::run::{Failure, run, run_budget, run_check};
 
 /// Whether errors are written as one JSON object (`--json` on the command line).
 static JSON_ERRORS: AtomicBool = AtomicBool::new(false);
@@ -62,7 +63,10 @@ fn solve(cli: &Cli) -> ExitCode {
             Err(failure) => failed(failure),
         };
     }
-    let report = match run(cli) {
+    let reporter = Reporter::start(run_budget);
+    let result = run(cli);
+    drop(reporter); // The progress line is cleared before anything is printed.
+    let report = match result {
         Ok(report) => report,
         Err(failure) => return failed(failure),
     };
@@ -77,7 +81,10 @@ fn solve(cli: &Cli) -> ExitCode {
 
 /// Runs the conformance checker; exit 1 if it found a violation.
 fn check(cli: &Cli) -> ExitCode {
-    let summary = match run_check(cli) {
+    let reporter = Reporter::start(run_budget);
+    let result = run_check(cli);
+    drop(reporter);
+    let summary = match result {
         Ok(summary) => summary,
         Err(failure) => return failed(failure),
     };

@@ -3,5 +3,6 @@
 pub mod args;
 pub mod connect_four;
 pub mod present;
+pub mod progress;
 pub mod report;
 pub mod run;

@@ -188,7 +188,7 @@ pub fn whole_budget(failure: Failure) -> Failure {
             needed,
             budget,
         } => {
-            let total = RUN_BUDGET.load(std::sync::atomic::Ordering::Relaxed);
+            let total = run_budget();
             let taken = total.saturating_sub(budget);
             Error::MemoryBudget {
                 what,
@@ -211,6 +211,11 @@ pub const MEMORY_CONSTANT: u64 = 64 << 20;
 
 /// The whole memory budget of this run (set by [`limits`]).
 static RUN_BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The whole memory budget of this run (0 until the limits are read).
+pub fn run_budget() -> u64 {
+    RUN_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// `limits` with `bytes` of its budget taken by something that stays for the whole run
 /// (refused if they do not fit).
@@ -361,6 +366,9 @@ pub(super) fn limits(cli: &Cli) -> Limits {
         limits.memory_budget = limits.memory_budget.min(usable);
     }
     RUN_BUDGET.store(limits.memory_budget, std::sync::atomic::Ordering::Relaxed);
+    if super::progress::wanted() {
+        limits = limits.progress(&super::progress::PROGRESS);
+    }
     match cli.time_limit {
         Some(limit) => limits.time_limit(limit),
         None => limits,

@@ -1,0 +1,147 @@
+//! Progress on stderr while a long solve runs, when stderr is a terminal (never on stdout).
+
+use std::io::IsTerminal;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use gamesolver::Progress;
+use gamesolver::error::Bytes;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// What the solves of this run publish (attached to their limits by `run::limits` when
+/// stderr is a terminal).
+pub static PROGRESS: Progress = Progress::new();
+
+/// How long a solve runs in silence before the progress line appears.
+const QUIET: Duration = Duration::from_secs(1);
+
+/// How often the line is redrawn.
+const EVERY: Duration = Duration::from_millis(200);
+
+/// Its own stack: it only formats a line (charged to the program's 64 MiB constant).
+const STACK: usize = 256 << 10;
+
+/// Whether this run shows progress: stderr is a terminal.
+pub fn wanted() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// A thread that draws the progress line; dropping it clears the line and stops the thread.
+pub struct Reporter {
+    stop: Arc<(Mutex<bool>, Condvar)>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Reporter {
+    /// Starts the reporter if stderr is a terminal (`None` otherwise, or if the thread cannot
+    /// start: progress is a courtesy, never a reason to fail). `budget` reads the run's
+    /// memory budget when the line is drawn.
+    pub fn start(budget: fn() -> u64) -> Option<Reporter> {
+        if !wanted() {
+            return None;
+        }
+        let stop = Arc::new((Mutex::new(false), Condvar::new()));
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("progress".into())
+            .stack_size(STACK)
+            .spawn(move || report(&stopped, budget))
+            .ok()?;
+        Some(Reporter {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Reporter {
+    fn drop(&mut self) {
+        let (flag, wake) = &*self.stop;
+        *flag.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
+        wake.notify_all();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Waits `pause` or until told to stop; true if told.
+fn stopped_within(stop: &(Mutex<bool>, Condvar), pause: Duration) -> bool {
+    let (flag, wake) = stop;
+    let guard = flag.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (guard, _) = wake
+        .wait_timeout_while(guard, pause, |stop| !*stop)
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    *guard
+}
+
+/// The reporter's loop: silent for [`QUIET`], then a spinner with the figures until stopped.
+fn report(stop: &(Mutex<bool>, Condvar), budget: fn() -> u64) {
+    let mut last = (Instant::now(), PROGRESS.stored());
+    if stopped_within(stop, QUIET) {
+        return;
+    }
+    let bar = ProgressBar::new_spinner().with_elapsed(QUIET);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+        bar.set_style(style);
+    }
+    loop {
+        let now = (Instant::now(), PROGRESS.stored());
+        let seconds = now.0.duration_since(last.0).as_secs_f64();
+        let rate = if seconds > 0.0 {
+            now.1.saturating_sub(last.1) as f64 / seconds
+        } else {
+            0.0
+        };
+        last = now;
+        bar.set_message(line(&PROGRESS, rate, budget()));
+        bar.tick();
+        if stopped_within(stop, EVERY) {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+}
+
+/// The figures in words, short enough for one line of a narrow terminal: rows for a solver
+/// that works in rows, else the states stored and how many a second; then the memory held
+/// against the budget.
+pub fn line(progress: &Progress, rate: f64, budget: u64) -> String {
+    let work = match progress.steps() {
+        Some((done, of)) => format!("row {done} of {of}"),
+        None => format!("{} states, {}/s", progress.stored(), count(rate)),
+    };
+    format!(
+        "{work}, {} of {} budget",
+        Bytes(progress.bytes()),
+        Bytes(budget)
+    )
+}
+
+/// A count as people read it at a glance: `950`, `12.3 K`, `4.1 M`.
+fn count(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.1} M", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.1} K", value / 1e3)
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_reads_at_a_glance() {
+        let progress = Progress::new();
+        assert_eq!(
+            line(&progress, 0.0, 1 << 30),
+            "0 states, 0/s, 0 B of 1.0 GiB budget"
+        );
+        assert_eq!(count(4_123_456.0), "4.1 M");
+        assert_eq!(count(12_340.0), "12.3 K");
+    }
+}
