@@ -175,11 +175,7 @@ fn fail(message: &str, kind: &str, code: u8) -> ExitCode {
 /// (`{"error": message, "kind": kind}`) on a line of its own.
 fn report_error(message: &str, kind: &str) {
     if JSON_ERRORS.load(Ordering::Relaxed) {
-        eprintln!(
-            "{{\"error\":{},\"kind\":{}}}",
-            cli::report::json_string(message),
-            cli::report::json_string(kind)
-        );
+        eprintln!("{}", cli::report::error_json(message, kind));
     } else {
         eprintln!("error: {message}");
     }

@@ -10,6 +10,7 @@ use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable,
 use gamesolver::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
+use serde::Serialize;
 
 use super::args::{Cli, SolverName, strip_protection};
 use super::run::{
@@ -111,12 +112,13 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         .lines()
         .map(|row| format!("  {row}"))
         .collect();
-    report.json = format!(
-        "\"position\":\"{text}\",\"width\":{},\"height\":{},\"meaning\":\"{}\"",
-        game.width(),
-        game.height(),
-        game.meaning(position.stones(), value)
-    );
+    let mut fields = PositionJson {
+        position: text.clone(),
+        width: game.width(),
+        height: game.height(),
+        meaning: game.meaning(position.stones(), value),
+        analysis: None,
+    };
     if let Some(scores) = analysis {
         let words: Vec<String> = scores
             .iter()
@@ -129,17 +131,45 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         report
             .notes
             .push(format!("Score of each column: {}", words.join(", ")));
-        let json: Vec<String> = scores
-            .iter()
-            .enumerate()
-            .map(|(column, score)| {
-                let score = score.map_or("null".to_string(), |score| score.to_string());
-                format!("{{\"column\":{},\"score\":{score}}}", column + 1)
-            })
-            .collect();
-        report.json += &format!(",\"analysis\":[{}]", json.join(","));
+        let scores = scores.iter().enumerate();
+        fields.analysis = Some(
+            scores
+                .map(|(column, &score)| ColumnScore {
+                    column: column + 1,
+                    score,
+                })
+                .collect(),
+        );
     }
+    report.json = Some(fields);
     Ok(report)
+}
+
+/// A position's fields in a report's JSON.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    position: String,
+    width: usize,
+    height: usize,
+    meaning: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: Option<Vec<ColumnScore>>,
+}
+
+/// A column's score (`null` for a full column).
+#[derive(Debug, Serialize)]
+struct ColumnScore {
+    column: usize,
+    score: Option<Score>,
+}
+
+/// One line of `--batch --json`.
+#[derive(Serialize)]
+struct BatchJson<'a> {
+    position: &'a str,
+    score: Score,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis: &'a Option<Vec<Option<Score>>>,
 }
 
 /// Every column's score at the start (`None` for a full column), from the moves' values.
@@ -392,14 +422,13 @@ fn answer_line<T: BoundTable<ConnectFour>>(
             format!("{token} {}", scores.join(" "))
         }
         (analysis, true) => {
-            let extra = analysis.as_ref().map_or(String::new(), |scores| {
-                let scores: Vec<String> = scores
-                    .iter()
-                    .map(|s| s.map_or("null".to_string(), |s| s.to_string()))
-                    .collect();
-                format!(",\"analysis\":[{}]", scores.join(","))
-            });
-            format!("{{\"position\":\"{token}\",\"score\":{score}{extra}}}")
+            let object = BatchJson {
+                position: token,
+                score,
+                analysis,
+            };
+            serde_json::to_string(&object)
+                .map_err(|error| Error::InvalidState(error.to_string()))?
         }
     })
 }

@@ -3,14 +3,18 @@
 
 use std::borrow::Cow;
 
+use serde::Serialize;
+
 use gamesolver::games::{
     ConnectFour, DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
     StoneGameIITake, StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
 };
 use gamesolver::{AnyValue, DeclaredRange, Game, Player, Ply, RangeSource, Score, Turn};
 
-/// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw").
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw");
+/// in JSON, the number or the name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Answer {
     /// A number (stones, a score difference).
     Number(i64),
@@ -18,15 +22,96 @@ pub enum Answer {
     Winner(&'static str),
 }
 
-/// One move of the optimal line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One move of the optimal line: in words, and in JSON as `{"player": …, <its fields>}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Entry {
     /// Who moves.
     pub player: &'static str,
     /// The move in words, starting with the player.
+    #[serde(skip)]
     pub text: String,
-    /// The move's JSON fields after `"player"`, comma-separated, without braces.
-    pub json: String,
+    /// The move in the game's own terms (JSON only).
+    #[serde(flatten)]
+    pub fields: Fields,
+}
+
+/// A move's JSON fields, in each game's terms (serialised flat, beside `"player"`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Fields {
+    /// Stone Game II: the piles taken and M before and after.
+    Piles {
+        /// The first pile taken, from 1.
+        first_pile: usize,
+        /// How many piles.
+        piles: usize,
+        /// Their stones.
+        stones: i64,
+        /// M before the move.
+        m_before: usize,
+        /// M after it.
+        m_after: usize,
+    },
+    /// Stone Game VIII: the leftmost stones removed and their sum.
+    Leftmost {
+        /// How many stones.
+        stones: usize,
+        /// Their sum, scored.
+        gain: i64,
+    },
+    /// Stone Game (877): the end taken.
+    End {
+        /// `"left"` or `"right"`.
+        end: &'static str,
+        /// The pile's stones.
+        stones: i64,
+    },
+    /// Stone Game III: the stones taken from the front.
+    Front {
+        /// The first stone taken, from 1.
+        first_stone: u32,
+        /// How many (1 to 3).
+        stones: u32,
+        /// Their sum.
+        gain: i64,
+    },
+    /// Stone Game VII: the end stone removed and what the rest scores.
+    EndStone {
+        /// `"left"` or `"right"`.
+        end: &'static str,
+        /// The stone's value.
+        stone: i64,
+        /// The sum of the stones left.
+        gain: i64,
+    },
+    /// Nim: counters taken from a heap.
+    Heap {
+        /// The heap, from 1.
+        heap: u32,
+        /// How many counters.
+        take: u32,
+    },
+    /// Tic-tac-toe: the cell marked.
+    Cell {
+        /// From 1.
+        row: u8,
+        /// From 1.
+        column: u8,
+    },
+    /// Dots and Boxes: the line drawn and the boxes it completes.
+    Edge {
+        /// One dot, `[row, column]`.
+        from: [u32; 2],
+        /// The other dot.
+        to: [u32; 2],
+        /// Boxes completed.
+        boxes: i64,
+    },
+    /// Connect Four: the column, from 1.
+    Column {
+        /// From 1.
+        column: u8,
+    },
 }
 
 impl Entry {
@@ -143,10 +228,13 @@ pub fn stone_game_ii_entry(take: &StoneGameIITake) -> Entry {
             "{player} takes {piles} ({} stones; could take 1 to {}); {m}",
             take.stones, take.max_piles
         ),
-        json: format!(
-            "\"first_pile\":{},\"piles\":{},\"stones\":{},\"m_before\":{},\"m_after\":{}",
-            take.first_pile, take.piles, take.stones, take.m_before, take.m_after
-        ),
+        fields: Fields::Piles {
+            first_pile: take.first_pile,
+            piles: take.piles,
+            stones: take.stones,
+            m_before: take.m_before,
+            m_after: take.m_after,
+        },
     }
 }
 
@@ -160,7 +248,10 @@ pub fn stone_game_viii_entry(take: &StoneGameVIIITake) -> Entry {
              stone of {}",
             take.stones, take.gain, take.gain
         ),
-        json: format!("\"stones\":{},\"gain\":{}", take.stones, take.gain),
+        fields: Fields::Leftmost {
+            stones: take.stones,
+            gain: take.gain,
+        },
     }
 }
 
@@ -251,7 +342,10 @@ impl Presented for StoneGame {
                 Entry {
                     player,
                     text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
-                    json: format!("\"end\":\"{end}\",\"stones\":{}", ply.gain),
+                    fields: Fields::End {
+                        end,
+                        stones: ply.gain,
+                    },
                 }
             })
             .collect()
@@ -283,10 +377,11 @@ impl Presented for StoneGameIII {
                         if ply.mv == 1 { "" } else { "s" },
                         ply.gain
                     ),
-                    json: format!(
-                        "\"first_stone\":{first},\"stones\":{},\"gain\":{}",
-                        ply.mv, ply.gain
-                    ),
+                    fields: Fields::Front {
+                        first_stone: first,
+                        stones: ply.mv,
+                        gain: ply.gain,
+                    },
                 }
             })
             .collect()
@@ -320,7 +415,11 @@ impl Presented for StoneGameVII {
                         "{player} removes the {end} stone ({stone}), scoring the {} left",
                         ply.gain
                     ),
-                    json: format!("\"end\":\"{end}\",\"stone\":{stone},\"gain\":{}", ply.gain),
+                    fields: Fields::EndStone {
+                        end,
+                        stone,
+                        gain: ply.gain,
+                    },
                 }
             })
             .collect()
@@ -355,7 +454,7 @@ impl Presented for Nim {
                         "{player} takes {take} from heap {heap} ({from} → {})",
                         from - take
                     ),
-                    json: format!("\"heap\":{heap},\"take\":{take}"),
+                    fields: Fields::Heap { heap, take },
                 }
             })
             .collect()
@@ -387,7 +486,7 @@ impl Presented for TicTacToe {
                 Entry {
                     player,
                     text: format!("{player} marks row {row}, column {column}"),
-                    json: format!("\"row\":{row},\"column\":{column}"),
+                    fields: Fields::Cell { row, column },
                 }
             })
             .collect()
@@ -435,7 +534,11 @@ impl Presented for DotsAndBoxes {
                 Entry {
                     player,
                     text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
-                    json: format!("\"from\":[{r1},{c1}],\"to\":[{r2},{c2}],\"boxes\":{boxes}"),
+                    fields: Fields::Edge {
+                        from: [r1, c1],
+                        to: [r2, c2],
+                        boxes,
+                    },
                 }
             })
             .collect()
@@ -475,7 +578,7 @@ impl Presented for ConnectFour {
                 Entry {
                     player,
                     text: format!("{player} player drops a stone in column {column}{wins}"),
-                    json: format!("\"column\":{column}"),
+                    fields: Fields::Column { column },
                 }
             })
             .collect()

@@ -2,7 +2,11 @@
 
 use std::io::{self, Write};
 
-use super::present::Answer;
+use gamesolver::Score;
+use serde::{Serialize, Serializer};
+
+use super::connect_four::PositionJson;
+use super::present::{Answer, Line};
 use super::run::{CheckSummary, Report};
 
 /// Writes the report in words.
@@ -54,61 +58,53 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     )
 }
 
-fn answer_json(answer: &Answer) -> String {
-    match answer {
-        Answer::Number(number) => number.to_string(),
-        Answer::Winner(name) => json_string(name),
-    }
+/// The report as JSON: one object, its keys in this order, the game's extra fields (Connect
+/// Four's position and analysis) before the line.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    game: &'static str,
+    n: usize,
+    answer: &'a Answer,
+    value: Score,
+    solver: &'static str,
+    table: &'static str,
+    threads: usize,
+    states: usize,
+    hits: u64,
+    seconds: f64,
+    #[serde(flatten)]
+    extra: &'a Option<PositionJson>,
+    line: Entries<'a>,
 }
 
-/// A JSON string literal.
-pub fn json_string(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for character in text.chars() {
-        match character {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            control if (control as u32) < 0x20 => {
-                quoted.push_str(&format!("\\u{:04x}", control as u32));
-            }
-            other => quoted.push(other),
-        }
+/// A line's moves, put in words one at a time as they are written (a line can be 10⁷ moves).
+struct Entries<'a>(&'a Line);
+
+impl Serialize for Entries<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.entries())
     }
-    quoted.push('"');
-    quoted
 }
 
 /// Writes the report as one JSON object and a newline.
 pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
     let stats = &report.stats;
-    write!(
-        out,
-        "{{\"game\":\"{}\",\"n\":{},\"answer\":{},\"value\":{},\"solver\":\"{}\",\"table\":\"{}\",\
-         \"threads\":{},\"states\":{},\"hits\":{},\"seconds\":{},{}{}\"line\":[",
-        report.game.id(),
-        report.n,
-        answer_json(&report.answer),
-        report.value,
-        report.solver,
-        report.table,
-        report.threads,
-        stats.stored,
-        stats.hits,
-        stats.elapsed.as_secs_f64(),
-        report.json,
-        if report.json.is_empty() { "" } else { "," }
-    )?;
-    for (number, entry) in report.line.entries().enumerate() {
-        let comma = if number == 0 { "" } else { "," };
-        write!(
-            out,
-            "{comma}{{\"player\":\"{}\",{}}}",
-            entry.player, entry.json
-        )?;
-    }
-    writeln!(out, "]}}")
+    let object = JsonReport {
+        game: report.game.id(),
+        n: report.n,
+        answer: &report.answer,
+        value: report.value,
+        solver: report.solver,
+        table: report.table,
+        threads: report.threads,
+        states: stats.stored,
+        hits: stats.hits,
+        seconds: stats.elapsed.as_secs_f64(),
+        extra: &report.json,
+        line: Entries(&report.line),
+    };
+    serde_json::to_writer(&mut *out, &object)?;
+    writeln!(out)
 }
 
 /// Writes a conformance check in words.
@@ -132,18 +128,32 @@ pub fn check_text(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()
     Ok(())
 }
 
+/// A conformance check as JSON.
+#[derive(Serialize)]
+struct JsonCheck<'a> {
+    game: &'static str,
+    ok: bool,
+    states: usize,
+    playouts: usize,
+    values_compared: usize,
+    violations: &'a [String],
+}
+
 /// Writes a conformance check as one JSON object.
 pub fn check_json(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()> {
-    let violations: Vec<String> = summary.violations.iter().map(|v| json_string(v)).collect();
-    writeln!(
-        out,
-        "{{\"game\":\"{}\",\"ok\":{},\"states\":{},\"playouts\":{},\"values_compared\":{},\
-         \"violations\":[{}]}}",
-        summary.game.id(),
-        summary.violations.is_empty(),
-        summary.states,
-        summary.playouts,
-        summary.values_compared,
-        violations.join(",")
-    )
+    let object = JsonCheck {
+        game: summary.game.id(),
+        ok: summary.violations.is_empty(),
+        states: summary.states,
+        playouts: summary.playouts,
+        values_compared: summary.values_compared,
+        violations: &summary.violations,
+    };
+    serde_json::to_writer(&mut *out, &object)?;
+    writeln!(out)
+}
+
+/// An error as one JSON object, `{"error": message, "kind": kind}`.
+pub fn error_json(message: &str, kind: &str) -> String {
+    serde_json::json!({ "error": message, "kind": kind }).to_string()
 }

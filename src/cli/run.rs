@@ -56,8 +56,8 @@ pub struct Report {
     pub line: Line,
     /// Lines printed after the headline (a board, move scores), in words.
     pub notes: Vec<String>,
-    /// Extra JSON fields (`"name":value` pairs, comma-separated, without braces).
-    pub json: String,
+    /// Connect Four's fields in JSON, after the common ones.
+    pub json: Option<connect_four::PositionJson>,
 }
 
 /// What an engine run produced.
@@ -121,7 +121,7 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 stats,
                 line: Line::StoneGameII(solution.line()),
                 notes: Vec::new(),
-                json: String::new(),
+                json: None,
             })
         }
         GameName::StoneGameVIII if specialised => {
@@ -149,7 +149,7 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 stats,
                 line: Line::StoneGameVIII(solution.line()),
                 notes: Vec::new(),
-                json: String::new(),
+                json: None,
             })
         }
         GameName::StoneGameII => engine_report(cli, &StoneGameII::new(values)?, n, limits),
@@ -537,7 +537,7 @@ pub(super) fn presented<G: Presented>(
         stats: run.stats,
         line: game.entries(&run.line),
         notes: Vec::new(),
-        json: String::new(),
+        json: None,
     })
 }
 
