@@ -45,12 +45,10 @@ impl DotsAndBoxes {
         let horizontal = (rows + 1) * columns;
         let edges = horizontal + rows * (columns + 1);
         if edges > MAX_EDGES {
-            return Err(Error::OutOfRange {
-                unit: "board of edges,",
-                position: 1,
-                value: i64::from(edges),
-                rule: "boards may have at most 24 edges (2 x 3 has 17, 3 x 3 has 24)",
-            });
+            return Err(Error::InvalidGame(format!(
+                "a board of {rows} x {columns} boxes has {edges} edges, but boards may have at \
+                 most 24 edges (2 x 3 boxes have 17, 3 x 3 have 24)"
+            )));
         }
         let mut borders = vec![Vec::new(); edges as usize];
         for row in 0..rows {

@@ -34,9 +34,10 @@ struct Row {
 impl Row {
     /// At least one pile, each positive, and `factor × total` within `i64` (every score the
     /// game can reach is at most that).
-    fn new(game: &'static str, piles: Vec<i64>, factor: u64) -> Result<Self, Error> {
-        super::check_count(game, "pile", "piles", piles.len(), 1)?;
-        super::check_positive(&piles, "pile", "piles must be positive integers")?;
+    fn new<R: IntervalRule>(piles: Vec<i64>, factor: u64) -> Result<Self, Error> {
+        let (unit, units) = R::UNIT;
+        super::check_count(R::NAME, unit, units, piles.len(), 1)?;
+        super::check_positive(&piles, unit, R::POSITIVE)?;
         let mut prefix = Vec::with_capacity(piles.len() + 1);
         prefix.push(0i64);
         for (index, &pile) in piles.iter().enumerate() {
@@ -50,7 +51,7 @@ impl Row {
                 })
                 .ok_or(Error::TotalOverflow {
                     what: "the bound on the scores",
-                    unit: "pile",
+                    unit,
                     position: index + 1,
                 })?;
             prefix.push(sum);
@@ -99,6 +100,10 @@ impl Row {
 pub trait IntervalRule {
     /// The game's name, for error messages.
     const NAME: &'static str;
+    /// What its values are called, singular and plural ("pile", "piles").
+    const UNIT: (&'static str, &'static str);
+    /// The rule a value must follow, for error messages.
+    const POSITIVE: &'static str;
     /// Every score is at most `factor(n) × total`: validation checks that it fits `i64`.
     fn factor(piles: usize) -> u64;
     /// The mover's gain for taking `taken` (an index) and leaving `next`.
@@ -111,6 +116,8 @@ pub struct TakePile;
 
 impl IntervalRule for TakePile {
     const NAME: &'static str = "Stone Game";
+    const UNIT: (&'static str, &'static str) = ("pile", "piles");
+    const POSITIVE: &'static str = "piles must be positive integers";
     fn factor(_piles: usize) -> u64 {
         1
     }
@@ -125,6 +132,8 @@ pub struct ScoreRest;
 
 impl IntervalRule for ScoreRest {
     const NAME: &'static str = "Stone Game VII";
+    const UNIT: (&'static str, &'static str) = ("stone", "stones");
+    const POSITIVE: &'static str = "stones must be positive integers";
     fn factor(piles: usize) -> u64 {
         piles.max(1) as u64
     }
@@ -168,7 +177,7 @@ impl<R: IntervalRule> IntervalGame<R> {
     pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
         let factor = R::factor(piles.len());
         Ok(IntervalGame {
-            row: Row::new(R::NAME, piles, factor)?,
+            row: Row::new::<R>(piles, factor)?,
             rule: std::marker::PhantomData,
         })
     }

@@ -48,10 +48,12 @@ impl Nim {
             positions = positions
                 .checked_mul(u64::from(size) + 1)
                 .filter(|&product| product <= MAX_NIM_POSITIONS)
-                .ok_or(Error::TotalOverflow {
-                    what: "the number of positions (the product of heap + 1, at most 2^40)",
-                    unit: "heap",
-                    position: index + 1,
+                .ok_or_else(|| {
+                    Error::InvalidGame(format!(
+                        "Nim with these heaps has more than 2^40 positions (the product of \
+                         heap + 1 passes it at heap {}): too many to solve",
+                        index + 1
+                    ))
                 })?;
             sizes.push(size);
         }
