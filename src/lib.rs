@@ -9,8 +9,10 @@
 //! stack over any such game, with a pluggable [memo table](memo); the [`Solution`] gives the
 //! value, the best moves, the optimal line and statistics.
 //!
-//! The bundled [games] (LeetCode's Stone Game II and Stone Game VIII) are ordinary
-//! implementations of the same trait.
+//! The bundled [games] are ordinary implementations of the same trait: LeetCode's Stone Games
+//! (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact solvers),
+//! Nim, Tic-tac-toe, Dots and Boxes and Connect Four. Games with a declared value range can be
+//! solved by the pruning engine ([`prune`]) as well.
 //!
 //! ```
 //! use gamesolver::{solve, memo::DenseTable, games::StoneGameII};

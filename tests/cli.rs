@@ -765,3 +765,76 @@ fn check_and_completions_are_subcommands() {
     }
     rejected(&["completions", "tcsh"], None, 2);
 }
+
+#[test]
+fn options_the_solver_cannot_use_are_warnings_and_messages_name_the_problem() {
+    // A solver option that cannot apply: the run goes on, with one warning on stderr.
+    for (args, says) in [
+        (
+            vec!["nim", "1,2", "--threads", "2", "--solver", "engine"],
+            "warning: --threads 2 has no effect",
+        ),
+        (
+            vec!["stone-game-ii", "2,7,9", "--threads", "2"],
+            "the specialised solver runs on one thread",
+        ),
+        (
+            vec!["nim", "1,2", "--solver", "fast"],
+            "warning: nim has no specialised solver",
+        ),
+    ] {
+        let output = gamesolver(&args, None);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(output.status.success(), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    // With --json the warning is a JSON object too, and stdout keeps its one object.
+    let output = gamesolver(&["nim", "1,2", "--solver", "fast", "--json"], None);
+    let warning: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert!(
+        warning["warning"]
+            .as_str()
+            .unwrap()
+            .contains("no specialised solver")
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["answer"], "Alice");
+    // Sizes may be fractional with a unit; thread counts say what is wrong with them.
+    assert_eq!(
+        json(&["nim", "1,2", "--memory-limit", "1.5G"], None)["answer"],
+        "Alice"
+    );
+    for (count, says) in [
+        ("-3", "not a number of threads"),
+        ("0", "cannot solve anything"),
+    ] {
+        let message = rejected(&["nim", "1,2", "--threads", count], None, 2);
+        assert!(message.contains(says), "{message}");
+    }
+    // Messages in the game's own terms.
+    for (args, says, not) in [
+        (
+            vec!["dots-and-boxes", "5", "5"],
+            "5 x 5 boxes has 60 edges",
+            "board of edges",
+        ),
+        (
+            vec!["nim", "1000000,1000000,1000"],
+            "more than 2^40 positions",
+            "overflows",
+        ),
+        (vec!["stone-game-vii", "0,1"], "stone 1 is 0", "pile"),
+    ] {
+        let message = rejected(&args, None, 1);
+        assert!(
+            message.contains(says) && !message.contains(not),
+            "{message}"
+        );
+    }
+    // A game over at the start says so instead of an empty line of play.
+    let output = gamesolver(&["nim", "0,0"], None);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("No move can be played"), "{stdout}");
+    assert!(!stdout.contains("Optimal line of play"), "{stdout}");
+}

@@ -73,7 +73,7 @@ pub struct Cli {
 
     /// Threads for the parallel engines (at most 256). Default: every core for `parallel`, one
     /// for `alphabeta`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS))]
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
 
     /// Print exactly one JSON object on stdout.
@@ -175,7 +175,25 @@ pub enum SolverName {
     AlphaBeta,
 }
 
-/// Parses `123`, `64K`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is fine).
+/// Parses a thread count from 1 to [`MAX_THREADS`], saying what is wrong with any other.
+pub fn parse_threads(text: &str) -> Result<u16, String> {
+    let range = format!("give a count in 1..={MAX_THREADS}");
+    match text.trim().parse::<i64>() {
+        Ok(count) if (1..=MAX_THREADS).contains(&count) => {
+            Ok(u16::try_from(count).expect("at most MAX_THREADS"))
+        }
+        Ok(0) => Err(format!("0 threads cannot solve anything: {range}")),
+        Ok(count) if count < 0 => Err(format!("{count} is not a number of threads: {range}")),
+        Ok(count) => Err(format!(
+            "{count} threads is more than {MAX_THREADS} (each has its own stack and buffers): \
+             {range}"
+        )),
+        Err(_) => Err(format!("{text:?} is not a whole number: {range}")),
+    }
+}
+
+/// Parses `123`, `64K`, `1.5G`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is
+/// fine; a fraction is allowed with a unit and rounded down to whole bytes).
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let upper = trimmed.to_ascii_uppercase();
@@ -190,13 +208,26 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         Some('T') => (&number[..number.len() - 1], 40),
         _ => (number, 0),
     };
-    let value: u64 = digits.trim().parse().map_err(|_| {
-        format!("{text:?} is not a size (use bytes, or a number with K, M, G or T)")
-    })?;
-    value
-        .checked_mul(1u64 << shift)
+    let digits = digits.trim();
+    let not_a_size =
+        || format!("{text:?} is not a size (use bytes, or a number with K, M, G or T)");
+    let out_of_range = || format!("{text:?} is not a size between 1 byte and 16 EiB");
+    let bytes = match digits.parse::<u64>() {
+        Ok(value) => value.checked_mul(1u64 << shift).ok_or_else(out_of_range)?,
+        // A fraction of a unit (1.5G): exact enough in f64 below 2⁵³, checked above it.
+        Err(_) if shift > 0 && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+            let value: f64 = digits.parse().map_err(|_| not_a_size())?;
+            let bytes = (value * (1u64 << shift) as f64).floor();
+            if bytes >= u64::MAX as f64 {
+                return Err(out_of_range());
+            }
+            bytes as u64
+        }
+        Err(_) => return Err(not_a_size()),
+    };
+    Some(bytes)
         .filter(|&bytes| bytes > 0)
-        .ok_or_else(|| format!("{text:?} is not a size between 1 byte and 16 EiB"))
+        .ok_or_else(out_of_range)
 }
 
 /// Parses `30`, `1.5s`, `500ms`, `10m`, `2h` into a duration (a bare number is seconds).
@@ -317,5 +348,36 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("lots").is_err());
         assert!(parse_size("99999999T").is_err());
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("0.5k"), Ok(512));
+        for bad in [
+            "1.5",
+            "1.2.3G",
+            "-1G",
+            ".G",
+            "1e3M",
+            "0.0001K",
+            "99999999999T",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn thread_counts() {
+        assert_eq!(parse_threads("2"), Ok(2));
+        assert_eq!(parse_threads("256"), Ok(256));
+        for (bad, says) in [
+            ("0", "cannot solve anything"),
+            ("-3", "not a number of threads"),
+            ("5000", "more than 256"),
+            ("many", "not a whole number"),
+        ] {
+            let message = parse_threads(bad).unwrap_err();
+            assert!(
+                message.contains(says) && message.contains("1..=256"),
+                "{message}"
+            );
+        }
     }
 }

@@ -173,6 +173,10 @@ pub trait Presented: Game {
     fn entries(&self, line: &[Ply<Self>]) -> Line
     where
         Self: Sized;
+    /// A sentence that says how to read the line's moves, where they need one.
+    fn legend(&self) -> Option<&'static str> {
+        None
+    }
     /// How many moves the exhaustive engine values to solve the game, where that is known
     /// (for an estimate of its time before it starts), with the game's faster solver.
     fn engine_work(&self) -> Option<(u64, &'static str)> {
@@ -510,6 +514,12 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 
 impl Presented for DotsAndBoxes {
     type Range = AnyValue;
+    fn legend(&self) -> Option<&'static str> {
+        Some(
+            "A line joins two neighbouring dots, each written (row,column) and counted from \
+             (0,0), the top-left dot.",
+        )
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }

@@ -15,7 +15,11 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     for note in &report.notes {
         writeln!(out, "{note}")?;
     }
-    writeln!(out, "Optimal line of play:")?;
+    if report.line.len() == 0 {
+        writeln!(out, "No move can be played: the game is over at the start.")?;
+    } else {
+        writeln!(out, "Optimal line of play:")?;
+    }
     for (number, entry) in report.line.entries().enumerate() {
         writeln!(out, "  {:>3}. {}", number + 1, entry.text)?;
     }
@@ -151,6 +155,16 @@ pub fn check_json(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()
     };
     serde_json::to_writer(&mut *out, &object)?;
     writeln!(out)
+}
+
+/// A warning on stderr: `warning: …`, or with `--json` one JSON object `{"warning": …}`. The
+/// run goes on.
+pub fn warn(json: bool, message: &str) {
+    if json {
+        eprintln!("{}", serde_json::json!({ "warning": message }));
+    } else {
+        eprintln!("warning: {message}");
+    }
 }
 
 /// An error as one JSON object, `{"error": message, "kind": kind}`.

@@ -81,6 +81,9 @@ pub(super) struct EngineRun<G: Game> {
 /// more than one thread is available and the game's state bound reaches `SERIAL_CUTOFF`.
 pub fn run(cli: &Cli) -> Result<Report, Failure> {
     refuse_misplaced_options(cli)?;
+    if let Some(message) = inapplicable_solver_options(cli) {
+        super::report::warn(cli.json, &message);
+    }
     if cli.game == GameName::ConnectFour {
         return connect_four::report(cli);
     }
@@ -264,6 +267,43 @@ fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
         ))),
         None => Ok(()),
     }
+}
+
+/// What the solver options ask that the chosen solver cannot do, if anything: a warning, and
+/// the run goes on with what it can do. (Options that belong to another game are errors:
+/// [`refuse_misplaced_options`]. These are about how to solve, not what: the answer is the
+/// same, so the run is not refused.)
+fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
+    let specialised = matches!(cli.game, GameName::StoneGameII | GameName::StoneGameVIII);
+    let one_thread = match cli.solver {
+        SolverName::Engine => Some("--solver engine runs on one thread"),
+        SolverName::Fast | SolverName::Auto if specialised => {
+            Some("the specialised solver runs on one thread")
+        }
+        _ => None,
+    };
+    match (cli.threads, one_thread) {
+        (Some(threads), Some(why)) if threads > 1 => {
+            return Some(format!(
+                "--threads {threads} has no effect: {why} (the parallel engine is --solver \
+                 parallel)"
+            ));
+        }
+        _ => {}
+    }
+    if cli.solver == SolverName::Fast && !specialised {
+        let instead = if cli.game == GameName::ConnectFour {
+            "the pruning engine"
+        } else {
+            "the engine"
+        };
+        return Some(format!(
+            "{} has no specialised solver (only stone-game-ii and stone-game-viii do): {instead} \
+             solves it",
+            cli.game.id()
+        ));
+    }
+    None
 }
 
 /// A conformance check's outcome, in the terms the output needs.
@@ -466,11 +506,12 @@ fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), Error> {
             advice: format!("use {faster}"),
         }),
         None if seconds >= 60.0 => {
-            eprintln!(
-                "warning: the engine will take about {} on this input ({work} moves to value); \
-                 {faster} gives the same answer much sooner",
+            let message = format!(
+                "the engine will take about {} on this input ({work} moves to value); {faster} \
+                 gives the same answer much sooner",
                 Error::duration_in_words(estimate)
             );
+            super::report::warn(cli.json, &message);
             Ok(())
         }
         _ => Ok(()),
@@ -536,7 +577,7 @@ pub(super) fn presented<G: Presented>(
         threads: run.threads,
         stats: run.stats,
         line: game.entries(&run.line),
-        notes: Vec::new(),
+        notes: game.legend().map(str::to_string).into_iter().collect(),
         json: None,
     })
 }
