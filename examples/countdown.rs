@@ -13,6 +13,7 @@ use gamesolver::memo::DenseTable;
 use gamesolver::{DenseIndex, Game, Player, Score, Step, Turn, solve};
 
 /// The rules value: everything fixed for one game lives here.
+#[derive(Debug)]
 pub struct Countdown {
     /// Counters at the start.
     pub counters: u32,
