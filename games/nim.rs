@@ -69,6 +69,43 @@ impl Nim {
         &self.heaps
     }
 
+    /// The position with these heap sizes (one per heap, each at most the heap's size at the
+    /// start).
+    ///
+    /// ```
+    /// use gamesolver::games::Nim;
+    /// let game = Nim::new(vec![3, 4, 5]).unwrap();
+    /// let position = game.position(&[1, 4, 5]).unwrap();
+    /// assert_eq!((game.heap(position, 0), game.heap(position, 2)), (1, 5));
+    /// assert!(game.position(&[4, 0, 0]).is_err()); // heap 1 starts with 3
+    /// assert!(game.position(&[1, 2]).is_err());    // three heaps
+    /// ```
+    pub fn position(&self, heaps: &[i64]) -> Result<u64, Error> {
+        if heaps.len() != self.heaps.len() {
+            return Err(Error::InvalidState(format!(
+                "this Nim has {} heaps, and the position gives {}",
+                self.heaps.len(),
+                heaps.len()
+            )));
+        }
+        let mut position = 0;
+        for (k, &size) in heaps.iter().enumerate() {
+            let start = self.heaps[k];
+            let size = u32::try_from(size)
+                .ok()
+                .filter(|&size| size <= start)
+                .ok_or_else(|| {
+                    Error::InvalidState(format!(
+                        "heap {} is {size}, but it starts with {start} counters and can only \
+                         shrink",
+                        k + 1
+                    ))
+                })?;
+            position += u64::from(size) * self.stride[k];
+        }
+        Ok(position)
+    }
+
     /// The size of heap `k` in `position`.
     pub fn heap(&self, position: u64, k: usize) -> u32 {
         ((position / self.stride[k]) % (u64::from(self.heaps[k]) + 1)) as u32

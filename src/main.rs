@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
-use cli::args::{Cli, Command, CommandLine, protect_negative_values};
+use cli::analyze::Analysis;
+use cli::args::{AnalyzeArgs, Cli, Command, CommandLine, protect_negative_values};
 use cli::progress::Reporter;
 use cli::run::{Failure, run, run_budget, run_check};
 
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         (None, None) => fail("no game given (see 'gamesolver --help')", "usage", 2),
         (Some(Command::Completions { shell }), _) => completions(shell),
         (Some(Command::Check(cli)), _) => check(&cli),
+        (Some(Command::Analyze(args)), _) => analyze(&args),
     }
 }
 
@@ -100,6 +102,26 @@ fn check(cli: &Cli) -> ExitCode {
         ExitCode::FAILURE
     };
     finished(written, verdict)
+}
+
+/// Values every move at a position and prints them, best first.
+fn analyze(args: &AnalyzeArgs) -> ExitCode {
+    let reporter = Reporter::start(run_budget);
+    let result = cli::analyze::run(args);
+    drop(reporter);
+    let analysis = match result {
+        Ok(analysis) => analysis,
+        Err(failure) => return failed(failure),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let json = args.game.json;
+    let written = match &analysis {
+        Analysis::Moves(moves) if json => cli::analyze::json(moves, &mut out),
+        Analysis::Moves(moves) => cli::analyze::text(moves, &mut out),
+        Analysis::ConnectFour(report) if json => cli::report::json(report, &mut out),
+        Analysis::ConnectFour(report) => cli::report::text(report, &mut out),
+    };
+    finished(written.and_then(|()| out.flush()), ExitCode::SUCCESS)
 }
 
 /// Prints the completion script for `shell`. Generated whole first, so that a closed pipe is

@@ -838,3 +838,95 @@ fn options_the_solver_cannot_use_are_warnings_and_messages_name_the_problem() {
     assert!(stdout.contains("No move can be played"), "{stdout}");
     assert!(!stdout.contains("Optimal line of play"), "{stdout}");
 }
+
+/// The mover's margin in Stone Game II from `piles` with `m`, by the literal rules.
+fn stone_game_ii_margin(piles: &[i64], m: usize) -> i64 {
+    (1..=(2 * m).min(piles.len()))
+        .map(|x| piles[..x].iter().sum::<i64>() - stone_game_ii_margin(&piles[x..], m.max(x)))
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn analyze_values_every_move_at_any_position() {
+    // Stone Game II: each move's value is the piles it takes minus the opponent's margin after
+    // it, by brute force; best first; the position's value is the best.
+    for seed in 0..12 {
+        let piles = common::random_values(6 + seed as usize % 4, seed, 1, 30);
+        let n = piles.len();
+        let (pile, m) = (1 + seed as usize % n, 1 + seed as usize % 3);
+        let values: Vec<String> = piles.iter().map(i64::to_string).collect();
+        let at = format!("{pile},{m}");
+        let report = json(
+            &["analyze", "stone-game-ii", &values.join(","), "--at", &at],
+            None,
+        );
+        let left = &piles[pile - 1..];
+        let mut expected: Vec<i64> = (1..=(2 * m).min(left.len()))
+            .map(|x| left[..x].iter().sum::<i64>() - stone_game_ii_margin(&left[x..], m.max(x)))
+            .collect();
+        expected.sort_by(|a, b| b.cmp(a));
+        let moves = report["moves"].as_array().unwrap();
+        let got: Vec<i64> = moves
+            .iter()
+            .map(|mv| mv["value"].as_i64().unwrap())
+            .collect();
+        assert_eq!(got, expected, "{piles:?} at {at}");
+        assert_eq!(report["value"], expected[0]);
+        for mv in moves {
+            assert_eq!(mv["best"], mv["value"] == report["value"]);
+        }
+    }
+    // Nim: a move wins (+1) exactly when it leaves heaps whose XOR is 0.
+    for at in ["3,4,5", "1,4,5", "0,2,2", "3,0,1"] {
+        let report = json(&["analyze", "nim", "3,4,5", "--at", at], None);
+        let heaps: Vec<i64> = at.split(',').map(|h| h.parse().unwrap()).collect();
+        let moves = report["moves"].as_array().unwrap();
+        assert_eq!(moves.len() as i64, heaps.iter().sum::<i64>(), "{at}");
+        for mv in moves {
+            let mut after = heaps.clone();
+            after[mv["heap"].as_u64().unwrap() as usize - 1] -= mv["take"].as_i64().unwrap();
+            let wins = after.iter().fold(0, |acc, heap| acc ^ heap) == 0;
+            assert_eq!(mv["value"], if wins { 1 } else { -1 }, "{at}: {mv}");
+        }
+    }
+    // In words: every move, best first, the best marked.
+    let output = gamesolver(&["analyze", "stone-game", "5,3,4,5", "--at", "2,3"], None);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("1  takes the right pile (4 stones)  (best)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("-1  takes the left pile (3 stones)\n"),
+        "{text}"
+    );
+    // Bad positions are refused with what a position is.
+    let message = rejected(&["analyze", "nim", "3,4,5", "--at", "4,4,5"], None, 1);
+    assert!(
+        message.contains("heap 1 is 4, but it starts with 3"),
+        "{message}"
+    );
+    let message = rejected(&["analyze", "stone-game-ii", "1,2", "--at", "9,1"], None, 1);
+    assert!(message.contains("past the 2 piles"), "{message}");
+    let message = rejected(&["analyze", "tic-tac-toe", "--at", "1"], None, 1);
+    assert!(
+        message.contains("analyze this game from its start"),
+        "{message}"
+    );
+    rejected(&["analyze", "connect-four", "--at", "44"], None, 2);
+    // Connect Four analyses its position (the VALUE) with every column's score.
+    let report = json(
+        &[
+            "analyze",
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "12",
+        ],
+        None,
+    );
+    assert_eq!(report["analysis"].as_array().unwrap().len(), 4);
+}

@@ -40,6 +40,8 @@ pub enum Command {
     /// Run the conformance checker on a bundled game instead of solving it: its contract
     /// (moves, values, index, ranges) on every state it reaches, against a reference search.
     Check(Cli),
+    /// The value of every legal move at a position (the start, or `--at`), best first.
+    Analyze(AnalyzeArgs),
     /// Print a completion script for SHELL on stdout (for example
     /// `gamesolver completions bash > /etc/bash_completion.d/gamesolver`).
     Completions {
@@ -49,8 +51,23 @@ pub enum Command {
     },
 }
 
-/// A game and its values, and how to solve (or check) it.
+/// `analyze`: a game and its values, and the position to analyze.
 #[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The game and its values.
+    #[command(flatten)]
+    pub game: Cli,
+
+    /// The position, in the game's terms: Stone Game II 'PILE,M' (the next pile, from 1, and
+    /// M); Stone Game and Stone Game VII 'FIRST,LAST' (the piles or stones left, from 1);
+    /// Stone Game III 'STONE' (the next stone, from 1); Nim the heaps 'H1,H2,...'. Default:
+    /// the start. (Connect Four: give the position as its VALUE.)
+    #[arg(long, value_name = "POSITION")]
+    pub at: Option<String>,
+}
+
+/// A game and its values, and how to solve (or check) it.
+#[derive(Debug, Clone, Args)]
 pub struct Cli {
     /// The game to solve.
     #[arg(value_enum)]

@@ -1,5 +1,6 @@
 //! The `gamesolver` command line: parse, read the values, solve (or check), print.
 
+pub mod analyze;
 pub mod args;
 pub mod connect_four;
 pub mod present;

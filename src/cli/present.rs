@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use gamesolver::games::{
-    ConnectFour, DotsAndBoxes, End, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
+    ConnectFour, DotsAndBoxes, End, Interval, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
     StoneGameIITake, StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
 };
-use gamesolver::{AnyValue, DeclaredRange, Game, Player, Ply, RangeSource, Score, Turn};
+use gamesolver::{AnyValue, DeclaredRange, Error, Game, Player, Ply, RangeSource, Score, Turn};
 
 /// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw");
 /// in JSON, the number or the name.
@@ -173,6 +173,15 @@ pub trait Presented: Game {
     fn entries(&self, line: &[Ply<Self>]) -> Line
     where
         Self: Sized;
+    /// The state at `position`, written in the game's terms (`analyze --at`).
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        let _ = position;
+        Err(Error::InvalidState(
+            "analyze --at takes positions for stone-game, stone-game-ii, stone-game-iii, \
+             stone-game-vii and nim; analyze this game from its start"
+                .into(),
+        ))
+    }
     /// A sentence that says how to read the line's moves, where they need one.
     fn legend(&self) -> Option<&'static str> {
         None
@@ -181,6 +190,20 @@ pub trait Presented: Game {
     /// (for an estimate of its time before it starts), with the game's faster solver.
     fn engine_work(&self) -> Option<(u64, &'static str)> {
         None
+    }
+}
+
+/// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
+fn interval_position(n: usize, position: &[i64], units: &str) -> Result<Interval, Error> {
+    match *position {
+        [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
+            left: first as u32 - 1,
+            right: last as u32,
+        }),
+        _ => Err(Error::InvalidState(format!(
+            "a position is 'FIRST,LAST': the {units} left, from 1 to {n} (FIRST = LAST + 1 for \
+             none)"
+        ))),
     }
 }
 
@@ -281,6 +304,20 @@ pub fn stone_game_viii_headline(game: &StoneGameVIII, value: Score) -> String {
 
 impl Presented for StoneGameII {
     type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        let n = self.piles().len() as i64;
+        match *position {
+            [pile, _] if pile > n + 1 => Err(Error::InvalidState(format!(
+                "pile {pile} is past the {n} piles (PILE is from 1 to {}, the end)",
+                n + 1
+            ))),
+            [pile, m] if pile >= 1 && m >= 1 => self.state(pile as usize - 1, m as usize),
+            _ => Err(Error::InvalidState(
+                "a Stone Game II position is 'PILE,M': the next pile (from 1) and M (at least 1)"
+                    .into(),
+            )),
+        }
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(self.alice_stones(value))
     }
@@ -328,6 +365,9 @@ fn end_name(end: End) -> &'static str {
 
 impl Presented for StoneGame {
     type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        interval_position(self.piles().len(), position, "piles")
+    }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }
@@ -358,6 +398,18 @@ impl Presented for StoneGame {
 
 impl Presented for StoneGameIII {
     type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        let n = self.values().len() as i64;
+        match *position {
+            [next] if (1..=n + 1).contains(&next) => Ok(next as u32 - 1),
+            _ => Err(Error::InvalidState(format!(
+                "a Stone Game III position is 'STONE': the next stone, from 1 to {} ({} is \
+                 the end)",
+                n + 1,
+                n + 1
+            ))),
+        }
+    }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }
@@ -394,6 +446,9 @@ impl Presented for StoneGameIII {
 
 impl Presented for StoneGameVII {
     type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        interval_position(self.piles().len(), position, "stones")
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }
@@ -432,6 +487,9 @@ impl Presented for StoneGameVII {
 
 impl Presented for Nim {
     type Range = DeclaredRange;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        Nim::position(self, position)
+    }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")
     }

@@ -87,13 +87,8 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     if cli.game == GameName::ConnectFour {
         return connect_four::report(cli);
     }
-    let values = read_values(cli, limits(cli).memory_budget)?;
+    let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
-    // The values live on in the game, beside its running sums: what is left of the budget is
-    // the solver's.
-    let limits = held(limits(cli), game_bytes(n), || {
-        format!("the game's {n} values and their running sums")
-    })?;
     let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
     match cli.game {
         GameName::StoneGameII if specialised => {
@@ -173,6 +168,20 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
         }
         GameName::ConnectFour => unreachable!("Connect Four is reported above"),
     }
+}
+
+/// The game's values (from the arguments or `--input`), and the limits left to the solver once
+/// they and the game built from them are held.
+pub(super) fn values_and_limits(cli: &Cli) -> Result<(Vec<i64>, Limits), Failure> {
+    refuse_misplaced_options(cli)?;
+    let values = read_values(cli, limits(cli).memory_budget)?;
+    let n = values.len();
+    // The values live on in the game, beside its running sums: what is left of the budget is
+    // the solver's.
+    let limits = held(limits(cli), game_bytes(n), || {
+        format!("the game's {n} values and their running sums")
+    })?;
+    Ok((values, limits))
 }
 
 /// The bytes a game built from `n` values holds: the values and a running sum per value
@@ -416,7 +425,7 @@ pub(super) fn limits(cli: &Cli) -> Limits {
 }
 
 /// Dots and Boxes' two values: rows and columns of boxes.
-fn dimensions(values: &[i64]) -> Result<(i64, i64), Failure> {
+pub(super) fn dimensions(values: &[i64]) -> Result<(i64, i64), Failure> {
     match values {
         [rows, columns] => Ok((*rows, *columns)),
         _ => Err(Failure::Usage(format!(

@@ -1,0 +1,226 @@
+//! `gamesolver analyze`: the value of every legal move at a position, best first.
+
+use std::hash::Hash;
+use std::io::{self, Write};
+
+use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII};
+use gamesolver::games::{StoneGameVIII, TicTacToe};
+use gamesolver::memo::{DenseTable, HashTable, MemoTable};
+use gamesolver::{DenseIndex, Error, Limits, Player, Ply, Score, solve_within};
+use serde::Serialize;
+
+use super::args::{AnalyzeArgs, Cli, GameName, strip_protection};
+use super::present::{Fields, Presented};
+use super::run::{self, Failure, Report};
+
+/// What `analyze` found at a position.
+pub enum Analysis {
+    /// A game analysed by the engine.
+    Moves(Moves),
+    /// Connect Four, analysed by its own report (`--analyze`).
+    ConnectFour(Box<Report>),
+}
+
+/// The moves of one position with their values.
+pub struct Moves {
+    game: GameName,
+    /// The position as given (`None`: the start).
+    position: Option<String>,
+    /// Its value for the player to move.
+    value: Score,
+    /// Every legal move, best first (ties in the game's move order).
+    moves: Vec<Valued>,
+}
+
+/// A move at the position: its value for the mover, its words (without the player) and its
+/// JSON fields.
+struct Valued {
+    value: Score,
+    words: String,
+    fields: Fields,
+}
+
+/// Reads the game and the position, solves, and values every move there.
+pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
+    let cli = &args.game;
+    if cli.game == GameName::ConnectFour {
+        if args.at.is_some() {
+            return Err(Failure::Usage(
+                "Connect Four's position is its VALUE (the columns played, as 4453), not --at"
+                    .into(),
+            ));
+        }
+        let cli = Cli {
+            analyze: true,
+            ..cli.clone()
+        };
+        return Ok(Analysis::ConnectFour(Box::new(run::run(&cli)?)));
+    }
+    let (values, limits) = run::values_and_limits(cli)?;
+    let at = match &args.at {
+        Some(text) => Some(gamesolver::input::parse_arguments(&[strip_protection(
+            text,
+        )])?),
+        None => None,
+    };
+    let at = at.as_deref();
+    match cli.game {
+        GameName::StoneGameII => analyze(cli, &StoneGameII::new(values)?, at, limits),
+        GameName::StoneGameVIII => {
+            analyze(cli, &StoneGameVIII::new(values)?.stepwise(), at, limits)
+        }
+        GameName::StoneGame => analyze(cli, &StoneGame::new(values)?, at, limits),
+        GameName::StoneGameIII => analyze(cli, &StoneGameIII::new(values)?, at, limits),
+        GameName::StoneGameVII => analyze(cli, &StoneGameVII::new(values)?, at, limits),
+        GameName::Nim => analyze(cli, &Nim::new(values)?, at, limits),
+        GameName::TicTacToe => analyze(cli, &TicTacToe, at, limits),
+        GameName::DotsAndBoxes => {
+            let (rows, columns) = run::dimensions(&values)?;
+            analyze(cli, &DotsAndBoxes::new(rows, columns)?, at, limits)
+        }
+        GameName::ConnectFour => unreachable!("Connect Four is analysed above"),
+    }
+    .map(Analysis::Moves)
+}
+
+/// Solves `game` with the engine (dense table when it fits the budget) and values every move
+/// at the position.
+fn analyze<G>(cli: &Cli, game: &G, at: Option<&[i64]>, limits: Limits) -> Result<Moves, Failure>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
+    let state = match at {
+        Some(position) => game.position(position)?,
+        None => game.start(),
+    };
+    let position = at.map(|values| {
+        let words: Vec<String> = values.iter().map(i64::to_string).collect();
+        words.join(",")
+    });
+    let moves = if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
+        let table = DenseTable::try_for_game(game, limits.memory_budget)?;
+        valued(game, table, &state, limits)?
+    } else {
+        valued(game, HashTable::new(), &state, limits)?
+    };
+    Ok(Moves {
+        game: cli.game,
+        position,
+        value: moves.0,
+        moves: moves.1,
+    })
+}
+
+/// The value of `state` and of each of its moves, best first, in the game's words.
+fn valued<G, T>(
+    game: &G,
+    table: T,
+    state: &G::State,
+    limits: Limits,
+) -> Result<(Score, Vec<Valued>), Error>
+where
+    G: Presented,
+    T: MemoTable<G>,
+{
+    let mut solution = solve_within(game, table, limits, G::Range::default())?;
+    let value = solution.value_of(state)?;
+    let mut moves = solution.move_values(state)?;
+    // Best first; the sort is stable, so equal moves keep the game's order.
+    moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
+    let plies: Vec<Ply<G>> = moves
+        .into_iter()
+        .map(|mv| Ply {
+            player: Player::First,
+            state: state.clone(),
+            mv: mv.mv,
+            gain: mv.step.gain,
+            turn: mv.step.turn,
+            value: mv.value,
+        })
+        .collect();
+    let words = game.entries(&plies);
+    let described = plies
+        .iter()
+        .zip(words.entries())
+        .map(|(ply, entry)| {
+            // An entry starts with its player; here the mover is simply "the player to move".
+            let text = entry.text.strip_prefix(entry.player).unwrap_or(&entry.text);
+            Valued {
+                value: ply.value,
+                words: text.trim_start().to_string(),
+                fields: entry.fields.clone(),
+            }
+        })
+        .collect();
+    Ok((value, described))
+}
+
+/// Writes the analysis in words.
+pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
+    let at = analysis
+        .position
+        .as_ref()
+        .map_or("the start".to_string(), |text| format!("position {text}"));
+    writeln!(
+        out,
+        "{} at {at}: the player to move secures {} (their points minus the opponent's from \
+         here on; +1/-1 for a win/loss).",
+        analysis.game.id(),
+        analysis.value
+    )?;
+    if analysis.moves.is_empty() {
+        return writeln!(out, "No move can be played here: the game is over.");
+    }
+    writeln!(
+        out,
+        "Every move, best first (its value for the player to move):"
+    )?;
+    for Valued { value, words, .. } in &analysis.moves {
+        let best = if *value == analysis.value {
+            "  (best)"
+        } else {
+            ""
+        };
+        writeln!(out, "  {value:>6}  {words}{best}")?;
+    }
+    Ok(())
+}
+
+/// The analysis as JSON.
+#[derive(Serialize)]
+struct JsonMoves<'a> {
+    game: &'static str,
+    position: &'a Option<String>,
+    value: Score,
+    moves: Vec<JsonMove<'a>>,
+}
+
+/// A move in JSON: its value, whether it is best, and its fields in the game's terms.
+#[derive(Serialize)]
+struct JsonMove<'a> {
+    value: Score,
+    best: bool,
+    #[serde(flatten)]
+    fields: &'a Fields,
+}
+
+/// Writes the analysis as one JSON object and a newline.
+pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
+    let object = JsonMoves {
+        game: analysis.game.id(),
+        position: &analysis.position,
+        value: analysis.value,
+        moves: analysis
+            .moves
+            .iter()
+            .map(|mv| JsonMove {
+                value: mv.value,
+                best: mv.value == analysis.value,
+                fields: &mv.fields,
+            })
+            .collect(),
+    };
+    serde_json::to_writer(&mut *out, &object)?;
+    writeln!(out)
+}
