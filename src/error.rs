@@ -85,6 +85,14 @@ pub enum Error {
         /// The operating system's reason.
         message: String,
     },
+    /// A file could not be written.
+    #[error("cannot write {path}: {message}")]
+    Write {
+        /// The path as given.
+        path: String,
+        /// The operating system's reason.
+        message: String,
+    },
     /// The solve would need more memory than its budget allows.
     #[error(
         "{what} needs about {}; use a smaller input or raise the budget",
@@ -177,6 +185,7 @@ impl Error {
             Error::IllegalMove { .. } => "illegal-move",
             Error::InvalidState(_) => "invalid-state",
             Error::Io { .. } => "io",
+            Error::Write { .. } => "write",
             Error::MemoryBudget { .. } => "memory-budget",
             Error::Allocation { .. } => "allocation",
             Error::ThreadStart { .. } => "thread-start",

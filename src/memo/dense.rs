@@ -111,6 +111,55 @@ pub(super) fn empty_slots<T>(
     Ok(values)
 }
 
+impl DenseTable {
+    /// Every slot in index order: the value stored there, or `None` (for saving a table).
+    ///
+    /// ```
+    /// use gamesolver::{solve, memo::DenseTable, games::Nim};
+    ///
+    /// let game = Nim::new(vec![1, 2]).unwrap();
+    /// let solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+    /// let slots: Vec<_> = solution.table().slot_values().collect();
+    /// assert_eq!(slots.len(), 6);                        // (1 + 1) × (2 + 1) positions
+    /// assert_eq!(slots[5], Some(1));                     // the start, 1 ^ 2 ≠ 0: won
+    /// ```
+    pub fn slot_values(&self) -> impl ExactSizeIterator<Item = Option<Score>> + '_ {
+        self.values
+            .iter()
+            .map(|&value| (value != EMPTY).then_some(value))
+    }
+
+    /// Stores `value` in slot `index` (for loading a saved table). An index outside the table
+    /// or a value of `Score::MIN` (never a value) is refused.
+    ///
+    /// ```
+    /// use gamesolver::{memo::{DenseTable, MemoTable}, games::Nim};
+    ///
+    /// let game = Nim::new(vec![1, 2]).unwrap();
+    /// let mut table = DenseTable::for_game(&game);
+    /// table.set_slot(5, 1).unwrap();
+    /// assert_eq!(MemoTable::<Nim>::len(&table), 1);
+    /// assert!(table.set_slot(6, 1).is_err());
+    /// assert!(table.set_slot(0, i64::MIN).is_err());
+    /// ```
+    pub fn set_slot(&mut self, index: usize, value: Score) -> Result<(), Error> {
+        if value == EMPTY {
+            return Err(Error::InvalidState(format!(
+                "slot {index}: {value} is not a value (Score::MIN never is)"
+            )));
+        }
+        let slots = self.values.len();
+        let slot = self.values.get_mut(index).ok_or_else(|| {
+            Error::InvalidState(format!("slot {index} is outside the table's {slots} slots"))
+        })?;
+        if *slot == EMPTY {
+            self.stored += 1;
+        }
+        *slot = value;
+        Ok(())
+    }
+}
+
 impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
     #[inline]
     fn get(&self, game: &G, state: &G::State) -> Option<Score> {
