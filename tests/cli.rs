@@ -930,3 +930,108 @@ fn analyze_values_every_move_at_any_position() {
     );
     assert_eq!(report["analysis"].as_array().unwrap().len(), 4);
 }
+
+#[test]
+fn saved_solutions_round_trip_and_bad_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("gamesolver-saved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("solution.gsv");
+    let path = file.to_str().unwrap();
+    // Every game the engine solves on a dense table: the loaded table gives the same answer,
+    // value and line.
+    for args in [
+        vec!["stone-game-ii", "2,7,9,4,4,1,8"],
+        vec!["stone-game-viii", "-1,2,-3,4,-5"],
+        vec!["stone-game", "5,3,4,5"],
+        vec!["stone-game-iii", "1,2,3,7"],
+        vec!["stone-game-vii", "5,3,1,4,2"],
+        vec!["nim", "3,4,5"],
+        vec!["tic-tac-toe"],
+        vec!["dots-and-boxes", "1", "2"],
+    ] {
+        let mut save = args.clone();
+        save.extend(["--save", path]);
+        let solved = json(&save, None);
+        let mut load = args.clone();
+        load.extend(["--load", path]);
+        let loaded = json(&load, None);
+        for key in ["answer", "value", "line", "states"] {
+            assert_eq!(loaded[key], solved[key], "{args:?}: {key}");
+        }
+        assert_eq!(loaded["table"], "loaded");
+    }
+    // On a larger game the loaded run only reads the line's states.
+    let piles = common::random_values(60, 7, 1, 50);
+    let piles: Vec<String> = piles.iter().map(i64::to_string).collect();
+    let piles = piles.join(",");
+    let solved = json(&["stone-game-ii", &piles, "--save", path], None);
+    let loaded = json(&["stone-game-ii", &piles, "--load", path], None);
+    assert_eq!(loaded["answer"], solved["answer"]);
+    let (solved, loaded) = (
+        solved["hits"].as_u64().unwrap(),
+        loaded["hits"].as_u64().unwrap(),
+    );
+    assert!(
+        loaded * 10 < solved,
+        "{loaded} hits loaded, {solved} solving"
+    );
+    // Saving leaves nothing else beside the file, and replaces an older one whole.
+    json(&["nim", "3,4,5", "--save", path], None);
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("solution.gsv")]);
+    // analyze answers from the saved table too.
+    let report = json(
+        &["analyze", "nim", "3,4,5", "--load", path, "--at", "1,4,5"],
+        None,
+    );
+    assert_eq!(report["value"], -1);
+    // Refused: another game, other values, truncation anywhere, a changed byte, extra bytes.
+    let good = std::fs::read(&file).unwrap();
+    let bad = dir.join("bad.gsv");
+    let bad_path = bad.to_str().unwrap();
+    let load = |game: &[&str]| {
+        let mut args = game.to_vec();
+        args.extend(["--load", bad_path]);
+        rejected(&args, None, 1)
+    };
+    std::fs::write(&bad, &good).unwrap();
+    assert!(load(&["stone-game-ii", "3,4,5"]).contains("it holds nim, not stone-game-ii"));
+    assert!(load(&["nim", "3,4,6"]).contains("other values"));
+    assert!(load(&["nim", "3,4"]).contains("with 3 values, not 2"));
+    for cut in [0, 5, 20, good.len() / 2, good.len() - 1] {
+        std::fs::write(&bad, &good[..cut]).unwrap();
+        assert!(
+            load(&["nim", "3,4,5"]).contains("truncated"),
+            "cut at {cut}"
+        );
+    }
+    for at in [0, 12, good.len() - 20, good.len() - 1] {
+        let mut corrupt = good.clone();
+        corrupt[at] ^= 0x10;
+        std::fs::write(&bad, &corrupt).unwrap();
+        let message = load(&["nim", "3,4,5"]);
+        assert!(
+            [
+                "corrupt",
+                "not a saved",
+                "truncated",
+                "other values",
+                "not a solution"
+            ]
+            .iter()
+            .any(|says| message.contains(says)),
+            "byte {at}: {message}"
+        );
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    std::fs::write(&bad, &longer).unwrap();
+    assert!(load(&["nim", "3,4,5"]).contains("after its checksum"));
+    // --save and --load are for solving the exhaustive games.
+    rejected(&["connect-four", "--save", path], None, 2);
+    rejected(&["check", "nim", "1,2", "--load", path], None, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

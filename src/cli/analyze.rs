@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::args::{AnalyzeArgs, Cli, GameName, strip_protection};
 use super::present::{Fields, Presented};
 use super::run::{self, Failure, Report};
+use super::saved;
 
 /// What `analyze` found at a position.
 pub enum Analysis {
@@ -57,13 +58,26 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         return Ok(Analysis::ConnectFour(Box::new(run::run(&cli)?)));
     }
     let (values, limits) = run::values_and_limits(cli)?;
+    if cli.save.is_some() {
+        return Err(Failure::Usage(
+            "analyze answers from a saved table (--load) but does not save one: solve with \
+             --save first"
+                .into(),
+        ));
+    }
+    // Kept to compare with a saved table's values.
+    let params = if cli.load.is_some() {
+        values.clone()
+    } else {
+        Vec::new()
+    };
     let at = match &args.at {
         Some(text) => Some(gamesolver::input::parse_arguments(&[strip_protection(
             text,
         )])?),
         None => None,
     };
-    let at = at.as_deref();
+    let at = (at.as_deref(), params.as_slice());
     match cli.game {
         GameName::StoneGameII => analyze(cli, &StoneGameII::new(values)?, at, limits),
         GameName::StoneGameVIII => {
@@ -85,7 +99,12 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
 
 /// Solves `game` with the engine (dense table when it fits the budget) and values every move
 /// at the position.
-fn analyze<G>(cli: &Cli, game: &G, at: Option<&[i64]>, limits: Limits) -> Result<Moves, Failure>
+fn analyze<G>(
+    cli: &Cli,
+    game: &G,
+    (at, params): (Option<&[i64]>, &[i64]),
+    limits: Limits,
+) -> Result<Moves, Failure>
 where
     G: Presented + DenseIndex,
     G::State: Eq + Hash,
@@ -98,7 +117,10 @@ where
         let words: Vec<String> = values.iter().map(i64::to_string).collect();
         words.join(",")
     });
-    let moves = if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
+    let moves = if let Some(path) = &cli.load {
+        let table = saved::load(path, cli.game, params, game, limits.memory_budget)?;
+        valued(game, table, &state, limits)?
+    } else if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
         let table = DenseTable::try_for_game(game, limits.memory_budget)?;
         valued(game, table, &state, limits)?
     } else {

@@ -107,6 +107,16 @@ pub struct Cli {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time_limit: Option<std::time::Duration>,
 
+    /// Write the solved game's table to FILE (atomically), for `--load` later. The game is
+    /// then solved by the engine with a dense table.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+
+    /// Answer from the table saved in FILE for this game and these values, without searching
+    /// (a file for another game or other values, truncated or corrupt, is refused).
+    #[arg(long, value_name = "FILE")]
+    pub load: Option<PathBuf>,
+
     /// Connect Four: the board's width (columns). Width × (height + 1) must be at most 64.
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u8).range(1..=64))]
     pub width: Option<u8>,
@@ -293,6 +303,8 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
                     | "--width"
                     | "--height"
                     | "--batch"
+                    | "--save"
+                    | "--load"
             );
         escaped |= text == "--";
     }

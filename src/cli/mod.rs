@@ -7,3 +7,4 @@ pub mod present;
 pub mod progress;
 pub mod report;
 pub mod run;
+pub mod saved;

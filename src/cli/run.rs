@@ -89,6 +89,9 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     }
     let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
+    if cli.save.is_some() || cli.load.is_some() {
+        return saved_report(cli, values, limits);
+    }
     let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
     match cli.game {
         GameName::StoneGameII if specialised => {
@@ -168,6 +171,66 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
         }
         GameName::ConnectFour => unreachable!("Connect Four is reported above"),
     }
+}
+
+/// `--save` / `--load`: the engine with a dense table, saved after the solve or loaded
+/// instead of it.
+fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
+    if !matches!(cli.solver, SolverName::Auto | SolverName::Engine) {
+        super::report::warn(
+            cli.json,
+            "--save and --load use the engine with a dense table: --solver has no effect",
+        );
+    }
+    let n = values.len();
+    // The values are written to, or compared with, the file: kept beside the game.
+    let limits = held(limits, game_bytes(n), || {
+        format!("a copy of the game's {n} values for the saved file")
+    })?;
+    let params = values.clone();
+    match cli.game {
+        GameName::StoneGameII => with_saved(cli, &StoneGameII::new(values)?, &params, limits),
+        GameName::StoneGameVIII => {
+            let game = StoneGameVIII::new(values)?;
+            with_saved(cli, &game.stepwise(), &params, limits)
+        }
+        GameName::StoneGame => with_saved(cli, &StoneGame::new(values)?, &params, limits),
+        GameName::StoneGameIII => with_saved(cli, &StoneGameIII::new(values)?, &params, limits),
+        GameName::StoneGameVII => with_saved(cli, &StoneGameVII::new(values)?, &params, limits),
+        GameName::Nim => with_saved(cli, &Nim::new(values)?, &params, limits),
+        GameName::TicTacToe => with_saved(cli, &TicTacToe, &params, limits),
+        GameName::DotsAndBoxes => {
+            let (rows, columns) = dimensions(&values)?;
+            with_saved(cli, &DotsAndBoxes::new(rows, columns)?, &params, limits)
+        }
+        GameName::ConnectFour => unreachable!("refused as a misplaced option"),
+    }
+}
+
+/// Solves `game` on a dense table (loaded from `--load`, or empty), saves it to `--save`
+/// after the line is known, and presents the result.
+fn with_saved<G: Presented + DenseIndex>(
+    cli: &Cli,
+    game: &G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<Report, Failure> {
+    let (table, name) = match &cli.load {
+        Some(path) => (
+            super::saved::load(path, cli.game, params, game, limits.memory_budget)?,
+            "loaded",
+        ),
+        None => (
+            DenseTable::try_for_game(game, limits.memory_budget)?,
+            "dense",
+        ),
+    };
+    let solution = solve_within(game, table, limits, G::Range::default())?;
+    let run = finish_then(solution, ("engine", name, 1), |table| match &cli.save {
+        Some(path) => super::saved::save(path, cli.game, params, table),
+        None => Ok(()),
+    })?;
+    Ok(presented(cli, game, params.len(), run, limits)?)
 }
 
 /// The game's values (from the arguments or `--input`), and the limits left to the solver once
@@ -254,9 +317,13 @@ pub(super) fn held(
 fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
     let connect_four = cli.game == GameName::ConnectFour;
     let misplaced = if connect_four {
-        cli.input
-            .as_ref()
-            .map(|_| "--input (use --batch FILE for many positions)")
+        if cli.input.is_some() {
+            Some("--input (use --batch FILE for many positions)")
+        } else if cli.save.is_some() || cli.load.is_some() {
+            Some("--save and --load (its table is of bounds, not values)")
+        } else {
+            None
+        }
     } else if cli.width.is_some() || cli.height.is_some() {
         Some("--width and --height")
     } else if cli.analyze {
@@ -328,9 +395,9 @@ pub struct CheckSummary {
 /// on both of its models).
 pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
     refuse_misplaced_options(cli)?;
-    if cli.batch.is_some() || cli.analyze {
+    if cli.batch.is_some() || cli.analyze || cli.save.is_some() || cli.load.is_some() {
         return Err(Failure::Usage(
-            "check takes neither --batch nor --analyze".into(),
+            "check takes none of --batch, --analyze, --save and --load".into(),
         ));
     }
     let values = if cli.game == GameName::ConnectFour {
@@ -683,12 +750,22 @@ where
 
 /// The value, optimal line and statistics of a solved game.
 fn finish<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
-    mut solution: Solution<'_, G, T, R>,
+    solution: Solution<'_, G, T, R>,
     solver: &'static str,
     table: &'static str,
     threads: usize,
 ) -> Result<EngineRun<G>, Error> {
+    finish_then(solution, (solver, table, threads), |_| Ok(()))
+}
+
+/// [`finish`], then `then` on the table (which the line may have extended).
+fn finish_then<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
+    mut solution: Solution<'_, G, T, R>,
+    (solver, table, threads): (&'static str, &'static str, usize),
+    then: impl FnOnce(&T) -> Result<(), Error>,
+) -> Result<EngineRun<G>, Error> {
     let line = solution.line()?;
+    then(solution.table())?;
     Ok(EngineRun {
         value: solution.value(),
         held: solution.table().peak_bytes(0) + line_bytes(&line),

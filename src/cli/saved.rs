@@ -1,0 +1,293 @@
+//! Saved solutions (`--save FILE`, `--load FILE`): a solved game's dense table in a file, with
+//! the game and its values, so that a later run answers from it without searching. The format
+//! is in docs/saved-solutions.md.
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use gamesolver::memo::DenseTable;
+use gamesolver::{DenseIndex, Error, Score};
+
+use super::args::GameName;
+
+/// The file's first eight bytes.
+const MAGIC: &[u8; 8] = b"GSOLVTBL";
+/// The format's version; a file of another version is refused.
+const VERSION: u32 = 1;
+
+/// FNV-1a, 64 bits: the checksum over every byte before it (a guard against corruption, not
+/// against tampering).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn add(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// A writer that checksums what passes through it.
+struct Summing<W> {
+    inner: W,
+    sum: Fnv,
+}
+
+impl<W: Write> Summing<W> {
+    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.sum.add(bytes);
+        self.inner.write_all(bytes)
+    }
+    fn varint(&mut self, mut value: u64) -> io::Result<()> {
+        let mut bytes = [0u8; 10];
+        let mut used = 0;
+        loop {
+            let low = (value & 0x7f) as u8;
+            value >>= 7;
+            if value == 0 {
+                bytes[used] = low;
+                used += 1;
+                break;
+            }
+            bytes[used] = low | 0x80;
+            used += 1;
+        }
+        self.put(&bytes[..used])
+    }
+}
+
+/// A signed value as an unsigned one, small magnitudes small: 0, −1, 1, −2 … → 0, 1, 2, 3 …
+/// (`Score::MIN` never is a value, so `zigzag + 1` never overflows).
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+fn unzigzag(value: u64) -> i64 {
+    ((value >> 1) as i64) ^ -((value & 1) as i64)
+}
+
+/// A reader that checksums what it reads, and says where the file ended too soon.
+struct Checked<'p, R> {
+    inner: R,
+    sum: Fnv,
+    path: &'p Path,
+}
+
+impl<R: Read> Checked<'_, R> {
+    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
+        let mut bytes = [0; N];
+        self.inner.read_exact(&mut bytes).map_err(|error| {
+            let problem = if error.kind() == io::ErrorKind::UnexpectedEof {
+                format!("the file ends in the middle of {what}: it is truncated")
+            } else {
+                error.to_string()
+            };
+            io_error(self.path, problem)
+        })?;
+        self.sum.add(&bytes);
+        Ok(bytes)
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, Error> {
+        self.take::<8>(what).map(u64::from_le_bytes)
+    }
+    fn varint(&mut self, what: &str) -> Result<u64, Error> {
+        let mut value = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = self.take::<1>(what)?[0];
+            value |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(io_error(
+            self.path,
+            format!("a number in {what} is too long: the file is corrupt"),
+        ))
+    }
+}
+
+fn io_error(path: &Path, message: impl Into<String>) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        message: message.into(),
+    }
+}
+
+/// Writes `table`, solved for `game` with `values`, to `path`: to a temporary file beside it
+/// first, renamed into place once complete, so an interrupted save leaves any older file whole.
+pub fn save(path: &Path, game: GameName, values: &[i64], table: &DenseTable) -> Result<(), Error> {
+    let temporary = temporary_beside(path);
+    let written =
+        write_to(&temporary, game, values, table).and_then(|()| std::fs::rename(&temporary, path));
+    written.map_err(|error| {
+        let _ = std::fs::remove_file(&temporary);
+        Error::Write {
+            path: path.display().to_string(),
+            message: error.to_string(),
+        }
+    })
+}
+
+fn temporary_beside(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    path.with_file_name(name)
+}
+
+fn write_to(path: &Path, game: GameName, values: &[i64], table: &DenseTable) -> io::Result<()> {
+    let file = File::create(path)?;
+    let mut out = Summing {
+        inner: BufWriter::with_capacity(1 << 16, file),
+        sum: Fnv::new(),
+    };
+    out.put(MAGIC)?;
+    out.put(&VERSION.to_le_bytes())?;
+    let name = game.id().as_bytes();
+    out.put(&(name.len() as u64).to_le_bytes())?;
+    out.put(name)?;
+    out.put(&(values.len() as u64).to_le_bytes())?;
+    for value in values {
+        out.put(&value.to_le_bytes())?;
+    }
+    out.put(&(table.slots() as u64).to_le_bytes())?;
+    // Empty slots come in runs and values are small: a run of empties is `0, length`, a value
+    // is `zigzag(value) + 1`, both as LEB128 varints.
+    let mut empties = 0u64;
+    for slot in table.slot_values() {
+        match slot {
+            None => empties += 1,
+            Some(value) => {
+                if empties > 0 {
+                    out.varint(0)?;
+                    out.varint(empties)?;
+                    empties = 0;
+                }
+                out.varint(zigzag(value) + 1)?;
+            }
+        }
+    }
+    if empties > 0 {
+        out.varint(0)?;
+        out.varint(empties)?;
+    }
+    let sum = out.sum.0.to_le_bytes();
+    out.inner.write_all(&sum)?;
+    let file = out
+        .inner
+        .into_inner()
+        .map_err(io::IntoInnerError::into_error)?;
+    file.sync_all()
+}
+
+/// Reads the table saved in `path` for `game` with `values`, within `budget` bytes. A file for
+/// another game or other values, of another version, truncated, or whose checksum does not
+/// match is refused, never used.
+pub fn load<G: DenseIndex>(
+    path: &Path,
+    name: GameName,
+    values: &[i64],
+    game: &G,
+    budget: u64,
+) -> Result<DenseTable, Error> {
+    let file = File::open(path).map_err(|error| io_error(path, error.to_string()))?;
+    let mut input = Checked {
+        inner: BufReader::with_capacity(1 << 16, file),
+        sum: Fnv::new(),
+        path,
+    };
+    let refuse = |problem: String| io_error(path, problem);
+    if &input.take::<8>("the header")? != MAGIC {
+        return Err(refuse("it is not a saved gamesolver solution".into()));
+    }
+    let version = u32::from_le_bytes(input.take::<4>("the header")?);
+    if version != VERSION {
+        return Err(refuse(format!(
+            "it is in format version {version}; this gamesolver reads version {VERSION}"
+        )));
+    }
+    let length = input.u64("the game's name")?;
+    let wanted = name.id();
+    // Game names are short: a long one is a damaged header.
+    if length > 64 {
+        return Err(refuse("its header is damaged: the file is corrupt".into()));
+    }
+    let mut saved = vec![0; length as usize];
+    for byte in &mut saved {
+        *byte = input.take::<1>("the game's name")?[0];
+    }
+    let is_name = |byte: &u8| byte.is_ascii_lowercase() || byte.is_ascii_digit() || *byte == b'-';
+    if saved.is_empty() || !saved.iter().all(is_name) {
+        return Err(refuse("its header is damaged: the file is corrupt".into()));
+    }
+    if saved != wanted.as_bytes() {
+        let saved = String::from_utf8_lossy(&saved);
+        return Err(refuse(format!("it holds {saved}, not {wanted}")));
+    }
+    let count = input.u64("the game's values")?;
+    let mismatch = || refuse(format!("it holds {wanted} with other values than these"));
+    if count != values.len() as u64 {
+        return Err(refuse(format!(
+            "it holds {wanted} with {count} values, not {}",
+            values.len()
+        )));
+    }
+    for &value in values {
+        if i64::from_le_bytes(input.take::<8>("the game's values")?) != value {
+            return Err(mismatch());
+        }
+    }
+    let slots = input.u64("the table's size")?;
+    if slots != game.index_len() as u64 {
+        return Err(refuse(format!(
+            "its table has {slots} slots, but this game has {}",
+            game.index_len()
+        )));
+    }
+    let mut table = DenseTable::try_for_game(game, budget)?;
+    let corrupt =
+        || refuse("its table does not fill its slots exactly: the file is corrupt".into());
+    let mut index = 0u64;
+    while index < slots {
+        match input.varint("the table")? {
+            0 => {
+                let run = input.varint("the table")?;
+                index = index
+                    .checked_add(run)
+                    .filter(|&end| end <= slots && run > 0)
+                    .ok_or_else(corrupt)?;
+            }
+            tag => {
+                let value: Score = unzigzag(tag - 1);
+                table
+                    .set_slot(index as usize, value)
+                    .map_err(|_| corrupt())?;
+                index += 1;
+            }
+        }
+    }
+    let expected = input.sum.0;
+    let mut sum = [0; 8];
+    input
+        .inner
+        .read_exact(&mut sum)
+        .map_err(|_| refuse("the file ends before its checksum: it is truncated".into()))?;
+    if u64::from_le_bytes(sum) != expected {
+        return Err(refuse(
+            "its checksum does not match: the file is corrupt".into(),
+        ));
+    }
+    let trailing = input
+        .inner
+        .read(&mut [0])
+        .map_err(|error| refuse(error.to_string()))?;
+    if trailing != 0 {
+        return Err(refuse(
+            "it has bytes after its checksum: the file is corrupt".into(),
+        ));
+    }
+    Ok(table)
+}
