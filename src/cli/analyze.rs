@@ -3,8 +3,6 @@
 use std::hash::Hash;
 use std::io::{self, Write};
 
-use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII};
-use gamesolver::games::{StoneGameVIII, TicTacToe};
 use gamesolver::memo::{DenseTable, HashTable, MemoTable};
 use gamesolver::{DenseIndex, Error, Limits, Player, Ply, Score, solve_within};
 use serde::Serialize;
@@ -78,23 +76,27 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         None => None,
     };
     let at = (at.as_deref(), params.as_slice());
-    match cli.game {
-        GameName::StoneGameII => analyze(cli, &StoneGameII::new(values)?, at, limits),
-        GameName::StoneGameVIII => {
-            analyze(cli, &StoneGameVIII::new(values)?.stepwise(), at, limits)
-        }
-        GameName::StoneGame => analyze(cli, &StoneGame::new(values)?, at, limits),
-        GameName::StoneGameIII => analyze(cli, &StoneGameIII::new(values)?, at, limits),
-        GameName::StoneGameVII => analyze(cli, &StoneGameVII::new(values)?, at, limits),
-        GameName::Nim => analyze(cli, &Nim::new(values)?, at, limits),
-        GameName::TicTacToe => analyze(cli, &TicTacToe, at, limits),
-        GameName::DotsAndBoxes => {
-            let (rows, columns) = run::dimensions(&values)?;
-            analyze(cli, &DotsAndBoxes::new(rows, columns)?, at, limits)
-        }
-        GameName::ConnectFour => unreachable!("Connect Four is analysed above"),
+    let task = Analyze { cli, at, limits };
+    run::with_engine_game(cli.game, values, task).map(Analysis::Moves)
+}
+
+/// `analyze` as a task on whichever game the command line names.
+struct Analyze<'a> {
+    cli: &'a Cli,
+    at: (Option<&'a [i64]>, &'a [i64]),
+    limits: Limits,
+}
+
+impl run::EngineGame for Analyze<'_> {
+    type Output = Moves;
+    fn with<G>(self, game: &G) -> Result<Moves, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        analyze(self.cli, game, self.at, self.limits)
     }
-    .map(Analysis::Moves)
 }
 
 /// Solves `game` with the engine (dense table when it fits the budget) and values every move

@@ -153,23 +153,83 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
                 json: None,
             })
         }
-        GameName::StoneGameII => engine_report(cli, &StoneGameII::new(values)?, n, limits),
-        GameName::StoneGameVIII => {
-            // The stepwise model: O(n) states, but a chain (each state waits on the next),
-            // which no number of threads shortens.
-            let game = StoneGameVIII::new(values)?;
-            engine_report(cli, &game.stepwise(), n, limits)
-        }
-        GameName::StoneGame => engine_report(cli, &StoneGame::new(values)?, n, limits),
-        GameName::StoneGameIII => engine_report(cli, &StoneGameIII::new(values)?, n, limits),
-        GameName::StoneGameVII => engine_report(cli, &StoneGameVII::new(values)?, n, limits),
-        GameName::Nim => engine_report(cli, &Nim::new(values)?, n, limits),
-        GameName::TicTacToe => engine_report(cli, &TicTacToe, n, limits),
+        _ => with_engine_game(cli.game, values, Solve { cli, n, limits }),
+    }
+}
+
+/// What to do with a bundled game the engine solves, whichever the command line names.
+pub(super) trait EngineGame {
+    /// What it gives.
+    type Output;
+    /// Does it with `game`.
+    fn with<G>(self, game: &G) -> Result<Self::Output, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send;
+}
+
+/// Builds the game `name` from `values` (Stone Game VIII: its stepwise model, the one the
+/// engine solves) and hands it to `task`: the one place a bundled game is built for the
+/// engine (solve, `--save`/`--load`, `analyze`). Connect Four has its own path.
+pub(super) fn with_engine_game<T: EngineGame>(
+    name: GameName,
+    values: Vec<i64>,
+    task: T,
+) -> Result<T::Output, Failure> {
+    match name {
+        GameName::StoneGameII => task.with(&StoneGameII::new(values)?),
+        // O(n) states, but a chain (each state waits on the next), which no number of
+        // threads shortens.
+        GameName::StoneGameVIII => task.with(&StoneGameVIII::new(values)?.stepwise()),
+        GameName::StoneGame => task.with(&StoneGame::new(values)?),
+        GameName::StoneGameIII => task.with(&StoneGameIII::new(values)?),
+        GameName::StoneGameVII => task.with(&StoneGameVII::new(values)?),
+        GameName::Nim => task.with(&Nim::new(values)?),
+        GameName::TicTacToe => task.with(&TicTacToe),
         GameName::DotsAndBoxes => {
             let (rows, columns) = dimensions(&values)?;
-            engine_report(cli, &DotsAndBoxes::new(rows, columns)?, n, limits)
+            task.with(&DotsAndBoxes::new(rows, columns)?)
         }
-        GameName::ConnectFour => unreachable!("Connect Four is reported above"),
+        GameName::ConnectFour => unreachable!("Connect Four is solved by its own path"),
+    }
+}
+
+/// The solve: the engine chosen by `--solver`.
+struct Solve<'a> {
+    cli: &'a Cli,
+    n: usize,
+    limits: Limits,
+}
+
+impl EngineGame for Solve<'_> {
+    type Output = Report;
+    fn with<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        engine_report(self.cli, game, self.n, self.limits)
+    }
+}
+
+/// The solve with `--save` / `--load`.
+struct Saved<'a> {
+    cli: &'a Cli,
+    params: &'a [i64],
+    limits: Limits,
+}
+
+impl EngineGame for Saved<'_> {
+    type Output = Report;
+    fn with<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        with_saved(self.cli, game, self.params, self.limits)
     }
 }
 
@@ -188,23 +248,12 @@ fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, F
         format!("a copy of the game's {n} values for the saved file")
     })?;
     let params = values.clone();
-    match cli.game {
-        GameName::StoneGameII => with_saved(cli, &StoneGameII::new(values)?, &params, limits),
-        GameName::StoneGameVIII => {
-            let game = StoneGameVIII::new(values)?;
-            with_saved(cli, &game.stepwise(), &params, limits)
-        }
-        GameName::StoneGame => with_saved(cli, &StoneGame::new(values)?, &params, limits),
-        GameName::StoneGameIII => with_saved(cli, &StoneGameIII::new(values)?, &params, limits),
-        GameName::StoneGameVII => with_saved(cli, &StoneGameVII::new(values)?, &params, limits),
-        GameName::Nim => with_saved(cli, &Nim::new(values)?, &params, limits),
-        GameName::TicTacToe => with_saved(cli, &TicTacToe, &params, limits),
-        GameName::DotsAndBoxes => {
-            let (rows, columns) = dimensions(&values)?;
-            with_saved(cli, &DotsAndBoxes::new(rows, columns)?, &params, limits)
-        }
-        GameName::ConnectFour => unreachable!("refused as a misplaced option"),
-    }
+    let task = Saved {
+        cli,
+        params: &params,
+        limits,
+    };
+    with_engine_game(cli.game, values, task)
 }
 
 /// Solves `game` on a dense table (loaded from `--load`, or empty), saves it to `--save`
