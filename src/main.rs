@@ -59,7 +59,7 @@ fn main() -> ExitCode {
 fn solve(cli: &Cli) -> ExitCode {
     if cli.batch.is_some() {
         // Standard output is line-buffered: each score is out as soon as it is known.
-        return match cli::connect_four::batch(cli, &mut io::stdout().lock()) {
+        return match cli::games::connect_four::batch(cli, &mut io::stdout().lock()) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
             Err(failure) => failed(failure),

@@ -7,7 +7,8 @@ use gamesolver::memo::{DenseTable, HashTable, MemoTable};
 use gamesolver::{DenseIndex, Error, Limits, Player, Ply, Score, solve_within};
 use serde::Serialize;
 
-use super::args::{AnalyzeArgs, Cli, GameName, strip_protection};
+use super::args::{AnalyzeArgs, Cli, strip_protection};
+use super::games::{GameName, Task};
 use super::present::{Fields, Presented};
 use super::run::{self, Failure, Report};
 use super::saved;
@@ -42,12 +43,12 @@ struct Valued {
 /// Reads the game and the position, solves, and values every move there.
 pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
     let cli = &args.game;
-    if cli.game == GameName::ConnectFour {
+    if cli.game.own().is_some() {
         if args.at.is_some() {
-            return Err(Failure::Usage(
-                "Connect Four's position is its VALUE (the columns played, as 4453), not --at"
-                    .into(),
-            ));
+            return Err(Failure::Usage(format!(
+                "{}'s position is its VALUE (as the columns played, 4453), not --at",
+                cli.game.id()
+            )));
         }
         let cli = Cli {
             analyze: true,
@@ -76,20 +77,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         None => None,
     };
     let at = (at.as_deref(), params.as_slice());
-    let task = Analyze { cli, at, limits };
-    run::with_engine_game(cli.game, values, task).map(Analysis::Moves)
+    let task = Task::Analyze(Analyze { cli, at, limits });
+    run::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
 }
 
 /// `analyze` as a task on whichever game the command line names.
-struct Analyze<'a> {
+pub struct Analyze<'a> {
     cli: &'a Cli,
     at: (Option<&'a [i64]>, &'a [i64]),
     limits: Limits,
 }
 
-impl run::EngineGame for Analyze<'_> {
-    type Output = Moves;
-    fn with<G>(self, game: &G) -> Result<Moves, Failure>
+impl Analyze<'_> {
+    /// Values every move of `game` at the position.
+    pub fn with<G>(self, game: &G) -> Result<Moves, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use super::games::{self, GameName};
+
 /// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
 /// thousands of them only cost memory and start-up on any machine this runs on (and starting
 /// them can fail outright under a memory cap).
@@ -70,7 +72,7 @@ pub struct AnalyzeArgs {
 #[derive(Debug, Clone, Args)]
 pub struct Cli {
     /// The game to solve.
-    #[arg(value_enum)]
+    #[arg(value_parser = games::parser())]
     pub game: GameName,
 
     /// The game's integers, separated by commas and/or whitespace, in one or several
@@ -133,56 +135,6 @@ pub struct Cli {
     /// 'POSITION SCORE' per line (the benchmark files' format).
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub batch: Option<PathBuf>,
-}
-
-/// The bundled games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// LeetCode 877: take the first or last pile; who wins.
-    #[value(name = "stone-game")]
-    StoneGame,
-    /// LeetCode 1140: the most stones Alice can get.
-    #[value(name = "stone-game-ii")]
-    StoneGameII,
-    /// LeetCode 1406: take 1 to 3 stones from the front; who wins (Alice, Bob or Tie).
-    #[value(name = "stone-game-iii")]
-    StoneGameIII,
-    /// LeetCode 1690: remove an end stone, score the rest; Alice's score minus Bob's.
-    #[value(name = "stone-game-vii")]
-    StoneGameVII,
-    /// LeetCode 1872: Alice's score minus Bob's.
-    #[value(name = "stone-game-viii")]
-    StoneGameVIII,
-    /// Nim: the VALUES are the heap sizes; who wins, and a winning move.
-    #[value(name = "nim")]
-    Nim,
-    /// Tic-tac-toe from the empty board (no VALUES).
-    #[value(name = "tic-tac-toe")]
-    TicTacToe,
-    /// Dots and Boxes: the VALUES are the rows and columns of boxes (up to 24 edges).
-    #[value(name = "dots-and-boxes")]
-    DotsAndBoxes,
-    /// Connect Four: the VALUE is a position, the columns played from the empty board (as
-    /// 4453); none for the empty board. Score in Pascal Pons' convention.
-    #[value(name = "connect-four")]
-    ConnectFour,
-}
-
-impl GameName {
-    /// The name as typed on the command line.
-    pub fn id(self) -> &'static str {
-        match self {
-            GameName::StoneGame => "stone-game",
-            GameName::StoneGameII => "stone-game-ii",
-            GameName::StoneGameIII => "stone-game-iii",
-            GameName::StoneGameVII => "stone-game-vii",
-            GameName::StoneGameVIII => "stone-game-viii",
-            GameName::Nim => "nim",
-            GameName::TicTacToe => "tic-tac-toe",
-            GameName::DotsAndBoxes => "dots-and-boxes",
-            GameName::ConnectFour => "connect-four",
-        }
-    }
 }
 
 /// The solvers a user can ask for.
@@ -335,7 +287,7 @@ mod tests {
         let Some(Command::Check(cli)) = line.command else {
             panic!("check is a subcommand")
         };
-        assert_eq!((cli.game, cli.json), (GameName::Nim, true));
+        assert_eq!((cli.game.id(), cli.json), ("nim", true));
         let line = CommandLine::try_parse_from(words("gamesolver completions zsh")).unwrap();
         assert!(matches!(line.command, Some(Command::Completions { .. })));
         let line = CommandLine::try_parse_from(words("gamesolver nim -1")).unwrap();

@@ -2,7 +2,7 @@
 
 pub mod analyze;
 pub mod args;
-pub mod connect_four;
+pub mod games;
 pub mod present;
 pub mod progress;
 pub mod report;

@@ -6,10 +6,9 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use gamesolver::games::{
-    ConnectFour, DotsAndBoxes, End, Interval, Nim, Stepwise, StoneGame, StoneGameII, StoneGameIII,
-    StoneGameIITake, StoneGameVII, StoneGameVIII, StoneGameVIIITake, TicTacToe,
+    End, Interval, StoneGameII, StoneGameIITake, StoneGameVIII, StoneGameVIIITake,
 };
-use gamesolver::{AnyValue, DeclaredRange, Error, Game, Player, Ply, RangeSource, Score, Turn};
+use gamesolver::{Error, Game, Player, Ply, RangeSource, Score};
 
 /// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw");
 /// in JSON, the number or the name.
@@ -176,11 +175,10 @@ pub trait Presented: Game {
     /// The state at `position`, written in the game's terms (`analyze --at`).
     fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
         let _ = position;
-        Err(Error::InvalidState(
-            "analyze --at takes positions for stone-game, stone-game-ii, stone-game-iii, \
-             stone-game-vii and nim; analyze this game from its start"
-                .into(),
-        ))
+        Err(Error::InvalidState(format!(
+            "analyze --at takes positions for {}; analyze this game from its start",
+            super::games::at_names()
+        )))
     }
     /// A sentence that says how to read the line's moves, where they need one.
     fn legend(&self) -> Option<&'static str> {
@@ -194,7 +192,7 @@ pub trait Presented: Game {
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
-fn interval_position(n: usize, position: &[i64], units: &str) -> Result<Interval, Error> {
+pub fn interval_position(n: usize, position: &[i64], units: &str) -> Result<Interval, Error> {
     match *position {
         [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
             left: first as u32 - 1,
@@ -216,7 +214,12 @@ pub fn alice_or_bob(player: Player) -> &'static str {
 }
 
 /// The winner of a margin (first player's points minus second's).
-fn winner(value: Score, first: &'static str, second: &'static str, tie: &'static str) -> Answer {
+pub fn winner(
+    value: Score,
+    first: &'static str,
+    second: &'static str,
+    tie: &'static str,
+) -> Answer {
     Answer::Winner(match value.signum() {
         1 => first,
         -1 => second,
@@ -224,7 +227,7 @@ fn winner(value: Score, first: &'static str, second: &'static str, tie: &'static
     })
 }
 
-fn result(value: Score) -> String {
+pub fn result(value: Score) -> String {
     match value.signum() {
         1 => format!("Alice wins by {value}"),
         -1 => format!("Bob wins by {}", -value),
@@ -302,353 +305,10 @@ pub fn stone_game_viii_headline(game: &StoneGameVIII, value: Score) -> String {
     )
 }
 
-impl Presented for StoneGameII {
-    type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        let n = self.piles().len() as i64;
-        match *position {
-            [pile, _] if pile > n + 1 => Err(Error::InvalidState(format!(
-                "pile {pile} is past the {n} piles (PILE is from 1 to {}, the end)",
-                n + 1
-            ))),
-            [pile, m] if pile >= 1 && m >= 1 => self.state(pile as usize - 1, m as usize),
-            _ => Err(Error::InvalidState(
-                "a Stone Game II position is 'PILE,M': the next pile (from 1) and M (at least 1)"
-                    .into(),
-            )),
-        }
-    }
-    fn answer(&self, value: Score) -> Answer {
-        Answer::Number(self.alice_stones(value))
-    }
-    fn headline(&self, value: Score) -> String {
-        stone_game_ii_headline(self, self.alice_stones(value))
-    }
-    const ENTRY_BYTES: u64 = size_of::<StoneGameIITake>() as u64;
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::StoneGameII(self.describe(line))
-    }
-    /// Each state `(next, M)` without a known value has `2M` moves: about `n³ / 27` in all.
-    fn engine_work(&self) -> Option<(u64, &'static str)> {
-        let n = self.piles().len() as u64;
-        let work = (0..n)
-            .map(|next| {
-                let top = next.max(1).min((n - next).saturating_sub(1) / 2);
-                top.saturating_mul(top + 1)
-            })
-            .fold(0u64, u64::saturating_add);
-        Some((work, "--solver fast (O(n²))"))
-    }
-}
-
-/// Stone Game VIII through its stepwise model, which the engine solves.
-impl Presented for Stepwise<'_> {
-    type Range = AnyValue;
-    fn answer(&self, value: Score) -> Answer {
-        Answer::Number(value)
-    }
-    fn headline(&self, value: Score) -> String {
-        stone_game_viii_headline(self.game(), value)
-    }
-    const ENTRY_BYTES: u64 = size_of::<StoneGameVIIITake>() as u64;
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::StoneGameVIII(self.game().describe_stepwise(line))
-    }
-}
-
-fn end_name(end: End) -> &'static str {
+/// The end's name, as the line and JSON write it.
+pub fn end_name(end: End) -> &'static str {
     match end {
         End::Left => "left",
         End::Right => "right",
-    }
-}
-
-impl Presented for StoneGame {
-    type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        interval_position(self.piles().len(), position, "piles")
-    }
-    fn answer(&self, value: Score) -> Answer {
-        winner(value, "Alice", "Bob", "Tie")
-    }
-    fn headline(&self, value: Score) -> String {
-        format!(
-            "Stone Game with {} piles: {} with both playing optimally.",
-            self.piles().len(),
-            result(value)
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let end = end_name(ply.mv);
-                Entry {
-                    player,
-                    text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
-                    fields: Fields::End {
-                        end,
-                        stones: ply.gain,
-                    },
-                }
-            })
-            .collect()
-    }
-}
-
-impl Presented for StoneGameIII {
-    type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        let n = self.values().len() as i64;
-        match *position {
-            [next] if (1..=n + 1).contains(&next) => Ok(next as u32 - 1),
-            _ => Err(Error::InvalidState(format!(
-                "a Stone Game III position is 'STONE': the next stone, from 1 to {} ({} is \
-                 the end)",
-                n + 1,
-                n + 1
-            ))),
-        }
-    }
-    fn answer(&self, value: Score) -> Answer {
-        winner(value, "Alice", "Bob", "Tie")
-    }
-    fn headline(&self, value: Score) -> String {
-        format!(
-            "Stone Game III with {} stones: {} with both playing optimally.",
-            self.values().len(),
-            result(value)
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let first = ply.state + 1;
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} takes {} stone{} from stone {first} (worth {})",
-                        ply.mv,
-                        if ply.mv == 1 { "" } else { "s" },
-                        ply.gain
-                    ),
-                    fields: Fields::Front {
-                        first_stone: first,
-                        stones: ply.mv,
-                        gain: ply.gain,
-                    },
-                }
-            })
-            .collect()
-    }
-}
-
-impl Presented for StoneGameVII {
-    type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        interval_position(self.piles().len(), position, "stones")
-    }
-    fn answer(&self, value: Score) -> Answer {
-        Answer::Number(value)
-    }
-    fn headline(&self, value: Score) -> String {
-        format!(
-            "Stone Game VII with {} stones: Alice's score minus Bob's is {value} with both \
-             playing optimally.",
-            self.piles().len()
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let end = end_name(ply.mv);
-                let stone = match ply.mv {
-                    End::Left => self.piles()[ply.state.left as usize],
-                    End::Right => self.piles()[ply.state.right as usize - 1],
-                };
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} removes the {end} stone ({stone}), scoring the {} left",
-                        ply.gain
-                    ),
-                    fields: Fields::EndStone {
-                        end,
-                        stone,
-                        gain: ply.gain,
-                    },
-                }
-            })
-            .collect()
-    }
-}
-
-impl Presented for Nim {
-    type Range = DeclaredRange;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        Nim::position(self, position)
-    }
-    fn answer(&self, value: Score) -> Answer {
-        winner(value, "Alice", "Bob", "Tie")
-    }
-    fn headline(&self, value: Score) -> String {
-        let who = if value > 0 {
-            "Alice (moving first)"
-        } else {
-            "Bob (moving second)"
-        };
-        format!(
-            "Nim with heaps {:?}: {who} wins with perfect play.",
-            self.heaps()
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
-                let from = self.heap(ply.state, ply.mv.0 as usize);
-                Entry {
-                    player,
-                    text: format!(
-                        "{player} takes {take} from heap {heap} ({from} → {})",
-                        from - take
-                    ),
-                    fields: Fields::Heap { heap, take },
-                }
-            })
-            .collect()
-    }
-}
-
-impl Presented for TicTacToe {
-    type Range = AnyValue;
-    fn answer(&self, value: Score) -> Answer {
-        winner(value, "X", "O", "Draw")
-    }
-    fn headline(&self, value: Score) -> String {
-        let result = match value.signum() {
-            1 => "X wins",
-            -1 => "O wins",
-            _ => "a draw",
-        };
-        format!("Tic-tac-toe from the empty board: {result} with both playing optimally.")
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = if ply.player == Player::First {
-                    "X"
-                } else {
-                    "O"
-                };
-                let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
-                Entry {
-                    player,
-                    text: format!("{player} marks row {row}, column {column}"),
-                    fields: Fields::Cell { row, column },
-                }
-            })
-            .collect()
-    }
-}
-
-/// The dots an edge joins, as (row, column) of the dot grid, counted from 0.
-fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
-    let (rows, columns) = game.size();
-    let edge = u32::from(edge);
-    let horizontal = (rows + 1) * columns;
-    if edge < horizontal {
-        let (row, column) = (edge / columns, edge % columns);
-        ((row, column), (row, column + 1))
-    } else {
-        let edge = edge - horizontal;
-        let (row, column) = (edge / (columns + 1), edge % (columns + 1));
-        ((row, column), (row + 1, column))
-    }
-}
-
-impl Presented for DotsAndBoxes {
-    type Range = AnyValue;
-    fn legend(&self) -> Option<&'static str> {
-        Some(
-            "A line joins two neighbouring dots, each written (row,column) and counted from \
-             (0,0), the top-left dot.",
-        )
-    }
-    fn answer(&self, value: Score) -> Answer {
-        Answer::Number(value)
-    }
-    fn headline(&self, value: Score) -> String {
-        let (rows, columns) = self.size();
-        format!(
-            "Dots and Boxes on {rows}x{columns} boxes: the first player's boxes minus the \
-             second's is {value} with both playing optimally."
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        line.iter()
-            .map(|ply| {
-                let player = alice_or_bob(ply.player);
-                let ((r1, c1), (r2, c2)) = edge_dots(self, ply.mv);
-                let boxes = ply.gain;
-                let outcome = match (boxes, ply.turn) {
-                    (0, _) => String::new(),
-                    (1, Turn::Keep) => ", completing a box, and moves again".to_string(),
-                    (_, _) => format!(", completing {boxes} boxes, and moves again"),
-                };
-                Entry {
-                    player,
-                    text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
-                    fields: Fields::Edge {
-                        from: [r1, c1],
-                        to: [r2, c2],
-                        boxes,
-                    },
-                }
-            })
-            .collect()
-    }
-}
-
-impl Presented for ConnectFour {
-    type Range = DeclaredRange;
-    fn answer(&self, value: Score) -> Answer {
-        Answer::Number(value)
-    }
-    fn headline(&self, value: Score) -> String {
-        let stones = self.start().stones();
-        format!(
-            "Connect Four {}x{} from a position of {stones} stones: score {value}: {}.",
-            self.width(),
-            self.height(),
-            self.meaning(stones, value)
-        )
-    }
-    fn entries(&self, line: &[Ply<Self>]) -> Line {
-        // `Player::First` is whoever moves at the start position.
-        let first_moves = self.start().stones().is_multiple_of(2);
-        line.iter()
-            .map(|ply| {
-                let player = if ply.player.is_first() == first_moves {
-                    "first"
-                } else {
-                    "second"
-                };
-                let column = ply.mv.column + 1;
-                let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
-                    ", making four in a row"
-                } else {
-                    ""
-                };
-                Entry {
-                    player,
-                    text: format!("{player} player drops a stone in column {column}{wins}"),
-                    fields: Fields::Column { column },
-                }
-            })
-            .collect()
     }
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use gamesolver::Score;
 use serde::{Serialize, Serializer};
 
-use super::connect_four::PositionJson;
+use super::games::connect_four::PositionJson;
 use super::present::{Answer, Line};
 use super::run::{CheckSummary, Report};
 

@@ -3,14 +3,10 @@
 use std::hash::Hash;
 use std::io::Read;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use gamesolver::check::{CheckOptions, CheckReport, check_dense, check_ranged};
+use gamesolver::check::{CheckOptions, CheckReport, check_dense};
 use gamesolver::error::Bytes;
-use gamesolver::games::{
-    DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameIITake, StoneGameVII,
-    StoneGameVIII, StoneGameVIIITake, TicTacToe, solve_stone_game_ii, solve_stone_game_viii_with,
-};
 use gamesolver::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashBoundTable, HashTable,
     MemoTable, ShardedBoundTable, ShardedTable,
@@ -20,9 +16,9 @@ use gamesolver::{
     Score, Solution, Stats, input, par_prune_with, par_solve_within, prune_with, solve_within,
 };
 
-use super::args::{Cli, GameName, SolverName, strip_protection};
-use super::connect_four;
-use super::present::{Answer, Line, Presented, stone_game_ii_headline, stone_game_viii_headline};
+use super::args::{Cli, SolverName, strip_protection};
+use super::games::{Done, GameName, Reads, Task, connect_four};
+use super::present::{Answer, Line, Presented};
 
 /// Why the program stops without an answer.
 #[derive(Debug)]
@@ -84,127 +80,54 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     if let Some(message) = inapplicable_solver_options(cli) {
         super::report::warn(cli.json, &message);
     }
-    if cli.game == GameName::ConnectFour {
-        return connect_four::report(cli);
-    }
+    let Some(engine) = cli.game.engine() else {
+        let own = cli
+            .game
+            .own()
+            .expect("a game the engines do not solve has its own path");
+        return (own.solve)(cli);
+    };
     let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
     if cli.save.is_some() || cli.load.is_some() {
         return saved_report(cli, values, limits);
     }
-    let specialised = matches!(cli.solver, SolverName::Fast | SolverName::Auto);
-    match cli.game {
-        GameName::StoneGameII if specialised => {
-            let game = StoneGameII::new(values)?;
-            // The line takes at least one pile per move.
-            let limits = held(
-                limits,
-                n as u64 * size_of::<StoneGameIITake>() as u64,
-                || format!("the optimal line of up to {n} moves"),
-            )?;
-            let clock = Instant::now();
-            let solution = solve_stone_game_ii(&game, limits)?;
-            let stats = Stats {
-                stored: solution.states(),
-                elapsed: clock.elapsed(),
-                ..Stats::default()
-            };
-            let alice = solution.alice_stones();
-            Ok(Report {
-                game: cli.game,
-                n,
-                answer: Answer::Number(alice),
-                value: solution.value(),
-                headline: stone_game_ii_headline(&game, alice),
-                solver: "fast",
-                table: "diagonal",
-                threads: 1,
-                stats,
-                line: Line::StoneGameII(solution.line()),
-                notes: Vec::new(),
-                json: None,
-            })
+    match engine.fast {
+        Some(fast) if matches!(cli.solver, SolverName::Fast | SolverName::Auto) => {
+            fast(cli, values, limits)
         }
-        GameName::StoneGameVIII if specialised => {
-            let game = StoneGameVIII::new(values)?;
-            let limits = held(
-                limits,
-                n as u64 * size_of::<StoneGameVIIITake>() as u64,
-                || format!("the optimal line of up to {n} moves"),
-            )?;
-            let clock = Instant::now();
-            let solution = solve_stone_game_viii_with(&game, limits)?;
-            let stats = Stats {
-                elapsed: clock.elapsed(),
-                ..Stats::default()
-            };
-            Ok(Report {
-                game: cli.game,
-                n,
-                answer: Answer::Number(solution.value()),
-                value: solution.value(),
-                headline: stone_game_viii_headline(&game, solution.value()),
-                solver: "fast",
-                table: "none",
-                threads: 1,
-                stats,
-                line: Line::StoneGameVIII(solution.line()),
-                notes: Vec::new(),
-                json: None,
-            })
-        }
-        _ => with_engine_game(cli.game, values, Solve { cli, n, limits }),
+        _ => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
+            .map(Done::report),
     }
 }
 
-/// What to do with a bundled game the engine solves, whichever the command line names.
-pub(super) trait EngineGame {
-    /// What it gives.
-    type Output;
-    /// Does it with `game`.
-    fn with<G>(self, game: &G) -> Result<Self::Output, Failure>
-    where
-        G: Presented + DenseIndex + Sync,
-        G::State: Eq + Hash + Send + Sync,
-        G::Move: Send;
-}
-
-/// Builds the game `name` from `values` (Stone Game VIII: its stepwise model, the one the
-/// engine solves) and hands it to `task`: the one place a bundled game is built for the
-/// engine (solve, `--save`/`--load`, `analyze`). Connect Four has its own path.
-pub(super) fn with_engine_game<T: EngineGame>(
+/// Builds the game `name` from `values` and hands it to `task`: the one place a bundled game
+/// is built for the engine (solve, `--save`/`--load`, `analyze`). A game with its own path
+/// (Connect Four) is refused with a usage error naming what it takes instead.
+pub(super) fn with_engine_game(
     name: GameName,
     values: Vec<i64>,
-    task: T,
-) -> Result<T::Output, Failure> {
-    match name {
-        GameName::StoneGameII => task.with(&StoneGameII::new(values)?),
-        // O(n) states, but a chain (each state waits on the next), which no number of
-        // threads shortens.
-        GameName::StoneGameVIII => task.with(&StoneGameVIII::new(values)?.stepwise()),
-        GameName::StoneGame => task.with(&StoneGame::new(values)?),
-        GameName::StoneGameIII => task.with(&StoneGameIII::new(values)?),
-        GameName::StoneGameVII => task.with(&StoneGameVII::new(values)?),
-        GameName::Nim => task.with(&Nim::new(values)?),
-        GameName::TicTacToe => task.with(&TicTacToe),
-        GameName::DotsAndBoxes => {
-            let (rows, columns) = dimensions(&values)?;
-            task.with(&DotsAndBoxes::new(rows, columns)?)
-        }
-        GameName::ConnectFour => unreachable!("Connect Four is solved by its own path"),
+    task: Task<'_>,
+) -> Result<Done, Failure> {
+    match name.engine() {
+        Some(engine) => (engine.with)(values, task),
+        None => Err(Failure::Usage(format!(
+            "{} is solved by its own path: give its position as its VALUE",
+            name.id()
+        ))),
     }
 }
 
 /// The solve: the engine chosen by `--solver`.
-struct Solve<'a> {
+pub struct Solve<'a> {
     cli: &'a Cli,
     n: usize,
     limits: Limits,
 }
 
-impl EngineGame for Solve<'_> {
-    type Output = Report;
-    fn with<G>(self, game: &G) -> Result<Report, Failure>
+impl Solve<'_> {
+    /// Solves `game`.
+    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -215,15 +138,15 @@ impl EngineGame for Solve<'_> {
 }
 
 /// The solve with `--save` / `--load`.
-struct Saved<'a> {
+pub struct Saved<'a> {
     cli: &'a Cli,
     params: &'a [i64],
     limits: Limits,
 }
 
-impl EngineGame for Saved<'_> {
-    type Output = Report;
-    fn with<G>(self, game: &G) -> Result<Report, Failure>
+impl Saved<'_> {
+    /// Solves `game` from or into the saved table.
+    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -248,12 +171,12 @@ fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, F
         format!("a copy of the game's {n} values for the saved file")
     })?;
     let params = values.clone();
-    let task = Saved {
+    let task = Task::Saved(Saved {
         cli,
         params: &params,
         limits,
-    };
-    with_engine_game(cli.game, values, task)
+    });
+    with_engine_game(cli.game, values, task).map(Done::report)
 }
 
 /// Solves `game` on a dense table (loaded from `--load`, or empty), saves it to `--save`
@@ -364,8 +287,8 @@ pub(super) fn held(
 /// The Connect Four options are refused for the other games, and the values' options for
 /// Connect Four, rather than silently ignored.
 fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
-    let connect_four = cli.game == GameName::ConnectFour;
-    let misplaced = if connect_four {
+    let own_path = cli.game.own().is_some();
+    let misplaced = if own_path {
         if cli.input.is_some() {
             Some("--input (use --batch FILE for many positions)")
         } else if cli.save.is_some() || cli.load.is_some() {
@@ -383,11 +306,13 @@ fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
         None
     };
     match misplaced {
-        Some(option) if connect_four => Err(Failure::Usage(format!(
-            "{option} does not apply to connect-four"
+        Some(option) if own_path => Err(Failure::Usage(format!(
+            "{option} does not apply to {}",
+            cli.game.id()
         ))),
         Some(option) => Err(Failure::Usage(format!(
-            "{option} applies only to connect-four, not to {}",
+            "{option} applies only to {}, not to {}",
+            super::games::own_names(),
             cli.game.id()
         ))),
         None => Ok(()),
@@ -399,7 +324,10 @@ fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
 /// [`refuse_misplaced_options`]. These are about how to solve, not what: the answer is the
 /// same, so the run is not refused.)
 fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
-    let specialised = matches!(cli.game, GameName::StoneGameII | GameName::StoneGameVIII);
+    let specialised = cli
+        .game
+        .engine()
+        .is_some_and(|engine| engine.fast.is_some());
     let one_thread = match cli.solver {
         SolverName::Engine => Some("--solver engine runs on one thread"),
         SolverName::Fast | SolverName::Auto if specialised => {
@@ -417,15 +345,15 @@ fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
         _ => {}
     }
     if cli.solver == SolverName::Fast && !specialised {
-        let instead = if cli.game == GameName::ConnectFour {
+        let instead = if cli.game.own().is_some() {
             "the pruning engine"
         } else {
             "the engine"
         };
         return Some(format!(
-            "{} has no specialised solver (only stone-game-ii and stone-game-viii do): {instead} \
-             solves it",
-            cli.game.id()
+            "{} has no specialised solver (only {} do): {instead} solves it",
+            cli.game.id(),
+            specialised_names()
         ));
     }
     None
@@ -449,16 +377,7 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
             "check takes none of --batch, --analyze, --save and --load".into(),
         ));
     }
-    let values = if cli.game == GameName::ConnectFour {
-        Vec::new()
-    } else {
-        read_values(cli, limits(cli).memory_budget)?
-    };
-    let n = values.len();
-    let limits = held(limits(cli), game_bytes(n), || {
-        format!("the game's {n} values and their running sums")
-    })?;
-    let options = CheckOptions {
+    let options = |limits| CheckOptions {
         limits,
         ..CheckOptions::default()
     };
@@ -469,56 +388,66 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
         values_compared: 0,
         violations: Vec::new(),
     };
-    let summary_of = &mut summary;
-    match cli.game {
-        GameName::StoneGame => add_check(summary_of, &StoneGame::new(values)?, &options),
-        GameName::StoneGameII => add_check(summary_of, &StoneGameII::new(values)?, &options),
-        GameName::StoneGameIII => add_check(summary_of, &StoneGameIII::new(values)?, &options),
-        GameName::StoneGameVII => add_check(summary_of, &StoneGameVII::new(values)?, &options),
-        GameName::StoneGameVIII => {
-            let game = StoneGameVIII::new(values)?;
-            add_check(summary_of, &game.literal(), &options)?;
-            add_check(summary_of, &game.stepwise(), &options)
+    match cli.game.engine() {
+        Some(engine) => {
+            let values = read_values(cli, limits(cli).memory_budget)?;
+            let n = values.len();
+            let limits = held(limits(cli), game_bytes(n), || {
+                format!("the game's {n} values and their running sums")
+            })?;
+            (engine.check)(values, &options(limits), &mut summary)?;
         }
-        GameName::Nim => add_check(summary_of, &Nim::new(values)?, &options),
-        GameName::TicTacToe => add_check(summary_of, &TicTacToe, &options),
-        GameName::DotsAndBoxes => {
-            let (rows, columns) = dimensions(&values)?;
-            add_check(summary_of, &DotsAndBoxes::new(rows, columns)?, &options)
+        None => {
+            let own = cli
+                .game
+                .own()
+                .expect("a game the engines do not solve has its own path");
+            (own.check)(cli, &options(limits(cli)), &mut summary)?;
         }
-        GameName::ConnectFour => {
-            let game = connect_four::game(cli)?;
-            add_report(summary_of, &check_ranged(&game, &options))
-        }
-    }?;
+    }
     Ok(summary)
 }
 
-fn add_check<G>(summary: &mut CheckSummary, game: &G, options: &CheckOptions) -> Result<(), Error>
-where
-    G: DenseIndex,
-    G::State: Eq + Hash + std::fmt::Debug,
-    G::Move: PartialEq + std::fmt::Debug,
-{
-    add_report(summary, &check_dense(game, options))
+/// The names of the games with a specialised solver, for messages.
+fn specialised_names() -> String {
+    let names: Vec<&str> = super::games::GAMES
+        .iter()
+        .filter(|game| {
+            matches!(&game.solves, super::games::Solves::Engine(engine) if engine.fast.is_some())
+        })
+        .map(|game| game.name)
+        .collect();
+    names.join(" and ")
 }
 
-/// Adds a report's findings; a check stopped by its limits is an error (one `error:` line).
-fn add_report<G: Game>(summary: &mut CheckSummary, report: &CheckReport<G>) -> Result<(), Error>
-where
-    G::State: std::fmt::Debug,
-    G::Move: std::fmt::Debug,
-{
-    if let Some(error) = &report.stopped {
-        return Err(error.clone());
+impl CheckSummary {
+    /// Checks `game` (with its dense index) and adds the findings.
+    pub fn add_dense<G>(&mut self, game: &G, options: &CheckOptions) -> Result<(), Failure>
+    where
+        G: DenseIndex,
+        G::State: Eq + Hash + std::fmt::Debug,
+        G::Move: PartialEq + std::fmt::Debug,
+    {
+        self.add_report(&check_dense(game, options))
     }
-    summary.states += report.states;
-    summary.playouts += report.playouts;
-    summary.values_compared += report.values_compared;
-    summary
-        .violations
-        .extend(report.violations.iter().map(ToString::to_string));
-    Ok(())
+
+    /// Adds a report's findings; a check stopped by its limits is an error (one `error:`
+    /// line).
+    pub fn add_report<G: Game>(&mut self, report: &CheckReport<G>) -> Result<(), Failure>
+    where
+        G::State: std::fmt::Debug,
+        G::Move: std::fmt::Debug,
+    {
+        if let Some(error) = &report.stopped {
+            return Err(error.clone().into());
+        }
+        self.states += report.states;
+        self.playouts += report.playouts;
+        self.values_compared += report.values_compared;
+        self.violations
+            .extend(report.violations.iter().map(ToString::to_string));
+        Ok(())
+    }
 }
 
 pub(super) fn limits(cli: &Cli) -> Limits {
@@ -537,18 +466,6 @@ pub(super) fn limits(cli: &Cli) -> Limits {
     match cli.time_limit {
         Some(limit) => limits.time_limit(limit),
         None => limits,
-    }
-}
-
-/// Dots and Boxes' two values: rows and columns of boxes.
-pub(super) fn dimensions(values: &[i64]) -> Result<(i64, i64), Failure> {
-    match values {
-        [rows, columns] => Ok((*rows, *columns)),
-        _ => Err(Failure::Usage(format!(
-            "dots-and-boxes takes two values, the rows and columns of boxes (as in \
-             'gamesolver dots-and-boxes 2 3'); got {}",
-            values.len()
-        ))),
     }
 }
 
@@ -835,15 +752,16 @@ fn line_bytes<T>(line: &Vec<T>) -> u64 {
 /// The values from the arguments or from `--input`, never both, within `budget` bytes.
 /// Tic-tac-toe takes none.
 fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
-    if cli.game == GameName::TicTacToe {
-        return if cli.values.is_empty() && cli.input.is_none() {
-            Ok(Vec::new())
-        } else {
-            Err(Failure::Usage(
-                "tic-tac-toe takes no values: it is solved from the empty board".into(),
-            ))
-        };
-    }
+    let example = match cli.game.engine().map(|engine| &engine.reads) {
+        Some(Reads::Integers { example }) => *example,
+        _ if cli.values.is_empty() && cli.input.is_none() => return Ok(Vec::new()),
+        _ => {
+            return Err(Failure::Usage(format!(
+                "{} takes no values: it is solved from its start",
+                cli.game.id()
+            )));
+        }
+    };
     match &cli.input {
         Some(_) if !cli.values.is_empty() => Err(Failure::Usage(
             "give the values either as arguments or with --input, not both".into(),
@@ -853,14 +771,9 @@ fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
             Ok(input::parse_text_within(&text, budget)?)
         }
         None if cli.values.is_empty() => Err(Failure::Usage(format!(
-            "no values given: pass the integers as arguments (gamesolver {} {}) or with \
-             --input FILE ('-' for standard input)",
+            "no values given: pass the integers as arguments (gamesolver {} {example}) or \
+             with --input FILE ('-' for standard input)",
             cli.game.id(),
-            match cli.game {
-                GameName::DotsAndBoxes => "2 3",
-                GameName::Nim => "3 4 5",
-                _ => "2,7,9,4,4",
-            }
         ))),
         None => {
             let values: Vec<&str> = cli.values.iter().map(|v| strip_protection(v)).collect();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use gamesolver::memo::DenseTable;
 use gamesolver::{DenseIndex, Error, Score};
 
-use super::args::GameName;
+use super::games::GameName;
 
 /// The file's first eight bytes.
 const MAGIC: &[u8; 8] = b"GSOLVTBL";

@@ -10,12 +10,27 @@ use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable,
 use gamesolver::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
+use gamesolver::check::check_ranged;
+use gamesolver::{Game, Ply};
 use serde::Serialize;
 
-use super::args::{Cli, SolverName, strip_protection};
-use super::run::{
+use super::super::args::{Cli, SolverName, strip_protection};
+use super::super::present::{Answer, Entry, Fields, Line, Presented};
+use super::super::run::{
     EngineRun, Failure, Report, concurrent, limits, pool, pool_if_parallel, presented, pruned,
     sequential,
+};
+use super::{Bundled, Own, Solves};
+
+/// Connect Four on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "connect-four",
+    about: "Connect Four: the VALUE is a position, the columns played from the empty board (as \
+            4453); none for the empty board. Score in Pascal Pons' convention",
+    solves: Solves::Own(Own {
+        solve: report,
+        check: |cli, options, summary| summary.add_report(&check_ranged(&game(cli)?, options)),
+    }),
 };
 
 /// The bound table's size unless the memory budget is smaller: 2²³ slots of 8 bytes (Pons'
@@ -432,3 +447,44 @@ fn answer_line<T: BoundTable<ConnectFour>>(
         }
     })
 }
+
+impl Presented for ConnectFour {
+    type Range = DeclaredRange;
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        let stones = self.start().stones();
+        format!(
+            "Connect Four {}x{} from a position of {stones} stones: score {value}: {}.",
+            self.width(),
+            self.height(),
+            self.meaning(stones, value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        // `Player::First` is whoever moves at the start position.
+        let first_moves = self.start().stones().is_multiple_of(2);
+        line.iter()
+            .map(|ply| {
+                let player = if ply.player.is_first() == first_moves {
+                    "first"
+                } else {
+                    "second"
+                };
+                let column = ply.mv.column + 1;
+                let wins = if self.play(&ply.state, &ply.mv).next.is_won() {
+                    ", making four in a row"
+                } else {
+                    ""
+                };
+                Entry {
+                    player,
+                    text: format!("{player} player drops a stone in column {column}{wins}"),
+                    fields: Fields::Column { column },
+                }
+            })
+            .collect()
+    }
+}
+

@@ -1,0 +1,248 @@
+//! The bundled games as the command line knows them. Each game describes itself in its own file
+//! of this folder (its name, what its VALUES are, how it is built from them and checked, its
+//! positions, how its answers and moves read: a [`Bundled`] constant named `GAME`, and the
+//! game's [`Presented`](super::present::Presented) impl), and is registered by one line in the
+//! list below. Nothing else in the command line names a game.
+
+use std::hash::Hash;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use gamesolver::DenseIndex;
+use gamesolver::check::CheckOptions;
+
+use super::analyze::{Analyze, Moves};
+use super::args::Cli;
+use super::present::Presented;
+use super::run::{CheckSummary, Failure, Report, Saved, Solve};
+
+/// Declares each game's file as a module and lists its [`Bundled`] constant, in the order the
+/// help shows them: adding a game to the command line is its file and its name here.
+macro_rules! bundled {
+    ($($file:ident),* $(,)?) => {
+        $(pub mod $file;)*
+        /// Every bundled game.
+        pub const GAMES: &[&Bundled] = &[$(&$file::GAME),*];
+    };
+}
+
+bundled! {
+    stone_game,
+    stone_game_ii,
+    stone_game_iii,
+    stone_game_vii,
+    stone_game_viii,
+    nim,
+    tic_tac_toe,
+    dots_and_boxes,
+    connect_four,
+}
+
+/// A bundled game, as the command line knows it.
+pub struct Bundled {
+    /// Its name on the command line (`stone-game-ii`).
+    pub name: &'static str,
+    /// One line for `--help`.
+    pub about: &'static str,
+    /// How it is solved.
+    pub solves: Solves,
+}
+
+/// How a bundled game is solved.
+pub enum Solves {
+    /// By the engines, from integer VALUES (or none).
+    Engine(Engine),
+    /// By its own path, which reads its own arguments (Connect Four: the columns played, the
+    /// board options `--width`/`--height`, `--analyze` and `--batch`).
+    Own(Own),
+}
+
+/// A game the engines solve from its VALUES.
+pub struct Engine {
+    /// What its VALUES are.
+    pub reads: Reads,
+    /// Builds the game from its values and hands it to the task (solve, `--save`/`--load`,
+    /// `analyze`, `play`).
+    pub with: fn(Vec<i64>, Task<'_>) -> Result<Done, Failure>,
+    /// Builds the game from its values and runs the conformance checker on it.
+    pub check: fn(Vec<i64>, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
+    /// Its specialised solver, if it has one (`--solver fast`, and `auto`'s pick).
+    pub fast: Option<FastSolver>,
+    /// `analyze --at`'s position in the game's terms (as `'PILE,M'`), if it takes one.
+    pub at: Option<&'static str>,
+}
+
+/// A game's specialised solver: from the command line, the values and the limits left, the
+/// report.
+pub type FastSolver = fn(&Cli, Vec<i64>, gamesolver::Limits) -> Result<Report, Failure>;
+
+/// What a game's VALUES are.
+pub enum Reads {
+    /// Integers, given as arguments or with `--input`; `example` is typical values.
+    Integers {
+        /// Typical values, as typed (`3 4 5`).
+        example: &'static str,
+    },
+    /// None: the game has one start (tic-tac-toe).
+    Nothing,
+}
+
+/// A game that reads its own arguments and solves, checks and analyzes by its own path.
+pub struct Own {
+    /// Solves one position (`--analyze` included).
+    pub solve: fn(&Cli) -> Result<Report, Failure>,
+    /// Runs the conformance checker.
+    pub check: fn(&Cli, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
+}
+
+/// What to do with a bundled game the engine solves.
+pub enum Task<'a> {
+    /// Solve it with the engine `--solver` names.
+    Solve(Solve<'a>),
+    /// Solve it on a dense table loaded or saved (`--load`, `--save`).
+    Saved(Saved<'a>),
+    /// Value every move at a position.
+    Analyze(Analyze<'a>),
+}
+
+/// What a [`Task`] gives.
+pub enum Done {
+    /// A solve's report.
+    Report(Box<Report>),
+    /// An analysis.
+    Moves(Moves),
+}
+
+impl Task<'_> {
+    /// Does the task with `game`.
+    pub fn with<G>(self, game: &G) -> Result<Done, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        match self {
+            Task::Solve(solve) => solve
+                .with(game)
+                .map(|report| Done::Report(Box::new(report))),
+            Task::Saved(saved) => saved
+                .with(game)
+                .map(|report| Done::Report(Box::new(report))),
+            Task::Analyze(analyze) => analyze.with(game).map(Done::Moves),
+        }
+    }
+}
+
+impl Done {
+    /// The report of a solve.
+    pub fn report(self) -> Report {
+        match self {
+            Done::Report(report) => *report,
+            Done::Moves(_) => unreachable!("a solve gives a report"),
+        }
+    }
+
+    /// The moves of an analysis.
+    pub fn moves(self) -> Moves {
+        match self {
+            Done::Moves(moves) => moves,
+            Done::Report(_) => unreachable!("an analysis gives moves"),
+        }
+    }
+}
+
+/// A bundled game, named on the command line.
+#[derive(Clone, Copy)]
+pub struct GameName(&'static Bundled);
+
+impl GameName {
+    /// The game called `name`, if one is.
+    pub fn named(name: &str) -> Option<GameName> {
+        GAMES
+            .iter()
+            .find(|game| game.name == name)
+            .map(|game| GameName(game))
+    }
+
+    /// The name as typed on the command line.
+    pub fn id(self) -> &'static str {
+        self.0.name
+    }
+
+    /// How the engines solve it, unless it has its own path.
+    pub fn engine(self) -> Option<&'static Engine> {
+        match &self.0.solves {
+            Solves::Engine(engine) => Some(engine),
+            Solves::Own(_) => None,
+        }
+    }
+
+    /// Its own path, if it reads and solves by one (Connect Four).
+    pub fn own(self) -> Option<&'static Own> {
+        match &self.0.solves {
+            Solves::Own(own) => Some(own),
+            Solves::Engine(_) => None,
+        }
+    }
+}
+
+impl PartialEq for GameName {
+    fn eq(&self, other: &GameName) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for GameName {}
+
+impl std::fmt::Debug for GameName {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.id())
+    }
+}
+
+/// clap's parser for a game's name: the possible values (with their help) are the bundled
+/// games, so that a wrong name gets clap's list and its "a similar value exists".
+pub fn parser() -> impl TypedValueParser<Value = GameName> {
+    let names = GAMES
+        .iter()
+        .map(|game| PossibleValue::new(game.name).help(game.about));
+    PossibleValuesParser::new(names)
+        .map(|name| GameName::named(&name).expect("clap accepts only a bundled game's name"))
+}
+
+/// The names of the games that read their own positions (Connect Four), for messages.
+pub fn own_names() -> String {
+    let names: Vec<&str> = GAMES
+        .iter()
+        .filter(|game| matches!(game.solves, Solves::Own(_)))
+        .map(|game| game.name)
+        .collect();
+    names.join(" and ")
+}
+
+/// The names of the games that take `analyze --at`, for messages.
+pub fn at_names() -> String {
+    let names: Vec<&str> = GAMES
+        .iter()
+        .filter(|game| matches!(&game.solves, Solves::Engine(engine) if engine.at.is_some()))
+        .map(|game| game.name)
+        .collect();
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        for game in GAMES {
+            assert_eq!(
+                GameName::named(game.name).map(GameName::id),
+                Some(game.name)
+            );
+            let same = GAMES.iter().filter(|other| other.name == game.name).count();
+            assert_eq!(same, 1, "{} is listed once", game.name);
+        }
+        assert!(GameName::named("chess").is_none());
+    }
+}

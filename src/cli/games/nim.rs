@@ -1,0 +1,59 @@
+//! Nim: the VALUES are the heap sizes; who wins, and a winning move.
+
+use gamesolver::games::Nim;
+use gamesolver::{DeclaredRange, Error, Ply, Score};
+
+use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, winner};
+use super::{Bundled, Engine, Reads, Solves};
+
+/// Nim on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "nim",
+    about: "Nim: the VALUES are the heap sizes; who wins, and a winning move",
+    solves: Solves::Engine(Engine {
+        reads: Reads::Integers { example: "3 4 5" },
+        with: |values, task| task.with(&Nim::new(values)?),
+        check: |values, options, summary| summary.add_dense(&Nim::new(values)?, options),
+        fast: None,
+        at: Some("'H1,H2,...': the heaps"),
+    }),
+};
+
+impl Presented for Nim {
+    type Range = DeclaredRange;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        Nim::position(self, position)
+    }
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        let who = if value > 0 {
+            "Alice (moving first)"
+        } else {
+            "Bob (moving second)"
+        };
+        format!(
+            "Nim with heaps {:?}: {who} wins with perfect play.",
+            self.heaps()
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let (heap, take) = (ply.mv.0 + 1, ply.mv.1);
+                let from = self.heap(ply.state, ply.mv.0 as usize);
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {take} from heap {heap} ({from} → {})",
+                        from - take
+                    ),
+                    fields: Fields::Heap { heap, take },
+                }
+            })
+            .collect()
+    }
+}
+

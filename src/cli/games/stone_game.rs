@@ -1,0 +1,59 @@
+//! LeetCode 877, Stone Game: take the first or last pile; who wins.
+
+use gamesolver::games::StoneGame;
+use gamesolver::{AnyValue, Error, Ply, Score};
+
+use super::super::present::{
+    Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position, result,
+    winner,
+};
+use super::{Bundled, Engine, Reads, Solves};
+
+/// Stone Game on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "stone-game",
+    about: "LeetCode 877: take the first or last pile; who wins",
+    solves: Solves::Engine(Engine {
+        reads: Reads::Integers {
+            example: "5,3,4,5",
+        },
+        with: |values, task| task.with(&StoneGame::new(values)?),
+        check: |values, options, summary| summary.add_dense(&StoneGame::new(values)?, options),
+        fast: None,
+        at: Some("'FIRST,LAST': the piles left, from 1"),
+    }),
+};
+
+impl Presented for StoneGame {
+    type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        interval_position(self.piles().len(), position, "piles")
+    }
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game with {} piles: {} with both playing optimally.",
+            self.piles().len(),
+            result(value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                Entry {
+                    player,
+                    text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
+                    fields: Fields::End {
+                        end,
+                        stones: ply.gain,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+

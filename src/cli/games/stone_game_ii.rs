@@ -1,0 +1,100 @@
+//! LeetCode 1140, Stone Game II: the most stones Alice can get. Specialised solver: O(n²).
+
+use std::time::Instant;
+
+use gamesolver::games::{StoneGameII, StoneGameIITake, solve_stone_game_ii};
+use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
+
+use super::super::args::Cli;
+use super::super::present::{Answer, Line, Presented, stone_game_ii_headline};
+use super::super::run::{Failure, Report, held};
+use super::{Bundled, Engine, Reads, Solves};
+
+/// Stone Game II on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "stone-game-ii",
+    about: "LeetCode 1140: the most stones Alice can get",
+    solves: Solves::Engine(Engine {
+        reads: Reads::Integers {
+            example: "2,7,9,4,4",
+        },
+        with: |values, task| task.with(&StoneGameII::new(values)?),
+        check: |values, options, summary| summary.add_dense(&StoneGameII::new(values)?, options),
+        fast: Some(fast),
+        at: Some("'PILE,M': the next pile (from 1) and M"),
+    }),
+};
+
+/// The specialised O(n²) solver.
+fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
+    let n = values.len();
+    let game = StoneGameII::new(values)?;
+    // The line takes at least one pile per move.
+    let limits = held(
+        limits,
+        n as u64 * size_of::<StoneGameIITake>() as u64,
+        || format!("the optimal line of up to {n} moves"),
+    )?;
+    let clock = Instant::now();
+    let solution = solve_stone_game_ii(&game, limits)?;
+    let stats = Stats {
+        stored: solution.states(),
+        elapsed: clock.elapsed(),
+        ..Stats::default()
+    };
+    let alice = solution.alice_stones();
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer: Answer::Number(alice),
+        value: solution.value(),
+        headline: stone_game_ii_headline(&game, alice),
+        solver: "fast",
+        table: "diagonal",
+        threads: 1,
+        stats,
+        line: Line::StoneGameII(solution.line()),
+        notes: Vec::new(),
+        json: None,
+    })
+}
+
+impl Presented for StoneGameII {
+    type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        let n = self.piles().len() as i64;
+        match *position {
+            [pile, _] if pile > n + 1 => Err(Error::InvalidState(format!(
+                "pile {pile} is past the {n} piles (PILE is from 1 to {}, the end)",
+                n + 1
+            ))),
+            [pile, m] if pile >= 1 && m >= 1 => self.state(pile as usize - 1, m as usize),
+            _ => Err(Error::InvalidState(
+                "a Stone Game II position is 'PILE,M': the next pile (from 1) and M (at least 1)"
+                    .into(),
+            )),
+        }
+    }
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(self.alice_stones(value))
+    }
+    fn headline(&self, value: Score) -> String {
+        stone_game_ii_headline(self, self.alice_stones(value))
+    }
+    const ENTRY_BYTES: u64 = size_of::<StoneGameIITake>() as u64;
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        Line::StoneGameII(self.describe(line))
+    }
+    /// Each state `(next, M)` without a known value has `2M` moves: about `n³ / 27` in all.
+    fn engine_work(&self) -> Option<(u64, &'static str)> {
+        let n = self.piles().len() as u64;
+        let work = (0..n)
+            .map(|next| {
+                let top = next.max(1).min((n - next).saturating_sub(1) / 2);
+                top.saturating_mul(top + 1)
+            })
+            .fold(0u64, u64::saturating_add);
+        Some((work, "--solver fast (O(n²))"))
+    }
+}
+

@@ -1,0 +1,71 @@
+//! LeetCode 1406, Stone Game III: take 1 to 3 stones from the front; who wins.
+
+use gamesolver::games::StoneGameIII;
+use gamesolver::{AnyValue, Error, Ply, Score};
+
+use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, result, winner};
+use super::{Bundled, Engine, Reads, Solves};
+
+/// Stone Game III on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "stone-game-iii",
+    about: "LeetCode 1406: take 1 to 3 stones from the front; who wins (Alice, Bob or Tie)",
+    solves: Solves::Engine(Engine {
+        reads: Reads::Integers {
+            example: "1,2,3,7",
+        },
+        with: |values, task| task.with(&StoneGameIII::new(values)?),
+        check: |values, options, summary| summary.add_dense(&StoneGameIII::new(values)?, options),
+        fast: None,
+        at: Some("'STONE': the next stone, from 1"),
+    }),
+};
+
+impl Presented for StoneGameIII {
+    type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        let n = self.values().len() as i64;
+        match *position {
+            [next] if (1..=n + 1).contains(&next) => Ok(next as u32 - 1),
+            _ => Err(Error::InvalidState(format!(
+                "a Stone Game III position is 'STONE': the next stone, from 1 to {} ({} is \
+                 the end)",
+                n + 1,
+                n + 1
+            ))),
+        }
+    }
+    fn answer(&self, value: Score) -> Answer {
+        winner(value, "Alice", "Bob", "Tie")
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game III with {} stones: {} with both playing optimally.",
+            self.values().len(),
+            result(value)
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let first = ply.state + 1;
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} takes {} stone{} from stone {first} (worth {})",
+                        ply.mv,
+                        if ply.mv == 1 { "" } else { "s" },
+                        ply.gain
+                    ),
+                    fields: Fields::Front {
+                        first_stone: first,
+                        stones: ply.mv,
+                        gain: ply.gain,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+

@@ -1,0 +1,67 @@
+//! LeetCode 1690, Stone Game VII: remove an end stone, score the rest; Alice's score minus
+//! Bob's.
+
+use gamesolver::games::{End, StoneGameVII};
+use gamesolver::{AnyValue, Error, Ply, Score};
+
+use super::super::present::{
+    Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position,
+};
+use super::{Bundled, Engine, Reads, Solves};
+
+/// Stone Game VII on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "stone-game-vii",
+    about: "LeetCode 1690: remove an end stone, score the rest; Alice's score minus Bob's",
+    solves: Solves::Engine(Engine {
+        reads: Reads::Integers {
+            example: "5,3,1,4,2",
+        },
+        with: |values, task| task.with(&StoneGameVII::new(values)?),
+        check: |values, options, summary| summary.add_dense(&StoneGameVII::new(values)?, options),
+        fast: None,
+        at: Some("'FIRST,LAST': the stones left, from 1"),
+    }),
+};
+
+impl Presented for StoneGameVII {
+    type Range = AnyValue;
+    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+        interval_position(self.piles().len(), position, "stones")
+    }
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        format!(
+            "Stone Game VII with {} stones: Alice's score minus Bob's is {value} with both \
+             playing optimally.",
+            self.piles().len()
+        )
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let player = alice_or_bob(ply.player);
+                let end = end_name(ply.mv);
+                let stone = match ply.mv {
+                    End::Left => self.piles()[ply.state.left as usize],
+                    End::Right => self.piles()[ply.state.right as usize - 1],
+                };
+                Entry {
+                    player,
+                    text: format!(
+                        "{player} removes the {end} stone ({stone}), scoring the {} left",
+                        ply.gain
+                    ),
+                    fields: Fields::EndStone {
+                        end,
+                        stone,
+                        gain: ply.gain,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
