@@ -307,6 +307,13 @@ pub struct Literal<'a> {
     game: &'a StoneGameVIII,
 }
 
+impl<'a> Literal<'a> {
+    /// The instance this model plays.
+    pub fn game(&self) -> &'a StoneGameVIII {
+        self.game
+    }
+}
+
 impl Game for Literal<'_> {
     /// The index of the leftmost stone.
     type State = u32;

@@ -29,7 +29,14 @@ impl Board {
         self.x.count_ones() == self.o.count_ones()
     }
 
-    fn has_line(marks: u16) -> bool {
+    /// Whether `marks` (a 9-bit mask, cell `row * 3 + column`) hold three in a row.
+    ///
+    /// ```
+    /// use gamesolver::games::Board;
+    /// assert!(Board::has_line(0b100_010_001)); // a diagonal
+    /// assert!(!Board::has_line(0b000_000_011));
+    /// ```
+    pub fn has_line(marks: u16) -> bool {
         LINES.iter().copied().any(|line| marks & line == line)
     }
 

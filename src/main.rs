@@ -52,6 +52,10 @@ fn main() -> ExitCode {
         (Some(Command::Completions { shell }), _) => completions(shell),
         (Some(Command::Check(cli)), _) => check(&cli),
         (Some(Command::Analyze(args)), _) => analyze(&args),
+        (Some(Command::Play(args)), _) => match cli::play::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(failure) => failed(failure),
+        },
     }
 }
 

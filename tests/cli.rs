@@ -909,11 +909,28 @@ fn analyze_values_every_move_at_any_position() {
     );
     let message = rejected(&["analyze", "stone-game-ii", "1,2", "--at", "9,1"], None, 1);
     assert!(message.contains("past the 2 piles"), "{message}");
-    let message = rejected(&["analyze", "tic-tac-toe", "--at", "1"], None, 1);
+    let message = rejected(&["analyze", "tic-tac-toe", "--at", "XXX/OOO/..."], None, 1);
     assert!(
-        message.contains("analyze this game from its start"),
+        message.contains("both X and O have three in a row"),
         "{message}"
     );
+    let message = rejected(&["analyze", "tic-tac-toe", "--at", "OO./.../..."], None, 1);
+    assert!(message.contains("0 X and 2 O cannot happen"), "{message}");
+    let message = rejected(
+        &["analyze", "dots-and-boxes", "1", "1", "--at", "0,0-1,1"],
+        None,
+        1,
+    );
+    assert!(
+        message.contains("\"0,0-1,1\" is not a line of this board"),
+        "{message}"
+    );
+    let message = rejected(
+        &["analyze", "stone-game-viii", "1,2,3", "--at", "4"],
+        None,
+        1,
+    );
+    assert!(message.contains("from 1 to 3"), "{message}");
     rejected(&["analyze", "connect-four", "--at", "44"], None, 2);
     // Connect Four analyses its position (the VALUE) with every column's score.
     let report = json(
@@ -929,6 +946,171 @@ fn analyze_values_every_move_at_any_position() {
         None,
     );
     assert_eq!(report["analysis"].as_array().unwrap().len(), 4);
+}
+
+/// Tic-tac-toe by brute force over the board as text (`X`, `O`, `.`, row by row): the value
+/// for the side to move, +1 win, -1 loss, 0 draw.
+fn tic_tac_toe_value(board: &mut [u8; 9]) -> i64 {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let won = |board: &[u8; 9], mark: u8| {
+        LINES
+            .iter()
+            .any(|line| line.iter().all(|&c| board[c] == mark))
+    };
+    let marks = board.iter().filter(|&&c| c != b'.').count();
+    let (me, other) = if marks % 2 == 0 {
+        (b'X', b'O')
+    } else {
+        (b'O', b'X')
+    };
+    if won(board, other) {
+        return -1;
+    }
+    let mut best = None;
+    for cell in 0..9 {
+        if board[cell] == b'.' {
+            board[cell] = me;
+            let value = -tic_tac_toe_value(board);
+            board[cell] = b'.';
+            best = Some(best.map_or(value, |best: i64| best.max(value)));
+        }
+    }
+    best.unwrap_or(0)
+}
+
+#[test]
+fn analyze_takes_boards_lines_and_stones_against_brute_force() {
+    // Tic-tac-toe: positions reached by random play, every move against the brute force.
+    for seed in 0..6u64 {
+        let mut board = [b'.'; 9];
+        let mut state = seed * 7 + 3;
+        for ply in 0..(seed as usize % 5) {
+            let free: Vec<usize> = (0..9).filter(|&c| board[c] == b'.').collect();
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            board[free[(state >> 33) as usize % free.len()]] =
+                if ply % 2 == 0 { b'X' } else { b'O' };
+        }
+        let at = String::from_utf8(board.to_vec()).unwrap();
+        let report = json(&["analyze", "tic-tac-toe", "--at", &at], None);
+        assert_eq!(
+            report["value"],
+            tic_tac_toe_value(&mut board.clone()),
+            "{at}"
+        );
+        let mover = if board.iter().filter(|&&c| c != b'.').count() % 2 == 0 {
+            b'X'
+        } else {
+            b'O'
+        };
+        for mv in report["moves"].as_array().unwrap() {
+            let cell = (mv["row"].as_u64().unwrap() - 1) * 3 + mv["column"].as_u64().unwrap() - 1;
+            let mut after = board;
+            after[cell as usize] = mover;
+            assert_eq!(mv["value"], -tic_tac_toe_value(&mut after), "{at}: {mv}");
+        }
+    }
+    // Stone Game VIII from its STONE-th stone is the game on the merged stone and the rest.
+    let stones = random_values(7, 11, -9, 9);
+    for stone in 1..=6usize {
+        let merged: i64 = stones[..stone].iter().sum();
+        let mut rest = vec![merged];
+        rest.extend_from_slice(&stones[stone..]);
+        let at = stone.to_string();
+        let values: Vec<String> = stones.iter().map(i64::to_string).collect();
+        let report = json(
+            &["analyze", "stone-game-viii", &values.join(","), "--at", &at],
+            None,
+        );
+        assert_eq!(report["value"], stone_game_viii_brute_force(&rest), "{at}");
+        assert_eq!(
+            report["moves"].as_array().unwrap().len(),
+            rest.len() - 1,
+            "{at}"
+        );
+    }
+    // Dots and Boxes 1x1 with three lines drawn: the last one completes the box.
+    let report = json(
+        &[
+            "analyze",
+            "dots-and-boxes",
+            "1",
+            "1",
+            "--at",
+            "0,0-0,1 (1,0)-(0,0) 1,1-1,0",
+        ],
+        None,
+    );
+    assert_eq!(report["value"], 1);
+    assert_eq!(report["moves"][0]["from"], serde_json::json!([0, 1]));
+    assert_eq!(report["moves"][0]["to"], serde_json::json!([1, 1]));
+    // 1x2 (7 lines) with the middle line drawn: 6 lines left.
+    let report = json(
+        &["analyze", "dots-and-boxes", "1", "2", "--at", "0,1-1,1"],
+        None,
+    );
+    assert_eq!(report["moves"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn play_reads_moves_from_a_pipe_too_and_answers_from_a_loaded_table() {
+    let dir = std::env::temp_dir().join(format!("gamesolver-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("nim.gsv");
+    let path = file.to_str().unwrap();
+    json(&["nim", "3,4,5", "--save", path], None);
+    // The winning first move (2 from heap 1), then the person leaves.
+    let output = gamesolver(&["play", "nim", "3,4,5", "--load", path], Some(b"1,2\nq\n"));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("Alice takes 2 from heap 1"), "{text}");
+    assert!(!text.contains("Not the best"), "{text}");
+    assert!(text.contains("Game left unfinished."), "{text}");
+    // A table for other heaps is refused before the game starts.
+    let message = rejected(&["play", "nim", "3,4,6", "--load", path], None, 1);
+    assert!(
+        message.contains("3,4,6") || message.contains("values"),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // What play does not take (with --json, the error too is JSON).
+    let output = gamesolver(&["play", "nim", "1,2", "--json"], None);
+    assert_eq!(output.status.code(), Some(2));
+    let error: Value = serde_json::from_slice(&output.stderr).unwrap();
+    assert_eq!(error["kind"], "usage");
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("does not take --json")
+    );
+    for (args, says) in [
+        (
+            vec!["play", "nim", "1,2", "--save", "x"],
+            "does not take --save",
+        ),
+        (
+            vec!["play", "connect-four"],
+            "analyze connect-four POSITION",
+        ),
+        (
+            vec!["play", "stone-game-viii", "1,2,3", "--load", "x"],
+            "run them without --load",
+        ),
+    ] {
+        let message = rejected(&args, None, 2);
+        assert!(message.contains(says), "{args:?}: {message}");
+    }
 }
 
 #[test]

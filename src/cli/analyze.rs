@@ -70,13 +70,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
     } else {
         Vec::new()
     };
-    let at = match &args.at {
-        Some(text) => Some(gamesolver::input::parse_arguments(&[strip_protection(
-            text,
-        )])?),
-        None => None,
-    };
-    let at = (at.as_deref(), params.as_slice());
+    let at = (
+        args.at.as_deref().map(|text| strip_protection(text).trim()),
+        params.as_slice(),
+    );
     let task = Task::Analyze(Analyze { cli, at, limits });
     run::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
 }
@@ -84,11 +81,16 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
 /// `analyze` as a task on whichever game the command line names.
 pub struct Analyze<'a> {
     cli: &'a Cli,
-    at: (Option<&'a [i64]>, &'a [i64]),
+    at: (Option<&'a str>, &'a [i64]),
     limits: Limits,
 }
 
 impl Analyze<'_> {
+    /// Whether the table comes from `--load`.
+    pub fn loads(&self) -> bool {
+        self.cli.load.is_some()
+    }
+
     /// Values every move of `game` at the position.
     pub fn with<G>(self, game: &G) -> Result<Moves, Failure>
     where
@@ -105,7 +107,7 @@ impl Analyze<'_> {
 fn analyze<G>(
     cli: &Cli,
     game: &G,
-    (at, params): (Option<&[i64]>, &[i64]),
+    (at, params): (Option<&str>, &[i64]),
     limits: Limits,
 ) -> Result<Moves, Failure>
 where
@@ -116,10 +118,7 @@ where
         Some(position) => game.position(position)?,
         None => game.start(),
     };
-    let position = at.map(|values| {
-        let words: Vec<String> = values.iter().map(i64::to_string).collect();
-        words.join(",")
-    });
+    let position = at.map(str::to_string);
     let moves = if let Some(path) = &cli.load {
         let table = saved::load(path, cli.game, params, game, limits.memory_budget)?;
         valued(game, table, &state, limits)?

@@ -44,6 +44,9 @@ pub enum Command {
     Check(Cli),
     /// The value of every legal move at a position (the start, or `--at`), best first.
     Analyze(AnalyzeArgs),
+    /// Play against the solver in the terminal: it shows the position after every move,
+    /// answers with a best move, and on '?' gives the value of every move.
+    Play(PlayArgs),
     /// Print a completion script for SHELL on stdout (for example
     /// `gamesolver completions bash > /etc/bash_completion.d/gamesolver`).
     Completions {
@@ -62,10 +65,38 @@ pub struct AnalyzeArgs {
 
     /// The position, in the game's terms: Stone Game II 'PILE,M' (the next pile, from 1, and
     /// M); Stone Game and Stone Game VII 'FIRST,LAST' (the piles or stones left, from 1);
-    /// Stone Game III 'STONE' (the next stone, from 1); Nim the heaps 'H1,H2,...'. Default:
-    /// the start. (Connect Four: give the position as its VALUE.)
+    /// Stone Game III 'STONE' (the next stone, from 1); Stone Game VIII 'STONE' (the leftmost
+    /// stone, from 1); Nim the heaps 'H1,H2,...'; tic-tac-toe the board row by row
+    /// ('X.O/.X./...'); Dots and Boxes the lines drawn ('0,0-0,1 1,1-2,1'). Default: the
+    /// start. (Connect Four: give the position as its VALUE.)
     #[arg(long, value_name = "POSITION")]
     pub at: Option<String>,
+}
+
+/// `play`: a game and its values, the side the person takes, and where to start.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The game and its values.
+    #[command(flatten)]
+    pub game: Cli,
+
+    /// The side the person plays: the one to move first at the start, or second.
+    #[arg(long = "as", value_enum, default_value_t = Side::First, value_name = "SIDE")]
+    pub side: Side,
+
+    /// Start from this position instead of the start, in the game's terms (as for `analyze
+    /// --at`); the side to move there counts as the first.
+    #[arg(long, value_name = "POSITION")]
+    pub at: Option<String>,
+}
+
+/// A side in `play`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Side {
+    /// The side that moves first.
+    First,
+    /// The side that moves second.
+    Second,
 }
 
 /// A game and its values, and how to solve (or check) it.

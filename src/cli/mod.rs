@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod args;
 pub mod games;
+pub mod play;
 pub mod present;
 pub mod progress;
 pub mod report;

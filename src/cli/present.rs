@@ -172,13 +172,45 @@ pub trait Presented: Game {
     fn entries(&self, line: &[Ply<Self>]) -> Line
     where
         Self: Sized;
-    /// The state at `position`, written in the game's terms (`analyze --at`).
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+    /// The state at `position`, written in the game's terms (`analyze --at`, `play --at`).
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
         let _ = position;
         Err(Error::InvalidState(format!(
-            "analyze --at takes positions for {}; analyze this game from its start",
+            "--at takes positions for {}; start this game from its start",
             super::games::at_names()
         )))
+    }
+    /// Who `player` is, in the game's words.
+    fn player_name(&self, player: Player) -> &'static str {
+        alice_or_bob(player)
+    }
+    /// The position as `play` shows it before each move (the piles, the board), in lines.
+    fn show(&self, state: &Self::State) -> String;
+    /// A move at `state` as a person types it in `play` (and as `?` lists it): short, and
+    /// distinct from the state's other moves.
+    fn move_name(&self, state: &Self::State, mv: &Self::Move) -> String;
+    /// How a person types a move in `play`, if the moves' names need saying.
+    fn move_hint(&self) -> Option<&'static str> {
+        None
+    }
+    /// The result of a finished game whose first player's points minus the second's are
+    /// `margin`, as a sentence.
+    fn final_result(&self, margin: Score) -> String {
+        match self.answer(margin) {
+            Answer::Winner(who) if margin == 0 => who.to_string(),
+            Answer::Winner(who) => format!("{who} wins"),
+            Answer::Number(_) => {
+                let (first, second) = (
+                    self.player_name(Player::First),
+                    self.player_name(Player::Second),
+                );
+                match margin.signum() {
+                    1 => format!("{first} wins by {margin}"),
+                    -1 => format!("{second} wins by {}", -margin),
+                    _ => "a tie".to_string(),
+                }
+            }
+        }
     }
     /// A sentence that says how to read the line's moves, where they need one.
     fn legend(&self) -> Option<&'static str> {
@@ -192,8 +224,8 @@ pub trait Presented: Game {
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
-pub fn interval_position(n: usize, position: &[i64], units: &str) -> Result<Interval, Error> {
-    match *position {
+pub fn interval_position(n: usize, position: &str, units: &str) -> Result<Interval, Error> {
+    match *integers(position)? {
         [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
             left: first as u32 - 1,
             right: last as u32,
@@ -311,4 +343,20 @@ pub fn end_name(end: End) -> &'static str {
         End::Left => "left",
         End::Right => "right",
     }
+}
+
+/// The integers of a position typed as `3,1` or `3 1`.
+pub fn integers(position: &str) -> Result<Vec<i64>, Error> {
+    gamesolver::input::parse_arguments(&[position])
+}
+
+/// Values in a row, as `play` shows them: the first 24 and how many more.
+pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
+    const SHOWN: usize = 24;
+    let more = values.len().saturating_sub(SHOWN);
+    let mut text: Vec<String> = values.take(SHOWN).map(|value| value.to_string()).collect();
+    if more > 0 {
+        text.push(format!("… ({more} more)"));
+    }
+    text.join(" ")
 }

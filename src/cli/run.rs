@@ -145,6 +145,11 @@ pub struct Saved<'a> {
 }
 
 impl Saved<'_> {
+    /// Whether the table comes from `--load`.
+    pub fn loads(&self) -> bool {
+        self.cli.load.is_some()
+    }
+
     /// Solves `game` from or into the saved table.
     pub fn with<G>(self, game: &G) -> Result<Report, Failure>
     where

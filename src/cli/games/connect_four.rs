@@ -5,13 +5,13 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use gamesolver::games::{ConnectFour, Position};
+use gamesolver::games::{ConnectFour, Drop, Position};
 use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
 use gamesolver::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
 use gamesolver::check::check_ranged;
-use gamesolver::{Game, Ply};
+use gamesolver::{Game, Player, Ply};
 use serde::Serialize;
 
 use super::super::args::{Cli, SolverName, strip_protection};
@@ -450,6 +450,28 @@ fn answer_line<T: BoundTable<ConnectFour>>(
 
 impl Presented for ConnectFour {
     type Range = DeclaredRange;
+    fn player_name(&self, player: Player) -> &'static str {
+        // `Player::First` is whoever moves at the start position.
+        if player.is_first() == self.start().stones().is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        }
+    }
+    fn show(&self, position: &Position) -> String {
+        let board = self.render(position);
+        if self.width() > 9 {
+            return board.trim_end().to_string();
+        }
+        let columns: String = (1..=self.width()).map(|column| column.to_string()).collect();
+        format!("{board}{columns}")
+    }
+    fn move_name(&self, _: &Position, drop: &Drop) -> String {
+        (drop.column + 1).to_string()
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("the column, from 1 at the left")
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }

@@ -1,7 +1,7 @@
 //! Dots and Boxes: the VALUES are the rows and columns of boxes.
 
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{AnyValue, Ply, Score, Turn};
+use gamesolver::{AnyValue, Error, Ply, Score, Turn};
 
 use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob};
 use super::super::run::Failure;
@@ -16,7 +16,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&game(&values)?),
         check: |values, options, summary| summary.add_dense(&game(&values)?, options),
         fast: None,
-        at: None,
+        at: Some("the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')"),
     }),
 };
 
@@ -49,6 +49,55 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 
 impl Presented for DotsAndBoxes {
     type Range = AnyValue;
+    fn position(&self, position: &str) -> Result<u32, Error> {
+        let mut drawn = 0u32;
+        for line in position
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .filter(|line| !line.is_empty())
+        {
+            let edge = (0..self.edges() as u8)
+                .find(|edge| same_line(&self.move_name(&0, edge), line))
+                .ok_or_else(|| {
+                    Error::InvalidState(format!(
+                        "{line:?} is not a line of this board: a line joins two neighbouring \
+                         dots, written ROW,COLUMN-ROW,COLUMN from 0,0 at the top left (as \
+                         0,0-0,1)"
+                    ))
+                })?;
+            drawn |= 1 << edge;
+        }
+        Ok(drawn)
+    }
+    fn show(&self, drawn: &u32) -> String {
+        let (rows, columns) = self.size();
+        let horizontal = (rows + 1) * columns;
+        let is_drawn = |edge: u32| drawn & (1 << edge) != 0;
+        let mut lines = Vec::new();
+        for row in 0..=rows {
+            let mut dots = String::from("+");
+            for column in 0..columns {
+                dots.push_str(if is_drawn(row * columns + column) { "---+" } else { "   +" });
+            }
+            lines.push(dots);
+            if row < rows {
+                let sides: Vec<&str> = (0..=columns)
+                    .map(|column| {
+                        if is_drawn(horizontal + row * (columns + 1) + column) { "|" } else { " " }
+                    })
+                    .collect();
+                lines.push(sides.join("   "));
+            }
+        }
+        lines.push("(dots are ROW,COLUMN from 0,0 at the top left)".to_string());
+        lines.join("\n")
+    }
+    fn move_name(&self, _: &u32, edge: &u8) -> String {
+        let ((r1, c1), (r2, c2)) = edge_dots(self, *edge);
+        format!("{r1},{c1}-{r2},{c2}")
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("the line's two dots, ROW,COLUMN-ROW,COLUMN from 0,0 at the top left: 0,0-0,1")
+    }
     fn legend(&self) -> Option<&'static str> {
         Some(
             "A line joins two neighbouring dots, each written (row,column) and counted from \
@@ -90,3 +139,16 @@ impl Presented for DotsAndBoxes {
     }
 }
 
+
+/// Whether `typed` names the line `name` (`R,C-R,C`), either way round, parentheses and spaces
+/// aside.
+fn same_line(name: &str, typed: &str) -> bool {
+    let plain = |text: &str| -> String {
+        text.chars()
+            .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+            .collect()
+    };
+    let typed = plain(typed);
+    let reversed = name.split_once('-').map(|(a, b)| format!("{b}-{a}"));
+    typed == name || reversed.is_some_and(|reversed| typed == reversed)
+}

@@ -12,6 +12,7 @@ use gamesolver::check::CheckOptions;
 
 use super::analyze::{Analyze, Moves};
 use super::args::Cli;
+use super::play::Play;
 use super::present::Presented;
 use super::run::{CheckSummary, Failure, Report, Saved, Solve};
 
@@ -102,6 +103,8 @@ pub enum Task<'a> {
     Saved(Saved<'a>),
     /// Value every move at a position.
     Analyze(Analyze<'a>),
+    /// Play against a person.
+    Play(Play<'a>),
 }
 
 /// What a [`Task`] gives.
@@ -110,6 +113,8 @@ pub enum Done {
     Report(Box<Report>),
     /// An analysis.
     Moves(Moves),
+    /// A game played to its end, or left.
+    Played,
 }
 
 impl Task<'_> {
@@ -128,6 +133,25 @@ impl Task<'_> {
                 .with(game)
                 .map(|report| Done::Report(Box::new(report))),
             Task::Analyze(analyze) => analyze.with(game).map(Done::Moves),
+            Task::Play(play) => play.with(game).map(|()| Done::Played),
+        }
+    }
+
+    /// Whether the task shows the moves of a position one by one (`analyze`, `play`): a game
+    /// with a faster model whose moves are not the problem's own (Stone Game VIII) uses its
+    /// literal model for these.
+    pub fn shows_moves(&self) -> bool {
+        matches!(self, Task::Analyze(_) | Task::Play(_))
+    }
+
+    /// Whether the task answers from a table loaded with `--load` (of the model it was saved
+    /// for).
+    pub fn loads(&self) -> bool {
+        match self {
+            Task::Saved(saved) => saved.loads(),
+            Task::Analyze(analyze) => analyze.loads(),
+            Task::Play(play) => play.loads(),
+            Task::Solve(_) => false,
         }
     }
 }
@@ -137,7 +161,7 @@ impl Done {
     pub fn report(self) -> Report {
         match self {
             Done::Report(report) => *report,
-            Done::Moves(_) => unreachable!("a solve gives a report"),
+            _ => unreachable!("a solve gives a report"),
         }
     }
 
@@ -145,8 +169,13 @@ impl Done {
     pub fn moves(self) -> Moves {
         match self {
             Done::Moves(moves) => moves,
-            Done::Report(_) => unreachable!("an analysis gives moves"),
+            _ => unreachable!("an analysis gives moves"),
         }
+    }
+
+    /// A game played.
+    pub fn played(self) {
+        debug_assert!(matches!(self, Done::Played), "play gives a game played");
     }
 }
 

@@ -3,7 +3,7 @@
 use gamesolver::games::Nim;
 use gamesolver::{DeclaredRange, Error, Ply, Score};
 
-use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, winner};
+use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, integers, winner};
 use super::{Bundled, Engine, Reads, Solves};
 
 /// Nim on the command line.
@@ -21,8 +21,20 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for Nim {
     type Range = DeclaredRange;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
-        Nim::position(self, position)
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
+        Nim::position(self, &integers(position)?)
+    }
+    fn show(&self, position: &u64) -> String {
+        let heaps: Vec<String> = (0..self.heaps().len())
+            .map(|k| format!("heap {}: {}", k + 1, self.heap(*position, k)))
+            .collect();
+        format!("Heaps: {}", heaps.join(", "))
+    }
+    fn move_name(&self, _: &u64, &(heap, take): &(u32, u32)) -> String {
+        format!("{},{take}", heap + 1)
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("HEAP,TAKE: 2,3 takes 3 counters from heap 2")
     }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")

@@ -1,11 +1,11 @@
 //! LeetCode 877, Stone Game: take the first or last pile; who wins.
 
-use gamesolver::games::StoneGame;
+use gamesolver::games::{End, Interval, StoneGame};
 use gamesolver::{AnyValue, Error, Ply, Score};
 
 use super::super::present::{
     Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position, result,
-    winner,
+    row, winner,
 };
 use super::{Bundled, Engine, Reads, Solves};
 
@@ -26,8 +26,15 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for StoneGame {
     type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
         interval_position(self.piles().len(), position, "piles")
+    }
+    fn show(&self, state: &Interval) -> String {
+        let piles = &self.piles()[state.left as usize..state.right as usize];
+        format!("Piles: {}", row(piles.iter().copied()))
+    }
+    fn move_name(&self, _: &Interval, end: &End) -> String {
+        end_name(*end).to_string()
     }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")

@@ -2,11 +2,11 @@
 
 use std::time::Instant;
 
-use gamesolver::games::{StoneGameII, StoneGameIITake, solve_stone_game_ii};
+use gamesolver::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
 use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
-use super::super::present::{Answer, Line, Presented, stone_game_ii_headline};
+use super::super::present::{Answer, Line, Presented, integers, row, stone_game_ii_headline};
 use super::super::run::{Failure, Report, held};
 use super::{Bundled, Engine, Reads, Solves};
 
@@ -61,9 +61,9 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
 
 impl Presented for StoneGameII {
     type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
         let n = self.piles().len() as i64;
-        match *position {
+        match *integers(position)? {
             [pile, _] if pile > n + 1 => Err(Error::InvalidState(format!(
                 "pile {pile} is past the {n} piles (PILE is from 1 to {}, the end)",
                 n + 1
@@ -77,6 +77,22 @@ impl Presented for StoneGameII {
     }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(self.alice_stones(value))
+    }
+    fn show(&self, state: &StoneGameIIState) -> String {
+        let left = &self.piles()[state.next()..];
+        let most = (2 * state.m()).min(left.len());
+        format!(
+            "Piles left (from pile {}): {}\nM = {}: take the next 1 to {most} piles",
+            state.next() + 1,
+            row(left.iter().copied()),
+            state.m()
+        )
+    }
+    fn move_name(&self, _: &StoneGameIIState, piles: &u32) -> String {
+        piles.to_string()
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("how many piles to take")
     }
     fn headline(&self, value: Score) -> String {
         stone_game_ii_headline(self, self.alice_stones(value))

@@ -3,7 +3,9 @@
 use gamesolver::games::StoneGameIII;
 use gamesolver::{AnyValue, Error, Ply, Score};
 
-use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, result, winner};
+use super::super::present::{
+    Answer, Entry, Fields, Line, Presented, alice_or_bob, integers, result, row, winner,
+};
 use super::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game III on the command line.
@@ -23,9 +25,9 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for StoneGameIII {
     type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
         let n = self.values().len() as i64;
-        match *position {
+        match *integers(position)? {
             [next] if (1..=n + 1).contains(&next) => Ok(next as u32 - 1),
             _ => Err(Error::InvalidState(format!(
                 "a Stone Game III position is 'STONE': the next stone, from 1 to {} ({} is \
@@ -34,6 +36,20 @@ impl Presented for StoneGameIII {
                 n + 1
             ))),
         }
+    }
+    fn show(&self, next: &u32) -> String {
+        let left = &self.values()[*next as usize..];
+        format!(
+            "Stones left (from stone {}): {}",
+            next + 1,
+            row(left.iter().copied())
+        )
+    }
+    fn move_name(&self, _: &u32, stones: &u32) -> String {
+        stones.to_string()
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("how many stones to take from the front")
     }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "Alice", "Bob", "Tie")

@@ -1,11 +1,11 @@
 //! LeetCode 1690, Stone Game VII: remove an end stone, score the rest; Alice's score minus
 //! Bob's.
 
-use gamesolver::games::{End, StoneGameVII};
+use gamesolver::games::{End, Interval, StoneGameVII};
 use gamesolver::{AnyValue, Error, Ply, Score};
 
 use super::super::present::{
-    Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position,
+    Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position, row,
 };
 use super::{Bundled, Engine, Reads, Solves};
 
@@ -26,8 +26,15 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for StoneGameVII {
     type Range = AnyValue;
-    fn position(&self, position: &[i64]) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, Error> {
         interval_position(self.piles().len(), position, "stones")
+    }
+    fn show(&self, state: &Interval) -> String {
+        let stones = &self.piles()[state.left as usize..state.right as usize];
+        format!("Stones: {}", row(stones.iter().copied()))
+    }
+    fn move_name(&self, _: &Interval, end: &End) -> String {
+        end_name(*end).to_string()
     }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)

@@ -5,12 +5,13 @@
 use std::time::Instant;
 
 use gamesolver::games::{
-    Stepwise, StoneGameVIII, StoneGameVIIITake, solve_stone_game_viii_with,
+    Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIITake,
+    solve_stone_game_viii_with,
 };
-use gamesolver::{AnyValue, Limits, Ply, Score, Stats};
+use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
-use super::super::present::{Answer, Line, Presented, stone_game_viii_headline};
+use super::super::present::{Answer, Line, Presented, integers, row, stone_game_viii_headline};
 use super::super::run::{Failure, Report, held};
 use super::{Bundled, Engine, Reads, Solves};
 
@@ -22,7 +23,21 @@ pub const GAME: Bundled = Bundled {
         reads: Reads::Integers {
             example: "-1,2,-3,4,-5",
         },
-        with: |values, task| task.with(&StoneGameVIII::new(values)?.stepwise()),
+        // Analysis and play show the problem's own moves (remove x stones): its literal model,
+    // O(n²) moves. Solves (and saved tables) use the stepwise model, O(n).
+    with: |values, task| {
+        let game = StoneGameVIII::new(values)?;
+        match (task.shows_moves(), task.loads()) {
+            (false, _) => task.with(&game.stepwise()),
+            (true, false) => task.with(&game.literal()),
+            (true, true) => Err(Failure::Usage(
+                "stone-game-viii's saved tables are of its stepwise model (a move is \"stop\" or \
+                 \"one stone more\"), while analyze and play show the problem's own moves: \
+                 run them without --load"
+                    .into(),
+            )),
+        }
+    },
         // Both models: the literal rules and the stepwise one the engine solves.
         check: |values, options, summary| {
             let game = StoneGameVIII::new(values)?;
@@ -30,7 +45,7 @@ pub const GAME: Bundled = Bundled {
             summary.add_dense(&game.stepwise(), options)
         },
         fast: Some(fast),
-        at: None,
+        at: Some("'STONE': the leftmost stone (the one put back last), from 1"),
     }),
 };
 
@@ -78,5 +93,72 @@ impl Presented for Stepwise<'_> {
     fn entries(&self, line: &[Ply<Self>]) -> Line {
         Line::StoneGameVIII(self.game().describe_stepwise(line))
     }
+    fn position(&self, position: &str) -> Result<StepState, Error> {
+        leftmost(self.game(), position).map(|leftmost| StepState { end: leftmost + 1 })
+    }
+    fn show(&self, state: &StepState) -> String {
+        stones_from(self.game(), state.end - 1)
+    }
+    fn move_name(&self, _: &StepState, mv: &StepMove) -> String {
+        match mv {
+            StepMove::Stop => "stop".to_string(),
+            StepMove::More => "more".to_string(),
+        }
+    }
+}
+
+/// Stone Game VIII as the problem states it (a move takes x ≥ 2 stones): the model `play`
+/// offers.
+impl Presented for Literal<'_> {
+    type Range = AnyValue;
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(value)
+    }
+    fn headline(&self, value: Score) -> String {
+        stone_game_viii_headline(self.game(), value)
+    }
+    const ENTRY_BYTES: u64 = size_of::<StoneGameVIIITake>() as u64;
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        let takes = line.iter().map(|ply| StoneGameVIIITake {
+            player: ply.player,
+            stones: ply.mv as usize,
+            gain: ply.gain,
+        });
+        Line::StoneGameVIII(takes.collect())
+    }
+    fn position(&self, position: &str) -> Result<u32, Error> {
+        leftmost(self.game(), position)
+    }
+    fn show(&self, leftmost: &u32) -> String {
+        stones_from(self.game(), *leftmost)
+    }
+    fn move_name(&self, _: &u32, stones: &u32) -> String {
+        stones.to_string()
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("how many of the leftmost stones to remove (at least 2)")
+    }
+}
+
+/// The leftmost stone of a position typed as `STONE` (from 1), from 0.
+fn leftmost(game: &StoneGameVIII, position: &str) -> Result<u32, Error> {
+    let n = game.stones().len() as i64;
+    match *integers(position)? {
+        [stone] if (1..=n).contains(&stone) => Ok(stone as u32 - 1),
+        _ => Err(Error::InvalidState(format!(
+            "a Stone Game VIII position is 'STONE': the leftmost stone (the one put back last), \
+             from 1 to {n} ({n}: the game is over)"
+        ))),
+    }
+}
+
+/// The row of stones when the leftmost is `leftmost`: it holds the sum of every stone up to
+/// it (the stones removed and put back as one).
+fn stones_from(game: &StoneGameVIII, leftmost: u32) -> String {
+    let stones = game.stones();
+    let leftmost = leftmost as usize;
+    let merged: i64 = stones[..=leftmost].iter().sum();
+    let rest = stones[leftmost + 1..].iter().copied();
+    format!("Stones: {}", row(std::iter::once(merged).chain(rest).collect::<Vec<_>>().into_iter()))
 }
 

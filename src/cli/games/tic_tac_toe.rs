@@ -1,7 +1,7 @@
 //! Tic-tac-toe from the empty board.
 
-use gamesolver::games::TicTacToe;
-use gamesolver::{AnyValue, Player, Ply, Score};
+use gamesolver::games::{Board, TicTacToe};
+use gamesolver::{AnyValue, Error, Player, Ply, Score};
 
 use super::super::present::{Answer, Entry, Fields, Line, Presented, winner};
 use super::{Bundled, Engine, Reads, Solves};
@@ -15,12 +15,80 @@ pub const GAME: Bundled = Bundled {
         with: |_, task| task.with(&TicTacToe),
         check: |_, options, summary| summary.add_dense(&TicTacToe, options),
         fast: None,
-        at: None,
+        at: Some("the board, row by row: X, O or . for each of the 9 cells (as 'X.O/.X./...')"),
     }),
 };
 
+/// The mark a player makes.
+fn mark(player: Player) -> &'static str {
+    if player == Player::First { "X" } else { "O" }
+}
+
 impl Presented for TicTacToe {
     type Range = AnyValue;
+    fn player_name(&self, player: Player) -> &'static str {
+        mark(player)
+    }
+    fn position(&self, position: &str) -> Result<Board, Error> {
+        let problem = |what: String| {
+            Error::InvalidState(format!(
+                "{what}: a tic-tac-toe position is the board row by row, X, O or . (or -) for \
+                 each of the 9 cells, as 'X.O/.X./...'"
+            ))
+        };
+        let cells: Vec<char> = position
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '/' && *c != '|')
+            .collect();
+        if cells.len() != 9 {
+            return Err(problem(format!("{} cells given", cells.len())));
+        }
+        let mut board = Board::default();
+        for (cell, mark) in cells.into_iter().enumerate() {
+            match mark.to_ascii_uppercase() {
+                'X' => board.x |= 1 << cell,
+                'O' => board.o |= 1 << cell,
+                '.' | '-' | '_' => {}
+                other => return Err(problem(format!("{other:?} is not X, O or ."))),
+            }
+        }
+        let (x, o) = (board.x.count_ones(), board.o.count_ones());
+        if x != o && x != o + 1 {
+            return Err(problem(format!(
+                "{x} X and {o} O cannot happen (X moves first, so X has as many marks as O or \
+                 one more)"
+            )));
+        }
+        if Board::has_line(board.x) && Board::has_line(board.o) {
+            return Err(problem("both X and O have three in a row".into()));
+        }
+        Ok(board)
+    }
+    fn show(&self, board: &Board) -> String {
+        let mut lines = vec!["    1 2 3".to_string()];
+        for row in 0..3 {
+            let cells: Vec<&str> = (0..3)
+                .map(|column| {
+                    let cell = 1 << (row * 3 + column);
+                    if board.x & cell != 0 {
+                        "X"
+                    } else if board.o & cell != 0 {
+                        "O"
+                    } else {
+                        "."
+                    }
+                })
+                .collect();
+            lines.push(format!("{}   {}", row + 1, cells.join(" ")));
+        }
+        lines.join("\n")
+    }
+    fn move_name(&self, _: &Board, cell: &u8) -> String {
+        format!("{},{}", cell / 3 + 1, cell % 3 + 1)
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("ROW,COLUMN, from 1: 2,2 is the centre")
+    }
     fn answer(&self, value: Score) -> Answer {
         winner(value, "X", "O", "Draw")
     }
@@ -35,11 +103,7 @@ impl Presented for TicTacToe {
     fn entries(&self, line: &[Ply<Self>]) -> Line {
         line.iter()
             .map(|ply| {
-                let player = if ply.player == Player::First {
-                    "X"
-                } else {
-                    "O"
-                };
+                let player = mark(ply.player);
                 let (row, column) = (ply.mv / 3 + 1, ply.mv % 3 + 1);
                 Entry {
                     player,
@@ -50,4 +114,5 @@ impl Presented for TicTacToe {
             .collect()
     }
 }
+
 
