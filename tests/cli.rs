@@ -1083,6 +1083,30 @@ fn play_reads_moves_from_a_pipe_too_and_answers_from_a_loaded_table() {
         "{message}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+    // Connect Four is played by the pruning engine: on 4x4 from a position, as the second
+    // player, typing the columns in turn (a full column is refused and the next one taken),
+    // the person never beats it; the game ends.
+    let columns = "1\n2\n3\n4\n".repeat(20);
+    let args = [
+        "play",
+        "connect-four",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "12",
+        "--as",
+        "second",
+    ];
+    let output = gamesolver(&args, Some(columns.as_bytes()));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("you are O and move second; the solver plays X"),
+        "{text}"
+    );
+    assert!(text.contains("Game over: "), "{text}");
+    assert!(!text.contains("You win"), "{text}");
     // What play does not take (with --json, the error too is JSON).
     let output = gamesolver(&["play", "nim", "1,2", "--json"], None);
     assert_eq!(output.status.code(), Some(2));
@@ -1099,10 +1123,7 @@ fn play_reads_moves_from_a_pipe_too_and_answers_from_a_loaded_table() {
             vec!["play", "nim", "1,2", "--save", "x"],
             "does not take --save",
         ),
-        (
-            vec!["play", "connect-four"],
-            "analyze connect-four POSITION",
-        ),
+        (vec!["play", "connect-four", "--at", "44"], "not --at"),
         (
             vec!["play", "stone-game-viii", "1,2,3", "--load", "x"],
             "run them without --load",

@@ -8,9 +8,9 @@
 use std::hash::Hash;
 use std::io::{self, BufRead, Read, Write};
 
-use gamesolver::memo::{DenseTable, HashTable, MemoTable};
+use gamesolver::memo::{BoundTable, DenseTable, HashTable, MemoTable};
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeSource, Score, Solution,
+    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeSource, Score, Solution,
     solve_within,
 };
 
@@ -26,14 +26,6 @@ const LINE_BYTES: u64 = 4096;
 /// Reads the game, solves it, and plays it with the person on standard input and output.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     let cli = &args.game;
-    if cli.game.own().is_some() {
-        return Err(Failure::Usage(format!(
-            "play takes the games the engines solve from their values, not {} yet: 'gamesolver \
-             analyze {} POSITION' gives every move's score at a position",
-            cli.game.id(),
-            cli.game.id()
-        )));
-    }
     let refused = if cli.json {
         Some("--json (play is a conversation in words; analyze --json values every move)")
     } else if cli.save.is_some() {
@@ -43,6 +35,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     };
     if let Some(option) = refused {
         return Err(Failure::Usage(format!("play does not take {option}")));
+    }
+    if let Some(own) = cli.game.own() {
+        return (own.play)(args);
     }
     let (values, limits) = run::values_and_limits(cli)?;
     // Kept to compare with a saved table's values.
@@ -84,53 +79,62 @@ impl Play<'_> {
             Some(text) => game.position(strip_protection(text))?,
             None => game.start(),
         };
-        let you = match self.args.side {
-            Side::First => Player::First,
-            Side::Second => Player::Second,
-        };
         let budget = self.limits.memory_budget;
-        let session = Session {
-            name: cli.game.id(),
-            start,
-            you,
-        };
-        let mut input = io::stdin().lock();
-        let mut out = io::stdout().lock();
-        let played = if let Some(path) = &cli.load {
+        let (name, side) = (cli.game.id(), self.args.side);
+        if let Some(path) = &cli.load {
             let table = saved::load(path, cli.game, self.params, game, budget)?;
-            session.play(
-                game,
-                &mut solved(game, table, self.limits)?,
-                &mut input,
-                &mut out,
-            )
+            let mut oracle = solved(game, table, self.limits)?;
+            converse_from(game, &mut oracle, start, name, side)
         } else if DenseTable::bytes_for_len(game.index_len()) <= budget {
             let table = DenseTable::try_for_game(game, budget)?;
-            session.play(
-                game,
-                &mut solved(game, table, self.limits)?,
-                &mut input,
-                &mut out,
-            )
+            let mut oracle = solved(game, table, self.limits)?;
+            converse_from(game, &mut oracle, start, name, side)
         } else {
-            let table = HashTable::new();
-            session.play(
-                game,
-                &mut solved(game, table, self.limits)?,
-                &mut input,
-                &mut out,
-            )
-        };
-        played.map(|_| ()).or_else(|failure| match failure {
-            // The person closed the terminal or the pipe: the game simply ends.
-            Stop::Io(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-            Stop::Io(error) => Err(Failure::Rejected(Error::Io {
-                path: "the terminal".into(),
-                message: error.to_string(),
-            })),
-            Stop::Solve(error) => Err(Failure::Rejected(error)),
-        })
+            let mut oracle = solved(game, HashTable::new(), self.limits)?;
+            converse_from(game, &mut oracle, start, name, side)
+        }
     }
+}
+
+/// Plays `game` from its start with the person on standard input and output, `oracle`
+/// answering.
+pub fn converse<G: Presented>(
+    game: &G,
+    oracle: &mut impl Oracle<G>,
+    name: &'static str,
+    side: Side,
+) -> Result<(), Failure> {
+    converse_from(game, oracle, game.start(), name, side)
+}
+
+/// Plays `game` from `start` with the person on standard input and output.
+fn converse_from<G: Presented>(
+    game: &G,
+    oracle: &mut impl Oracle<G>,
+    start: G::State,
+    name: &'static str,
+    side: Side,
+) -> Result<(), Failure> {
+    let you = match side {
+        Side::First => Player::First,
+        Side::Second => Player::Second,
+    };
+    let session = Session { name, start, you };
+    let played = session.play(
+        game,
+        oracle,
+        &mut io::stdin().lock(),
+        &mut io::stdout().lock(),
+    );
+    played.map(|_| ()).or_else(|failure| match failure {
+        // The person closed the terminal or the pipe: the game simply ends.
+        Stop::Io(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Stop::Io(error) => Err(Failure::Rejected(Error::Io {
+            path: "the terminal".into(),
+            message: error.to_string(),
+        })),
+        Stop::Solve(error) => Err(Failure::Rejected(error)),
+    })
 }
 
 /// The game solved on `table`, cutting where the game declares its ranges.
@@ -146,6 +150,13 @@ fn solved<'g, G: Presented, T: MemoTable<G>>(
 pub trait Oracle<G: Game> {
     /// Every move of `state` with its value for the mover, in the game's move order.
     fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error>;
+}
+
+/// The pruning engine values each move with its own search (on the bound table it keeps).
+impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Oracle<G> for Pruner<'_, G, T, R> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.analyze(state)
+    }
 }
 
 impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Oracle<G> for Solution<'_, G, T, R> {

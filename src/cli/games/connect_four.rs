@@ -14,7 +14,8 @@ use gamesolver::check::check_ranged;
 use gamesolver::{Game, Player, Ply};
 use serde::Serialize;
 
-use super::super::args::{Cli, SolverName, strip_protection};
+use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
+use super::super::play;
 use super::super::present::{Answer, Entry, Fields, Line, Presented};
 use super::super::run::{
     EngineRun, Failure, Report, concurrent, limits, pool, pool_if_parallel, presented, pruned,
@@ -30,6 +31,7 @@ pub const GAME: Bundled = Bundled {
     solves: Solves::Own(Own {
         solve: report,
         check: |cli, options, summary| summary.add_report(&check_ranged(&game(cli)?, options)),
+        play,
     }),
 };
 
@@ -64,6 +66,30 @@ fn position_text(cli: &Cli) -> Result<String, Failure> {
 /// Threads for the pruning engine: one unless `--threads` says more.
 fn pruning_threads(cli: &Cli) -> usize {
     cli.threads.map_or(1, usize::from)
+}
+
+/// Plays from the position given (the empty board by default) against a person: each answer
+/// and each `?` is the pruning engine's analysis of the position, on one bound table kept for
+/// the whole game (so later positions are mostly answered from it).
+fn play(args: &PlayArgs) -> Result<(), Failure> {
+    let cli = &args.game;
+    if args.at.is_some() {
+        return Err(Failure::Usage(
+            "connect-four's position is its VALUE (the columns played, as 4453), not --at".into(),
+        ));
+    }
+    if cli.analyze || cli.batch.is_some() {
+        return Err(Failure::Usage(
+            "play takes one position: not --analyze or --batch".into(),
+        ));
+    }
+    let rules = game(cli)?;
+    let position = rules.position(&position_text(cli)?)?;
+    let game = rules.starting_at(position);
+    let limits = limits(cli);
+    let table = FixedBoundTable::for_game(&game, table_bytes(limits))?;
+    let mut pruner = Pruner::new(&game, table, Pruning::new().ranged().limits(limits))?;
+    play::converse(&game, &mut pruner, "connect-four", args.side)
 }
 
 /// Solves one position and reports it (`main` sends `--batch` to [`batch`] instead).
@@ -450,12 +476,20 @@ fn answer_line<T: BoundTable<ConnectFour>>(
 
 impl Presented for ConnectFour {
     type Range = DeclaredRange;
+    /// The marks of the board: X for the player who moved first on the empty board.
+    /// (`Player::First` is whoever moves at the start position.)
     fn player_name(&self, player: Player) -> &'static str {
-        // `Player::First` is whoever moves at the start position.
         if player.is_first() == self.start().stones().is_multiple_of(2) {
-            "first"
+            "X"
         } else {
-            "second"
+            "O"
+        }
+    }
+    fn final_result(&self, margin: Score) -> String {
+        match margin.signum() {
+            1 => format!("{} wins", self.player_name(Player::First)),
+            -1 => format!("{} wins", self.player_name(Player::Second)),
+            _ => "a draw".to_string(),
         }
     }
     fn show(&self, position: &Position) -> String {

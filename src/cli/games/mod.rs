@@ -11,7 +11,7 @@ use gamesolver::DenseIndex;
 use gamesolver::check::CheckOptions;
 
 use super::analyze::{Analyze, Moves};
-use super::args::Cli;
+use super::args::{Cli, PlayArgs};
 use super::play::Play;
 use super::present::Presented;
 use super::run::{CheckSummary, Failure, Report, Saved, Solve};
@@ -93,6 +93,8 @@ pub struct Own {
     pub solve: fn(&Cli) -> Result<Report, Failure>,
     /// Runs the conformance checker.
     pub check: fn(&Cli, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
+    /// Plays against a person (`play`).
+    pub play: fn(&PlayArgs) -> Result<(), Failure>,
 }
 
 /// What to do with a bundled game the engine solves.
