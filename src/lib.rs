@@ -39,9 +39,10 @@ pub mod games;
 pub use error::Error;
 pub use game::{CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Turn, ValueRange};
 pub use solve::{
-    AnyValue, DeclaredRange, Driver, Limits, MoveValue, Ply, Progress, Pruned, Pruner, Pruning,
-    RangeSource, SERIAL_CUTOFF, Solution, Stats, par_prune, par_prune_with, par_solve,
-    par_solve_with, par_solve_within, prune, prune_with, solve, solve_ranged_with, solve_with,
+    AnyValue, DeclaredRange, Driver, Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, Ply,
+    Progress, Pruned, Pruner, Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF,
+    Solution, Stats, par_prune, par_prune_with, par_retrograde, par_solve, par_solve_with,
+    par_solve_within, prune, prune_with, retrograde, solve, solve_ranged_with, solve_with,
     solve_within,
 };
 

@@ -10,6 +10,7 @@ pub(crate) mod limits;
 mod parallel;
 mod progress;
 mod prune;
+mod retrograde;
 mod search;
 mod solution;
 
@@ -21,6 +22,9 @@ pub use progress::Progress;
 pub use prune::{
     AnyValue, DeclaredRange, Driver, Pruned, Pruner, Pruning, RangeSource, par_prune,
     par_prune_with, prune, prune_with,
+};
+pub use retrograde::{
+    MAX_RETROGRADE_STATES, Outcome, RetroStats, Retrograde, par_retrograde, retrograde,
 };
 pub use solution::{MoveValue, Ply, Solution};
 

@@ -1,0 +1,230 @@
+//! The retrograde solver against an independent oracle (value iteration over a horizon long
+//! enough to be exact) on random graphs with cycles, sequential against parallel for threads
+//! 1..=8, and against the exhaustive engine on outcome games without cycles.
+
+use gamesolver::games::{Nim, TicTacToe};
+use gamesolver::memo::HashTable;
+use gamesolver::{
+    Game, Limits, Outcome, Score, Step, Turn, par_retrograde, retrograde, solve,
+};
+
+/// A game on an explicit graph: node `s`'s moves are its edges `(to, keeps the turn)`; a node
+/// without edges is final and pays `payoff[s]` to the side to move.
+struct Graph {
+    edges: Vec<Vec<(u32, bool)>>,
+    payoff: Vec<Score>,
+}
+
+impl Game for Graph {
+    type State = u32;
+    type Move = usize;
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, node: &u32, moves: &mut Vec<usize>) {
+        moves.extend(0..self.edges[*node as usize].len());
+    }
+    fn play(&self, node: &u32, edge: &usize) -> Step<u32> {
+        let (to, keep) = self.edges[*node as usize][*edge];
+        Step {
+            next: to,
+            gain: 0,
+            turn: if keep { Turn::Keep } else { Turn::Pass },
+        }
+    }
+    fn payoff(&self, node: &u32) -> Score {
+        self.payoff[*node as usize]
+    }
+}
+
+/// A random graph of `n` nodes: about a fifth final (paying −1, 0 or +1), the rest with one to
+/// four edges anywhere (cycles and self-loops included), some keeping the turn.
+fn random_graph(n: usize, seed: u64) -> Graph {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let mut edges = Vec::new();
+    let mut payoff = Vec::new();
+    for _ in 0..n {
+        if next(5) == 0 {
+            edges.push(Vec::new());
+            payoff.push(next(3) as Score - 1);
+        } else {
+            let degree = 1 + next(4) as usize;
+            edges.push(
+                (0..degree)
+                    .map(|_| (next(n as u64) as u32, next(6) == 0))
+                    .collect(),
+            );
+            payoff.push(0);
+        }
+    }
+    Graph { edges, payoff }
+}
+
+/// Value iteration: after `k` rounds, a node is won (lost) if its side to move can force a win
+/// (cannot avoid a loss) within `k` moves; the first such `k` is its remoteness. Past as many
+/// rounds as there are nodes, nothing changes: the undecided nodes are draws.
+fn oracle(graph: &Graph) -> Vec<(Outcome, Option<u32>)> {
+    let n = graph.edges.len();
+    let mut result: Vec<Option<(Outcome, u32)>> = (0..n)
+        .map(|node| match (graph.edges[node].is_empty(), graph.payoff[node]) {
+            (true, 1) => Some((Outcome::Win, 0)),
+            (true, -1) => Some((Outcome::Loss, 0)),
+            _ => None,
+        })
+        .collect();
+    for k in 1..=(2 * n as u32 + 2) {
+        let before = result.clone();
+        for node in 0..n {
+            if before[node].is_some() || graph.edges[node].is_empty() {
+                continue;
+            }
+            let seen: Vec<Option<Outcome>> = graph.edges[node]
+                .iter()
+                .map(|&(to, keep)| {
+                    before[to as usize].map(|(outcome, _)| if keep { outcome } else { outcome.flipped() })
+                })
+                .collect();
+            if seen.contains(&Some(Outcome::Win)) {
+                result[node] = Some((Outcome::Win, k));
+            } else if seen.iter().all(|outcome| *outcome == Some(Outcome::Loss)) {
+                result[node] = Some((Outcome::Loss, k));
+            }
+        }
+    }
+    result
+        .into_iter()
+        .map(|decided| match decided {
+            Some((outcome, remoteness)) => (outcome, Some(remoteness)),
+            None => (Outcome::Draw, None),
+        })
+        .collect()
+}
+
+/// The nodes reachable from node 0.
+fn reachable(graph: &Graph) -> Vec<u32> {
+    let mut seen = vec![false; graph.edges.len()];
+    let mut stack = vec![0u32];
+    seen[0] = true;
+    let mut out = Vec::new();
+    while let Some(node) = stack.pop() {
+        out.push(node);
+        for &(to, _) in &graph.edges[node as usize] {
+            if !seen[to as usize] {
+                seen[to as usize] = true;
+                stack.push(to);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn random_graphs_match_value_iteration() {
+    for seed in 0..300 {
+        let graph = random_graph(2 + seed as usize % 40, seed);
+        let expected = oracle(&graph);
+        let solved = retrograde(&graph, Limits::default()).unwrap();
+        let nodes = reachable(&graph);
+        assert_eq!(solved.states(), nodes.len(), "seed {seed}");
+        for &node in &nodes {
+            assert_eq!(
+                solved.outcome_of(&node),
+                Some(expected[node as usize]),
+                "seed {seed}, node {node}"
+            );
+            // The best move keeps the outcome, one move nearer the end.
+            let (outcome, remoteness) = expected[node as usize];
+            if let Some(edge) = solved.best_move(&node) {
+                let (to, keep) = graph.edges[node as usize][edge];
+                let (after, left) = expected[to as usize];
+                let seen = if keep { after } else { after.flipped() };
+                assert_eq!(seen, outcome, "seed {seed}, node {node}");
+                assert_eq!(left.map(|r| r + 1), remoteness, "seed {seed}, node {node}");
+            } else {
+                assert!(graph.edges[node as usize].is_empty(), "seed {seed}, node {node}");
+            }
+        }
+        // The line follows best moves: to the end, or (a draw) until a node repeats.
+        let line = solved.line();
+        match solved.remoteness() {
+            Some(remoteness) => assert_eq!(line.len(), remoteness as usize, "seed {seed}"),
+            None => assert!(line.len() <= nodes.len(), "seed {seed}"),
+        }
+    }
+}
+
+#[test]
+fn parallel_equals_sequential_for_every_thread_count() {
+    for seed in 0..12 {
+        let graph = random_graph(3000, seed);
+        let sequential = retrograde(&graph, Limits::default()).unwrap();
+        let nodes = reachable(&graph);
+        for threads in 1..=8 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let parallel = pool.install(|| par_retrograde(&graph, Limits::default()).unwrap());
+            for node in &nodes {
+                assert_eq!(
+                    parallel.outcome_of(node),
+                    sequential.outcome_of(node),
+                    "seed {seed}, {threads} threads, node {node}"
+                );
+            }
+            assert_eq!(parallel.stats().levels, sequential.stats().levels);
+        }
+    }
+}
+
+#[test]
+fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
+    let sign = |value: Score| match value.signum() {
+        1 => Outcome::Win,
+        -1 => Outcome::Loss,
+        _ => Outcome::Draw,
+    };
+    for heaps in [vec![1, 2, 3], vec![3, 4, 5], vec![2, 2], vec![7], vec![1, 5, 6, 2]] {
+        let nim = Nim::new(heaps.clone()).unwrap();
+        let engine = solve(&nim, HashTable::new()).unwrap().value();
+        let solved = retrograde(&nim, Limits::default()).unwrap();
+        assert_eq!(solved.outcome(), sign(engine), "{heaps:?}");
+        // The winner's line is as short as it can be: a win in Nim takes at least one move
+        // per heap that is not empty, and the line is a legal game to its end.
+        let line = solved.line();
+        assert_eq!(Some(line.len() as u32), solved.remoteness(), "{heaps:?}");
+    }
+    let engine = solve(&TicTacToe, HashTable::new()).unwrap().value();
+    let solved = retrograde(&TicTacToe, Limits::default()).unwrap();
+    assert_eq!(solved.outcome(), sign(engine));
+    assert_eq!(solved.remoteness(), None);
+    assert_eq!(solved.states(), 5478, "tic-tac-toe's reachable positions");
+}
+
+#[test]
+fn not_an_outcome_game_and_over_budget_are_refused() {
+    let graph = Graph {
+        edges: vec![vec![(1, false)], vec![]],
+        payoff: vec![0, 5],
+    };
+    let error = retrograde(&graph, Limits::default()).err().unwrap();
+    assert!(error.to_string().contains("pays 5"), "{error}");
+    // A ring of 5000 nodes: every one reachable, endless play.
+    let graph = Graph {
+        edges: (0..5000).map(|node| vec![((node + 1) % 5000, false)]).collect(),
+        payoff: vec![0; 5000],
+    };
+    let solved = retrograde(&graph, Limits::default()).unwrap();
+    assert_eq!((solved.outcome(), solved.states()), (Outcome::Draw, 5000));
+    assert_eq!(solved.line().len(), 5000, "the line goes round once");
+    let error = retrograde(&graph, Limits::with_memory_budget(10_000))
+        .err()
+        .unwrap();
+    assert_eq!(error.kind(), "memory-budget", "{error}");
+}
