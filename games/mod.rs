@@ -1,6 +1,7 @@
 //! The bundled games: ordinary implementations of [`Game`](crate::Game), each with its input
 //! validation and its answer in the problem's terms.
 
+mod cat_and_mouse;
 mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
@@ -10,6 +11,7 @@ mod stone_game_iii;
 mod stone_game_viii;
 mod tic_tac_toe;
 
+pub use cat_and_mouse::{CatAndMouse, CatAndMouseII, Chase, MAX_CHASE_PLACES, MOUSE_TURNS};
 pub use connect_four::{ConnectFour, Drop, Position};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
 pub use interval_stone_games::{

@@ -4,9 +4,7 @@
 
 use gamesolver::games::{Nim, TicTacToe};
 use gamesolver::memo::HashTable;
-use gamesolver::{
-    Game, Limits, Outcome, Score, Step, Turn, par_retrograde, retrograde, solve,
-};
+use gamesolver::{Game, Limits, Outcome, Score, Step, Turn, par_retrograde, retrograde, solve};
 
 /// A game on an explicit graph: node `s`'s moves are its edges `(to, keeps the turn)`; a node
 /// without edges is final and pays `payoff[s]` to the side to move.
@@ -72,11 +70,13 @@ fn random_graph(n: usize, seed: u64) -> Graph {
 fn oracle(graph: &Graph) -> Vec<(Outcome, Option<u32>)> {
     let n = graph.edges.len();
     let mut result: Vec<Option<(Outcome, u32)>> = (0..n)
-        .map(|node| match (graph.edges[node].is_empty(), graph.payoff[node]) {
-            (true, 1) => Some((Outcome::Win, 0)),
-            (true, -1) => Some((Outcome::Loss, 0)),
-            _ => None,
-        })
+        .map(
+            |node| match (graph.edges[node].is_empty(), graph.payoff[node]) {
+                (true, 1) => Some((Outcome::Win, 0)),
+                (true, -1) => Some((Outcome::Loss, 0)),
+                _ => None,
+            },
+        )
         .collect();
     for k in 1..=(2 * n as u32 + 2) {
         let before = result.clone();
@@ -87,7 +87,8 @@ fn oracle(graph: &Graph) -> Vec<(Outcome, Option<u32>)> {
             let seen: Vec<Option<Outcome>> = graph.edges[node]
                 .iter()
                 .map(|&(to, keep)| {
-                    before[to as usize].map(|(outcome, _)| if keep { outcome } else { outcome.flipped() })
+                    before[to as usize]
+                        .map(|(outcome, _)| if keep { outcome } else { outcome.flipped() })
                 })
                 .collect();
             if seen.contains(&Some(Outcome::Win)) {
@@ -147,7 +148,10 @@ fn random_graphs_match_value_iteration() {
                 assert_eq!(seen, outcome, "seed {seed}, node {node}");
                 assert_eq!(left.map(|r| r + 1), remoteness, "seed {seed}, node {node}");
             } else {
-                assert!(graph.edges[node as usize].is_empty(), "seed {seed}, node {node}");
+                assert!(
+                    graph.edges[node as usize].is_empty(),
+                    "seed {seed}, node {node}"
+                );
             }
         }
         // The line follows best moves: to the end, or (a draw) until a node repeats.
@@ -190,7 +194,13 @@ fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
         -1 => Outcome::Loss,
         _ => Outcome::Draw,
     };
-    for heaps in [vec![1, 2, 3], vec![3, 4, 5], vec![2, 2], vec![7], vec![1, 5, 6, 2]] {
+    for heaps in [
+        vec![1, 2, 3],
+        vec![3, 4, 5],
+        vec![2, 2],
+        vec![7],
+        vec![1, 5, 6, 2],
+    ] {
         let nim = Nim::new(heaps.clone()).unwrap();
         let engine = solve(&nim, HashTable::new()).unwrap().value();
         let solved = retrograde(&nim, Limits::default()).unwrap();
@@ -217,7 +227,9 @@ fn not_an_outcome_game_and_over_budget_are_refused() {
     assert!(error.to_string().contains("pays 5"), "{error}");
     // A ring of 5000 nodes: every one reachable, endless play.
     let graph = Graph {
-        edges: (0..5000).map(|node| vec![((node + 1) % 5000, false)]).collect(),
+        edges: (0..5000)
+            .map(|node| vec![((node + 1) % 5000, false)])
+            .collect(),
         payoff: vec![0; 5000],
     };
     let solved = retrograde(&graph, Limits::default()).unwrap();
@@ -227,4 +239,190 @@ fn not_an_outcome_game_and_over_budget_are_refused() {
         .err()
         .unwrap();
     assert_eq!(error.kind(), "memory-budget", "{error}");
+}
+
+/// Value iteration over any game's reachable states (found by this test's own walk), as in
+/// [`oracle`].
+fn game_oracle<G>(game: &G) -> std::collections::HashMap<G::State, (Outcome, Option<u32>)>
+where
+    G: Game,
+    G::State: Eq + std::hash::Hash,
+{
+    use std::collections::HashMap;
+    let mut index = HashMap::new();
+    let mut states = vec![game.start()];
+    index.insert(game.start(), 0usize);
+    let mut edges: Vec<Vec<(usize, bool)>> = Vec::new();
+    let mut at = 0;
+    while at < states.len() {
+        let mut moves = Vec::new();
+        game.moves(&states[at], &mut moves);
+        let mut out = Vec::new();
+        for mv in &moves {
+            let step = game.play(&states[at], mv);
+            let next = *index.entry(step.next.clone()).or_insert_with(|| {
+                states.push(step.next.clone());
+                states.len() - 1
+            });
+            out.push((next, step.turn == Turn::Keep));
+        }
+        edges.push(out);
+        at += 1;
+    }
+    let graph = Graph {
+        edges: edges
+            .into_iter()
+            .map(|out| {
+                out.into_iter()
+                    .map(|(to, keep)| (to as u32, keep))
+                    .collect()
+            })
+            .collect(),
+        payoff: states.iter().map(|state| game.payoff(state)).collect(),
+    };
+    let values = oracle(&graph);
+    states.into_iter().zip(values).collect()
+}
+
+#[test]
+fn leetcode_examples() {
+    use gamesolver::games::{CatAndMouse, CatAndMouseII};
+    for (graph, answer) in [
+        (
+            vec![
+                vec![2, 5],
+                vec![3],
+                vec![0, 4, 5],
+                vec![1, 4, 5],
+                vec![2, 3],
+                vec![0, 2, 3],
+            ],
+            0,
+        ),
+        (vec![vec![1, 3], vec![0], vec![3], vec![0, 2]], 1),
+    ] {
+        let game = CatAndMouse::new(graph.clone()).unwrap();
+        let solved = retrograde(&game, Limits::default()).unwrap();
+        assert_eq!(
+            CatAndMouse::leetcode_answer(solved.outcome()),
+            answer,
+            "{graph:?}"
+        );
+    }
+    for (grid, cat_jump, mouse_jump, answer) in [
+        (vec!["####F", "#C...", "M...."], 1, 2, true),
+        (vec!["M.C...F"], 1, 4, true),
+        (vec!["M.C...F"], 1, 3, false),
+        (vec!["C...#", "...#F", "....#", "M...."], 2, 5, false),
+        (
+            vec![".M...", "..#..", "#..#.", "C#.#.", "...#F"],
+            3,
+            1,
+            true,
+        ),
+    ] {
+        let game = CatAndMouseII::new(&grid, cat_jump, mouse_jump).unwrap();
+        let solved = retrograde(&game, Limits::default()).unwrap();
+        let wins = CatAndMouseII::mouse_wins(solved.outcome(), solved.remoteness());
+        assert_eq!(wins, answer, "{grid:?}");
+    }
+}
+
+#[test]
+fn cat_and_mouse_games_match_value_iteration() {
+    use gamesolver::games::{CatAndMouse, CatAndMouseII};
+    let mut state = 12345u64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let mut graphs = 0;
+    while graphs < 40 {
+        let n = 3 + next(8) as usize;
+        let mut lists = vec![Vec::new(); n];
+        for a in 0..n {
+            for b in a + 1..n {
+                if next(3) == 0 {
+                    lists[a].push(b as i64);
+                    lists[b].push(a as i64);
+                }
+            }
+        }
+        let Ok(game) = CatAndMouse::new(lists) else {
+            continue; // The mouse or the cat cannot move: refused, as it should be.
+        };
+        graphs += 1;
+        let expected = game_oracle(&game);
+        let solved = retrograde(&game, Limits::default()).unwrap();
+        assert_eq!(solved.states(), expected.len());
+        for (state, value) in &expected {
+            assert_eq!(
+                solved.outcome_of(state),
+                Some(*value),
+                "{game:?} at {state:?}"
+            );
+        }
+    }
+    for _ in 0..40 {
+        let (rows, columns) = (1 + next(4) as usize, 3 + next(2) as usize);
+        let mut cells: Vec<char> = (0..rows * columns)
+            .map(|_| if next(4) == 0 { '#' } else { '.' })
+            .collect();
+        // Three distinct cells for the cat, the mouse and the food.
+        let mut places = Vec::new();
+        while places.len() < 3 {
+            let cell = next((rows * columns) as u64) as usize;
+            if !places.contains(&cell) {
+                places.push(cell);
+            }
+        }
+        for (place, letter) in places.iter().zip(['C', 'M', 'F']) {
+            cells[*place] = letter;
+        }
+        let grid: Vec<String> = cells
+            .chunks(columns)
+            .map(|row| row.iter().collect())
+            .collect();
+        let game = CatAndMouseII::new(&grid, 1 + next(3) as i64, 1 + next(3) as i64).unwrap();
+        let expected = game_oracle(&game);
+        let solved = retrograde(&game, Limits::default()).unwrap();
+        for (state, value) in &expected {
+            assert_eq!(
+                solved.outcome_of(state),
+                Some(*value),
+                "{grid:?} at {state:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_graphs_and_grids_are_refused_with_what_is_wrong() {
+    use gamesolver::games::{CatAndMouse, CatAndMouseII};
+    for (graph, says) in [
+        (vec![vec![1], vec![0]], "at least 3 nodes"),
+        (vec![vec![1], vec![0, 7], vec![1]], "names node 7"),
+        (vec![vec![1], vec![0, 2], vec![]], "not symmetric"),
+        (vec![vec![0], vec![2], vec![1]], "names node 0 itself"),
+        (vec![vec![2, 2], vec![2], vec![0, 1]], "twice"),
+        (vec![vec![2], vec![], vec![0]], "the mouse cannot move"),
+        (vec![vec![1, 2], vec![0], vec![0]], "the cat cannot move"),
+    ] {
+        let error = CatAndMouse::new(graph.clone()).unwrap_err().to_string();
+        assert!(error.contains(says), "{graph:?}: {error}");
+    }
+    for (grid, jumps, says) in [
+        (vec!["M.C", "F."], (1, 1), "row 2 has 2 cells"),
+        (vec!["M.C.."], (1, 1), "exactly one F"),
+        (vec!["MCCF"], (1, 1), "exactly one C"),
+        (vec!["M.C.F"], (0, 1), "catJump is 0"),
+        (vec!["M.X.F"], (1, 1), "'X'"),
+    ] {
+        let error = CatAndMouseII::new(&grid, jumps.0, jumps.1)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(says), "{grid:?}: {error}");
+    }
 }

@@ -351,7 +351,11 @@ where
         self.outcome = vec![UNDECIDED; n];
         self.remoteness = vec![NONE; n];
         let mut frontier = Vec::new();
-        let counts: Vec<u32> = self.first.windows(2).map(|pair| pair[1] - pair[0]).collect();
+        let counts: Vec<u32> = self
+            .first
+            .windows(2)
+            .map(|pair| pair[1] - pair[0])
+            .collect();
         for (state, &degree) in counts.iter().enumerate() {
             if degree == 0 {
                 let payoff = self.game.payoff(&self.states[state]);
