@@ -1238,3 +1238,155 @@ fn saved_solutions_round_trip_and_bad_files_are_refused() {
     rejected(&["check", "nim", "1,2", "--load", path], None, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cat_and_mouse_games_answer_in_leetcodes_terms() {
+    // LeetCode 913's examples, as an argument and from standard input.
+    let report = json(
+        &["cat-and-mouse", "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]"],
+        None,
+    );
+    assert_eq!(report["answer"], 0);
+    assert_eq!(report["outcome"], "draw");
+    assert_eq!(report["remoteness"], Value::Null);
+    assert_eq!(report["solver"], "retrograde");
+    let report = json(
+        &["cat-and-mouse", "--input", "-"],
+        Some(b"[[1,3],[0],[3],[0,2]]"),
+    );
+    assert_eq!(
+        (report["answer"].clone(), report["remoteness"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(report["line"][0]["to"], 0);
+    // LeetCode 1728's examples; the parallel solver gives the same.
+    for (game, answer) in [
+        (
+            r#####"{"grid": ["####F", "#C...", "M...."], "catJump": 1, "mouseJump": 2}"#####,
+            true,
+        ),
+        (
+            r#####"{"grid": ["M.C...F"], "catJump": 1, "mouseJump": 4}"#####,
+            true,
+        ),
+        (
+            r#####"{"grid": ["M.C...F"], "catJump": 1, "mouseJump": 3}"#####,
+            false,
+        ),
+        (
+            r#####"{"grid": ["C...#", "...#F", "....#", "M...."], "catJump": 2, "mouseJump": 5}"#####,
+            false,
+        ),
+        (
+            r#####"{"grid": [".M...", "..#..", "#..#.", "C#.#.", "...#F"], "catJump": 3, "mouseJump": 1}"#####,
+            true,
+        ),
+    ] {
+        let report = json(&["cat-and-mouse-ii", "--input", "-"], Some(game.as_bytes()));
+        assert_eq!(report["answer"], answer, "{game}");
+        let parallel = json(
+            &[
+                "cat-and-mouse-ii",
+                game,
+                "--solver",
+                "parallel",
+                "--threads",
+                "2",
+            ],
+            None,
+        );
+        for key in ["answer", "outcome", "remoteness", "line"] {
+            assert_eq!(parallel[key], report[key], "{game}: {key}");
+        }
+    }
+    // In words: the outcome, the remoteness and the line.
+    let output = gamesolver(
+        &[
+            "cat-and-mouse-ii",
+            r#####"{"grid": ["M.C...F"], "catJump": 1, "mouseJump": 4}"#####,
+        ],
+        None,
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("the mouse reaches the food in 3 moves"),
+        "{text}"
+    );
+    assert!(text.contains("LeetCode's answer: true"), "{text}");
+    assert!(
+        text.contains("Mouse jumps from (1,5) to (1,7) (the food)"),
+        "{text}"
+    );
+    // Bad input: malformed JSON with where, a broken graph, a broken grid, misplaced options.
+    for (args, stdin, says) in [
+        (
+            vec!["cat-and-mouse", "[[1,3],[0],[3],[0,2]"],
+            None,
+            "line 1 column 20",
+        ),
+        (
+            vec!["cat-and-mouse", "[[1],[0,2],[]]"],
+            None,
+            "not symmetric",
+        ),
+        (
+            vec!["cat-and-mouse", "[[1,5],[0],[0]]"],
+            None,
+            "names node 5",
+        ),
+        (
+            vec!["cat-and-mouse-ii", "--input", "-"],
+            Some(&br#####"{"grid": ["M.C", "F"], "catJump": 1, "mouseJump": 1}"#####[..]),
+            "row 2 has 1 cells",
+        ),
+        (
+            vec![
+                "cat-and-mouse-ii",
+                r#####"{"grid": ["M.C.F"], "catJump": 1}"#####,
+            ],
+            None,
+            "missing field `mouseJump`",
+        ),
+        (
+            vec![
+                "cat-and-mouse-ii",
+                r#####"{"grid": ["M.C.F"], "catJump": 1, "mouseJump": 99}"#####,
+            ],
+            None,
+            "mouseJump is 99",
+        ),
+    ] {
+        let message = rejected(&args, stdin, 1);
+        assert!(message.contains(says), "{args:?}: {message}");
+    }
+    for (args, says) in [
+        (vec!["cat-and-mouse"], "no graph given"),
+        (
+            vec!["cat-and-mouse", "[[1],[0,2],[1]]", "--width", "3"],
+            "applies only to connect-four",
+        ),
+        (
+            vec!["cat-and-mouse", "[[1],[0,2],[1]]", "--solver", "alphabeta"],
+            "can cycle",
+        ),
+        (
+            vec!["check", "cat-and-mouse", "[[1],[0,2],[1]]"],
+            "play can cycle",
+        ),
+    ] {
+        let message = rejected(&args, None, 2);
+        assert!(message.contains(says), "{args:?}: {message}");
+    }
+    // Over the memory budget: refused with the budget error.
+    let message = rejected(
+        &[
+            "cat-and-mouse-ii",
+            r#####"{"grid": ["M.........", "..........", "..........", "..........", "..........", "..........", "..........", "..........", "..........", ".......C.F"], "catJump": 3, "mouseJump": 3}"#####,
+            "--memory-limit",
+            "20K",
+        ],
+        None,
+        1,
+    );
+    assert!(message.contains("needs about"), "{message}");
+}

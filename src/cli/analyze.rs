@@ -43,6 +43,14 @@ struct Valued {
 /// Reads the game and the position, solves, and values every move there.
 pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
     let cli = &args.game;
+    if cli.game.own().is_some_and(|own| !own.board) {
+        return Err(Failure::Usage(format!(
+            "analyze does not take {} yet: solve it for the outcome, the remoteness and the \
+             optimal line, or play it ('gamesolver play {} …', '?' values every move)",
+            cli.game.id(),
+            cli.game.id()
+        )));
+    }
     if cli.game.own().is_some() {
         if args.at.is_some() {
             return Err(Failure::Usage(format!(

@@ -19,6 +19,8 @@ pub enum Answer {
     Number(i64),
     /// Who wins.
     Winner(&'static str),
+    /// Yes or no (LeetCode 1728: can the mouse win?).
+    Bool(bool),
 }
 
 /// One move of the optimal line: in words, and in JSON as `{"player": …, <its fields>}`.
@@ -111,6 +113,26 @@ pub enum Fields {
         /// From 1.
         column: u8,
     },
+    /// Cat and Mouse: who moves, and from where to where (a node, or a cell `[row, column]`
+    /// from 1).
+    Chase {
+        /// `"mouse"` or `"cat"`.
+        animal: &'static str,
+        /// Where it was.
+        from: Place,
+        /// Where it goes.
+        to: Place,
+    },
+}
+
+/// A place in a Cat and Mouse game: a node of the graph, or a cell of the grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Place {
+    /// A node (913).
+    Node(u16),
+    /// A cell, `[row, column]` from 1 (1728).
+    Cell([usize; 2]),
 }
 
 impl Entry {
@@ -199,7 +221,7 @@ pub trait Presented: Game {
         match self.answer(margin) {
             Answer::Winner(who) if margin == 0 => who.to_string(),
             Answer::Winner(who) => format!("{who} wins"),
-            Answer::Number(_) => {
+            Answer::Number(_) | Answer::Bool(_) => {
                 let (first, second) = (
                     self.player_name(Player::First),
                     self.player_name(Player::Second),

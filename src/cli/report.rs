@@ -37,6 +37,10 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             )
         }
         "fast" => "the specialised O(n) solver".to_string(),
+        "retrograde" => format!(
+            "retrograde analysis ({} {threads}): {} states, {} moves, {} remoteness levels",
+            report.threads, stats.stored, stats.expanded, stats.max_depth
+        ),
         "alphabeta" => format!(
             "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \
              entries, {} answered by the table",
@@ -78,6 +82,12 @@ struct JsonReport<'a> {
     seconds: f64,
     #[serde(flatten)]
     extra: &'a Option<PositionJson>,
+    /// Games with outcomes: `"win"`, `"loss"` or `"draw"` for the first player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+    /// Games with outcomes: how many moves the game lasts with best play (`null`: a draw).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remoteness: Option<Option<u32>>,
     line: Entries<'a>,
 }
 
@@ -105,6 +115,12 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         hits: stats.hits,
         seconds: stats.elapsed.as_secs_f64(),
         extra: &report.json,
+        outcome: report.outcome.map(|(outcome, _)| match outcome {
+            gamesolver::Outcome::Win => "win",
+            gamesolver::Outcome::Loss => "loss",
+            gamesolver::Outcome::Draw => "draw",
+        }),
+        remoteness: report.outcome.map(|(_, remoteness)| remoteness),
         line: Entries(&report.line),
     };
     serde_json::to_writer(&mut *out, &object)?;

@@ -54,6 +54,9 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Connect Four's fields in JSON, after the common ones.
     pub json: Option<connect_four::PositionJson>,
+    /// For games with outcomes (win, loss, draw): the start's outcome for the first player and
+    /// its remoteness (`None` for a draw).
+    pub outcome: Option<(gamesolver::Outcome, Option<u32>)>,
 }
 
 /// What an engine run produced.
@@ -292,8 +295,8 @@ pub(super) fn held(
 /// The Connect Four options are refused for the other games, and the values' options for
 /// Connect Four, rather than silently ignored.
 fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
-    let own_path = cli.game.own().is_some();
-    let misplaced = if own_path {
+    let board = cli.game.own().is_some_and(|own| own.board);
+    let misplaced = if board {
         if cli.input.is_some() {
             Some("--input (use --batch FILE for many positions)")
         } else if cli.save.is_some() || cli.load.is_some() {
@@ -311,13 +314,13 @@ fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
         None
     };
     match misplaced {
-        Some(option) if own_path => Err(Failure::Usage(format!(
+        Some(option) if board => Err(Failure::Usage(format!(
             "{option} does not apply to {}",
             cli.game.id()
         ))),
         Some(option) => Err(Failure::Usage(format!(
             "{option} applies only to {}, not to {}",
-            super::games::own_names(),
+            super::games::board_names(),
             cli.game.id()
         ))),
         None => Ok(()),
@@ -350,11 +353,7 @@ fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
         _ => {}
     }
     if cli.solver == SolverName::Fast && !specialised {
-        let instead = if cli.game.own().is_some() {
-            "the pruning engine"
-        } else {
-            "the engine"
-        };
+        let instead = cli.game.own().map_or("the engine", |own| own.solver);
         return Some(format!(
             "{} has no specialised solver (only {} do): {instead} solves it",
             cli.game.id(),
@@ -626,6 +625,7 @@ pub(super) fn presented<G: Presented>(
         line: game.entries(&run.line),
         notes: game.legend().map(str::to_string).into_iter().collect(),
         json: None,
+        outcome: None,
     })
 }
 

@@ -36,7 +36,11 @@ bundled! {
     tic_tac_toe,
     dots_and_boxes,
     connect_four,
+    cat_and_mouse,
+    cat_and_mouse_ii,
 }
+
+mod chase;
 
 /// A bundled game, as the command line knows it.
 pub struct Bundled {
@@ -95,6 +99,11 @@ pub struct Own {
     pub check: fn(&Cli, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
     /// Plays against a person (`play`).
     pub play: fn(&PlayArgs) -> Result<(), Failure>,
+    /// Its solver, in words (for messages).
+    pub solver: &'static str,
+    /// Whether it takes the board options (`--width`, `--height`, `--analyze`, `--batch`;
+    /// Connect Four) instead of `--input`.
+    pub board: bool,
 }
 
 /// What to do with a bundled game the engine solves.
@@ -240,11 +249,11 @@ pub fn parser() -> impl TypedValueParser<Value = GameName> {
         .map(|name| GameName::named(&name).expect("clap accepts only a bundled game's name"))
 }
 
-/// The names of the games that read their own positions (Connect Four), for messages.
-pub fn own_names() -> String {
+/// The names of the games that take the board options (Connect Four), for messages.
+pub fn board_names() -> String {
     let names: Vec<&str> = GAMES
         .iter()
-        .filter(|game| matches!(game.solves, Solves::Own(_)))
+        .filter(|game| matches!(&game.solves, Solves::Own(own) if own.board))
         .map(|game| game.name)
         .collect();
     names.join(" and ")

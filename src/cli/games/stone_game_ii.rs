@@ -56,6 +56,7 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         line: Line::StoneGameII(solution.line()),
         notes: Vec::new(),
         json: None,
+        outcome: None,
     })
 }
 

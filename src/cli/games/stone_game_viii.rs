@@ -77,6 +77,7 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         line: Line::StoneGameVIII(solution.line()),
         notes: Vec::new(),
         json: None,
+        outcome: None,
     })
 }
 

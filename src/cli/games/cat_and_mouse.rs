@@ -1,0 +1,131 @@
+//! LeetCode 913, Cat and Mouse, on the graph given as LeetCode's adjacency-list JSON.
+
+use gamesolver::games::{CatAndMouse, Chase};
+use gamesolver::{Outcome, Player, Ply, Score};
+
+use super::super::present::{Answer, Entry, Fields, Line, Place, Presented};
+use super::super::run::Failure;
+use super::chase::{self, in_moves};
+use super::{Bundled, Own, Solves};
+
+/// The example graph in messages (LeetCode's second example: the mouse wins).
+const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
+
+/// Cat and Mouse on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "cat-and-mouse",
+    about: "LeetCode 913: the VALUE is the graph as adjacency-list JSON (as [[1,3],[0],[3],[0,2]]); \
+            the mouse starts at 1, the cat at 2, the hole is 0: 1 mouse wins, 2 cat wins, 0 draw",
+    solves: Solves::Own(Own {
+        solve: |cli| {
+            let game = game(cli)?;
+            let n = game.graph().len();
+            chase::report(cli, &game, n, |outcome, remoteness| {
+                let answer = CatAndMouse::leetcode_answer(outcome);
+                let result = match outcome {
+                    Outcome::Win => format!("the mouse reaches the hole {}", in_moves(remoteness)),
+                    Outcome::Loss => format!("the cat catches the mouse {}", in_moves(remoteness)),
+                    Outcome::Draw => "a draw: neither can force a win".to_string(),
+                };
+                (
+                    Answer::Number(answer),
+                    format!(
+                        "Cat and Mouse on {n} nodes: {result} with both playing optimally \
+                         (LeetCode's answer: {answer})."
+                    ),
+                )
+            })
+        },
+        check: chase::check,
+        play: |args| chase::play(args, &game(&args.game)?),
+        solver: "retrograde analysis",
+        board: false,
+    }),
+};
+
+/// The game of the graph given.
+fn game(cli: &super::super::args::Cli) -> Result<CatAndMouse, Failure> {
+    let graph: Vec<Vec<i64>> = chase::json(cli, "graph", EXAMPLE)?;
+    Ok(CatAndMouse::new(graph)?)
+}
+
+/// Who moves at `state`.
+fn animal(state: &Chase) -> &'static str {
+    if state.cat_moves { "cat" } else { "mouse" }
+}
+
+impl Presented for CatAndMouse {
+    type Range = gamesolver::AnyValue;
+    fn player_name(&self, player: Player) -> &'static str {
+        if player.is_first() { "Mouse" } else { "Cat" }
+    }
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Number(CatAndMouse::leetcode_answer(match value.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        }))
+    }
+    fn headline(&self, value: Score) -> String {
+        format!("Cat and Mouse: {}.", self.final_result(value))
+    }
+    fn final_result(&self, margin: Score) -> String {
+        match margin.signum() {
+            1 => "the mouse wins".into(),
+            -1 => "the cat wins".into(),
+            _ => "a draw".into(),
+        }
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let animal = animal(&ply.state);
+                let (from, to) = match animal {
+                    "cat" => (ply.state.cat, ply.mv),
+                    _ => (ply.state.mouse, ply.mv),
+                };
+                let capital = if animal == "cat" { "Cat" } else { "Mouse" };
+                let what = if animal == "mouse" && to == 0 {
+                    " (the hole)"
+                } else if (animal == "mouse" && to == ply.state.cat)
+                    || (animal == "cat" && to == ply.state.mouse)
+                {
+                    " (where the other is)"
+                } else {
+                    ""
+                };
+                Entry {
+                    player: capital,
+                    text: format!("{capital} moves from node {from} to node {to}{what}"),
+                    fields: Fields::Chase {
+                        animal,
+                        from: Place::Node(from),
+                        to: Place::Node(to),
+                    },
+                }
+            })
+            .collect()
+    }
+    fn show(&self, state: &Chase) -> String {
+        let near = |node: u16| {
+            let list: Vec<String> = self.graph()[node as usize]
+                .iter()
+                .map(u16::to_string)
+                .collect();
+            list.join(", ")
+        };
+        format!(
+            "Mouse at node {} (next to {}), cat at node {} (next to {}); the hole is node 0.",
+            state.mouse,
+            near(state.mouse),
+            state.cat,
+            near(state.cat)
+        )
+    }
+    fn move_name(&self, _: &Chase, to: &u16) -> String {
+        to.to_string()
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("the node to move to")
+    }
+}

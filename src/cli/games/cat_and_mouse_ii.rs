@@ -1,0 +1,172 @@
+//! LeetCode 1728, Cat and Mouse II, from LeetCode's JSON object.
+
+use gamesolver::games::{CatAndMouseII, Chase, MOUSE_TURNS};
+use gamesolver::{Outcome, Player, Ply, Score};
+use serde::Deserialize;
+
+use super::super::args::Cli;
+use super::super::present::{Answer, Entry, Fields, Line, Place, Presented};
+use super::super::run::Failure;
+use super::chase::{self, in_moves};
+use super::{Bundled, Own, Solves};
+
+/// The example in messages (LeetCode's first: the mouse wins).
+const EXAMPLE: &str = "{\"grid\": [\"####F\", \"#C...\", \"M....\"], \"catJump\": 1, \"mouseJump\": 2}";
+
+/// Cat and Mouse II on the command line.
+pub const GAME: Bundled = Bundled {
+    name: "cat-and-mouse-ii",
+    about: "LeetCode 1728: the VALUE (or --input) is LeetCode's JSON, {\"grid\": [...], \
+            \"catJump\": J, \"mouseJump\": J}; can the mouse win (true or false)",
+    solves: Solves::Own(Own {
+        solve: |cli| {
+            let game = game(cli)?;
+            let (rows, columns) = game.size();
+            chase::report(cli, &game, rows * columns, |outcome, remoteness| {
+                let wins = CatAndMouseII::mouse_wins(outcome, remoteness);
+                let result = match outcome {
+                    Outcome::Win if wins => {
+                        format!("the mouse reaches the food {}", in_moves(remoteness))
+                    }
+                    Outcome::Win => format!(
+                        "the mouse can reach the food, but only {} (past LeetCode's {MOUSE_TURNS})",
+                        in_moves(remoteness)
+                    ),
+                    Outcome::Loss => format!("the cat wins {}", in_moves(remoteness)),
+                    Outcome::Draw => {
+                        "neither can force a win, and endless play goes to the cat".to_string()
+                    }
+                };
+                (
+                    Answer::Bool(wins),
+                    format!(
+                        "Cat and Mouse II on a {rows}x{columns} grid: {result} with both playing \
+                         optimally (LeetCode's answer: {wins})."
+                    ),
+                )
+            })
+        },
+        check: chase::check,
+        play: |args| chase::play(args, &game(&args.game)?),
+        solver: "retrograde analysis",
+        board: false,
+    }),
+};
+
+/// LeetCode's input.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Input {
+    grid: Vec<String>,
+    #[serde(rename = "catJump")]
+    cat_jump: i64,
+    #[serde(rename = "mouseJump")]
+    mouse_jump: i64,
+}
+
+/// The game of the JSON given.
+fn game(cli: &Cli) -> Result<CatAndMouseII, Failure> {
+    let input: Input = chase::json(cli, "game", EXAMPLE)?;
+    Ok(CatAndMouseII::new(&input.grid, input.cat_jump, input.mouse_jump)?)
+}
+
+/// A cell as `[row, column]` from 1, for JSON.
+fn place(game: &CatAndMouseII, cell: u16) -> Place {
+    let columns = game.size().1;
+    Place::Cell([cell as usize / columns + 1, cell as usize % columns + 1])
+}
+
+/// A cell as `(row,column)` from 1.
+fn cell_text(game: &CatAndMouseII, cell: u16) -> String {
+    let columns = game.size().1;
+    format!("({},{})", cell as usize / columns + 1, cell as usize % columns + 1)
+}
+
+impl Presented for CatAndMouseII {
+    type Range = gamesolver::AnyValue;
+    fn player_name(&self, player: Player) -> &'static str {
+        if player.is_first() { "Mouse" } else { "Cat" }
+    }
+    fn answer(&self, value: Score) -> Answer {
+        Answer::Bool(value > 0)
+    }
+    fn headline(&self, value: Score) -> String {
+        format!("Cat and Mouse II: {}.", self.final_result(value))
+    }
+    fn final_result(&self, margin: Score) -> String {
+        if margin > 0 {
+            "the mouse wins".into()
+        } else {
+            "the cat wins".into()
+        }
+    }
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        line.iter()
+            .map(|ply| {
+                let cat = ply.state.cat_moves;
+                let (animal, capital, from) = if cat {
+                    ("cat", "Cat", ply.state.cat)
+                } else {
+                    ("mouse", "Mouse", ply.state.mouse)
+                };
+                let to = ply.mv;
+                let what = if to == self.food() {
+                    " (the food)"
+                } else if (cat && to == ply.state.mouse) || (!cat && to == ply.state.cat) {
+                    " (where the other is)"
+                } else {
+                    ""
+                };
+                let text = if to == from {
+                    format!("{capital} stays at {}", cell_text(self, from))
+                } else {
+                    format!(
+                        "{capital} jumps from {} to {}{what}",
+                        cell_text(self, from),
+                        cell_text(self, to)
+                    )
+                };
+                Entry {
+                    player: capital,
+                    text,
+                    fields: Fields::Chase {
+                        animal,
+                        from: place(self, from),
+                        to: place(self, to),
+                    },
+                }
+            })
+            .collect()
+    }
+    fn show(&self, state: &Chase) -> String {
+        let (rows, columns) = self.size();
+        let mut lines = Vec::with_capacity(rows);
+        for row in 0..rows {
+            let line: String = (0..columns)
+                .map(|column| {
+                    let cell = (row * columns + column) as u16;
+                    if cell == state.mouse {
+                        'M'
+                    } else if cell == state.cat {
+                        'C'
+                    } else if cell == self.food() {
+                        'F'
+                    } else if self.is_wall(cell) {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect();
+            lines.push(format!("  {line}"));
+        }
+        lines.join("\n")
+    }
+    fn move_name(&self, _: &Chase, to: &u16) -> String {
+        let columns = self.size().1;
+        format!("{},{}", *to as usize / columns + 1, *to as usize % columns + 1)
+    }
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("the cell to jump to, ROW,COLUMN from 1 (your own cell: stay)")
+    }
+}

@@ -1,0 +1,174 @@
+//! What the two Cat and Mouse games share on the command line: reading their JSON (one VALUE
+//! argument or `--input`), solving by retrograde analysis (in parallel with `--solver
+//! parallel`), and the report: LeetCode's answer, the outcome in words, the remoteness and the
+//! optimal line.
+
+use gamesolver::games::Chase;
+use gamesolver::{Error, Game, MoveValue, Outcome, Retrograde, Stats, par_retrograde, retrograde};
+use serde::de::DeserializeOwned;
+
+use super::super::args::{Cli, PlayArgs, Side, SolverName, strip_protection};
+use super::super::play::{self, Oracle};
+use super::super::present::{Answer, Presented};
+use super::super::run::{self, CheckSummary, Failure, Report};
+use gamesolver::check::CheckOptions;
+
+/// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
+/// splits unquoted JSON) or from `--input`, never both; malformed JSON is refused with where
+/// it goes wrong.
+pub fn json<T: DeserializeOwned>(cli: &Cli, what: &str, example: &str) -> Result<T, Failure> {
+    let budget = run::limits(cli).memory_budget;
+    let bytes = match (&cli.input, cli.values.as_slice()) {
+        (Some(_), [_, ..]) => {
+            return Err(Failure::Usage(format!(
+                "give the {what} either as an argument or with --input, not both"
+            )));
+        }
+        (Some(path), []) => run::read_input(path, budget)?,
+        (None, []) => {
+            return Err(Failure::Usage(format!(
+                "no {what} given: pass it as one argument (gamesolver {} '{example}') or with \
+                 --input FILE ('-' for standard input)",
+                cli.game.id()
+            )));
+        }
+        (None, values) => {
+            let words: Vec<&str> = values.iter().map(|value| strip_protection(value)).collect();
+            words.join(" ").into_bytes()
+        }
+    };
+    serde_json::from_slice(&bytes).map_err(|error| {
+        Failure::Rejected(Error::InvalidGame(format!(
+            "the {what} is not valid JSON of the expected shape (as '{example}'): {error}"
+        )))
+    })
+}
+
+/// Solves `game` by retrograde analysis as `--solver` says and reports it; `describe` gives
+/// the answer and the headline from the start's outcome and remoteness.
+pub fn report<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    describe: impl Fn(Outcome, Option<u32>) -> (Answer, String),
+) -> Result<Report, Failure>
+where
+    G: Presented<State = Chase> + Sync,
+{
+    if cli.save.is_some() || cli.load.is_some() {
+        return Err(Failure::Usage(format!(
+            "--save and --load do not apply to {} (its table is the retrograde solver's)",
+            cli.game.id()
+        )));
+    }
+    let mut limits = run::limits(cli);
+    let (solved, threads) = match cli.solver {
+        SolverName::AlphaBeta => {
+            return Err(Failure::Usage(format!(
+                "{}'s play can cycle: the pruning engine does not apply (it is solved by \
+                 retrograde analysis: --solver auto, engine or parallel)",
+                cli.game.id()
+            )));
+        }
+        SolverName::Parallel => {
+            let threads = cli.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                usize::from,
+            );
+            let pool = run::pool(threads, &mut limits)?;
+            (pool.install(|| par_retrograde(game, limits))?, threads)
+        }
+        SolverName::Auto | SolverName::Fast | SolverName::Engine => (retrograde(game, limits)?, 1),
+    };
+    let line = solved.line();
+    let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
+    let (answer, headline) = describe(outcome, remoteness);
+    let done = solved.stats();
+    let mut notes = Vec::new();
+    if outcome == Outcome::Draw && !line.is_empty() {
+        notes.push(
+            "Neither side can force a win: the line below ends where it returns to one of its \
+             positions, and best play goes round forever."
+                .to_string(),
+        );
+    }
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer,
+        value: outcome.value(),
+        headline,
+        solver: "retrograde",
+        table: "arrays",
+        threads,
+        stats: Stats {
+            stored: done.states,
+            expanded: done.moves as u64,
+            max_depth: done.levels as usize,
+            elapsed: done.elapsed,
+            ..Stats::default()
+        },
+        line: game.entries(&line),
+        notes,
+        json: None,
+        outcome: Some((outcome, remoteness)),
+    })
+}
+
+/// "in N moves", for a remoteness.
+pub fn in_moves(remoteness: Option<u32>) -> String {
+    match remoteness {
+        Some(1) => "in 1 move".to_string(),
+        Some(moves) => format!("in {moves} moves"),
+        None => String::new(),
+    }
+}
+
+/// The checker does not take games that cycle yet.
+pub fn check(cli: &Cli, _: &CheckOptions, _: &mut CheckSummary) -> Result<(), Failure> {
+    Err(Failure::Usage(format!(
+        "check does not take {} yet: its play can cycle, and the checker's reference search \
+         assumes it cannot (the retrograde solver checks the outcome-game rules it relies on \
+         as it solves)",
+        cli.game.id()
+    )))
+}
+
+/// Plays `game` against the person, the retrograde solution answering.
+pub fn play<G>(args: &PlayArgs, game: &G) -> Result<(), Failure>
+where
+    G: Presented<State = Chase>,
+{
+    if args.at.is_some() {
+        return Err(Failure::Usage(format!(
+            "play {} starts from the game's start: --at does not apply",
+            args.game.game.id()
+        )));
+    }
+    let solved = retrograde(game, run::limits(&args.game))?;
+    let side: Side = args.side;
+    play::converse(game, &mut Outcomes(solved), args.game.game.id(), side)
+}
+
+/// A retrograde solution as `play`'s oracle: each move valued +1, 0 or −1 for its mover.
+struct Outcomes<'g, G: Game>(Retrograde<'g, G>);
+
+impl<G> Oracle<G> for Outcomes<'_, G>
+where
+    G: Game<State = Chase>,
+{
+    fn move_values(&mut self, state: &Chase) -> Result<Vec<MoveValue<G>>, Error> {
+        let game = self.0.game();
+        let moves = self.0.move_outcomes(state).ok_or_else(|| {
+            Error::InvalidState("the position cannot be reached from the start".into())
+        })?;
+        Ok(moves
+            .into_iter()
+            .map(|(mv, outcome, _)| MoveValue {
+                step: game.play(state, &mv),
+                mv,
+                value: outcome.value(),
+            })
+            .collect())
+    }
+}
