@@ -163,6 +163,23 @@ pub enum Error {
         "a score overflowed a 64-bit integer during the search (the game's points are too large)"
     )]
     ScoreOverflow,
+    /// A line of play returned to a state on it: the exhaustive and pruning engines need a
+    /// game without cycles.
+    #[error(
+        "the game has a cycle: a line of play returns to a state {length} moves later (first \
+         reached at depth {depth}{}); the exhaustive and pruning engines need a game without \
+         cycles (an outcome game that may cycle is solved by retrograde analysis: \
+         gamesolver::retrograde)",
+        state.as_ref().map_or_else(String::new, |state| format!(": {state}"))
+    )]
+    Cycle {
+        /// The depth (moves from the root of the search) at which the state was first reached.
+        depth: usize,
+        /// How many moves later the line returns to it.
+        length: usize,
+        /// The state, as [`Game::state_text`](crate::Game::state_text) shows it.
+        state: Option<String>,
+    },
 }
 
 impl Error {
@@ -193,6 +210,7 @@ impl Error {
             Error::TooSlow { .. } => "too-slow",
             Error::Cancelled => "cancelled",
             Error::ScoreOverflow => "score-overflow",
+            Error::Cycle { .. } => "cycle",
         }
     }
 

@@ -166,6 +166,13 @@ pub trait Game {
     fn state_bound(&self) -> Option<u64> {
         None
     }
+
+    /// A state as error messages show it (the witness of a cycle), if the game says: for a
+    /// state that derives `Debug`, `Some(format!("{state:?}"))`. The default says nothing.
+    fn state_text(&self, state: &Self::State) -> Option<String> {
+        let _ = state;
+        None
+    }
 }
 
 /// An optional capability: the game's stored states map one-to-one onto `0..index_len()`.

@@ -112,4 +112,12 @@ impl<G: DenseIndex + ?Sized> ConcurrentMemoTable<G> for AtomicDenseTable {
     fn bytes_for(&self, _states: u64) -> u64 {
         DenseTable::bytes_for_len(self.values.len())
     }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        Some(game.index(state) as u64)
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        game.index(a) == game.index(b)
+    }
 }

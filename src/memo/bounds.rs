@@ -94,6 +94,21 @@ pub trait BoundTable<G: Game + ?Sized> {
     /// (a fixed-capacity table: its size, always).
     fn peak_bytes(&self, upcoming: usize) -> u64;
 
+    /// A number equal for any two states this table keeps as one (for finding a state twice
+    /// on a search's path: a cycle); `None` if the table cannot tell (the engine then does not
+    /// look for cycles). The default is `None`.
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        let _ = (game, state);
+        None
+    }
+
+    /// Whether the table keeps `a` and `b` as one state (checked when their fingerprints
+    /// agree). The default is `false`.
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        let _ = (game, a, b);
+        false
+    }
+
     /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
     /// move of a state it expands once more, to ask for the children's entries early: a table
     /// whose lookups are cache misses (a large fixed table) hides most of them that way.
@@ -130,6 +145,21 @@ pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
     /// The heap bytes this table will hold at its peak while it takes `upcoming` more stores.
     fn peak_bytes(&self, upcoming: usize) -> u64;
 
+    /// A number equal for any two states this table keeps as one (for finding a state twice
+    /// on a search's path: a cycle); `None` if the table cannot tell (the engine then does not
+    /// look for cycles). The default is `None`.
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        let _ = (game, state);
+        None
+    }
+
+    /// Whether the table keeps `a` and `b` as one state (checked when their fingerprints
+    /// agree). The default is `false`.
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        let _ = (game, a, b);
+        false
+    }
+
     /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
     /// move of a state it expands once more, to ask for the children's entries early: a table
     /// whose lookups are cache misses (a large fixed table) hides most of them that way.
@@ -156,6 +186,14 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
 
     fn len(&self) -> usize {
         ConcurrentBoundTable::len(*self)
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        ConcurrentBoundTable::fingerprint(*self, game, state)
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        ConcurrentBoundTable::same(*self, game, a, b)
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
@@ -223,6 +261,14 @@ where
 
     fn len(&self) -> usize {
         self.map.len()
+    }
+
+    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
+        Some(self.map.hasher().hash_one(state))
+    }
+
+    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
+        a == b
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
@@ -296,6 +342,14 @@ where
 
     fn len(&self) -> usize {
         self.map.len()
+    }
+
+    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
+        Some(self.map.hasher().hash_one(state))
+    }
+
+    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
+        a == b
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {

@@ -42,6 +42,14 @@ impl<G: Symmetry + ?Sized, T: MemoTable<G>> MemoTable<G> for Canonical<T> {
     fn bytes_for(&self, states: u64) -> u64 {
         self.0.bytes_for(states)
     }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        self.0.fingerprint(game, &game.canonical(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        self.0.same(game, &game.canonical(a), &game.canonical(b))
+    }
 }
 
 impl<G: Symmetry + ?Sized, T: ConcurrentMemoTable<G>> ConcurrentMemoTable<G> for Canonical<T> {
@@ -66,6 +74,14 @@ impl<G: Symmetry + ?Sized, T: ConcurrentMemoTable<G>> ConcurrentMemoTable<G> for
     fn bytes_for(&self, states: u64) -> u64 {
         self.0.bytes_for(states)
     }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        self.0.fingerprint(game, &game.canonical(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        self.0.same(game, &game.canonical(a), &game.canonical(b))
+    }
 }
 
 impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
@@ -81,6 +97,14 @@ impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
 
     fn len(&self) -> usize {
         self.0.len()
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        self.0.fingerprint(game, &game.canonical(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        self.0.same(game, &game.canonical(a), &game.canonical(b))
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
@@ -108,6 +132,14 @@ impl<G: Symmetry + ?Sized, T: ConcurrentBoundTable<G>> ConcurrentBoundTable<G> f
 
     fn len(&self) -> usize {
         self.0.len()
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        self.0.fingerprint(game, &game.canonical(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        self.0.same(game, &game.canonical(a), &game.canonical(b))
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {

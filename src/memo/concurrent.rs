@@ -35,6 +35,21 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
 
     /// The heap bytes this table would need at its peak to hold `states` states.
     fn bytes_for(&self, states: u64) -> u64;
+
+    /// A number equal for any two states this table stores as one (for finding a state twice
+    /// on a search's path: a cycle); `None` if the table cannot tell (the engines then do not
+    /// look for cycles). The default is `None`.
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        let _ = (game, state);
+        None
+    }
+
+    /// Whether the table stores `a` and `b` as one state (checked when their fingerprints
+    /// agree). The default is `false`.
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        let _ = (game, a, b);
+        false
+    }
 }
 
 /// The bridge: a shared reference to a concurrent table is a sequential table.
@@ -63,5 +78,13 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
 
     fn bytes_for(&self, states: u64) -> u64 {
         ConcurrentMemoTable::bytes_for(*self, states)
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        ConcurrentMemoTable::fingerprint(*self, game, state)
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        ConcurrentMemoTable::same(*self, game, a, b)
     }
 }

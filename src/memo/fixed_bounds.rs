@@ -225,6 +225,14 @@ impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
         self.occupied
     }
 
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        Some(game.key(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        game.key(a) == game.key(b)
+    }
+
     fn peak_bytes(&self, _upcoming: usize) -> u64 {
         self.bytes()
     }
@@ -330,6 +338,14 @@ impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
             .iter()
             .map(|counter| counter.0.load(Ordering::Relaxed))
             .sum()
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        Some(game.key(state))
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        game.key(a) == game.key(b)
     }
 
     fn peak_bytes(&self, _upcoming: usize) -> u64 {

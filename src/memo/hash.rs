@@ -111,4 +111,12 @@ where
         let last = Self::table_bytes(states);
         last.saturating_add(last / 2)
     }
+
+    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
+        Some(self.map.hasher().hash_one(state))
+    }
+
+    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
+        a == b
+    }
 }

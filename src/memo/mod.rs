@@ -86,6 +86,21 @@ pub trait MemoTable<G: Game + ?Sized> {
 
     /// The heap bytes this table would need at its peak to hold `states` states.
     fn bytes_for(&self, states: u64) -> u64;
+
+    /// A number equal for any two states this table stores as one (for finding a state twice
+    /// on a search's path: a cycle); `None` if the table cannot tell (the engines then do not
+    /// look for cycles). The default is `None`.
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        let _ = (game, state);
+        None
+    }
+
+    /// Whether the table stores `a` and `b` as one state (checked when their fingerprints
+    /// agree). The default is `false`.
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        let _ = (game, a, b);
+        false
+    }
 }
 
 /// A table that stores nothing: the engine then runs a plain negamax that revisits every

@@ -125,4 +125,12 @@ where
         let all = HashTable::<K>::table_bytes(states);
         all.saturating_add(all.saturating_mul(2) / self.shards as u64)
     }
+
+    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
+        Some(self.map.hasher().hash_one(state))
+    }
+
+    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
+        a == b
+    }
 }

@@ -20,6 +20,12 @@ use super::Stats;
 /// How many stores pass between two checks of the memory budget.
 const CHECK_EVERY: usize = 1024;
 
+/// From this depth on, each time the stack's capacity grows (its depth doubles), the search
+/// looks for a state twice on its path: a cycle makes the path grow without end, so it is found
+/// by the next doubling after the path has gone round once, at a cost of one pass over the
+/// path per doubling (nothing per node).
+pub(crate) const CYCLE_DEPTH: usize = 1024;
+
 /// How many frames (and moves) a search keeps room for between two searches.
 pub(crate) const KEPT_FRAMES: usize = 4096;
 
@@ -147,6 +153,42 @@ where
     Ok(stored)
 }
 
+/// [`Error::Cycle`] if the top of `path` (a search's open states, root first) is on it
+/// already, found through a table's `fingerprint` and `same`; nothing if the table cannot tell.
+///
+/// A search caught in a cycle goes round it for ever, opening the same states in the same order
+/// (their earlier moves are stored by then), so once its path has gone round once, its top
+/// state is also one cycle length below: looking only at the top finds the cycle at the next
+/// look after that, at the cost of one fingerprint per open state (no map, no allocation).
+#[cold]
+pub(crate) fn cycle_on<'s, G: Game + ?Sized>(
+    game: &G,
+    mut path: impl DoubleEndedIterator<Item = &'s G::State> + ExactSizeIterator,
+    fingerprint: impl Fn(&G::State) -> Option<u64>,
+    same: impl Fn(&G::State, &G::State) -> bool,
+) -> Result<(), Error>
+where
+    G::State: 's,
+{
+    let Some(top) = path.next_back() else {
+        return Ok(());
+    };
+    let Some(key) = fingerprint(top) else {
+        return Ok(());
+    };
+    let below = path.len();
+    for (depth, state) in path.enumerate() {
+        if fingerprint(state) == Some(key) && same(state, top) {
+            return Err(Error::Cycle {
+                depth,
+                length: below - depth,
+                state: game.state_text(top),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// What a search must respect besides its table: the memory budget, the time limit (as a
 /// deadline, with the limit for the message), (for parallel helpers) a flag that says
 /// another search has already found the value, and (for parallel workers) the account of every
@@ -242,6 +284,17 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             self.give_back();
         }
         Ok(None)
+    }
+
+    /// Looks for the top state lower on the path: [`Error::Cycle`] if it is there.
+    #[cold]
+    fn find_cycle<T: MemoTable<G>>(&self, game: &G, table: &T) -> Result<(), Error> {
+        cycle_on(
+            game,
+            self.frames.iter().map(|frame| &frame.state),
+            |state| table.fingerprint(game, state),
+            |a, b| table.same(game, a, b),
+        )
     }
 
     /// Puts the moves from `start` on in this search's order.
@@ -381,6 +434,11 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                     Ok(None) if self.capacities() != self.checked => {
                         self.checked = self.capacities();
                         if let Err(error) = self.check_memory(table, bounds) {
+                            break Err(error);
+                        }
+                        if self.frames.len() >= CYCLE_DEPTH
+                            && let Err(error) = self.find_cycle(game, table)
+                        {
                             break Err(error);
                         }
                     }

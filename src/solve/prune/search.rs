@@ -17,7 +17,7 @@ use crate::error::Error;
 use crate::game::{Game, Score, Turn};
 use crate::memo::{Bound, BoundTable};
 use crate::solve::Stats;
-use crate::solve::search::{Bounds, KEPT_FRAMES, buffer_bytes, valid};
+use crate::solve::search::{Bounds, CYCLE_DEPTH, KEPT_FRAMES, buffer_bytes, cycle_on, valid};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after another worker narrowed the value: a window search can take well under a millisecond).
@@ -357,6 +357,14 @@ impl<G: Game> Search<G> {
                 if capacities != self.checked {
                     self.checked = capacities;
                     self.check_memory(table, bounds)?;
+                    if self.frames.len() >= CYCLE_DEPTH {
+                        cycle_on(
+                            game,
+                            self.frames.iter().map(|frame| &frame.state),
+                            |state| table.fingerprint(game, state),
+                            |a, b| table.same(game, a, b),
+                        )?;
+                    }
                 }
                 if let Entry::Done(value, exact) = entry {
                     self.child_done(top, value, exact)?;

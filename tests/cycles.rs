@@ -1,0 +1,155 @@
+//! The exhaustive and pruning engines stop on a game whose play cycles, with an error that says
+//! so and shows the state, long before the memory budget would stop them.
+
+use gamesolver::memo::{
+    AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
+};
+use gamesolver::{
+    DenseIndex, Error, Game, Limits, Pruning, Score, Step, Turn, par_prune_with, par_solve_with,
+    prune_with, solve_with,
+};
+
+/// A counter on a ring of `size`: +1 or +2; whoever reaches 0 wins, but from `size - 1` the only
+/// move is +2, back to 1, so play can circle forever.
+struct Ring {
+    size: u32,
+}
+
+impl Game for Ring {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        1
+    }
+    fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
+        if *at == self.size - 1 {
+            moves.push(2);
+        } else if *at != 0 {
+            moves.extend([1, 2]);
+        }
+    }
+    fn play(&self, at: &u32, by: &u32) -> Step<u32> {
+        Step {
+            next: (at + by) % self.size,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        -1
+    }
+    fn state_text(&self, at: &u32) -> Option<String> {
+        Some(format!("the counter at {at}"))
+    }
+}
+
+impl DenseIndex for Ring {
+    fn index_len(&self) -> usize {
+        self.size as usize
+    }
+    fn index(&self, at: &u32) -> usize {
+        *at as usize
+    }
+}
+
+/// The budget is far more than the cycle check needs: the error must be the cycle's.
+fn limits() -> Limits {
+    Limits::with_memory_budget(256 << 20)
+}
+
+fn assert_cycle(result: Result<i64, Error>, what: &str) {
+    match result {
+        Err(Error::Cycle {
+            depth,
+            length,
+            state,
+        }) => {
+            assert!(length > 0 && depth < 4096, "{what}: {depth}, {length}");
+            let state = state.expect("the game describes its states");
+            assert!(state.starts_with("the counter at "), "{what}: {state}");
+            let message = Error::Cycle {
+                depth,
+                length,
+                state: Some(state),
+            }
+            .to_string();
+            assert!(message.contains("the game has a cycle"), "{message}");
+            assert!(message.contains("retrograde"), "{message}");
+        }
+        other => panic!("{what}: expected a cycle, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_exhaustive_engines_stop_on_a_cycle() {
+    for size in [4, 7, 50] {
+        let ring = Ring { size };
+        assert_cycle(
+            solve_with(&ring, HashTable::new(), limits()).map(|solution| solution.value()),
+            "hash",
+        );
+        assert_cycle(
+            solve_with(&ring, DenseTable::for_game(&ring), limits())
+                .map(|solution| solution.value()),
+            "dense",
+        );
+        let sharded = ShardedTable::new();
+        assert_cycle(
+            par_solve_with(&ring, &sharded, limits()).map(|solution| solution.value()),
+            "sharded",
+        );
+        let atomic = AtomicDenseTable::for_game(&ring);
+        assert_cycle(
+            par_solve_with(&ring, &atomic, limits()).map(|solution| solution.value()),
+            "atomic dense",
+        );
+    }
+}
+
+#[test]
+fn the_pruning_engines_stop_on_a_cycle() {
+    for size in [4, 7, 50] {
+        let ring = Ring { size };
+        let options = Pruning::new().limits(limits());
+        assert_cycle(
+            prune_with(&ring, HashBoundTable::new(), options).map(|solution| solution.value()),
+            "hash bounds",
+        );
+        let table = ShardedBoundTable::new();
+        assert_cycle(
+            par_prune_with(&ring, &table, options).map(|solution| solution.value()),
+            "sharded bounds",
+        );
+    }
+}
+
+#[test]
+fn an_acyclic_deep_game_is_not_mistaken_for_one() {
+    // A line of 100 000 states, each with a move to the next and a move to the end: deep, with
+    // no state twice on any path.
+    struct Line;
+    impl Game for Line {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
+            if *at < 100_000 {
+                moves.extend([1, 100_000 - at]);
+            }
+        }
+        fn play(&self, at: &u32, by: &u32) -> Step<u32> {
+            Step {
+                next: at + by,
+                gain: 0,
+                turn: Turn::Pass,
+            }
+        }
+        fn payoff(&self, _: &u32) -> Score {
+            -1
+        }
+    }
+    let solution = solve_with(&Line, HashTable::new(), limits()).unwrap();
+    assert_eq!(solution.value(), 1);
+}
