@@ -4,7 +4,8 @@
 //! of play can return to a position).
 
 use crate::error::Error;
-use crate::game::{Game, Score, Step, Turn};
+use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::solve::{Predecessors, StateAt};
 
 /// A position of either game: where the mouse and the cat are, and who moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,6 +177,73 @@ impl Game for CatAndMouse {
     }
 }
 
+/// Positions as `(mouse · places + cat) · 2 + turn`.
+fn chase_index(state: &Chase, places: usize) -> usize {
+    (state.mouse as usize * places + state.cat as usize) * 2 + usize::from(state.cat_moves)
+}
+
+/// Every (mouse, cat, turn): `2 · nodes²` indices.
+impl DenseIndex for CatAndMouse {
+    fn index_len(&self) -> usize {
+        self.graph.len() * self.graph.len() * 2
+    }
+    #[inline]
+    fn index(&self, state: &Chase) -> usize {
+        chase_index(state, self.graph.len())
+    }
+}
+
+/// The mover before `state` stood on a neighbour of where it is now (the graph is undirected),
+/// never the hole for the cat; no predecessor of a final position is final itself.
+impl Predecessors for CatAndMouse {
+    #[inline]
+    fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
+        if state.cat_moves {
+            // The mouse moved here; it was not in the hole or on the cat before.
+            for &from in &self.graph[state.mouse as usize] {
+                if from != 0 && from != state.cat {
+                    let before = Chase {
+                        mouse: from,
+                        cat_moves: false,
+                        ..*state
+                    };
+                    each(before, Turn::Pass);
+                }
+            }
+        } else if state.mouse != 0 {
+            for &from in &self.graph[state.cat as usize] {
+                if from != 0 && from != state.mouse {
+                    let before = Chase {
+                        cat: from,
+                        cat_moves: true,
+                        ..*state
+                    };
+                    each(before, Turn::Pass);
+                }
+            }
+        }
+    }
+}
+
+/// Every (mouse, cat, turn) is a position, except the cat in the hole.
+impl StateAt for CatAndMouse {
+    #[inline]
+    fn state_at(&self, index: usize) -> Option<Chase> {
+        chase_at(index, self.graph.len()).filter(|state| state.cat != 0)
+    }
+}
+
+/// The position at `index` of [`chase_index`].
+#[inline]
+fn chase_at(index: usize, places: usize) -> Option<Chase> {
+    let (pair, turn) = (index / 2, index % 2);
+    (pair < places * places).then(|| Chase {
+        mouse: (pair / places) as u16,
+        cat: (pair % places) as u16,
+        cat_moves: turn == 1,
+    })
+}
+
 /// LeetCode 1728: a grid of floor `.`, walls `#`, the cat `C`, the mouse `M` and the food `F`.
 /// In turns (the mouse first) each jumps up to its reach in one of the four directions (not
 /// through walls or off the grid), or stays. The cat wins on the mouse's cell or by reaching
@@ -197,8 +265,10 @@ pub struct CatAndMouseII {
     walls: Vec<bool>,
     start: Chase,
     food: u16,
-    cat_jump: usize,
-    mouse_jump: usize,
+    /// The cells each cell reaches in one jump (itself first), for the mouse and the cat:
+    /// `reach[animal][first[animal][cell]..first[animal][cell + 1]]` (0 the mouse, 1 the cat).
+    first: [Vec<u32>; 2],
+    reach: [Vec<u16>; 2],
 }
 
 /// The most moves (of both players) LeetCode 1728 allows the mouse to reach the food in.
@@ -278,7 +348,8 @@ impl CatAndMouseII {
                 )))
             }
         };
-        Ok(CatAndMouseII {
+        let jumps = [jump("mouseJump", mouse_jump)?, jump("catJump", cat_jump)?];
+        let mut game = CatAndMouseII {
             rows,
             columns,
             walls,
@@ -288,9 +359,21 @@ impl CatAndMouseII {
                 cat_moves: false,
             },
             food: food[0],
-            cat_jump: jump("catJump", cat_jump)?,
-            mouse_jump: jump("mouseJump", mouse_jump)?,
-        })
+            first: [Vec::new(), Vec::new()],
+            reach: [Vec::new(), Vec::new()],
+        };
+        for (animal, jump) in jumps.into_iter().enumerate() {
+            let (mut first, mut reach) = (vec![0u32], Vec::new());
+            for cell in 0..rows * columns {
+                if !game.walls[cell] {
+                    game.jumps(cell as u16, jump, &mut reach);
+                }
+                first.push(reach.len() as u32);
+            }
+            game.first[animal] = first;
+            game.reach[animal] = reach;
+        }
+        Ok(game)
     }
 
     /// Rows and columns.
@@ -314,6 +397,14 @@ impl CatAndMouseII {
         outcome == crate::Outcome::Win && remoteness.is_some_and(|moves| moves <= MOUSE_TURNS)
     }
 
+    /// The cells `animal` (0 the mouse, 1 the cat) reaches from `from` in one jump, `from`
+    /// itself first.
+    #[inline]
+    fn reach(&self, animal: usize, from: u16) -> &[u16] {
+        let first = &self.first[animal];
+        &self.reach[animal][first[from as usize] as usize..first[from as usize + 1] as usize]
+    }
+
     /// The cells reachable from `from` by one jump of at most `reach` (and `from` itself).
     fn jumps(&self, from: u16, reach: usize, moves: &mut Vec<u16>) {
         moves.push(from);
@@ -334,6 +425,11 @@ impl CatAndMouseII {
         }
     }
 
+    /// Whether the game is over at `state`.
+    fn is_final(&self, state: &Chase) -> bool {
+        state.mouse == state.cat || state.mouse == self.food || state.cat == self.food
+    }
+
     /// Whether the mouse has won at a final position.
     fn mouse_won(&self, state: &Chase) -> bool {
         state.mouse == self.food && state.cat != state.mouse
@@ -350,13 +446,13 @@ impl Game for CatAndMouseII {
     }
 
     fn moves(&self, state: &Chase, moves: &mut Vec<u16>) {
-        if state.mouse == state.cat || state.mouse == self.food || state.cat == self.food {
+        if self.is_final(state) {
             return;
         }
         if state.cat_moves {
-            self.jumps(state.cat, self.cat_jump, moves);
+            moves.extend_from_slice(self.reach(1, state.cat));
         } else {
-            self.jumps(state.mouse, self.mouse_jump, moves);
+            moves.extend_from_slice(self.reach(0, state.mouse));
         }
     }
 
@@ -383,5 +479,57 @@ impl Game for CatAndMouseII {
 
     fn payoff(&self, state: &Chase) -> Score {
         payoff_for(state, self.mouse_won(state))
+    }
+}
+
+/// Every (mouse, cat, turn): `2 · cells²` indices.
+impl DenseIndex for CatAndMouseII {
+    fn index_len(&self) -> usize {
+        self.walls.len() * self.walls.len() * 2
+    }
+    #[inline]
+    fn index(&self, state: &Chase) -> usize {
+        chase_index(state, self.walls.len())
+    }
+}
+
+/// A jump can be made backwards (the same straight line, no wall on it): the mover before
+/// `state` stood on a cell it reaches in one jump, or on its own cell (it stayed), at a
+/// position that was not final.
+impl Predecessors for CatAndMouseII {
+    #[inline]
+    fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
+        if state.cat_moves {
+            for &from in self.reach(0, state.mouse) {
+                let before = Chase {
+                    mouse: from,
+                    cat_moves: false,
+                    ..*state
+                };
+                if !self.is_final(&before) {
+                    each(before, Turn::Pass);
+                }
+            }
+        } else {
+            for &from in self.reach(1, state.cat) {
+                let before = Chase {
+                    cat: from,
+                    cat_moves: true,
+                    ..*state
+                };
+                if !self.is_final(&before) {
+                    each(before, Turn::Pass);
+                }
+            }
+        }
+    }
+}
+
+/// Every (mouse, cat, turn) with neither on a wall is a position.
+impl StateAt for CatAndMouseII {
+    #[inline]
+    fn state_at(&self, index: usize) -> Option<Chase> {
+        chase_at(index, self.walls.len())
+            .filter(|state| !self.walls[state.mouse as usize] && !self.walls[state.cat as usize])
     }
 }

@@ -426,3 +426,121 @@ fn bad_graphs_and_grids_are_refused_with_what_is_wrong() {
         assert!(error.contains(says), "{grid:?}: {error}");
     }
 }
+
+#[test]
+fn every_mode_agrees_on_the_cat_and_mouse_games() {
+    use gamesolver::games::{CatAndMouse, CatAndMouseII};
+    use gamesolver::{
+        DenseIds, par_retrograde_indexed, par_retrograde_with_predecessors, retrograde_indexed,
+        retrograde_with, retrograde_with_predecessors,
+    };
+    let mut state = 777u64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    // The same outcome and remoteness at every reachable state, whatever the mode.
+    fn agree<G>(game: &G, what: &str)
+    where
+        G: gamesolver::Predecessors + gamesolver::StateAt + Sync + std::fmt::Debug,
+        G::State: Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + Copy,
+    {
+        let reference = retrograde(game, Limits::default()).unwrap();
+        let dense = retrograde_with(game, DenseIds::for_game(game), Limits::default()).unwrap();
+        let unmoves =
+            retrograde_with_predecessors(game, DenseIds::for_game(game), Limits::default())
+                .unwrap();
+        let indexed = retrograde_indexed(game, Limits::default()).unwrap();
+        let expected = game_oracle(game);
+        for (state, value) in &expected {
+            let value = Some(*value);
+            assert_eq!(
+                reference.outcome_of(state),
+                value,
+                "{what} {game:?} at {state:?}"
+            );
+            assert_eq!(dense.outcome_of(state), value, "{what}: dense at {state:?}");
+            assert_eq!(
+                unmoves.outcome_of(state),
+                value,
+                "{what}: predecessors at {state:?}"
+            );
+            assert_eq!(
+                indexed.outcome_of(state),
+                value,
+                "{what}: indexed at {state:?}"
+            );
+        }
+        assert_eq!(indexed.line().len(), reference.line().len(), "{what}");
+        for threads in [1, 2, 3, 8] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let (parallel, unmoving) = pool.install(|| {
+                (
+                    par_retrograde_indexed(game, Limits::default()).unwrap(),
+                    par_retrograde_with_predecessors(
+                        game,
+                        DenseIds::for_game(game),
+                        Limits::default(),
+                    )
+                    .unwrap(),
+                )
+            });
+            for (state, value) in &expected {
+                assert_eq!(
+                    parallel.outcome_of(state),
+                    Some(*value),
+                    "{what}, {threads} threads"
+                );
+                assert_eq!(
+                    unmoving.outcome_of(state),
+                    Some(*value),
+                    "{what}, {threads} threads"
+                );
+            }
+        }
+    }
+    let mut graphs = 0;
+    while graphs < 25 {
+        let n = 3 + next(9) as usize;
+        let mut lists = vec![Vec::new(); n];
+        for a in 0..n {
+            for b in a + 1..n {
+                if next(3) == 0 {
+                    lists[a].push(b as i64);
+                    lists[b].push(a as i64);
+                }
+            }
+        }
+        if let Ok(game) = CatAndMouse::new(lists) {
+            graphs += 1;
+            agree(&game, "graph");
+        }
+    }
+    for _ in 0..25 {
+        let (rows, columns) = (1 + next(4) as usize, 3 + next(2) as usize);
+        let mut cells: Vec<char> = (0..rows * columns)
+            .map(|_| if next(4) == 0 { '#' } else { '.' })
+            .collect();
+        let mut places = Vec::new();
+        while places.len() < 3 {
+            let cell = next((rows * columns) as u64) as usize;
+            if !places.contains(&cell) {
+                places.push(cell);
+            }
+        }
+        for (place, letter) in places.iter().zip(['C', 'M', 'F']) {
+            cells[*place] = letter;
+        }
+        let grid: Vec<String> = cells
+            .chunks(columns)
+            .map(|row| row.iter().collect())
+            .collect();
+        let game = CatAndMouseII::new(&grid, 1 + next(3) as i64, 1 + next(3) as i64).unwrap();
+        agree(&game, "grid");
+    }
+}

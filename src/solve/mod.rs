@@ -24,7 +24,10 @@ pub use prune::{
     par_prune_with, prune, prune_with,
 };
 pub use retrograde::{
-    MAX_RETROGRADE_STATES, Outcome, RetroStats, Retrograde, par_retrograde, retrograde,
+    DenseIds, HashIds, Indexed, MAX_RETROGRADE_STATES, Outcome, Predecessors, RetroStats,
+    Retrograde, StateAt, StateIds, par_retrograde, par_retrograde_indexed, par_retrograde_with,
+    par_retrograde_with_predecessors, retrograde, retrograde_indexed, retrograde_with,
+    retrograde_with_predecessors,
 };
 pub use solution::{MoveValue, Ply, Solution};
 

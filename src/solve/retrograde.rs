@@ -22,13 +22,12 @@ use std::sync::atomic::{AtomicI8, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use hashbrown::HashMap;
-use hashbrown::hash_map::Entry;
 use rayon::prelude::*;
 
 use super::Limits;
 use super::limits::reserve_within;
 use crate::error::Error;
-use crate::game::{Game, Player, Score, Turn};
+use crate::game::{DenseIndex, Game, Player, Score, Turn};
 use crate::memo::FastHashBuilder;
 use crate::solve::Ply;
 
@@ -133,11 +132,16 @@ pub struct RetroStats {
 /// assert_eq!(solved.outcome_of(&2), Some((Outcome::Win, Some(1))));
 /// assert_eq!(solved.remoteness(), None);
 /// ```
-pub struct Retrograde<'g, G: Game> {
+pub struct Retrograde<'g, G: Game, I = HashIds<<G as Game>::State>> {
     game: &'g G,
-    ids: HashMap<G::State, u32, FastHashBuilder>,
+    ids: I,
     states: Vec<G::State>,
-    /// State `s`'s children are `children[first[s]..first[s + 1]]`, in move order.
+    /// The start's number.
+    start: usize,
+    /// How many moves each state has.
+    degree: Vec<u32>,
+    /// State `s`'s children are `children[first[s]..first[s + 1]]`, in move order (both empty
+    /// when the game gives its predecessors: the children are then looked up again).
     first: Vec<u32>,
     children: Vec<u32>,
     outcome: Vec<i8>,
@@ -145,7 +149,9 @@ pub struct Retrograde<'g, G: Game> {
     stats: RetroStats,
 }
 
-/// Solves `game`, an outcome game that may cycle, by retrograde analysis on one thread.
+/// Solves `game`, an outcome game that may cycle, by retrograde analysis on one thread,
+/// numbering its states in a hash map ([`HashIds`]; [`retrograde_with`] takes
+/// [`DenseIds`] for a game with a dense index, which is faster).
 ///
 /// Every state reachable from the start is stored, with its moves and their reverse; the
 /// memory is estimated as it grows and refused past `limits.memory_budget`
@@ -156,12 +162,437 @@ where
     G: Game,
     G::State: Eq + Hash,
 {
+    retrograde_with(game, HashIds::new(), limits)
+}
+
+/// [`retrograde`], numbering the states with `ids`.
+///
+/// ```
+/// use gamesolver::{DenseIds, Limits, Outcome, retrograde_with, games::CatAndMouse};
+///
+/// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
+/// let solved = retrograde_with(&game, DenseIds::for_game(&game), Limits::default()).unwrap();
+/// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
+/// ```
+pub fn retrograde_with<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Game,
+    I: StateIds<G>,
+{
     let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, limits, clock)?;
+    let mut solved = Retrograde::discover(game, ids, limits, clock, true)?;
     let (preds_first, preds) = solved.reverse()?;
-    solved.propagate(&preds_first, &preds, limits, clock)?;
-    solved.finish(clock);
+    let (frontier, counts) = solved.finals();
+    let levels = propagate(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        counts,
+        frontier,
+        |child, out| {
+            let range = preds_first[child] as usize..preds_first[child + 1] as usize;
+            out.extend_from_slice(&preds[range]);
+        },
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
     Ok(solved)
+}
+
+/// An optional capability for retrograde analysis: the states with a move to a given state
+/// (its "un-moves").
+///
+/// With it, [`retrograde_with_predecessors`] stores neither the moves nor their reverse (8
+/// bytes per move): it counts each state's moves while it discovers the states, and asks for
+/// predecessors as it propagates, looking up their numbers. Memory then follows the states,
+/// not the moves, at the cost of generating each predecessor list once.
+pub trait Predecessors: Game {
+    /// Calls `each` with every state that has a move to `state`, and that move's turn rule,
+    /// as many times as it has such moves. States that cannot be reached from the start may
+    /// be among them (they are skipped); every reachable predecessor must be.
+    fn predecessors(&self, state: &Self::State, each: impl FnMut(Self::State, Turn));
+}
+
+/// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
+/// [`retrograde_indexed`].
+pub trait StateAt: DenseIndex {
+    /// The state whose index is `index`, or `None` if no state has it.
+    fn state_at(&self, index: usize) -> Option<Self::State>;
+}
+
+/// Numbers that are the game's own indices (for [`retrograde_indexed`], which solves every
+/// index).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Indexed;
+
+impl<G: DenseIndex + ?Sized> StateIds<G> for Indexed {
+    #[inline]
+    fn id(&self, game: &G, state: &G::State) -> Option<u32> {
+        Some(game.index(state) as u32)
+    }
+
+    fn id_or(&mut self, game: &G, state: &G::State, _: u32) -> (u32, bool) {
+        (game.index(state) as u32, false)
+    }
+
+    fn bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// Retrograde analysis over a game's whole index space: every index that holds a state
+/// ([`StateAt`]) is valued, reachable from the start or not, with no numbering, no discovery
+/// and no stored moves: the outcome, remoteness and move count arrays are indexed by the
+/// game's own index (9 bytes an index), and predecessors come from the game
+/// ([`Predecessors`]). The fastest mode when most indices are states that can be reached (the
+/// Cat and Mouse games); the reachable states' outcomes and remotenesses are those of
+/// [`retrograde`]. Final states' payoffs are checked; moves are not played here, so a game
+/// whose moves gain points is not caught (the other modes catch it).
+///
+/// ```
+/// use gamesolver::{Limits, Outcome, retrograde_indexed, games::CatAndMouse};
+///
+/// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
+/// let solved = retrograde_indexed(&game, Limits::default()).unwrap();
+/// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
+/// ```
+pub fn retrograde_indexed<G>(game: &G, limits: Limits) -> Result<Retrograde<'_, G, Indexed>, Error>
+where
+    G: StateAt + Predecessors,
+{
+    let clock = Instant::now();
+    let (mut solved, frontier, counts) = Retrograde::index_space(game, limits)?;
+    let levels = propagate(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        counts,
+        frontier,
+        |child, out| indexed_predecessors(game, child, out),
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// [`retrograde_indexed`], each level propagated in parallel on the current rayon pool.
+pub fn par_retrograde_indexed<G>(
+    game: &G,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, Indexed>, Error>
+where
+    G: StateAt + Predecessors + Sync,
+    G::State: Send + Sync,
+{
+    let clock = Instant::now();
+    let (mut solved, frontier, counts) = Retrograde::index_space(game, limits)?;
+    let levels = par_propagate(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        counts,
+        frontier,
+        |child, out| indexed_predecessors(game, child, out),
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// The indices of the predecessors of the state at `index`, with the keep bit of the move.
+#[inline]
+fn indexed_predecessors<G: StateAt + Predecessors>(game: &G, index: usize, out: &mut Vec<u32>) {
+    if let Some(state) = game.state_at(index) {
+        game.predecessors(&state, |parent, turn| {
+            let parent = game.index(&parent) as u32;
+            out.push(match turn {
+                Turn::Pass => parent,
+                Turn::Keep => parent | KEEP,
+            });
+        });
+    }
+}
+
+impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
+    /// The arrays over the whole index space, every state's move count, and the final states
+    /// decided (the first frontier).
+    #[allow(clippy::type_complexity)]
+    fn index_space(game: &'g G, limits: Limits) -> Result<(Self, Vec<u32>, Vec<u32>), Error> {
+        let len = game.index_len();
+        if len > MAX_RETROGRADE_STATES {
+            return Err(Error::InvalidGame(format!(
+                "{len} indices: more than the {MAX_RETROGRADE_STATES} the retrograde solver numbers"
+            )));
+        }
+        let needed = len as u64 * 9;
+        if needed > limits.memory_budget {
+            return Err(Error::MemoryBudget {
+                what: format!("retrograde analysis of {len} indices"),
+                needed,
+                budget: limits.memory_budget,
+            });
+        }
+        let mut solved = Retrograde {
+            game,
+            ids: Indexed,
+            start: game.index(&game.start()),
+            degree: Vec::new(),
+            states: Vec::new(),
+            first: Vec::new(),
+            children: Vec::new(),
+            outcome: fallible(len, DRAW)?,
+            remoteness: fallible(len, NONE)?,
+            stats: RetroStats::default(),
+        };
+        let mut counts = fallible(len, 0u32)?;
+        let mut frontier = Vec::new();
+        let mut moves = Vec::new();
+        let mut valid = 0;
+        for (index, count) in counts.iter_mut().enumerate() {
+            // An index without a state stays a "draw" that nothing reaches.
+            let Some(state) = game.state_at(index) else {
+                continue;
+            };
+            valid += 1;
+            moves.clear();
+            game.moves(&state, &mut moves);
+            *count = moves.len() as u32;
+            solved.stats.moves += moves.len();
+            if moves.is_empty() {
+                let payoff = game.payoff(&state);
+                if !(-1..=1).contains(&payoff) {
+                    return Err(Error::InvalidGame(format!(
+                        "a final state pays {payoff}, but an outcome game's final states pay \
+                         +1 (won), -1 (lost) or 0 (drawn) to the side to move"
+                    )));
+                }
+                solved.stats.finals += 1;
+                solved.outcome[index] = payoff as i8;
+                if payoff != 0 {
+                    solved.remoteness[index] = 0;
+                    frontier.push(index as u32);
+                }
+            } else {
+                solved.outcome[index] = UNDECIDED;
+            }
+        }
+        solved.stats.states = valid;
+        Ok((solved, frontier, counts))
+    }
+}
+
+/// [`retrograde_with`] for a game that gives its predecessors: the moves and their reverse are
+/// not stored (see [`Predecessors`]). The same outcomes and remotenesses.
+pub fn retrograde_with_predecessors<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Predecessors,
+    I: StateIds<G>,
+{
+    let clock = Instant::now();
+    let mut solved = Retrograde::discover(game, ids, limits, clock, false)?;
+    let (frontier, counts) = solved.finals();
+    let Retrograde {
+        outcome,
+        remoteness,
+        states,
+        ids,
+        ..
+    } = &mut solved;
+    let levels = propagate(
+        outcome,
+        remoteness,
+        counts,
+        frontier,
+        |child, out| predecessor_ids(game, &*ids, &states[child], out),
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// [`retrograde_with_predecessors`], each level propagated in parallel on the current rayon
+/// pool.
+pub fn par_retrograde_with_predecessors<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Predecessors + Sync,
+    G::State: Send + Sync,
+    I: StateIds<G> + Sync,
+{
+    let clock = Instant::now();
+    let mut solved = Retrograde::discover(game, ids, limits, clock, false)?;
+    let (frontier, counts) = solved.finals();
+    let Retrograde {
+        outcome,
+        remoteness,
+        states,
+        ids,
+        ..
+    } = &mut solved;
+    let ids = &*ids;
+    let states = &*states;
+    let levels = par_propagate(
+        outcome,
+        remoteness,
+        counts,
+        frontier,
+        |child, out| predecessor_ids(game, ids, &states[child], out),
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// The numbers of `state`'s reachable predecessors, each with the keep bit of its move.
+#[inline]
+fn predecessor_ids<G: Predecessors, I: StateIds<G>>(
+    game: &G,
+    ids: &I,
+    state: &G::State,
+    out: &mut Vec<u32>,
+) {
+    game.predecessors(state, |parent, turn| {
+        if let Some(id) = ids.id(game, &parent) {
+            out.push(match turn {
+                Turn::Pass => id,
+                Turn::Keep => id | KEEP,
+            });
+        }
+    });
+}
+
+/// [`Error::TimeLimit`] past the limit, saying how far propagation got.
+fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), Error> {
+    match limits.time_limit {
+        Some(limit) if clock.elapsed() > limit => Err(Error::TimeLimit {
+            limit,
+            progress: format!("retrograde analysis propagated to remoteness {level}"),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Sequential propagation from the final states, level by level: `preds` appends a state's
+/// predecessors (numbers with the keep bit of the move). Returns the largest remoteness.
+fn propagate(
+    outcome: &mut [i8],
+    remoteness: &mut [u32],
+    mut counts: Vec<u32>,
+    mut frontier: Vec<u32>,
+    mut preds: impl FnMut(usize, &mut Vec<u32>),
+    check: impl Fn(u32) -> Result<(), Error>,
+) -> Result<u32, Error> {
+    let mut level = 0u32;
+    let mut next = Vec::new();
+    let mut parents = Vec::new();
+    while !frontier.is_empty() {
+        check(level)?;
+        for &child in &frontier {
+            let decided = outcome[child as usize];
+            parents.clear();
+            preds(child as usize, &mut parents);
+            for &edge in &parents {
+                let parent = (edge & !KEEP) as usize;
+                if outcome[parent] != UNDECIDED {
+                    continue;
+                }
+                // The child's outcome for the parent's mover.
+                let seen = if edge & KEEP != 0 { decided } else { -decided };
+                if seen == WIN {
+                    outcome[parent] = WIN;
+                    remoteness[parent] = level + 1;
+                    next.push(parent as u32);
+                } else {
+                    counts[parent] -= 1;
+                    if counts[parent] == 0 {
+                        outcome[parent] = LOSS;
+                        remoteness[parent] = level + 1;
+                        next.push(parent as u32);
+                    }
+                }
+            }
+        }
+        std::mem::swap(&mut frontier, &mut next);
+        next.clear();
+        level += 1;
+    }
+    Ok(level.saturating_sub(1))
+}
+
+/// Parallel propagation: each level's states tell their predecessors in parallel (a state is
+/// won by whichever worker gets there first, at the same remoteness, and lost by the worker
+/// whose decrement empties its count). Returns the largest remoteness.
+fn par_propagate(
+    outcome: &mut Vec<i8>,
+    remoteness: &mut [u32],
+    counts: Vec<u32>,
+    mut frontier: Vec<u32>,
+    preds: impl Fn(usize, &mut Vec<u32>) + Sync,
+    check: impl Fn(u32) -> Result<(), Error>,
+) -> Result<u32, Error> {
+    let shared: Vec<AtomicI8> = outcome.iter().map(|&o| AtomicI8::new(o)).collect();
+    let counts: Vec<AtomicU32> = counts.into_iter().map(AtomicU32::new).collect();
+    let mut level = 0u32;
+    while !frontier.is_empty() {
+        check(level)?;
+        let (next, _) = frontier
+            .par_iter()
+            .with_min_len(256)
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut next, mut parents): (Vec<u32>, Vec<u32>), &child| {
+                    let decided = shared[child as usize].load(Ordering::Relaxed);
+                    parents.clear();
+                    preds(child as usize, &mut parents);
+                    for &edge in &parents {
+                        let parent = (edge & !KEEP) as usize;
+                        if shared[parent].load(Ordering::Relaxed) != UNDECIDED {
+                            continue;
+                        }
+                        let seen = if edge & KEEP != 0 { decided } else { -decided };
+                        if seen == WIN {
+                            let won = shared[parent].compare_exchange(
+                                UNDECIDED,
+                                WIN,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            );
+                            if won.is_ok() {
+                                next.push(parent as u32);
+                            }
+                        } else if counts[parent].fetch_sub(1, Ordering::Relaxed) == 1 {
+                            // Every child is lost for the parent's mover: none can win it.
+                            shared[parent].store(LOSS, Ordering::Relaxed);
+                            next.push(parent as u32);
+                        }
+                    }
+                    (next, parents)
+                },
+            )
+            .map(|(next, _)| (next, ()))
+            .reduce(
+                || (Vec::new(), ()),
+                |(mut left, ()), (mut right, ())| {
+                    left.append(&mut right);
+                    (left, ())
+                },
+            );
+        for &state in &next {
+            remoteness[state as usize] = level + 1;
+        }
+        frontier = next;
+        level += 1;
+    }
+    *outcome = shared.into_iter().map(AtomicI8::into_inner).collect();
+    Ok(level.saturating_sub(1))
 }
 
 /// [`retrograde`] with each remoteness level propagated in parallel on the current rayon pool.
@@ -172,33 +603,59 @@ where
     G: Game + Sync,
     G::State: Eq + Hash + Send + Sync,
 {
+    par_retrograde_with(game, HashIds::new(), limits)
+}
+
+/// [`par_retrograde`], numbering the states with `ids`.
+pub fn par_retrograde_with<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    I: StateIds<G>,
+{
     let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, limits, clock)?;
+    let mut solved = Retrograde::discover(game, ids, limits, clock, true)?;
     let (preds_first, preds) = solved.reverse()?;
-    solved.par_propagate(&preds_first, &preds, limits, clock)?;
-    solved.finish(clock);
+    let (frontier, counts) = solved.finals();
+    let levels = par_propagate(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        counts,
+        frontier,
+        |child, out| {
+            let range = preds_first[child] as usize..preds_first[child + 1] as usize;
+            out.extend_from_slice(&preds[range]);
+        },
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
     Ok(solved)
 }
 
-impl<'g, G> Retrograde<'g, G>
+impl<'g, G, I> Retrograde<'g, G, I>
 where
     G: Game,
-    G::State: Eq + Hash,
+    I: StateIds<G>,
 {
     /// The heap bytes held so far, and the bytes the rest of the solve will add per state and
     /// per move (outcome, remoteness, counts and the reverse edges).
     fn bytes(&self) -> u64 {
         let state = size_of::<G::State>() as u64;
-        let map = self.ids.capacity() as u64 * (state + 4 + 1);
+        let map = self.ids.bytes();
         let states = self.states.capacity() as u64 * state;
-        let arrays = (self.first.capacity() + self.children.capacity()) as u64 * 4;
+        let arrays =
+            (self.degree.capacity() + self.first.capacity() + self.children.capacity()) as u64 * 4;
         map + states + arrays
     }
 
-    /// The bytes still to come once `states` and `moves` are known.
+    /// The bytes still to come once `states` and `moves` are known: outcome (1), remoteness
+    /// (4), count (4) and, with stored moves, the reverse index (4) per state and a reverse
+    /// move (4) per move.
     fn later_bytes(states: usize, moves: usize) -> u64 {
-        // outcome (1) + remoteness (4) + count (4) + reverse first (4) per state; a reverse
-        // edge (4) per move.
         states as u64 * 13 + moves as u64 * 4
     }
 
@@ -233,10 +690,18 @@ where
 
     /// Numbers every state reachable from the start (in breadth-first order) and records its
     /// moves as child numbers; checks the outcome-game contract on the way.
-    fn discover(game: &'g G, limits: Limits, clock: Instant) -> Result<Self, Error> {
+    fn discover(
+        game: &'g G,
+        ids: I,
+        limits: Limits,
+        clock: Instant,
+        store: bool,
+    ) -> Result<Self, Error> {
         let mut solved = Retrograde {
             game,
-            ids: HashMap::with_hasher(FastHashBuilder::default()),
+            ids,
+            start: 0,
+            degree: Vec::new(),
             states: Vec::new(),
             first: Vec::new(),
             children: Vec::new(),
@@ -245,7 +710,7 @@ where
             stats: RetroStats::default(),
         };
         let start = game.start();
-        solved.ids.insert(start.clone(), 0);
+        solved.ids.id_or(game, &start, 0);
         solved.states.push(start);
         let mut moves = Vec::new();
         let mut next = 0;
@@ -254,13 +719,39 @@ where
                 solved.check(limits, clock, "discovering the states")?;
             }
             let state = solved.states[next].clone();
-            let others = solved.bytes() - solved.first.capacity() as u64 * 4;
-            reserve_within(&mut solved.first, others, limits.memory_budget, || {
-                "the retrograde solver's move index".into()
+            let others = solved.bytes() - solved.degree.capacity() as u64 * 4;
+            reserve_within(&mut solved.degree, others, limits.memory_budget, || {
+                "the retrograde solver's move counts".into()
             })?;
-            solved.first.push(solved.children.len() as u32);
+            if store {
+                let others = solved.bytes() - solved.first.capacity() as u64 * 4;
+                reserve_within(&mut solved.first, others, limits.memory_budget, || {
+                    "the retrograde solver's move index".into()
+                })?;
+                solved.first.push(solved.children.len() as u32);
+            }
             moves.clear();
             game.moves(&state, &mut moves);
+            solved.degree.push(moves.len() as u32);
+            if store && solved.children.capacity() - solved.children.len() < moves.len() {
+                let others = solved.bytes() - solved.children.capacity() as u64 * 4;
+                let grown =
+                    (solved.children.capacity() * 2).max(solved.children.len() + moves.len());
+                crate::solve::limits::growth_fits(
+                    others,
+                    solved.children.capacity() as u64 * 4,
+                    grown as u64 * 4,
+                    limits.memory_budget,
+                    &|| "the retrograde solver's moves".into(),
+                )?;
+                solved
+                    .children
+                    .try_reserve_exact(grown - solved.children.len())
+                    .map_err(|_| Error::Allocation {
+                        what: "the retrograde solver's moves".into(),
+                        bytes: grown as u64 * 4,
+                    })?;
+            }
             if moves.is_empty() {
                 let payoff = game.payoff(&state);
                 if !(-1..=1).contains(&payoff) {
@@ -280,39 +771,34 @@ where
                         step.gain
                     )));
                 }
-                let child = match solved.ids.entry(step.next) {
-                    Entry::Occupied(entry) => *entry.get(),
-                    Entry::Vacant(entry) => {
-                        let id = solved.states.len();
-                        if id >= MAX_RETROGRADE_STATES {
-                            return Err(Error::InvalidGame(format!(
-                                "more than {MAX_RETROGRADE_STATES} reachable states: past what \
-                                 the retrograde solver numbers"
-                            )));
-                        }
-                        let state = entry.key().clone();
-                        entry.insert(id as u32);
-                        // Grown within the budget; the map grows with it (checked every 4096
-                        // states, with its share counted in `bytes`).
-                        reserve_within(&mut solved.states, 0, u64::MAX, || {
-                            "the retrograde solver's states".into()
-                        })?;
-                        solved.states.push(state);
-                        id as u32
+                let fresh = solved.states.len();
+                let (child, new) = solved.ids.id_or(game, &step.next, fresh as u32);
+                if new {
+                    if fresh >= MAX_RETROGRADE_STATES {
+                        return Err(Error::InvalidGame(format!(
+                            "more than {MAX_RETROGRADE_STATES} reachable states: past what the \
+                             retrograde solver numbers"
+                        )));
                     }
-                };
-                let others = solved.bytes() - solved.children.capacity() as u64 * 4;
-                reserve_within(&mut solved.children, others, limits.memory_budget, || {
-                    "the retrograde solver's moves".into()
-                })?;
-                solved.children.push(match step.turn {
-                    Turn::Pass => child,
-                    Turn::Keep => child | KEEP,
-                });
+                    // Grown within the budget (checked every 4096 states, with the numbering's
+                    // share counted in `bytes`).
+                    reserve_within(&mut solved.states, 0, u64::MAX, || {
+                        "the retrograde solver's states".into()
+                    })?;
+                    solved.states.push(step.next);
+                }
+                if store {
+                    solved.children.push(match step.turn {
+                        Turn::Pass => child,
+                        Turn::Keep => child | KEEP,
+                    });
+                }
             }
             next += 1;
         }
-        solved.first.push(solved.children.len() as u32);
+        if store {
+            solved.first.push(solved.children.len() as u32);
+        }
         solved.check(limits, clock, "all discovered")?;
         Ok(solved)
     }
@@ -351,11 +837,7 @@ where
         self.outcome = vec![UNDECIDED; n];
         self.remoteness = vec![NONE; n];
         let mut frontier = Vec::new();
-        let counts: Vec<u32> = self
-            .first
-            .windows(2)
-            .map(|pair| pair[1] - pair[0])
-            .collect();
+        let counts = self.degree.clone();
         for (state, &degree) in counts.iter().enumerate() {
             if degree == 0 {
                 let payoff = self.game.payoff(&self.states[state]);
@@ -369,80 +851,26 @@ where
         (frontier, counts)
     }
 
-    /// Sequential propagation, level by level.
-    fn propagate(
-        &mut self,
-        preds_first: &[u32],
-        preds: &[u32],
-        limits: Limits,
-        clock: Instant,
-    ) -> Result<(), Error> {
-        let (mut frontier, mut counts) = self.finals();
-        let mut level = 0u32;
-        let mut next = Vec::new();
-        while !frontier.is_empty() {
-            self.check_time(limits, clock, level)?;
-            for &child in &frontier {
-                let outcome = self.outcome[child as usize];
-                let range =
-                    preds_first[child as usize] as usize..preds_first[child as usize + 1] as usize;
-                for &edge in &preds[range] {
-                    let parent = (edge & !KEEP) as usize;
-                    if self.outcome[parent] != UNDECIDED {
-                        continue;
-                    }
-                    // The child's outcome for the parent's mover.
-                    let seen = if edge & KEEP != 0 { outcome } else { -outcome };
-                    if seen == WIN {
-                        self.outcome[parent] = WIN;
-                        self.remoteness[parent] = level + 1;
-                        next.push(parent as u32);
-                    } else {
-                        counts[parent] -= 1;
-                        if counts[parent] == 0 {
-                            self.outcome[parent] = LOSS;
-                            self.remoteness[parent] = level + 1;
-                            next.push(parent as u32);
-                        }
-                    }
-                }
-            }
-            std::mem::swap(&mut frontier, &mut next);
-            next.clear();
-            level += 1;
-        }
-        self.stats.levels = level.saturating_sub(1);
-        Ok(())
-    }
-
-    fn check_time(&self, limits: Limits, clock: Instant, level: u32) -> Result<(), Error> {
-        match limits.time_limit {
-            Some(limit) if clock.elapsed() > limit => Err(Error::TimeLimit {
-                limit,
-                progress: format!(
-                    "{} states discovered and propagated to remoteness {level}",
-                    self.states.len()
-                ),
-            }),
-            _ => Ok(()),
-        }
-    }
-
     /// What is still undecided is a draw; the statistics.
-    fn finish(&mut self, clock: Instant) {
+    fn finish(&mut self, clock: Instant, levels: u32) {
+        self.stats.levels = levels;
         for outcome in &mut self.outcome {
             if *outcome == UNDECIDED {
                 *outcome = DRAW;
             }
         }
-        self.stats.states = self.states.len();
-        self.stats.moves = self.children.len();
-        self.stats.bytes = self.bytes() + self.states.len() as u64 * 5;
+        if self.stats.states == 0 {
+            self.stats.states = self.states.len();
+        }
+        if self.stats.moves == 0 {
+            self.stats.moves = self.degree.iter().map(|&moves| moves as usize).sum();
+        }
+        self.stats.bytes = self.bytes() + self.outcome.len() as u64 * 5;
         self.stats.elapsed = clock.elapsed();
     }
 
     fn id(&self, state: &G::State) -> Option<usize> {
-        self.ids.get(state).map(|&id| id as usize)
+        self.ids.id(self.game, state).map(|id| id as usize)
     }
 
     fn result(&self, id: usize) -> (Outcome, Option<u32>) {
@@ -460,13 +888,13 @@ where
 
     /// The start's outcome for the first player.
     pub fn outcome(&self) -> Outcome {
-        self.result(0).0
+        self.result(self.start).0
     }
 
     /// The start's remoteness: how many moves the game lasts with the winner winning as fast
     /// as it can and the loser losing as slowly as it can; `None` for a draw.
     pub fn remoteness(&self) -> Option<u32> {
-        self.result(0).1
+        self.result(self.start).1
     }
 
     /// A state's outcome for its side to move and its remoteness; `None` if the state cannot
@@ -482,9 +910,30 @@ where
         let id = self.id(state)?;
         let mut moves = Vec::new();
         self.game.moves(state, &mut moves);
+        let looked_up: Vec<u32>;
+        let children = if self.first.is_empty() {
+            // Not stored (the game gives its predecessors): looked up again.
+            looked_up = moves
+                .iter()
+                .map(|mv| {
+                    let step = self.game.play(state, mv);
+                    let child = self
+                        .ids
+                        .id(self.game, &step.next)
+                        .expect("discovery numbers every child of a reachable state");
+                    match step.turn {
+                        Turn::Pass => child,
+                        Turn::Keep => child | KEEP,
+                    }
+                })
+                .collect();
+            &looked_up[..]
+        } else {
+            self.children_of(id)
+        };
         let valued = moves
             .into_iter()
-            .zip(self.children_of(id))
+            .zip(children)
             .map(|(mv, &child)| {
                 let (outcome, remoteness) = self.result((child & !KEEP) as usize);
                 let seen = if child & KEEP != 0 {
@@ -545,7 +994,7 @@ where
 
     /// How many states are reachable from the start.
     pub fn states(&self) -> usize {
-        self.states.len()
+        self.stats.states
     }
 
     /// What the solve did.
@@ -554,69 +1003,120 @@ where
     }
 }
 
-impl<G> Retrograde<'_, G>
-where
-    G: Game + Sync,
-    G::State: Eq + Hash + Send + Sync,
-{
-    /// Parallel propagation: each level's states tell their predecessors in parallel.
-    fn par_propagate(
-        &mut self,
-        preds_first: &[u32],
-        preds: &[u32],
-        limits: Limits,
-        clock: Instant,
-    ) -> Result<(), Error> {
-        let (mut frontier, counts) = self.finals();
-        let outcome: Vec<AtomicI8> = self.outcome.iter().map(|&o| AtomicI8::new(o)).collect();
-        let counts: Vec<AtomicU32> = counts.into_iter().map(AtomicU32::new).collect();
-        let mut level = 0u32;
-        while !frontier.is_empty() {
-            self.check_time(limits, clock, level)?;
-            let next: Vec<u32> = frontier
-                .par_iter()
-                .with_min_len(256)
-                .fold(Vec::new, |mut next, &child| {
-                    let decided = outcome[child as usize].load(Ordering::Relaxed);
-                    let range = preds_first[child as usize] as usize
-                        ..preds_first[child as usize + 1] as usize;
-                    for &edge in &preds[range] {
-                        let parent = (edge & !KEEP) as usize;
-                        if outcome[parent].load(Ordering::Relaxed) != UNDECIDED {
-                            continue;
-                        }
-                        let seen = if edge & KEEP != 0 { decided } else { -decided };
-                        if seen == WIN {
-                            let won = outcome[parent].compare_exchange(
-                                UNDECIDED,
-                                WIN,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            );
-                            if won.is_ok() {
-                                next.push(parent as u32);
-                            }
-                        } else if counts[parent].fetch_sub(1, Ordering::Relaxed) == 1 {
-                            // Every child is lost for the parent's mover: none can win it.
-                            outcome[parent].store(LOSS, Ordering::Relaxed);
-                            next.push(parent as u32);
-                        }
-                    }
-                    next
-                })
-                .reduce(Vec::new, |mut left, mut right| {
-                    left.append(&mut right);
-                    left
-                });
-            for &state in &next {
-                self.remoteness[state as usize] = level + 1;
-            }
-            frontier = next;
-            level += 1;
+/// How the retrograde solver numbers the states it discovers: [`HashIds`] for any game whose
+/// states are `Eq + Hash`, [`DenseIds`] for a game with a [`DenseIndex`] (an array of numbers
+/// instead of a hash map: no hashing per move, 4 bytes per index).
+pub trait StateIds<G: Game + ?Sized> {
+    /// The number of `state`, if it has one.
+    fn id(&self, game: &G, state: &G::State) -> Option<u32>;
+    /// The number of `state`, and `false`; or, if it had none, `fresh` (now its number) and
+    /// `true`.
+    fn id_or(&mut self, game: &G, state: &G::State, fresh: u32) -> (u32, bool);
+    /// The heap bytes held.
+    fn bytes(&self) -> u64;
+}
+
+/// States numbered in a hash map (the crate's fast hasher).
+#[derive(Debug, Clone)]
+pub struct HashIds<S> {
+    map: HashMap<S, u32, FastHashBuilder>,
+}
+
+impl<S> HashIds<S> {
+    /// An empty numbering.
+    pub fn new() -> Self {
+        HashIds {
+            map: HashMap::with_hasher(FastHashBuilder::default()),
         }
-        self.outcome = outcome.into_iter().map(AtomicI8::into_inner).collect();
-        self.stats.levels = level.saturating_sub(1);
-        Ok(())
+    }
+}
+
+impl<S> Default for HashIds<S> {
+    fn default() -> Self {
+        HashIds::new()
+    }
+}
+
+impl<G, S> StateIds<G> for HashIds<S>
+where
+    G: Game<State = S> + ?Sized,
+    S: Eq + Hash + Clone,
+{
+    #[inline]
+    fn id(&self, _: &G, state: &S) -> Option<u32> {
+        self.map.get(state).copied()
+    }
+
+    #[inline]
+    fn id_or(&mut self, _: &G, state: &S, fresh: u32) -> (u32, bool) {
+        match self.map.entry_ref(state) {
+            hashbrown::hash_map::EntryRef::Occupied(entry) => (*entry.get(), false),
+            hashbrown::hash_map::EntryRef::Vacant(entry) => {
+                entry.insert(fresh);
+                (fresh, true)
+            }
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.map.capacity() as u64 * (size_of::<S>() as u64 + 4 + 1)
+    }
+}
+
+/// States numbered in an array over the game's [`DenseIndex`].
+#[derive(Debug, Clone)]
+pub struct DenseIds {
+    ids: Vec<u32>,
+}
+
+/// No number yet.
+const UNNUMBERED: u32 = u32::MAX;
+
+impl DenseIds {
+    /// An array for every index of `game` (4 bytes each).
+    pub fn for_game<G: DenseIndex + ?Sized>(game: &G) -> Self {
+        DenseIds {
+            ids: vec![UNNUMBERED; game.index_len()],
+        }
+    }
+
+    /// [`DenseIds::for_game`], refused if it would pass `budget` bytes.
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+        let len = game.index_len();
+        let bytes = (len as u64).saturating_mul(4);
+        if bytes > budget {
+            return Err(Error::MemoryBudget {
+                what: format!("the retrograde solver's numbering of {len} indices"),
+                needed: bytes,
+                budget,
+            });
+        }
+        Ok(DenseIds {
+            ids: fallible(len, UNNUMBERED)?,
+        })
+    }
+}
+
+impl<G: DenseIndex + ?Sized> StateIds<G> for DenseIds {
+    #[inline]
+    fn id(&self, game: &G, state: &G::State) -> Option<u32> {
+        let id = self.ids[game.index(state)];
+        (id != UNNUMBERED).then_some(id)
+    }
+
+    #[inline]
+    fn id_or(&mut self, game: &G, state: &G::State, fresh: u32) -> (u32, bool) {
+        let slot = &mut self.ids[game.index(state)];
+        if *slot == UNNUMBERED {
+            *slot = fresh;
+            (fresh, true)
+        } else {
+            (*slot, false)
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.ids.capacity() as u64 * 4
     }
 }
 

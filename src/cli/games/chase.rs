@@ -4,7 +4,10 @@
 //! optimal line.
 
 use gamesolver::games::Chase;
-use gamesolver::{Error, Game, MoveValue, Outcome, Retrograde, Stats, par_retrograde, retrograde};
+use gamesolver::{
+    DenseIndex, Error, Game, Indexed, MoveValue, Outcome, Predecessors, Retrograde, StateAt, Stats,
+    par_retrograde_indexed, retrograde_indexed,
+};
 use serde::de::DeserializeOwned;
 
 use super::super::args::{Cli, PlayArgs, Side, SolverName, strip_protection};
@@ -53,7 +56,7 @@ pub fn report<G>(
     describe: impl Fn(Outcome, Option<u32>) -> (Answer, String),
 ) -> Result<Report, Failure>
 where
-    G: Presented<State = Chase> + Sync,
+    G: Presented<State = Chase> + StateAt + Predecessors + Sync,
 {
     if cli.save.is_some() || cli.load.is_some() {
         return Err(Failure::Usage(format!(
@@ -76,9 +79,14 @@ where
                 usize::from,
             );
             let pool = run::pool(threads, &mut limits)?;
-            (pool.install(|| par_retrograde(game, limits))?, threads)
+            (
+                pool.install(|| par_retrograde_indexed(game, limits))?,
+                threads,
+            )
         }
-        SolverName::Auto | SolverName::Fast | SolverName::Engine => (retrograde(game, limits)?, 1),
+        SolverName::Auto | SolverName::Fast | SolverName::Engine => {
+            (retrograde_indexed(game, limits)?, 1)
+        }
     };
     let line = solved.line();
     let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
@@ -137,7 +145,7 @@ pub fn check(cli: &Cli, _: &CheckOptions, _: &mut CheckSummary) -> Result<(), Fa
 /// Plays `game` against the person, the retrograde solution answering.
 pub fn play<G>(args: &PlayArgs, game: &G) -> Result<(), Failure>
 where
-    G: Presented<State = Chase>,
+    G: Presented<State = Chase> + StateAt + Predecessors,
 {
     if args.at.is_some() {
         return Err(Failure::Usage(format!(
@@ -145,17 +153,18 @@ where
             args.game.game.id()
         )));
     }
-    let solved = retrograde(game, run::limits(&args.game))?;
+    let limits = run::limits(&args.game);
+    let solved = retrograde_indexed(game, limits)?;
     let side: Side = args.side;
     play::converse(game, &mut Outcomes(solved), args.game.game.id(), side)
 }
 
 /// A retrograde solution as `play`'s oracle: each move valued +1, 0 or −1 for its mover.
-struct Outcomes<'g, G: Game>(Retrograde<'g, G>);
+struct Outcomes<'g, G: Game>(Retrograde<'g, G, Indexed>);
 
 impl<G> Oracle<G> for Outcomes<'_, G>
 where
-    G: Game<State = Chase>,
+    G: DenseIndex<State = Chase>,
 {
     fn move_values(&mut self, state: &Chase) -> Result<Vec<MoveValue<G>>, Error> {
         let game = self.0.game();
