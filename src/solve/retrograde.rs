@@ -192,9 +192,9 @@ where
         &mut solved.remoteness,
         counts,
         frontier,
-        |child, out| {
-            let range = preds_first[child] as usize..preds_first[child + 1] as usize;
-            out.extend_from_slice(&preds[range]);
+        &Stored {
+            first: &preds_first,
+            preds: &preds,
         },
         |level| solved_time(limits, clock, level),
     )?;
@@ -270,7 +270,7 @@ where
         &mut solved.remoteness,
         counts,
         frontier,
-        |child, out| indexed_predecessors(game, child, out),
+        &IndexSpace(game),
         |level| solved_time(limits, clock, level),
     )?;
     solved.finish(clock, levels);
@@ -293,25 +293,11 @@ where
         &mut solved.remoteness,
         counts,
         frontier,
-        |child, out| indexed_predecessors(game, child, out),
+        &IndexSpace(game),
         |level| solved_time(limits, clock, level),
     )?;
     solved.finish(clock, levels);
     Ok(solved)
-}
-
-/// The indices of the predecessors of the state at `index`, with the keep bit of the move.
-#[inline]
-fn indexed_predecessors<G: StateAt + Predecessors>(game: &G, index: usize, out: &mut Vec<u32>) {
-    if let Some(state) = game.state_at(index) {
-        game.predecessors(&state, |parent, turn| {
-            let parent = game.index(&parent) as u32;
-            out.push(match turn {
-                Turn::Pass => parent,
-                Turn::Keep => parent | KEEP,
-            });
-        });
-    }
 }
 
 impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
@@ -408,7 +394,11 @@ where
         remoteness,
         counts,
         frontier,
-        |child, out| predecessor_ids(game, &*ids, &states[child], out),
+        &Unmoves {
+            game,
+            ids: &*ids,
+            states,
+        },
         |level| solved_time(limits, clock, level),
     )?;
     solved.finish(clock, levels);
@@ -444,29 +434,75 @@ where
         remoteness,
         counts,
         frontier,
-        |child, out| predecessor_ids(game, ids, &states[child], out),
+        &Unmoves { game, ids, states },
         |level| solved_time(limits, clock, level),
     )?;
     solved.finish(clock, levels);
     Ok(solved)
 }
 
-/// The numbers of `state`'s reachable predecessors, each with the keep bit of its move.
-#[inline]
-fn predecessor_ids<G: Predecessors, I: StateIds<G>>(
-    game: &G,
-    ids: &I,
-    state: &G::State,
-    out: &mut Vec<u32>,
-) {
-    game.predecessors(state, |parent, turn| {
-        if let Some(id) = ids.id(game, &parent) {
-            out.push(match turn {
-                Turn::Pass => id,
-                Turn::Keep => id | KEEP,
+/// Where propagation finds a state's predecessors: each is given as its number with the keep
+/// bit of its move.
+trait Parents {
+    fn each(&self, child: usize, visit: impl FnMut(u32));
+}
+
+/// The reverse moves, stored.
+struct Stored<'a> {
+    first: &'a [u32],
+    preds: &'a [u32],
+}
+
+impl Parents for Stored<'_> {
+    #[inline]
+    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
+        let range = self.first[child] as usize..self.first[child + 1] as usize;
+        for &edge in &self.preds[range] {
+            visit(edge);
+        }
+    }
+}
+
+/// The game's predecessors, numbered (unreachable ones skipped).
+struct Unmoves<'a, G: Game, I> {
+    game: &'a G,
+    ids: &'a I,
+    states: &'a [G::State],
+}
+
+impl<G: Predecessors, I: StateIds<G>> Parents for Unmoves<'_, G, I> {
+    #[inline]
+    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
+        self.game.predecessors(&self.states[child], |parent, turn| {
+            if let Some(id) = self.ids.id(self.game, &parent) {
+                visit(keep_bit(id, turn));
+            }
+        });
+    }
+}
+
+/// The game's predecessors, by their index (the whole index space is solved).
+struct IndexSpace<'a, G>(&'a G);
+
+impl<G: StateAt + Predecessors> Parents for IndexSpace<'_, G> {
+    #[inline]
+    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
+        let game = self.0;
+        if let Some(state) = game.state_at(child) {
+            game.predecessors(&state, |parent, turn| {
+                visit(keep_bit(game.index(&parent) as u32, turn));
             });
         }
-    });
+    }
+}
+
+/// A number with the keep bit of a move.
+#[inline]
+fn keep_bit(id: u32, turn: Turn) -> u32 {
+    match turn {
+        Turn::Pass => id,
+        Turn::Keep => id | KEEP,
+    }
 }
 
 /// [`Error::TimeLimit`] past the limit, saying how far propagation got.
@@ -480,29 +516,26 @@ fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), Error> 
     }
 }
 
-/// Sequential propagation from the final states, level by level: `preds` appends a state's
-/// predecessors (numbers with the keep bit of the move). Returns the largest remoteness.
+/// Sequential propagation from the final states, level by level, finding predecessors through
+/// `parents`. Returns the largest remoteness.
 fn propagate(
     outcome: &mut [i8],
     remoteness: &mut [u32],
     mut counts: Vec<u32>,
     mut frontier: Vec<u32>,
-    mut preds: impl FnMut(usize, &mut Vec<u32>),
+    parents: &impl Parents,
     check: impl Fn(u32) -> Result<(), Error>,
 ) -> Result<u32, Error> {
     let mut level = 0u32;
     let mut next = Vec::new();
-    let mut parents = Vec::new();
     while !frontier.is_empty() {
         check(level)?;
         for &child in &frontier {
             let decided = outcome[child as usize];
-            parents.clear();
-            preds(child as usize, &mut parents);
-            for &edge in &parents {
+            parents.each(child as usize, |edge| {
                 let parent = (edge & !KEEP) as usize;
                 if outcome[parent] != UNDECIDED {
-                    continue;
+                    return;
                 }
                 // The child's outcome for the parent's mover.
                 let seen = if edge & KEEP != 0 { decided } else { -decided };
@@ -518,7 +551,7 @@ fn propagate(
                         next.push(parent as u32);
                     }
                 }
-            }
+            });
         }
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
@@ -535,7 +568,7 @@ fn par_propagate(
     remoteness: &mut [u32],
     counts: Vec<u32>,
     mut frontier: Vec<u32>,
-    preds: impl Fn(usize, &mut Vec<u32>) + Sync,
+    parents: &(impl Parents + Sync),
     check: impl Fn(u32) -> Result<(), Error>,
 ) -> Result<u32, Error> {
     let shared: Vec<AtomicI8> = outcome.iter().map(|&o| AtomicI8::new(o)).collect();
@@ -543,48 +576,39 @@ fn par_propagate(
     let mut level = 0u32;
     while !frontier.is_empty() {
         check(level)?;
-        let (next, _) = frontier
+        let next = frontier
             .par_iter()
             .with_min_len(256)
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut next, mut parents): (Vec<u32>, Vec<u32>), &child| {
-                    let decided = shared[child as usize].load(Ordering::Relaxed);
-                    parents.clear();
-                    preds(child as usize, &mut parents);
-                    for &edge in &parents {
-                        let parent = (edge & !KEEP) as usize;
-                        if shared[parent].load(Ordering::Relaxed) != UNDECIDED {
-                            continue;
-                        }
-                        let seen = if edge & KEEP != 0 { decided } else { -decided };
-                        if seen == WIN {
-                            let won = shared[parent].compare_exchange(
-                                UNDECIDED,
-                                WIN,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            );
-                            if won.is_ok() {
-                                next.push(parent as u32);
-                            }
-                        } else if counts[parent].fetch_sub(1, Ordering::Relaxed) == 1 {
-                            // Every child is lost for the parent's mover: none can win it.
-                            shared[parent].store(LOSS, Ordering::Relaxed);
+            .fold(Vec::new, |mut next: Vec<u32>, &child| {
+                let decided = shared[child as usize].load(Ordering::Relaxed);
+                parents.each(child as usize, |edge| {
+                    let parent = (edge & !KEEP) as usize;
+                    if shared[parent].load(Ordering::Relaxed) != UNDECIDED {
+                        return;
+                    }
+                    let seen = if edge & KEEP != 0 { decided } else { -decided };
+                    if seen == WIN {
+                        let won = shared[parent].compare_exchange(
+                            UNDECIDED,
+                            WIN,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        );
+                        if won.is_ok() {
                             next.push(parent as u32);
                         }
+                    } else if counts[parent].fetch_sub(1, Ordering::Relaxed) == 1 {
+                        // Every child is lost for the parent's mover: none can win it.
+                        shared[parent].store(LOSS, Ordering::Relaxed);
+                        next.push(parent as u32);
                     }
-                    (next, parents)
-                },
-            )
-            .map(|(next, _)| (next, ()))
-            .reduce(
-                || (Vec::new(), ()),
-                |(mut left, ()), (mut right, ())| {
-                    left.append(&mut right);
-                    (left, ())
-                },
-            );
+                });
+                next
+            })
+            .reduce(Vec::new, |mut left, mut right| {
+                left.append(&mut right);
+                left
+            });
         for &state in &next {
             remoteness[state as usize] = level + 1;
         }
@@ -626,9 +650,9 @@ where
         &mut solved.remoteness,
         counts,
         frontier,
-        |child, out| {
-            let range = preds_first[child] as usize..preds_first[child + 1] as usize;
-            out.extend_from_slice(&preds[range]);
+        &Stored {
+            first: &preds_first,
+            preds: &preds,
         },
         |level| solved_time(limits, clock, level),
     )?;
