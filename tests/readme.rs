@@ -46,7 +46,12 @@ fn the_readme_console_examples_print_what_it_shows() {
         let block = &block[..block.find("```").expect("a console block ends")];
         for example in block.split("$ ").filter(|text| !text.trim().is_empty()) {
             let (command, shown) = example.split_once('\n').unwrap_or((example, ""));
-            let words: Vec<&str> = command.split_whitespace().collect();
+            // Words as a shell would pass them (no word of the examples has a space inside its
+            // quotes).
+            let words: Vec<&str> = command
+                .split_whitespace()
+                .map(|word| word.trim_matches('\''))
+                .collect();
             assert_eq!(words[0], "gamesolver", "{command}");
             // What the person types after each prompt is the input; the prompt stays.
             let mut typed = String::new();
