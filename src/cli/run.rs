@@ -357,7 +357,7 @@ fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
         return Some(format!(
             "{} has no specialised solver (only {} do): {instead} solves it",
             cli.game.id(),
-            specialised_names()
+            super::games::specialised_names()
         ));
     }
     None
@@ -410,18 +410,6 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
         }
     }
     Ok(summary)
-}
-
-/// The names of the games with a specialised solver, for messages.
-fn specialised_names() -> String {
-    let names: Vec<&str> = super::games::GAMES
-        .iter()
-        .filter(|game| {
-            matches!(&game.solves, super::games::Solves::Engine(engine) if engine.fast.is_some())
-        })
-        .map(|game| game.name)
-        .collect();
-    names.join(" and ")
 }
 
 impl CheckSummary {

@@ -49,11 +49,6 @@ fn game(cli: &super::super::args::Cli) -> Result<CatAndMouse, Failure> {
     Ok(CatAndMouse::new(graph)?)
 }
 
-/// Who moves at `state`.
-fn animal(state: &Chase) -> &'static str {
-    if state.cat_moves { "cat" } else { "mouse" }
-}
-
 impl Presented for CatAndMouse {
     type Range = gamesolver::AnyValue;
     fn player_name(&self, player: Player) -> &'static str {
@@ -79,17 +74,15 @@ impl Presented for CatAndMouse {
     fn entries(&self, line: &[Ply<Self>]) -> Line {
         line.iter()
             .map(|ply| {
-                let animal = animal(&ply.state);
-                let (from, to) = match animal {
-                    "cat" => (ply.state.cat, ply.mv),
-                    _ => (ply.state.mouse, ply.mv),
+                let (cat, to) = (ply.state.cat_moves, ply.mv);
+                let (animal, capital, from, other) = if cat {
+                    ("cat", "Cat", ply.state.cat, ply.state.mouse)
+                } else {
+                    ("mouse", "Mouse", ply.state.mouse, ply.state.cat)
                 };
-                let capital = if animal == "cat" { "Cat" } else { "Mouse" };
-                let what = if animal == "mouse" && to == 0 {
+                let what = if !cat && to == 0 {
                     " (the hole)"
-                } else if (animal == "mouse" && to == ply.state.cat)
-                    || (animal == "cat" && to == ply.state.mouse)
-                {
+                } else if to == other {
                     " (where the other is)"
                 } else {
                     ""

@@ -249,24 +249,39 @@ pub fn parser() -> impl TypedValueParser<Value = GameName> {
         .map(|name| GameName::named(&name).expect("clap accepts only a bundled game's name"))
 }
 
-/// The names of the games that take the board options (Connect Four), for messages.
-pub fn board_names() -> String {
+/// The names of the games whose way of being solved passes `test`, joined by `separator`, for
+/// messages ("applies only to connect-four", "only stone-game-ii and stone-game-viii do").
+pub fn names_where(test: impl Fn(&Solves) -> bool, separator: &str) -> String {
     let names: Vec<&str> = GAMES
         .iter()
-        .filter(|game| matches!(&game.solves, Solves::Own(own) if own.board))
+        .filter(|game| test(&game.solves))
         .map(|game| game.name)
         .collect();
-    names.join(" and ")
+    names.join(separator)
 }
 
-/// The names of the games that take `analyze --at`, for messages.
+/// The names of the games that take the board options (Connect Four).
+pub fn board_names() -> String {
+    names_where(
+        |solves| matches!(solves, Solves::Own(own) if own.board),
+        " and ",
+    )
+}
+
+/// The names of the games that take `analyze --at`.
 pub fn at_names() -> String {
-    let names: Vec<&str> = GAMES
-        .iter()
-        .filter(|game| matches!(&game.solves, Solves::Engine(engine) if engine.at.is_some()))
-        .map(|game| game.name)
-        .collect();
-    names.join(", ")
+    names_where(
+        |solves| matches!(solves, Solves::Engine(engine) if engine.at.is_some()),
+        ", ",
+    )
+}
+
+/// The names of the games with a specialised solver.
+pub fn specialised_names() -> String {
+    names_where(
+        |solves| matches!(solves, Solves::Engine(engine) if engine.fast.is_some()),
+        " and ",
+    )
 }
 
 #[cfg(test)]
