@@ -1377,6 +1377,43 @@ fn cat_and_mouse_games_answer_in_leetcodes_terms() {
         let message = rejected(&args, None, 2);
         assert!(message.contains(says), "{args:?}: {message}");
     }
+    // analyze: every move with its outcome and remoteness, best first, at the start or --at.
+    let report = json(&["analyze", "cat-and-mouse", "[[1,3],[0],[3],[0,2]]"], None);
+    assert_eq!(
+        (report["value"].clone(), report["remoteness"].clone()),
+        (1.into(), 1.into())
+    );
+    assert_eq!(report["moves"][0]["to"], 0);
+    assert_eq!(report["moves"][0]["best"], true);
+    let graph = "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]";
+    let report = json(&["analyze", "cat-and-mouse", graph, "--at", "3,5"], None);
+    assert_eq!(report["value"], 0);
+    let outcomes: Vec<(i64, Value)> = report["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| (mv["value"].as_i64().unwrap(), mv["remoteness"].clone()))
+        .collect();
+    // The draw first, then the slowest loss; moving onto the cat loses at once.
+    assert_eq!(
+        outcomes,
+        vec![(0, Value::Null), (-1, 3.into()), (-1, 1.into())]
+    );
+    let game = r#####"{"grid": ["####F", "#C...", "M...."], "catJump": 1, "mouseJump": 2}"#####;
+    let solved = json(&["cat-and-mouse-ii", game], None);
+    let analysed = json(&["analyze", "cat-and-mouse-ii", game], None);
+    assert_eq!(analysed["remoteness"], solved["remoteness"]);
+    assert_eq!(analysed["moves"][0]["to"], solved["line"][0]["to"]);
+    for (at, says) in [("0,0", "the cat never in the hole"), ("9,1", "0 to 5")] {
+        let message = rejected(&["analyze", "cat-and-mouse", graph, "--at", at], None, 1);
+        assert!(message.contains(says), "{at}: {message}");
+    }
+    let message = rejected(
+        &["analyze", "cat-and-mouse-ii", game, "--at", "1,1,2,2"],
+        None,
+        1,
+    );
+    assert!(message.contains("not on a wall"), "{message}");
     // Over the memory budget: refused with the budget error.
     let message = rejected(
         &[

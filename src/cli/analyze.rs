@@ -28,28 +28,61 @@ pub struct Moves {
     position: Option<String>,
     /// Its value for the player to move.
     value: Score,
+    /// For games with outcomes: its remoteness (`None` for a draw).
+    remoteness: Option<Option<u32>>,
     /// Every legal move, best first (ties in the game's move order).
     moves: Vec<Valued>,
 }
 
-/// A move at the position: its value for the mover, its words (without the player) and its
-/// JSON fields.
-struct Valued {
-    value: Score,
-    words: String,
-    fields: Fields,
+/// A move at the position: its value for the mover, its remoteness where the game has
+/// outcomes, whether it is a best move, its words (without the player) and its JSON fields.
+pub struct Valued {
+    /// Its value for the mover.
+    pub value: Score,
+    /// Games with outcomes: how many moves the game lasts after it, this move included.
+    pub remoteness: Option<Option<u32>>,
+    /// Whether it keeps the position's value (and, with outcomes, its remoteness).
+    pub best: bool,
+    /// The move in words, without the player.
+    pub words: String,
+    /// The move's JSON fields.
+    pub fields: Fields,
+}
+
+impl Moves {
+    /// The moves of a position of a game with outcomes (won, lost, drawn), best first.
+    pub fn outcomes(
+        game: GameName,
+        position: Option<String>,
+        (value, remoteness): (Score, Option<u32>),
+        moves: Vec<Valued>,
+    ) -> Moves {
+        Moves {
+            game,
+            position,
+            value,
+            remoteness: Some(remoteness),
+            moves,
+        }
+    }
+}
+
+/// An outcome and its remoteness in words: "win in 3", "loss in 4", "draw".
+fn outcome_words(value: Score, remoteness: Option<u32>) -> String {
+    match (value.signum(), remoteness) {
+        (1, Some(moves)) => format!("win in {moves}"),
+        (-1, Some(moves)) => format!("loss in {moves}"),
+        (1, None) => "win".into(),
+        (-1, None) => "loss".into(),
+        _ => "draw".into(),
+    }
 }
 
 /// Reads the game and the position, solves, and values every move there.
 pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
     let cli = &args.game;
-    if cli.game.own().is_some_and(|own| !own.board) {
-        return Err(Failure::Usage(format!(
-            "analyze does not take {} yet: solve it for the outcome, the remoteness and the \
-             optimal line, or play it ('gamesolver play {} …', '?' values every move)",
-            cli.game.id(),
-            cli.game.id()
-        )));
+    if let Some(analyze) = cli.game.own().and_then(|own| own.analyze) {
+        return analyze(args).map(Analysis::Moves);
     }
     if cli.game.own().is_some() {
         if args.at.is_some() {
@@ -140,6 +173,7 @@ where
         game: cli.game,
         position,
         value: moves.0,
+        remoteness: None,
         moves: moves.1,
     })
 }
@@ -180,6 +214,8 @@ where
             let text = entry.text.strip_prefix(entry.player).unwrap_or(&entry.text);
             Valued {
                 value: ply.value,
+                remoteness: None,
+                best: ply.value == value,
                 words: text.trim_start().to_string(),
                 fields: entry.fields.clone(),
             }
@@ -194,13 +230,22 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         .position
         .as_ref()
         .map_or("the start".to_string(), |text| format!("position {text}"));
-    writeln!(
-        out,
-        "{} at {at}: the player to move secures {} (their points minus the opponent's from \
-         here on; +1/-1 for a win/loss).",
-        analysis.game.id(),
-        analysis.value
-    )?;
+    if let Some(remoteness) = analysis.remoteness {
+        writeln!(
+            out,
+            "{} at {at}: for the player to move, a {} with best play.",
+            analysis.game.id(),
+            outcome_words(analysis.value, remoteness)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} at {at}: the player to move secures {} (their points minus the opponent's from \
+             here on; +1/-1 for a win/loss).",
+            analysis.game.id(),
+            analysis.value
+        )?;
+    }
     if analysis.moves.is_empty() {
         return writeln!(out, "No move can be played here: the game is over.");
     }
@@ -208,13 +253,13 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         out,
         "Every move, best first (its value for the player to move):"
     )?;
-    for Valued { value, words, .. } in &analysis.moves {
-        let best = if *value == analysis.value {
-            "  (best)"
-        } else {
-            ""
+    for mv in &analysis.moves {
+        let best = if mv.best { "  (best)" } else { "" };
+        let value = match mv.remoteness {
+            Some(remoteness) => format!("{:>12}", outcome_words(mv.value, remoteness)),
+            None => format!("{:>6}", mv.value),
         };
-        writeln!(out, "  {value:>6}  {words}{best}")?;
+        writeln!(out, "  {value}  {}{best}", mv.words)?;
     }
     Ok(())
 }
@@ -225,6 +270,8 @@ struct JsonMoves<'a> {
     game: &'static str,
     position: &'a Option<String>,
     value: Score,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remoteness: Option<Option<u32>>,
     moves: Vec<JsonMove<'a>>,
 }
 
@@ -232,6 +279,8 @@ struct JsonMoves<'a> {
 #[derive(Serialize)]
 struct JsonMove<'a> {
     value: Score,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remoteness: Option<Option<u32>>,
     best: bool,
     #[serde(flatten)]
     fields: &'a Fields,
@@ -243,12 +292,14 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         game: analysis.game.id(),
         position: &analysis.position,
         value: analysis.value,
+        remoteness: analysis.remoteness,
         moves: analysis
             .moves
             .iter()
             .map(|mv| JsonMove {
                 value: mv.value,
-                best: mv.value == analysis.value,
+                remoteness: mv.remoteness,
+                best: mv.best,
                 fields: &mv.fields,
             })
             .collect(),

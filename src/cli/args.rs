@@ -67,8 +67,10 @@ pub struct AnalyzeArgs {
     /// M); Stone Game and Stone Game VII 'FIRST,LAST' (the piles or stones left, from 1);
     /// Stone Game III 'STONE' (the next stone, from 1); Stone Game VIII 'STONE' (the leftmost
     /// stone, from 1); Nim the heaps 'H1,H2,...'; tic-tac-toe the board row by row
-    /// ('X.O/.X./...'); Dots and Boxes the lines drawn ('0,0-0,1 1,1-2,1'). Default: the
-    /// start. (Connect Four: give the position as its VALUE.)
+    /// ('X.O/.X./...'); Dots and Boxes the lines drawn ('0,0-0,1 1,1-2,1'); Cat and Mouse
+    /// 'MOUSE,CAT' (nodes) and Cat and Mouse II 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN',
+    /// each with ',1' if the cat moves next. Default: the start. (Connect Four: give the
+    /// position as its VALUE.)
     #[arg(long, value_name = "POSITION")]
     pub at: Option<String>,
 }

@@ -3,7 +3,7 @@
 use gamesolver::games::{CatAndMouse, Chase};
 use gamesolver::{Outcome, Player, Ply, Score};
 
-use super::super::present::{Answer, Entry, Fields, Line, Place, Presented};
+use super::super::present::{Answer, Entry, Fields, Line, Place, Presented, integers};
 use super::super::run::Failure;
 use super::chase::{self, in_moves};
 use super::{Bundled, Own, Solves};
@@ -38,6 +38,7 @@ pub const GAME: Bundled = Bundled {
         },
         check: chase::check,
         play: |args| chase::play(args, &game(&args.game)?),
+        analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
         solver: "retrograde analysis",
         board: false,
     }),
@@ -114,6 +115,25 @@ impl Presented for CatAndMouse {
             state.cat,
             near(state.cat)
         )
+    }
+    fn position(&self, position: &str) -> Result<Chase, gamesolver::Error> {
+        let n = self.graph().len() as i64;
+        let invalid = || {
+            gamesolver::Error::InvalidState(format!(
+                "a Cat and Mouse position is 'MOUSE,CAT' (the nodes, 0 to {}; the cat never in \
+                 the hole 0), and ',1' if the cat moves next",
+                n - 1
+            ))
+        };
+        match *integers(position)? {
+            [mouse, cat] | [mouse, cat, 0] if (0..n).contains(&mouse) && (1..n).contains(&cat) => {
+                Ok(Chase { mouse: mouse as u16, cat: cat as u16, cat_moves: false })
+            }
+            [mouse, cat, 1] if (0..n).contains(&mouse) && (1..n).contains(&cat) => {
+                Ok(Chase { mouse: mouse as u16, cat: cat as u16, cat_moves: true })
+            }
+            _ => Err(invalid()),
+        }
     }
     fn move_name(&self, _: &Chase, to: &u16) -> String {
         to.to_string()

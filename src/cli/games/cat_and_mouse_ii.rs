@@ -5,7 +5,7 @@ use gamesolver::{Outcome, Player, Ply, Score};
 use serde::Deserialize;
 
 use super::super::args::Cli;
-use super::super::present::{Answer, Entry, Fields, Line, Place, Presented};
+use super::super::present::{Answer, Entry, Fields, Line, Place, Presented, integers};
 use super::super::run::Failure;
 use super::chase::{self, in_moves};
 use super::{Bundled, Own, Solves};
@@ -48,6 +48,7 @@ pub const GAME: Bundled = Bundled {
         },
         check: chase::check,
         play: |args| chase::play(args, &game(&args.game)?),
+        analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
         solver: "retrograde analysis",
         board: false,
     }),
@@ -161,6 +162,30 @@ impl Presented for CatAndMouseII {
             lines.push(format!("  {line}"));
         }
         lines.join("\n")
+    }
+    fn position(&self, position: &str) -> Result<Chase, gamesolver::Error> {
+        let (rows, columns) = self.size();
+        let invalid = || {
+            gamesolver::Error::InvalidState(format!(
+                "a Cat and Mouse II position is 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN' \
+                 (from 1, on a {rows}x{columns} grid, not on a wall), and ',1' if the cat moves \
+                 next"
+            ))
+        };
+        let cell = |row: i64, column: i64| -> Option<u16> {
+            ((1..=rows as i64).contains(&row) && (1..=columns as i64).contains(&column))
+                .then(|| ((row - 1) as usize * columns + (column - 1) as usize) as u16)
+                .filter(|&cell| !self.is_wall(cell))
+        };
+        let (mr, mc, cr, cc, cat_moves) = match *integers(position)? {
+            [mr, mc, cr, cc] | [mr, mc, cr, cc, 0] => (mr, mc, cr, cc, false),
+            [mr, mc, cr, cc, 1] => (mr, mc, cr, cc, true),
+            _ => return Err(invalid()),
+        };
+        match (cell(mr, mc), cell(cr, cc)) {
+            (Some(mouse), Some(cat)) => Ok(Chase { mouse, cat, cat_moves }),
+            _ => Err(invalid()),
+        }
     }
     fn move_name(&self, _: &Chase, to: &u16) -> String {
         let columns = self.size().1;

@@ -5,12 +5,13 @@
 
 use gamesolver::games::Chase;
 use gamesolver::{
-    DenseIndex, Error, Game, Indexed, MoveValue, Outcome, Predecessors, Retrograde, StateAt, Stats,
-    par_retrograde_indexed, retrograde_indexed,
+    Error, Game, Indexed, MoveValue, Outcome, Player, Ply, Predecessors, Retrograde, StateAt,
+    Stats, Turn, par_retrograde_indexed, retrograde_indexed,
 };
 use serde::de::DeserializeOwned;
 
-use super::super::args::{Cli, PlayArgs, Side, SolverName, strip_protection};
+use super::super::analyze::{Moves, Valued};
+use super::super::args::{AnalyzeArgs, Cli, PlayArgs, Side, SolverName, strip_protection};
 use super::super::play::{self, Oracle};
 use super::super::present::{Answer, Presented};
 use super::super::run::{self, CheckSummary, Failure, Report};
@@ -164,7 +165,7 @@ struct Outcomes<'g, G: Game>(Retrograde<'g, G, Indexed>);
 
 impl<G> Oracle<G> for Outcomes<'_, G>
 where
-    G: DenseIndex<State = Chase>,
+    G: StateAt<State = Chase>,
 {
     fn move_values(&mut self, state: &Chase) -> Result<Vec<MoveValue<G>>, Error> {
         let game = self.0.game();
@@ -180,4 +181,66 @@ where
             })
             .collect())
     }
+}
+
+/// `analyze`: every move of the position given (`--at`, in the game's terms) or of the start,
+/// with its outcome and remoteness, best first (the fastest wins, then draws, then the slowest
+/// losses).
+pub fn analyze<G>(args: &AnalyzeArgs, game: &G) -> Result<Moves, Failure>
+where
+    G: Presented<State = Chase> + StateAt + Predecessors,
+{
+    let cli = &args.game;
+    let position = args
+        .at
+        .as_deref()
+        .map(|text| strip_protection(text).trim().to_string());
+    let state = match &position {
+        Some(text) => game.position(text)?,
+        None => game.start(),
+    };
+    let solved = retrograde_indexed(game, run::limits(cli))?;
+    let (outcome, remoteness) = solved.outcome_of(&state).ok_or_else(|| {
+        Failure::Rejected(Error::InvalidState("no such position in this game".into()))
+    })?;
+    let mut moves = solved.move_outcomes(&state).unwrap_or_default();
+    let rank = |(_, outcome, after): &(G::Move, Outcome, Option<u32>)| match *outcome {
+        Outcome::Win => (0, i64::from(after.unwrap_or(0))),
+        Outcome::Draw => (1, 0),
+        Outcome::Loss => (2, -i64::from(after.unwrap_or(0))),
+    };
+    moves.sort_by_key(rank);
+    let plies: Vec<Ply<G>> = moves
+        .iter()
+        .map(|(mv, seen, _)| Ply {
+            player: Player::First,
+            state,
+            mv: mv.clone(),
+            gain: 0,
+            turn: Turn::Pass,
+            value: seen.value(),
+        })
+        .collect();
+    let line = game.entries(&plies);
+    let valued = moves
+        .iter()
+        .zip(line.entries())
+        .map(|(&(_, seen, after), entry)| {
+            let text = entry.text.strip_prefix(entry.player).unwrap_or(&entry.text);
+            let total = after.map(|moves| moves + 1);
+            Valued {
+                value: seen.value(),
+                remoteness: Some(total),
+                best: seen == outcome && (outcome == Outcome::Draw || total == remoteness),
+                words: text.trim_start().to_string(),
+                fields: entry.fields.clone(),
+            }
+        })
+        .collect();
+    Ok(Moves::outcomes(
+        cli.game,
+        position,
+        (outcome.value(), remoteness),
+        valued,
+    ))
 }

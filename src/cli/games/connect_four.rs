@@ -32,6 +32,7 @@ pub const GAME: Bundled = Bundled {
         solve: report,
         check: |cli, options, summary| summary.add_report(&check_ranged(&game(cli)?, options)),
         play,
+        analyze: None,
         solver: "the pruning engine",
         board: true,
     }),

@@ -11,7 +11,7 @@ use gamesolver::DenseIndex;
 use gamesolver::check::CheckOptions;
 
 use super::analyze::{Analyze, Moves};
-use super::args::{Cli, PlayArgs};
+use super::args::{AnalyzeArgs, Cli, PlayArgs};
 use super::play::Play;
 use super::present::Presented;
 use super::run::{CheckSummary, Failure, Report, Saved, Solve};
@@ -76,6 +76,9 @@ pub struct Engine {
     pub at: Option<&'static str>,
 }
 
+/// A game's own `analyze`: from its arguments, every move of the position.
+pub type Analyzer = fn(&AnalyzeArgs) -> Result<Moves, Failure>;
+
 /// A game's specialised solver: from the command line, the values and the limits left, the
 /// report.
 pub type FastSolver = fn(&Cli, Vec<i64>, gamesolver::Limits) -> Result<Report, Failure>;
@@ -99,6 +102,9 @@ pub struct Own {
     pub check: fn(&Cli, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
     /// Plays against a person (`play`).
     pub play: fn(&PlayArgs) -> Result<(), Failure>,
+    /// Values every move at a position (`analyze`); `None`: its solve's own report does, with
+    /// `--analyze` (Connect Four).
+    pub analyze: Option<Analyzer>,
     /// Its solver, in words (for messages).
     pub solver: &'static str,
     /// Whether it takes the board options (`--width`, `--height`, `--analyze`, `--batch`;
