@@ -52,12 +52,16 @@ grid_input() {
 }
 
 # A random connected undirected graph in both formats: NAME NODES SEED (a random tree plus as
-# many random edges again, no self-loops or repeats).
+# many random edges again, no self-loops or repeats; the mouse's node 1 not next to the hole
+# 0 through the tree).
 graph_input() {
     local name=$1 nodes=$2 seed=$3
     awk -v n="$nodes" -v seed="$seed" -v text="$out/$name.txt" -v json="$out/$name.json" 'BEGIN {
         srand(seed)
-        for (v = 1; v < n; v++) { add(v, int(rand() * v)) }
+        # A random tree over 0 and 2..n-1, then node 1 (the mouse) hung from a node past 1, so
+        # that the mouse does not start next to the hole.
+        for (v = 2; v < n; v++) { add(v, (v == 2) ? 0 : int(rand() * v)) }
+        add(1, 2 + int(rand() * (n - 2)))
         for (e = 0; e < n; e++) { a = int(rand() * n); b = int(rand() * n); if (a != b) add(a, b) }
         printf "%d\n", n > text
         printf "[" > json
