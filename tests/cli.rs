@@ -1369,14 +1369,22 @@ fn cat_and_mouse_games_answer_in_leetcodes_terms() {
             vec!["cat-and-mouse", "[[1],[0,2],[1]]", "--solver", "alphabeta"],
             "can cycle",
         ),
-        (
-            vec!["check", "cat-and-mouse", "[[1],[0,2],[1]]"],
-            "play can cycle",
-        ),
     ] {
         let message = rejected(&args, None, 2);
         assert!(message.contains(says), "{args:?}: {message}");
     }
+    // check: the outcome-game contract, and the retrograde values against value iteration.
+    let output = gamesolver(
+        &[
+            "check",
+            "cat-and-mouse",
+            "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]",
+        ],
+        None,
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("no violation"), "{text}");
     // analyze: every move with its outcome and remoteness, best first, at the start or --at.
     let report = json(&["analyze", "cat-and-mouse", "[[1,3],[0],[3],[0,2]]"], None);
     assert_eq!(

@@ -544,3 +544,66 @@ fn every_mode_agrees_on_the_cat_and_mouse_games() {
         agree(&game, "grid");
     }
 }
+
+#[test]
+fn the_checker_takes_outcome_games_that_cycle() {
+    use gamesolver::check::{CheckOptions, check_outcome};
+    // Random graphs with cycles: the contract holds, and every state's value agrees with the
+    // checker's own value iteration.
+    for seed in 0..40 {
+        let graph = random_graph(2 + seed as usize % 30, seed);
+        let report = check_outcome(&graph, &CheckOptions::default());
+        assert!(report.is_ok(), "seed {seed}: {:?}", report.violations);
+        assert_eq!(
+            report.values_compared,
+            reachable(&graph).len(),
+            "seed {seed}"
+        );
+    }
+    // A payoff outside -1..=1, and a move that gains points, are what retrograde cannot use.
+    let paying = Graph {
+        edges: vec![vec![(1, false), (0, false)], vec![]],
+        payoff: vec![0, 3],
+    };
+    let report = check_outcome(&paying, &CheckOptions::default());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| v.to_string().contains("payoff(1) is 3")),
+        "{:?}",
+        report.violations
+    );
+    struct Gaining;
+    impl Game for Gaining {
+        type State = u8;
+        type Move = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
+            if *at < 2 {
+                moves.push(1);
+            }
+        }
+        fn play(&self, at: &u8, by: &u8) -> Step<u8> {
+            Step {
+                next: at + by,
+                gain: 1,
+                turn: Turn::Pass,
+            }
+        }
+        fn payoff(&self, _: &u8) -> Score {
+            -1
+        }
+    }
+    let report = check_outcome(&Gaining, &CheckOptions::default());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| v.to_string().contains("gains 1")),
+        "{:?}",
+        report.violations
+    );
+}

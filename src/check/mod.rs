@@ -215,6 +215,123 @@ where
     report
 }
 
+/// [`check`] for an *outcome game* whose play may cycle (the contract
+/// [`retrograde`](crate::retrograde) relies on): cycles are allowed, every gain must be 0 and
+/// every final payoff −1, 0 or +1; then, if the reachable states number at most
+/// `max_states`, the retrograde solver's outcome and remoteness of every one of them are
+/// compared with value iteration (a state is won within `k` moves if a move leads to a state
+/// lost within `k − 1`, lost if every move leads to one won within `k − 1`; iterated until
+/// nothing changes; the rest are draws), which shares no code with the solver.
+///
+/// ```
+/// use gamesolver::check::{check_outcome, CheckOptions};
+/// use gamesolver::games::CatAndMouse;
+///
+/// let game = CatAndMouse::new(vec![vec![2, 5], vec![3], vec![0, 4, 5], vec![1, 4, 5],
+///                                  vec![2, 3], vec![0, 2, 3]]).unwrap();
+/// let report = check_outcome(&game, &CheckOptions::default());
+/// assert!(report.is_ok(), "{:?}", report.violations);
+/// assert!(report.values_compared > 0);
+/// ```
+pub fn check_outcome<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let options = CheckOptions {
+        cyclic: true,
+        points: Some(0..=0),
+        payoffs: Some(-1..=1),
+        ..options.clone()
+    };
+    let mut report = check(game, &options);
+    if report.stopped.is_some() || !report.violations.is_empty() {
+        return report;
+    }
+    let solved = match crate::retrograde(game, options.limits) {
+        Ok(solved) => solved,
+        Err(error) => {
+            report.stopped = Some(error);
+            return report;
+        }
+    };
+    if solved.states() > options.max_states {
+        return report;
+    }
+    // The reachable states and their moves, by this checker's own walk.
+    let mut index: HashMap<G::State, usize> = HashMap::new();
+    let mut states = vec![game.start()];
+    index.insert(game.start(), 0);
+    let mut edges: Vec<Vec<(usize, bool)>> = Vec::new();
+    let mut moves = Vec::new();
+    let mut at = 0;
+    while at < states.len() {
+        moves.clear();
+        game.moves(&states[at], &mut moves);
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in &moves {
+            let step = game.play(&states[at], mv);
+            let next = match index.get(&step.next) {
+                Some(&next) => next,
+                None => {
+                    states.push(step.next.clone());
+                    index.insert(step.next, states.len() - 1);
+                    states.len() - 1
+                }
+            };
+            out.push((next, step.turn == Turn::Keep));
+        }
+        edges.push(out);
+        at += 1;
+    }
+    use crate::Outcome;
+    let mut decided: Vec<Option<(Outcome, u32)>> = states
+        .iter()
+        .zip(&edges)
+        .map(|(state, out)| match (out.is_empty(), game.payoff(state)) {
+            (true, 1) => Some((Outcome::Win, 0)),
+            (true, -1) => Some((Outcome::Loss, 0)),
+            _ => None,
+        })
+        .collect();
+    for round in 1.. {
+        let before = decided.clone();
+        for (state, out) in edges.iter().enumerate() {
+            if before[state].is_some() || out.is_empty() {
+                continue;
+            }
+            let seen = |&(next, keep): &(usize, bool)| {
+                before[next].map(|(outcome, _)| if keep { outcome } else { outcome.flipped() })
+            };
+            if out.iter().any(|edge| seen(edge) == Some(Outcome::Win)) {
+                decided[state] = Some((Outcome::Win, round));
+            } else if out.iter().all(|edge| seen(edge) == Some(Outcome::Loss)) {
+                decided[state] = Some((Outcome::Loss, round));
+            }
+        }
+        if decided == before {
+            break;
+        }
+    }
+    for (state, value) in states.into_iter().zip(decided) {
+        let iteration = value.map_or((Outcome::Draw, None), |(outcome, r)| (outcome, Some(r)));
+        let retrograde = solved.outcome_of(&state);
+        report.values_compared += 1;
+        if retrograde != Some(iteration) {
+            keep(
+                &mut report.violations,
+                Violation::OutcomeDisagrees {
+                    retrograde: retrograde.unwrap_or((Outcome::Draw, None)),
+                    state,
+                    iteration,
+                },
+            );
+        }
+    }
+    report
+}
+
 /// [`check`], plus the [`ValueRange`](crate::ValueRange) contract: on up to `value_checks` of
 /// the states met without a known value (the last met whose subgame an unmemoized negamax can
 /// value within `reference_nodes`), the exact value lies within the declared range.

@@ -76,6 +76,16 @@ pub enum Violation<G: Game + ?Sized> {
         /// Its payoff.
         payoff: Score,
     },
+    /// The retrograde solver's outcome or remoteness of a state differs from value iteration's
+    /// ([`check_outcome`](super::check_outcome)).
+    OutcomeDisagrees {
+        /// The state.
+        state: G::State,
+        /// What the retrograde solver found.
+        retrograde: (crate::Outcome, Option<u32>),
+        /// What value iteration found.
+        iteration: (crate::Outcome, Option<u32>),
+    },
     /// A gain, payoff or known value is `Score::MIN`, which is never a value.
     InvalidScore {
         /// The state.
@@ -198,6 +208,15 @@ where
                     "payoff({state:?}) is {payoff}, outside the declared range"
                 )
             }
+            Violation::OutcomeDisagrees {
+                state,
+                retrograde,
+                iteration,
+            } => write!(
+                f,
+                "retrograde analysis finds {retrograde:?} (outcome, remoteness) at {state:?}, \
+                 value iteration {iteration:?}"
+            ),
             Violation::InvalidScore { state, what } => {
                 write!(
                     f,

@@ -131,12 +131,12 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
 pub fn check_text(summary: &CheckSummary, out: &mut impl Write) -> io::Result<()> {
     write!(
         out,
-        "Conformance of {}: {} states, {} playouts, {} values compared with an unmemoized \
-         negamax: ",
+        "Conformance of {}: {} states, {} playouts, {} values compared with {}: ",
         summary.game.id(),
         summary.states,
         summary.playouts,
-        summary.values_compared
+        summary.values_compared,
+        summary.reference
     )?;
     if summary.violations.is_empty() {
         return writeln!(out, "no violation.");

@@ -369,6 +369,8 @@ pub struct CheckSummary {
     pub states: usize,
     pub playouts: usize,
     pub values_compared: usize,
+    /// What the values were compared with.
+    pub reference: &'static str,
     pub violations: Vec<String>,
 }
 
@@ -390,6 +392,7 @@ pub fn run_check(cli: &Cli) -> Result<CheckSummary, Failure> {
         states: 0,
         playouts: 0,
         values_compared: 0,
+        reference: "an unmemoized negamax",
         violations: Vec::new(),
     };
     match cli.game.engine() {

@@ -36,7 +36,10 @@ pub const GAME: Bundled = Bundled {
                 )
             })
         },
-        check: chase::check,
+        check: |cli, options, summary| {
+            summary.reference = "value iteration";
+            summary.add_report(&gamesolver::check::check_outcome(&game(cli)?, options))
+        },
         play: |args| chase::play(args, &game(&args.game)?),
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
         solver: "retrograde analysis",

@@ -14,8 +14,7 @@ use super::super::analyze::{Moves, Valued};
 use super::super::args::{AnalyzeArgs, Cli, PlayArgs, Side, SolverName, strip_protection};
 use super::super::play::{self, Oracle};
 use super::super::present::{Answer, Presented};
-use super::super::run::{self, CheckSummary, Failure, Report};
-use gamesolver::check::CheckOptions;
+use super::super::run::{self, Failure, Report};
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
 /// splits unquoted JSON) or from `--input`, never both; malformed JSON is refused with where
@@ -131,16 +130,6 @@ pub fn in_moves(remoteness: Option<u32>) -> String {
         Some(moves) => format!("in {moves} moves"),
         None => String::new(),
     }
-}
-
-/// The checker does not take games that cycle yet.
-pub fn check(cli: &Cli, _: &CheckOptions, _: &mut CheckSummary) -> Result<(), Failure> {
-    Err(Failure::Usage(format!(
-        "check does not take {} yet: its play can cycle, and the checker's reference search \
-         assumes it cannot (the retrograde solver checks the outcome-game rules it relies on \
-         as it solves)",
-        cli.game.id()
-    )))
 }
 
 /// Plays `game` against the person, the retrograde solution answering.
