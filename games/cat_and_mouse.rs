@@ -194,25 +194,25 @@ impl DenseIndex for CatAndMouse {
 }
 
 /// The mover before `state` stood on a neighbour of where it is now (the graph is undirected),
-/// never the hole for the cat; no predecessor of a final position is final itself.
+/// never the hole for the cat.
 impl Predecessors for CatAndMouse {
     #[inline]
     fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
+        // Positions where the mover stood on a neighbour (the graph is undirected); the final
+        // ones among them (the mouse in the hole or on the cat) are skipped by the solver.
         if state.cat_moves {
-            // The mouse moved here; it was not in the hole or on the cat before.
             for &from in &self.graph[state.mouse as usize] {
-                if from != 0 && from != state.cat {
-                    let before = Chase {
-                        mouse: from,
-                        cat_moves: false,
-                        ..*state
-                    };
-                    each(before, Turn::Pass);
-                }
+                let before = Chase {
+                    mouse: from,
+                    cat_moves: false,
+                    ..*state
+                };
+                each(before, Turn::Pass);
             }
-        } else if state.mouse != 0 {
+        } else {
             for &from in &self.graph[state.cat as usize] {
-                if from != 0 && from != state.mouse {
+                // The cat never stands in the hole.
+                if from != 0 {
                     let before = Chase {
                         cat: from,
                         cat_moves: true,
@@ -494,11 +494,11 @@ impl DenseIndex for CatAndMouseII {
 }
 
 /// A jump can be made backwards (the same straight line, no wall on it): the mover before
-/// `state` stood on a cell it reaches in one jump, or on its own cell (it stayed), at a
-/// position that was not final.
+/// `state` stood on a cell it reaches in one jump, or on its own cell (it stayed).
 impl Predecessors for CatAndMouseII {
     #[inline]
     fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
+        // The final positions among these are skipped by the solver.
         if state.cat_moves {
             for &from in self.reach(0, state.mouse) {
                 let before = Chase {
@@ -506,9 +506,7 @@ impl Predecessors for CatAndMouseII {
                     cat_moves: false,
                     ..*state
                 };
-                if !self.is_final(&before) {
-                    each(before, Turn::Pass);
-                }
+                each(before, Turn::Pass);
             }
         } else {
             for &from in self.reach(1, state.cat) {
@@ -517,9 +515,7 @@ impl Predecessors for CatAndMouseII {
                     cat_moves: true,
                     ..*state
                 };
-                if !self.is_final(&before) {
-                    each(before, Turn::Pass);
-                }
+                each(before, Turn::Pass);
             }
         }
     }

@@ -211,8 +211,9 @@ where
 /// not the moves, at the cost of generating each predecessor list once.
 pub trait Predecessors: Game {
     /// Calls `each` with every state that has a move to `state`, and that move's turn rule,
-    /// as many times as it has such moves. States that cannot be reached from the start may
-    /// be among them (they are skipped); every reachable predecessor must be.
+    /// as many times as it has such moves. Every reachable predecessor must be among them;
+    /// states that cannot be reached from the start, and final states (decided before anything
+    /// is propagated), may be too: both are skipped, so a game need not test for them.
     fn predecessors(&self, state: &Self::State, each: impl FnMut(Self::State, Turn));
 }
 
