@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::collections::HashMap;
 use std::process::{Command, Output};
 
 use common::*;
@@ -1434,4 +1435,82 @@ fn cat_and_mouse_games_answer_in_leetcodes_terms() {
         1,
     );
     assert!(message.contains("needs about"), "{message}");
+}
+
+#[test]
+fn outcome_games_get_their_remoteness_and_the_fastest_line() {
+    // Nim 3,4,5: the winner takes 2 from heap 1 and the loser stalls, one counter at a time:
+    // 11 moves in all; every line the retrograde solver gives has the remoteness's length.
+    let report = json(&["nim", "3,4,5"], None);
+    assert_eq!(report["solver"], "retrograde");
+    assert_eq!(
+        (report["outcome"].clone(), report["remoteness"].clone()),
+        ("win".into(), 11.into())
+    );
+    assert_eq!(report["line"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        (
+            report["line"][0]["heap"].clone(),
+            report["line"][0]["take"].clone()
+        ),
+        (1.into(), 2.into())
+    );
+    // Against a brute force over the heaps: a win lasts the fewest moves to a lost position
+    // plus one, a loss the most moves to a won one plus one.
+    fn nim(heaps: &mut Vec<u32>, memo: &mut HashMap<Vec<u32>, (bool, u32)>) -> (bool, u32) {
+        if let Some(&known) = memo.get(heaps.as_slice()) {
+            return known;
+        }
+        let mut win: Option<u32> = None;
+        let mut loss: Option<u32> = None;
+        for heap in 0..heaps.len() {
+            for take in 1..=heaps[heap] {
+                heaps[heap] -= take;
+                let (child_wins, r) = nim(heaps, memo);
+                heaps[heap] += take;
+                if child_wins {
+                    loss = Some(loss.map_or(r + 1, |l| l.max(r + 1)));
+                } else {
+                    win = Some(win.map_or(r + 1, |w| w.min(r + 1)));
+                }
+            }
+        }
+        let value = match (win, loss) {
+            (Some(w), _) => (true, w),
+            (None, Some(l)) => (false, l),
+            (None, None) => (false, 0),
+        };
+        memo.insert(heaps.clone(), value);
+        value
+    }
+    let mut memo = HashMap::new();
+    for heaps in ["1,2,3", "2,2", "7", "1,5,6,2", "3,4,5", "4,4,1"] {
+        let report = json(&["nim", heaps], None);
+        let mut sizes: Vec<u32> = heaps.split(',').map(|h| h.parse().unwrap()).collect();
+        let (wins, lasts) = nim(&mut sizes, &mut memo);
+        assert_eq!(
+            report["outcome"],
+            if wins { "win" } else { "loss" },
+            "{heaps}"
+        );
+        assert_eq!(report["remoteness"], lasts, "{heaps}");
+        assert_eq!(
+            report["line"].as_array().unwrap().len(),
+            lasts as usize,
+            "{heaps}"
+        );
+    }
+    let report = json(&["tic-tac-toe"], None);
+    assert_eq!(
+        (report["outcome"].clone(), report["remoteness"].clone()),
+        ("draw".into(), Value::Null)
+    );
+    assert_eq!(report["line"].as_array().unwrap().len(), 9);
+    // The engine on request, and on games too large for retrograde analysis within its share.
+    let report = json(&["nim", "3,4,5", "--solver", "engine"], None);
+    assert_eq!(report["solver"], "engine");
+    assert!(report.get("remoteness").is_none());
+    let report = json(&["nim", "1,65535"], None);
+    assert_ne!(report["solver"], "retrograde");
+    assert_eq!(report["answer"], "Alice");
 }

@@ -186,6 +186,11 @@ pub trait Presented: Game {
     /// game with a [`ValueRange`](gamesolver::ValueRange), else
     /// [`AnyValue`](gamesolver::AnyValue).
     type Range: RangeSource<Self> + Default;
+    /// Whether it is an outcome game (final states won, lost or drawn, no points on the way):
+    /// then `auto` solves it by retrograde analysis when it is small enough
+    /// ([`RETROGRADE_STATES`](super::run::RETROGRADE_STATES)), for the remoteness and a line
+    /// that wins as fast, and loses as slowly, as it can.
+    const OUTCOMES: bool = false;
     /// The answer, from the engine's value of the start.
     fn answer(&self, value: Score) -> Answer;
     /// One sentence stating the result.

@@ -12,8 +12,9 @@ use gamesolver::memo::{
     MemoTable, ShardedBoundTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, MoveValue, Ply, Pruned, Pruning, RangeSource, SERIAL_CUTOFF,
-    Score, Solution, Stats, input, par_prune_with, par_solve_within, prune_with, solve_within,
+    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Ply, Pruned, Pruning, RangeSource,
+    SERIAL_CUTOFF, Score, Solution, Stats, input, par_prune_with, par_solve_within, prune_with,
+    retrograde_with, solve_within,
 };
 
 use super::args::{Cli, SolverName, strip_protection};
@@ -476,6 +477,19 @@ where
         usize::from,
     );
     foresee(cli, game)?;
+    if G::OUTCOMES && cli.solver == SolverName::Auto && game.index_len() as u64 <= RETROGRADE_STATES
+    {
+        // Within a share of the budget: a game with many moves a state (Nim with a large heap)
+        // is refused there quickly, and the engine, whose cut-offs suit it, solves it instead.
+        let share = Limits {
+            memory_budget: limits.memory_budget.min(RETROGRADE_BYTES),
+            ..limits
+        };
+        match outcome_report(cli, game, n, share) {
+            Err(Failure::Rejected(Error::MemoryBudget { .. })) => {}
+            done => return done,
+        }
+    }
     let mut limits = limits;
     if cli.solver == SolverName::AlphaBeta {
         let threads = cli.threads.map_or(1, usize::from);
@@ -519,6 +533,72 @@ where
         engine(game, false, limits)?
     };
     Ok(presented(cli, game, n, run, limits)?)
+}
+
+/// The most indices (of the game's dense index) for which `auto` solves an outcome game by
+/// retrograde analysis rather than the engine: it stores every state, with its moves, but gives
+/// the remoteness and the line in which the winner wins as fast, and the loser loses as slowly,
+/// as it can. Past it (or past [`RETROGRADE_BYTES`]) the engine and its cut-offs solve it.
+pub const RETROGRADE_STATES: u64 = 1 << 20;
+
+/// The most memory `auto` lets retrograde analysis of an outcome game take before it leaves the
+/// game to the engine.
+pub const RETROGRADE_BYTES: u64 = 256 << 20;
+
+/// An outcome game (Nim, tic-tac-toe) by retrograde analysis: its outcome, remoteness and the
+/// line that wins as fast, and loses as slowly, as it can.
+fn outcome_report<G>(cli: &Cli, game: &G, n: usize, limits: Limits) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
+    let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
+    let solved = retrograde_with(game, ids, limits)?;
+    let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
+    let line = solved.line();
+    let done = solved.stats();
+    held(
+        limits,
+        done.bytes
+            .saturating_add((line.len() as u64).saturating_mul(G::ENTRY_BYTES)),
+        || {
+            format!(
+                "the solution and its optimal line of {} moves in words",
+                line.len()
+            )
+        },
+    )?;
+    let value = outcome.value();
+    let mut headline = game.headline(value);
+    if let Some(moves) = remoteness {
+        headline = format!(
+            "{} The game lasts {moves} move{} (the winner as fast as it can, the loser as \
+             slowly).",
+            headline,
+            if moves == 1 { "" } else { "s" }
+        );
+    }
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer: game.answer(value),
+        value,
+        headline,
+        solver: "retrograde",
+        table: "arrays",
+        threads: 1,
+        stats: Stats {
+            stored: done.states,
+            expanded: done.moves as u64,
+            max_depth: done.levels as usize,
+            elapsed: done.elapsed,
+            ..Stats::default()
+        },
+        line: game.entries(&line),
+        notes: game.legend().map(str::to_string).into_iter().collect(),
+        json: None,
+        outcome: Some((outcome, remoteness)),
+    })
 }
 
 /// Moves per second the exhaustive engine values on large games (Stone Game II with 6000

@@ -21,6 +21,7 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for Nim {
     type Range = DeclaredRange;
+    const OUTCOMES: bool = true;
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         Nim::position(self, &integers(position)?)
     }

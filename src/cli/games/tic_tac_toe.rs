@@ -26,6 +26,7 @@ fn mark(player: Player) -> &'static str {
 
 impl Presented for TicTacToe {
     type Range = AnyValue;
+    const OUTCOMES: bool = true;
     fn player_name(&self, player: Player) -> &'static str {
         mark(player)
     }
