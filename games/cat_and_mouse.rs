@@ -18,6 +18,31 @@ pub struct Chase {
     pub cat_moves: bool,
 }
 
+impl Chase {
+    /// The step of the side to move going to `to` (a node or cell): the other side moves next.
+    #[inline]
+    fn moved_to(&self, to: u16) -> Step<Chase> {
+        let next = if self.cat_moves {
+            Chase {
+                cat: to,
+                cat_moves: false,
+                ..*self
+            }
+        } else {
+            Chase {
+                mouse: to,
+                cat_moves: true,
+                ..*self
+            }
+        };
+        Step {
+            next,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+}
+
 /// The payoff of a final position for the side to move, given who has won.
 fn payoff_for(state: &Chase, mouse_won: bool) -> Score {
     // The side to move has won if it is the winner.
@@ -152,24 +177,7 @@ impl Game for CatAndMouse {
     }
 
     fn play(&self, state: &Chase, to: &u16) -> Step<Chase> {
-        let next = if state.cat_moves {
-            Chase {
-                cat: *to,
-                cat_moves: false,
-                ..*state
-            }
-        } else {
-            Chase {
-                mouse: *to,
-                cat_moves: true,
-                ..*state
-            }
-        };
-        Step {
-            next,
-            gain: 0,
-            turn: Turn::Pass,
-        }
+        state.moved_to(*to)
     }
 
     fn payoff(&self, state: &Chase) -> Score {
@@ -457,24 +465,7 @@ impl Game for CatAndMouseII {
     }
 
     fn play(&self, state: &Chase, to: &u16) -> Step<Chase> {
-        let next = if state.cat_moves {
-            Chase {
-                cat: *to,
-                cat_moves: false,
-                ..*state
-            }
-        } else {
-            Chase {
-                mouse: *to,
-                cat_moves: true,
-                ..*state
-            }
-        };
-        Step {
-            next,
-            gain: 0,
-            turn: Turn::Pass,
-        }
+        state.moved_to(*to)
     }
 
     fn payoff(&self, state: &Chase) -> Score {

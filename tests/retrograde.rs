@@ -328,30 +328,69 @@ fn leetcode_examples() {
     }
 }
 
-#[test]
-fn cat_and_mouse_games_match_value_iteration() {
-    use gamesolver::games::{CatAndMouse, CatAndMouseII};
-    let mut state = 12345u64;
-    let mut next = |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
-    let mut graphs = 0;
-    while graphs < 40 {
-        let n = 3 + next(8) as usize;
+/// A small xorshift generator for the random Cat and Mouse games.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % bound
+    }
+
+    /// A random Cat and Mouse graph of 3 to 2 + `most` nodes (a third of the pairs linked), if
+    /// it is a valid game (the mouse and the cat can move).
+    fn cat_graph(&mut self, most: u64) -> Option<gamesolver::games::CatAndMouse> {
+        let n = 3 + self.below(most) as usize;
         let mut lists = vec![Vec::new(); n];
         for a in 0..n {
             for b in a + 1..n {
-                if next(3) == 0 {
+                if self.below(3) == 0 {
                     lists[a].push(b as i64);
                     lists[b].push(a as i64);
                 }
             }
         }
-        let Ok(game) = CatAndMouse::new(lists) else {
-            continue; // The mouse or the cat cannot move: refused, as it should be.
+        gamesolver::games::CatAndMouse::new(lists).ok()
+    }
+
+    /// A random Cat and Mouse II grid of 1–4 rows and 3–4 columns, a quarter walls, jumps 1–3,
+    /// and the game on it.
+    fn cat_grid(&mut self) -> (Vec<String>, gamesolver::games::CatAndMouseII) {
+        let (rows, columns) = (1 + self.below(4) as usize, 3 + self.below(2) as usize);
+        let mut cells: Vec<char> = (0..rows * columns)
+            .map(|_| if self.below(4) == 0 { '#' } else { '.' })
+            .collect();
+        // Three distinct cells for the cat, the mouse and the food.
+        let mut places = Vec::new();
+        while places.len() < 3 {
+            let cell = self.below((rows * columns) as u64) as usize;
+            if !places.contains(&cell) {
+                places.push(cell);
+            }
+        }
+        for (place, letter) in places.iter().zip(['C', 'M', 'F']) {
+            cells[*place] = letter;
+        }
+        let grid: Vec<String> = cells
+            .chunks(columns)
+            .map(|row| row.iter().collect())
+            .collect();
+        let (cat, mouse) = (1 + self.below(3) as i64, 1 + self.below(3) as i64);
+        let game = gamesolver::games::CatAndMouseII::new(&grid, cat, mouse).unwrap();
+        (grid, game)
+    }
+}
+
+#[test]
+fn cat_and_mouse_games_match_value_iteration() {
+    let mut rng = Rng(12345);
+    let mut graphs = 0;
+    while graphs < 40 {
+        // A graph where the mouse or the cat cannot move is refused, as it should be.
+        let Some(game) = rng.cat_graph(8) else {
+            continue;
         };
         graphs += 1;
         let expected = game_oracle(&game);
@@ -366,26 +405,7 @@ fn cat_and_mouse_games_match_value_iteration() {
         }
     }
     for _ in 0..40 {
-        let (rows, columns) = (1 + next(4) as usize, 3 + next(2) as usize);
-        let mut cells: Vec<char> = (0..rows * columns)
-            .map(|_| if next(4) == 0 { '#' } else { '.' })
-            .collect();
-        // Three distinct cells for the cat, the mouse and the food.
-        let mut places = Vec::new();
-        while places.len() < 3 {
-            let cell = next((rows * columns) as u64) as usize;
-            if !places.contains(&cell) {
-                places.push(cell);
-            }
-        }
-        for (place, letter) in places.iter().zip(['C', 'M', 'F']) {
-            cells[*place] = letter;
-        }
-        let grid: Vec<String> = cells
-            .chunks(columns)
-            .map(|row| row.iter().collect())
-            .collect();
-        let game = CatAndMouseII::new(&grid, 1 + next(3) as i64, 1 + next(3) as i64).unwrap();
+        let (grid, game) = rng.cat_grid();
         let expected = game_oracle(&game);
         let solved = retrograde(&game, Limits::default()).unwrap();
         for (state, value) in &expected {
@@ -429,18 +449,11 @@ fn bad_graphs_and_grids_are_refused_with_what_is_wrong() {
 
 #[test]
 fn every_mode_agrees_on_the_cat_and_mouse_games() {
-    use gamesolver::games::{CatAndMouse, CatAndMouseII};
     use gamesolver::{
         DenseIds, par_retrograde_indexed, par_retrograde_with_predecessors, retrograde_indexed,
         retrograde_with, retrograde_with_predecessors,
     };
-    let mut state = 777u64;
-    let mut next = |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound
-    };
+    let mut rng = Rng(777);
     // The same outcome and remoteness at every reachable state, whatever the mode.
     fn agree<G>(game: &G, what: &str)
     where
@@ -506,42 +519,13 @@ fn every_mode_agrees_on_the_cat_and_mouse_games() {
     }
     let mut graphs = 0;
     while graphs < 25 {
-        let n = 3 + next(9) as usize;
-        let mut lists = vec![Vec::new(); n];
-        for a in 0..n {
-            for b in a + 1..n {
-                if next(3) == 0 {
-                    lists[a].push(b as i64);
-                    lists[b].push(a as i64);
-                }
-            }
-        }
-        if let Ok(game) = CatAndMouse::new(lists) {
+        if let Some(game) = rng.cat_graph(9) {
             graphs += 1;
             agree(&game, "graph");
         }
     }
     for _ in 0..25 {
-        let (rows, columns) = (1 + next(4) as usize, 3 + next(2) as usize);
-        let mut cells: Vec<char> = (0..rows * columns)
-            .map(|_| if next(4) == 0 { '#' } else { '.' })
-            .collect();
-        let mut places = Vec::new();
-        while places.len() < 3 {
-            let cell = next((rows * columns) as u64) as usize;
-            if !places.contains(&cell) {
-                places.push(cell);
-            }
-        }
-        for (place, letter) in places.iter().zip(['C', 'M', 'F']) {
-            cells[*place] = letter;
-        }
-        let grid: Vec<String> = cells
-            .chunks(columns)
-            .map(|row| row.iter().collect())
-            .collect();
-        let game = CatAndMouseII::new(&grid, 1 + next(3) as i64, 1 + next(3) as i64).unwrap();
-        agree(&game, "grid");
+        agree(&rng.cat_grid().1, "grid");
     }
 }
 
