@@ -12,9 +12,9 @@ use gamesolver::memo::{
     MemoTable, ShardedBoundTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Ply, Pruned, Pruning, RangeSource,
-    SERIAL_CUTOFF, Score, Solution, Stats, input, par_prune_with, par_solve_within, prune_with,
-    retrograde_with, solve_within,
+    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, Pruning,
+    RangeSource, Retrograde, SERIAL_CUTOFF, Score, Solution, StateIds, Stats, input,
+    par_prune_with, par_solve_within, prune_with, retrograde_with, solve_within,
 };
 
 use super::args::{Cli, SolverName, strip_protection};
@@ -554,6 +554,36 @@ where
 {
     let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
     let solved = retrograde_with(game, ids, limits)?;
+    let value = solved.outcome().value();
+    let mut headline = game.headline(value);
+    if let Some(moves) = solved.remoteness() {
+        headline = format!(
+            "{headline} The game lasts {moves} move{} (the winner as fast as it can, the loser \
+             as slowly).",
+            if moves == 1 { "" } else { "s" }
+        );
+    }
+    retrograde_report(
+        cli,
+        (game, n),
+        &solved,
+        1,
+        limits,
+        (game.answer(value), headline),
+    )
+}
+
+/// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
+/// in the game's words (a drawn line that goes round is said to), and the statistics; refused
+/// if the line in words would not fit the budget beside the solution.
+pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
+    cli: &Cli,
+    (game, n): (&G, usize),
+    solved: &Retrograde<'_, G, I>,
+    threads: usize,
+    limits: Limits,
+    (answer, headline): (Answer, String),
+) -> Result<Report, Failure> {
     let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
     let line = solved.line();
     let done = solved.stats();
@@ -568,25 +598,28 @@ where
             )
         },
     )?;
-    let value = outcome.value();
-    let mut headline = game.headline(value);
-    if let Some(moves) = remoteness {
-        headline = format!(
-            "{} The game lasts {moves} move{} (the winner as fast as it can, the loser as \
-             slowly).",
-            headline,
-            if moves == 1 { "" } else { "s" }
+    let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    let goes_round = line.last().is_some_and(|ply| {
+        let mut moves = Vec::new();
+        game.moves(&game.play(&ply.state, &ply.mv).next, &mut moves);
+        !moves.is_empty()
+    });
+    if outcome == Outcome::Draw && goes_round {
+        notes.push(
+            "Neither side can force a win: the line below ends where it returns to one of its \
+             positions, and best play goes round forever."
+                .to_string(),
         );
     }
     Ok(Report {
         game: cli.game,
         n,
-        answer: game.answer(value),
-        value,
+        answer,
+        value: outcome.value(),
         headline,
         solver: "retrograde",
         table: "arrays",
-        threads: 1,
+        threads,
         stats: Stats {
             stored: done.states,
             expanded: done.moves as u64,
@@ -595,7 +628,7 @@ where
             ..Stats::default()
         },
         line: game.entries(&line),
-        notes: game.legend().map(str::to_string).into_iter().collect(),
+        notes,
         json: None,
         outcome: Some((outcome, remoteness)),
     })

@@ -5,8 +5,8 @@
 
 use gamesolver::games::Chase;
 use gamesolver::{
-    Error, Game, Indexed, MoveValue, Outcome, Player, Ply, Predecessors, Retrograde, StateAt,
-    Stats, Turn, par_retrograde_indexed, retrograde_indexed,
+    Error, Game, Indexed, MoveValue, Outcome, Player, Ply, Predecessors, Retrograde, StateAt, Turn,
+    par_retrograde_indexed, retrograde_indexed,
 };
 use serde::de::DeserializeOwned;
 
@@ -88,39 +88,8 @@ where
             (retrograde_indexed(game, limits)?, 1)
         }
     };
-    let line = solved.line();
-    let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
-    let (answer, headline) = describe(outcome, remoteness);
-    let done = solved.stats();
-    let mut notes = Vec::new();
-    if outcome == Outcome::Draw && !line.is_empty() {
-        notes.push(
-            "Neither side can force a win: the line below ends where it returns to one of its \
-             positions, and best play goes round forever."
-                .to_string(),
-        );
-    }
-    Ok(Report {
-        game: cli.game,
-        n,
-        answer,
-        value: outcome.value(),
-        headline,
-        solver: "retrograde",
-        table: "arrays",
-        threads,
-        stats: Stats {
-            stored: done.states,
-            expanded: done.moves as u64,
-            max_depth: done.levels as usize,
-            elapsed: done.elapsed,
-            ..Stats::default()
-        },
-        line: game.entries(&line),
-        notes,
-        json: None,
-        outcome: Some((outcome, remoteness)),
-    })
+    let described = describe(solved.outcome(), solved.remoteness());
+    run::retrograde_report(cli, (game, n), &solved, threads, limits, described)
 }
 
 /// "in N moves", for a remoteness.
