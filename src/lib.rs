@@ -11,8 +11,9 @@
 //!
 //! The bundled [games] are ordinary implementations of the same trait: LeetCode's Stone Games
 //! (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact solvers),
-//! Nim, Tic-tac-toe, Dots and Boxes and Connect Four. Games with a declared value range can be
-//! solved by the pruning engine ([`prune`]) as well.
+//! Nim, Tic-tac-toe, Dots and Boxes, Connect Four, and Cat and Mouse (913, 1728). Games with a
+//! declared value range can be solved by the pruning engine ([`prune`]) as well; games whose
+//! play can cycle, by [`retrograde`] analysis (win, loss or draw, with remoteness).
 //!
 //! ```
 //! use gamesolver::{solve, memo::DenseTable, games::StoneGameII};
