@@ -952,21 +952,7 @@ fn analyze_values_every_move_at_any_position() {
 /// Tic-tac-toe by brute force over the board as text (`X`, `O`, `.`, row by row): the value
 /// for the side to move, +1 win, -1 loss, 0 draw.
 fn tic_tac_toe_value(board: &mut [u8; 9]) -> i64 {
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    let won = |board: &[u8; 9], mark: u8| {
-        LINES
-            .iter()
-            .any(|line| line.iter().all(|&c| board[c] == mark))
-    };
+    let won = tic_tac_toe_wins;
     let marks = board.iter().filter(|&&c| c != b'.').count();
     let (me, other) = if marks % 2 == 0 {
         (b'X', b'O')

@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use common::random_values;
+use common::{random_values, tic_tac_toe_wins};
 use gamesolver::check::{CheckOptions, check_dense};
 use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable};
@@ -190,21 +190,6 @@ fn leetcode_examples() {
 /// Every position reachable from the empty board, by the literal rules (independent of the
 /// crate's encoding): play stops at three in a row or a full board.
 fn tic_tac_toe_positions() -> usize {
-    fn wins(board: &[u8; 9], mark: u8) -> bool {
-        const LINES: [[usize; 3]; 8] = [
-            [0, 1, 2],
-            [3, 4, 5],
-            [6, 7, 8],
-            [0, 3, 6],
-            [1, 4, 7],
-            [2, 5, 8],
-            [0, 4, 8],
-            [2, 4, 6],
-        ];
-        LINES
-            .iter()
-            .any(|line| line.iter().all(|&cell| board[cell] == mark))
-    }
     let mut seen = HashSet::new();
     let mut todo = vec![[0u8; 9]];
     while let Some(board) = todo.pop() {
@@ -212,7 +197,7 @@ fn tic_tac_toe_positions() -> usize {
             continue;
         }
         let marks = board.iter().filter(|&&cell| cell != 0).count();
-        if wins(&board, 1) || wins(&board, 2) || marks == 9 {
+        if tic_tac_toe_wins(&board, 1) || tic_tac_toe_wins(&board, 2) || marks == 9 {
             continue;
         }
         let mark = if marks % 2 == 0 { 1 } else { 2 };

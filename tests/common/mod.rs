@@ -156,3 +156,22 @@ pub fn output_of(mut command: std::process::Command, stdin: Option<&[u8]>) -> st
     }
     child.wait_with_output().expect("the program ends")
 }
+
+/// Whether `mark` holds three in a row on a tic-tac-toe board of 9 cells, row by row (by the
+/// literal rules, independent of the crate's encoding).
+#[allow(dead_code)]
+pub fn tic_tac_toe_wins(board: &[u8; 9], mark: u8) -> bool {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    LINES
+        .iter()
+        .any(|line| line.iter().all(|&cell| board[cell] == mark))
+}
