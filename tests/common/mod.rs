@@ -159,7 +159,6 @@ pub fn output_of(mut command: std::process::Command, stdin: Option<&[u8]>) -> st
 
 /// Whether `mark` holds three in a row on a tic-tac-toe board of 9 cells, row by row (by the
 /// literal rules, independent of the crate's encoding).
-#[allow(dead_code)]
 pub fn tic_tac_toe_wins(board: &[u8; 9], mark: u8) -> bool {
     const LINES: [[usize; 3]; 8] = [
         [0, 1, 2],
