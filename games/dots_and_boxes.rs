@@ -3,11 +3,30 @@
 //! value is the first player's boxes minus the second's.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
 
-/// The most edges a board may have: the state is a bitmask of drawn edges, and the dense
-/// index space is `2^edges`.
-pub const MAX_EDGES: u32 = 24;
+/// The most edges a board may have: the state is a 64-bit mask of drawn edges. (What a solve
+/// can hold is set by the memory budget: the exhaustive engine's dense index space is
+/// `2^edges`, the tier solver's largest tiers `C(edges, edges/2)` bytes each.)
+pub const MAX_EDGES: u32 = 60;
+
+/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 64 (every value fits: C(64, 32) < 2⁶⁴).
+static BINOMIAL: [[u64; 66]; 65] = binomials();
+
+const fn binomials() -> [[u64; 66]; 65] {
+    let mut table = [[0u64; 66]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1].wrapping_add(table[n - 1][k]);
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+}
 
 /// A board of `rows × columns` boxes. Edges are numbered: first the horizontal ones, row by
 /// row (`(rows + 1) × columns`), then the vertical ones, row by row (`rows × (columns + 1)`).
@@ -24,12 +43,19 @@ pub struct DotsAndBoxes {
     rows: u32,
     columns: u32,
     edges: u32,
-    /// For each edge, the boxes it borders, as masks of their four edges (one or two).
-    borders: Vec<Vec<u32>>,
+    /// For each edge, the boxes it borders, as masks of their four edges (a second box of
+    /// `u64::MAX`, never complete, for an edge on the border).
+    borders: Vec<[u64; 2]>,
 }
 
 impl DotsAndBoxes {
     /// A board of `rows × columns` boxes: both at least 1, at most [`MAX_EDGES`] edges.
+    ///
+    /// ```
+    /// use gamesolver::games::DotsAndBoxes;
+    /// assert_eq!(DotsAndBoxes::new(3, 4).unwrap().edges(), 31);
+    /// assert!(DotsAndBoxes::new(5, 6).is_err()); // 71 edges
+    /// ```
     pub fn new(rows: i64, columns: i64) -> Result<Self, Error> {
         for (position, value) in [(1, rows), (2, columns)] {
             if !(1..=12).contains(&value) {
@@ -47,19 +73,20 @@ impl DotsAndBoxes {
         if edges > MAX_EDGES {
             return Err(Error::InvalidGame(format!(
                 "a board of {rows} x {columns} boxes has {edges} edges, but boards may have at \
-                 most 24 edges (2 x 3 boxes have 17, 3 x 3 have 24)"
+                 most {MAX_EDGES} edges (3 x 3 boxes have 24, 3 x 4 have 31, 5 x 5 have 60)"
             )));
         }
-        let mut borders = vec![Vec::new(); edges as usize];
+        let mut borders = vec![[u64::MAX; 2]; edges as usize];
         for row in 0..rows {
             for column in 0..columns {
                 let top = row * columns + column;
                 let bottom = (row + 1) * columns + column;
                 let left = horizontal + row * (columns + 1) + column;
                 let right = left + 1;
-                let mask = (1 << top) | (1 << bottom) | (1 << left) | (1 << right);
+                let mask: u64 = (1 << top) | (1 << bottom) | (1 << left) | (1 << right);
                 for edge in [top, bottom, left, right] {
-                    borders[edge as usize].push(mask);
+                    let sides = &mut borders[edge as usize];
+                    sides[usize::from(sides[0] != u64::MAX)] = mask;
                 }
             }
         }
@@ -80,28 +107,32 @@ impl DotsAndBoxes {
     pub fn edges(&self) -> u32 {
         self.edges
     }
+
+    /// The boxes that drawing `edge` completes when `next` is drawn (`edge` included).
+    #[inline]
+    fn completed(&self, next: u64, edge: u32) -> Score {
+        let [first, second] = self.borders[edge as usize];
+        Score::from(next & first == first) + Score::from(next & second == second)
+    }
 }
 
 impl Game for DotsAndBoxes {
     /// The drawn edges, one bit each.
-    type State = u32;
+    type State = u64;
     /// The edge to draw.
     type Move = u8;
-    fn start(&self) -> u32 {
+    fn start(&self) -> u64 {
         0
     }
-    fn moves(&self, drawn: &u32, moves: &mut Vec<u8>) {
+    fn moves(&self, drawn: &u64, moves: &mut Vec<u8>) {
         moves.extend((0..self.edges as u8).filter(|edge| drawn & (1 << edge) == 0));
     }
-    fn play(&self, drawn: &u32, edge: &u8) -> Step<u32> {
+    fn play(&self, drawn: &u64, edge: &u8) -> Step<u64> {
         let next = drawn | (1 << edge);
-        let completed = self.borders[*edge as usize]
-            .iter()
-            .filter(|&&square| next & square == square)
-            .count();
+        let completed = self.completed(next, u32::from(*edge));
         Step {
             next,
-            gain: completed as Score,
+            gain: completed,
             turn: if completed > 0 {
                 Turn::Keep
             } else {
@@ -109,7 +140,7 @@ impl Game for DotsAndBoxes {
             },
         }
     }
-    fn payoff(&self, _: &u32) -> Score {
+    fn payoff(&self, _: &u64) -> Score {
         0
     }
     fn state_bound(&self) -> Option<u64> {
@@ -121,7 +152,102 @@ impl DenseIndex for DotsAndBoxes {
     fn index_len(&self) -> usize {
         1 << self.edges
     }
-    fn index(&self, drawn: &u32) -> usize {
+    fn index(&self, drawn: &u64) -> usize {
         *drawn as usize
+    }
+}
+
+/// Tier `t`: the boards with `t` lines drawn, `C(edges, t)` of them, ranked in colex order
+/// (the drawn edges `c₀ < c₁ < …` have rank `Σ C(cᵢ, i + 1)`). The rank of a board with one
+/// more line follows from its own in a single pass over the edges, so
+/// [`ranked_children`](Tiered::ranked_children) costs one table lookup per move.
+impl Tiered for DotsAndBoxes {
+    fn tier_count(&self) -> usize {
+        self.edges as usize + 1
+    }
+    fn tier(&self, drawn: &u64) -> usize {
+        drawn.count_ones() as usize
+    }
+    fn tier_len(&self, tier: usize) -> u64 {
+        BINOMIAL[self.edges as usize][tier]
+    }
+    fn rank(&self, drawn: &u64) -> u64 {
+        let (mut rank, mut bits) = (0, *drawn);
+        let mut below = 0;
+        while bits != 0 {
+            let edge = bits.trailing_zeros() as usize;
+            below += 1;
+            rank += BINOMIAL[edge][below];
+            bits &= bits - 1;
+        }
+        rank
+    }
+    fn unrank(&self, tier: usize, rank: u64) -> Option<u64> {
+        if rank >= self.tier_len(tier) {
+            return None;
+        }
+        let (mut drawn, mut rank, mut edge) = (0u64, rank, self.edges as usize);
+        for count in (1..=tier).rev() {
+            edge -= 1;
+            while BINOMIAL[edge][count] > rank {
+                edge -= 1;
+            }
+            drawn |= 1 << edge;
+            rank -= BINOMIAL[edge][count];
+        }
+        Some(drawn)
+    }
+    fn unrank_next(&self, tier: usize, rank: u64, previous: &u64) -> Option<u64> {
+        if rank >= self.tier_len(tier) || *previous == 0 {
+            return self.unrank(tier, rank);
+        }
+        // Colex order is numeric order: the next larger mask with as many bits.
+        let lowest = previous & previous.wrapping_neg();
+        let carried = previous + lowest;
+        Some(carried | (((carried ^ previous) >> 2) / lowest))
+    }
+    fn tier_reach(&self) -> usize {
+        1
+    }
+    fn value_bound(&self) -> Score {
+        Score::from(self.rows * self.columns)
+    }
+    fn ranked_children(
+        &self,
+        drawn: &u64,
+        _moves: &mut Vec<u8>,
+        mut each: impl FnMut(Score, Turn, usize, u64),
+    ) {
+        let tier = drawn.count_ones() as usize + 1;
+        // A new edge e with j drawn edges below it: the drawn edges below keep their terms
+        // C(c, i + 1) (`below`), e adds C(e, j + 1), the ones above move up a place and add
+        // C(c, i + 2) (`above`).
+        let (mut above, mut bits, mut count) = (0, *drawn, 0);
+        while bits != 0 {
+            count += 1;
+            above += BINOMIAL[bits.trailing_zeros() as usize][count + 1];
+            bits &= bits - 1;
+        }
+        let (mut below, mut count) = (0, 0);
+        for (edge, binomial) in BINOMIAL.iter().enumerate().take(self.edges as usize) {
+            if drawn & (1 << edge) != 0 {
+                count += 1;
+                below += binomial[count];
+                above -= binomial[count + 1];
+            } else {
+                let completed = self.completed(drawn | (1 << edge), edge as u32);
+                let turn = if completed > 0 {
+                    Turn::Keep
+                } else {
+                    Turn::Pass
+                };
+                each(
+                    completed,
+                    turn,
+                    tier,
+                    below + binomial[count + 1] + above,
+                );
+            }
+        }
     }
 }

@@ -273,3 +273,117 @@ pub trait Symmetry: Game {
     /// The representative of `state`'s class.
     fn canonical(&self, state: &Self::State) -> Self::State;
 }
+
+/// An optional capability: the game is layered into *tiers*, and every move leads to a later
+/// tier (Dots and Boxes: the number of lines drawn).
+///
+/// The tier solver ([`tier_solve`](crate::tier_solve)) values every state of the last tier,
+/// then of the one before, back to the start's tier, keeping only the tiers a move can still
+/// reach, one flat array per tier, values in the narrowest integer type that holds
+/// [`value_bound`](Tiered::value_bound). A state is found in its tier's array by its *rank*,
+/// its index within the tier, and the solver walks a tier's ranks with
+/// [`unrank`](Tiered::unrank).
+///
+/// # Contract
+///
+/// - Tiers are `0..tier_count()`; tier `t` holds ranks `0..tier_len(t)`.
+/// - A move from a state in tier `t` leads to a state in a tier `u` with
+///   `t < u ≤ t + tier_reach()`.
+/// - `unrank(t, rank(s)) == Some(s)` for every state `s` of tier `t`, and `rank(s) <
+///   tier_len(tier(s))`. `unrank` may return `None` for a rank no state has (a hole: it costs
+///   its cell and is never read). [`unrank_next`](Tiered::unrank_next), if overridden, gives
+///   what `unrank` gives.
+/// - Every state's value lies in `-value_bound()..=value_bound()`.
+/// - [`ranked_children`](Tiered::ranked_children), if overridden, reports exactly what `moves`,
+///   `play`, `tier` and `rank` give.
+///
+/// [`check_tiers`](crate::check::check_tiers) verifies all of this on the states it walks.
+///
+/// ```
+/// use gamesolver::{Game, Score, Step, Tiered, Turn, tier_solve};
+///
+/// /// Take 1 or 2 counters; whoever takes the last one scores a point.
+/// struct TakeAway { counters: u32 }
+/// # impl Game for TakeAway {
+/// #     type State = u32;
+/// #     type Move = u32;
+/// #     fn start(&self) -> u32 { self.counters }
+/// #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=2).filter(|t| t <= left)); }
+/// #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+/// #         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
+/// #     }
+/// #     fn payoff(&self, _left: &u32) -> Score { 0 }
+/// # }
+/// // Tier t: t counters taken; one state per tier.
+/// impl Tiered for TakeAway {
+///     fn tier_count(&self) -> usize { self.counters as usize + 1 }
+///     fn tier(&self, left: &u32) -> usize { (self.counters - left) as usize }
+///     fn tier_len(&self, _tier: usize) -> u64 { 1 }
+///     fn rank(&self, _left: &u32) -> u64 { 0 }
+///     fn unrank(&self, tier: usize, _rank: u64) -> Option<u32> { Some(self.counters - tier as u32) }
+///     fn tier_reach(&self) -> usize { 2 }
+///     fn value_bound(&self) -> Score { 1 }
+/// }
+/// assert_eq!(tier_solve(&TakeAway { counters: 9 }).unwrap().value(), -1);
+/// ```
+pub trait Tiered: Game {
+    /// How many tiers there are.
+    fn tier_count(&self) -> usize;
+
+    /// The tier of `state`, in `0..tier_count()`.
+    fn tier(&self, state: &Self::State) -> usize;
+
+    /// How many ranks tier `tier` has.
+    fn tier_len(&self, tier: usize) -> u64;
+
+    /// The index of `state` within its tier, in `0..tier_len(tier(state))`.
+    fn rank(&self, state: &Self::State) -> u64;
+
+    /// The state of tier `tier` whose rank is `rank`, or `None` if no state has it.
+    fn unrank(&self, tier: usize, rank: u64) -> Option<Self::State>;
+
+    /// The state of rank `rank` in tier `tier`, given `previous`, the state of rank `rank − 1`
+    /// (`None` if no state has `rank`). The solver walks a tier's ranks in order with it; the
+    /// default unranks afresh, and a game whose next state follows cheaply from the one before
+    /// (the next bitmask with as many bits) overrides it.
+    fn unrank_next(&self, tier: usize, rank: u64, previous: &Self::State) -> Option<Self::State> {
+        let _ = previous;
+        self.unrank(tier, rank)
+    }
+
+    /// How many tiers ahead a move can lead at most (the solver keeps that many tiers after the
+    /// one it solves). The default, `tier_count()`, keeps every tier.
+    fn tier_reach(&self) -> usize {
+        self.tier_count()
+    }
+
+    /// The largest absolute value a state can have: it sets the width of the stored values
+    /// (one byte up to 127). The default says nothing (eight bytes).
+    fn value_bound(&self) -> Score {
+        Score::MAX
+    }
+
+    /// Calls `each(gain, turn, tier, rank)` for every move of `state`, in the order of
+    /// [`moves`](Game::moves), with the move's gain and turn and its next state's tier and rank.
+    /// `moves` is a scratch buffer. The default plays every move and ranks its next state; a
+    /// game whose rank of a next state follows cheaply from its own (an incremental rank)
+    /// overrides it.
+    fn ranked_children(
+        &self,
+        state: &Self::State,
+        moves: &mut Vec<Self::Move>,
+        mut each: impl FnMut(Score, Turn, usize, u64),
+    ) {
+        moves.clear();
+        self.moves(state, moves);
+        for mv in moves.iter() {
+            let step = self.play(state, mv);
+            each(
+                step.gain,
+                step.turn,
+                self.tier(&step.next),
+                self.rank(&step.next),
+            );
+        }
+    }
+}

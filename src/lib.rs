@@ -38,15 +38,18 @@ mod solve;
 pub mod games;
 
 pub use error::Error;
-pub use game::{CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Turn, ValueRange};
+pub use game::{
+    CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Tiered, Turn, ValueRange,
+};
 pub use solve::{
-    AnyValue, DeclaredRange, DenseIds, Driver, HashIds, Indexed, Limits, MAX_RETROGRADE_STATES,
-    MoveValue, Outcome, Ply, Predecessors, Progress, Pruned, Pruner, Pruning, RangeSource,
-    RetroStats, Retrograde, SERIAL_CUTOFF, Solution, StateAt, StateIds, Stats, par_prune,
-    par_prune_with, par_retrograde, par_retrograde_indexed, par_retrograde_with,
-    par_retrograde_with_predecessors, par_solve, par_solve_with, par_solve_within, prune,
-    prune_with, retrograde, retrograde_indexed, retrograde_with, retrograde_with_predecessors,
-    solve, solve_ranged_with, solve_with, solve_within,
+    AnyValue, DeclaredRange, DenseIds, Driver, HashIds, Indexed, KeepTiers, Limits,
+    MAX_RETROGRADE_STATES, MoveValue, Outcome, Ply, Predecessors, Progress, Pruned, Pruner,
+    Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF, Solution, StateAt, StateIds,
+    Stats, TierSolution, TierStats, par_prune, par_prune_with, par_retrograde,
+    par_retrograde_indexed, par_retrograde_with, par_retrograde_with_predecessors, par_solve,
+    par_solve_with, par_solve_within, par_tier_solve, par_tier_solve_with, prune, prune_with,
+    retrograde, retrograde_indexed, retrograde_with, retrograde_with_predecessors, solve,
+    solve_ranged_with, solve_with, solve_within, tier_solve, tier_solve_with,
 };
 
 /// The README's examples, compiled and run as doctests.

@@ -274,6 +274,59 @@ fn every_solver_and_thread_count_gives_the_same_answer_and_line() {
 }
 
 #[test]
+fn the_tier_solver_agrees_with_the_engine_from_the_command_line() {
+    for size in [["1", "2"], ["2", "2"], ["2", "3"]] {
+        let engine = json(
+            &["dots-and-boxes", size[0], size[1], "--solver", "engine"],
+            None,
+        );
+        for threads in ["1", "2", "3"] {
+            let args = [
+                "dots-and-boxes",
+                size[0],
+                size[1],
+                "--solver",
+                "tier",
+                "--threads",
+                threads,
+            ];
+            let tiers = json(&args, None);
+            assert_eq!(tiers["value"], engine["value"], "{args:?}");
+            assert_eq!(tiers["solver"], "tier");
+            assert_eq!(tiers["table"], "8-bit tiers");
+            // Both lines take the first best move in the same order of moves.
+            assert_eq!(tiers["line"], engine["line"], "{args:?}");
+        }
+        // Auto picks the tier solver for Dots and Boxes.
+        let auto = json(&["dots-and-boxes", size[0], size[1]], None);
+        assert_eq!(auto["solver"], "tier");
+    }
+    // Under a budget that holds the tiers still needed but not all of them: the value, and a
+    // note that says why there is no line.
+    let args = [
+        "dots-and-boxes",
+        "2",
+        "3",
+        "--memory-limit",
+        "60K",
+        "--threads",
+        "1",
+    ];
+    let text = gamesolver(&args, None);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(text.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("No line of play: it needs every tier's values"),
+        "{stdout}"
+    );
+    let message = rejected(&["nim", "1,2", "--solver", "tier"], None, 2);
+    assert!(
+        message.contains("nim is not layered into tiers") && message.contains("dots-and-boxes"),
+        "{message}"
+    );
+}
+
+#[test]
 fn text_output_explains_the_line() {
     let output = gamesolver(&["stone-game-ii", "2,7,9,4,4"], None);
     assert!(output.status.success());
@@ -447,7 +500,7 @@ fn bad_input_is_rejected_cleanly() {
             vec!["dots-and-boxes", "4", "4"],
             None,
             1,
-            "at most 24 edges",
+            "tiers 20 to 21 held at once: 269128937220 states of 1 byte) needs about 250.6 GiB",
         ),
         (
             vec!["dots-and-boxes", "0", "3"],
@@ -816,8 +869,8 @@ fn options_the_solver_cannot_use_are_warnings_and_messages_name_the_problem() {
     // Messages in the game's own terms.
     for (args, says, not) in [
         (
-            vec!["dots-and-boxes", "5", "5"],
-            "5 x 5 boxes has 60 edges",
+            vec!["dots-and-boxes", "5", "6"],
+            "5 x 6 boxes has 71 edges",
             "board of edges",
         ),
         (

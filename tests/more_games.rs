@@ -3,9 +3,9 @@
 
 mod common;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use common::{random_values, tic_tac_toe_wins};
+use common::{dots_and_boxes_oracle, random_values, tic_tac_toe_wins};
 use gamesolver::check::{CheckOptions, check_dense};
 use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable};
@@ -221,77 +221,6 @@ fn tic_tac_toe_is_a_draw_over_5478_positions() {
     assert_eq!(report.states, 5478);
 }
 
-/// Dots and Boxes by the literal rules on dot coordinates, independent of the crate's edge
-/// numbering: segments between neighbouring dots, boxes by their corner, the mover keeps the
-/// turn after completing a box. Memoized on the drawn segments; returns mover − opponent.
-fn dots_and_boxes_oracle(rows: usize, columns: usize) -> i64 {
-    type Segment = ((usize, usize), (usize, usize));
-    let mut segments: Vec<Segment> = Vec::new();
-    for r in 0..=rows {
-        for c in 0..columns {
-            segments.push(((r, c), (r, c + 1)));
-        }
-    }
-    for r in 0..rows {
-        for c in 0..=columns {
-            segments.push(((r, c), (r + 1, c)));
-        }
-    }
-    let boxes: Vec<[Segment; 4]> = (0..rows)
-        .flat_map(|r| (0..columns).map(move |c| (r, c)))
-        .map(|(r, c)| {
-            [
-                ((r, c), (r, c + 1)),
-                ((r + 1, c), (r + 1, c + 1)),
-                ((r, c), (r + 1, c)),
-                ((r, c + 1), (r + 1, c + 1)),
-            ]
-        })
-        .collect();
-    fn best(
-        drawn: &mut Vec<bool>,
-        segments: &[Segment],
-        boxes: &[[Segment; 4]],
-        memo: &mut HashMap<Vec<bool>, i64>,
-    ) -> i64 {
-        if let Some(&known) = memo.get(drawn) {
-            return known;
-        }
-        let is_drawn = |drawn: &Vec<bool>, segment: &Segment| {
-            drawn[segments.iter().position(|s| s == segment).unwrap()]
-        };
-        let mut result: Option<i64> = None;
-        for index in 0..segments.len() {
-            if drawn[index] {
-                continue;
-            }
-            let before = boxes
-                .iter()
-                .filter(|b| b.iter().all(|s| is_drawn(drawn, s)))
-                .count();
-            drawn[index] = true;
-            let after = boxes
-                .iter()
-                .filter(|b| b.iter().all(|s| is_drawn(drawn, s)))
-                .count();
-            let completed = (after - before) as i64;
-            let rest = best(drawn, segments, boxes, memo);
-            drawn[index] = false;
-            let value = if completed > 0 {
-                completed + rest
-            } else {
-                -rest
-            };
-            result = Some(result.map_or(value, |r: i64| r.max(value)));
-        }
-        let result = result.unwrap_or(0);
-        memo.insert(drawn.clone(), result);
-        result
-    }
-    let mut drawn = vec![false; segments.len()];
-    best(&mut drawn, &segments, &boxes, &mut HashMap::new())
-}
-
 #[test]
 fn dots_and_boxes_matches_the_literal_rules() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)] {
@@ -347,5 +276,5 @@ fn bad_inputs_are_rejected() {
     assert!(Nim::new(vec![-1]).is_err());
     assert!(Nim::new(vec![1 << 30, 1 << 30]).is_err());
     assert!(DotsAndBoxes::new(0, 2).is_err());
-    assert!(DotsAndBoxes::new(4, 4).is_err());
+    assert!(DotsAndBoxes::new(5, 6).is_err()); // 71 edges, past MAX_EDGES
 }

@@ -31,7 +31,7 @@ mod violation;
 pub use violation::Violation;
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
 use crate::memo::HashTable;
 use crate::solve::{Limits, value_at};
 
@@ -209,6 +209,94 @@ where
             }
         };
         if let Some(violation) = violation {
+            keep(&mut report.violations, violation);
+        }
+    }
+    report
+}
+
+/// [`check`], plus the [`Tiered`] contract on every state met: its tier is below
+/// `tier_count()` and its rank below its tier's length, `unrank` gives the state back (and so
+/// does `unrank_next` from the state of the rank before), every
+/// move leads to a later tier at most `tier_reach()` ahead, and
+/// [`ranked_children`](Tiered::ranked_children) reports what the moves, played and ranked, give.
+///
+/// ```
+/// use gamesolver::check::{check_tiers, CheckOptions};
+/// use gamesolver::games::DotsAndBoxes;
+///
+/// let report = check_tiers(&DotsAndBoxes::new(2, 2).unwrap(), &CheckOptions::default());
+/// assert!(report.is_ok(), "{report:?}");
+/// assert_eq!(report.states, 1 << 12); // every set of the 12 edges
+/// ```
+pub fn check_tiers<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: Tiered,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let (mut report, states) = explore(game, options);
+    let (count, reach) = (game.tier_count(), game.tier_reach());
+    let mut moves = Vec::new();
+    for state in states {
+        let (tier, rank) = (game.tier(&state), game.rank(&state));
+        let unranked = (tier < count && rank < game.tier_len(tier))
+            .then(|| game.unrank(tier, rank))
+            .flatten();
+        let inverse = unranked.as_ref() == Some(&state);
+        if !inverse {
+            let violation = Violation::RankNotInverse {
+                state: state.clone(),
+                tier,
+                rank,
+                unranked,
+            };
+            keep(&mut report.violations, violation);
+        }
+        let previous = (rank > 0 && inverse)
+            .then(|| game.unrank(tier, rank - 1))
+            .flatten();
+        if let Some(previous) = previous {
+            let next = game.unrank_next(tier, rank, &previous);
+            if next.as_ref() != Some(&state) {
+                let violation = Violation::UnrankNextDisagrees {
+                    state: state.clone(),
+                    tier,
+                    rank,
+                    previous,
+                    next,
+                };
+                keep(&mut report.violations, violation);
+            }
+        }
+        moves.clear();
+        game.moves(&state, &mut moves);
+        let mut expected = Vec::with_capacity(moves.len());
+        for mv in &moves {
+            let step = game.play(&state, mv);
+            let next = game.tier(&step.next);
+            if next <= tier || next - tier > reach {
+                let violation = Violation::TierNotLater {
+                    state: state.clone(),
+                    mv: mv.clone(),
+                    tier,
+                    next,
+                    reach,
+                };
+                keep(&mut report.violations, violation);
+            }
+            expected.push((step.gain, step.turn, next, game.rank(&step.next)));
+        }
+        let mut reported = Vec::with_capacity(expected.len());
+        game.ranked_children(&state, &mut moves, |gain, turn, tier, rank| {
+            reported.push((gain, turn, tier, rank));
+        });
+        if reported != expected {
+            let violation = Violation::RankedChildrenDisagree {
+                state,
+                expected,
+                reported,
+            };
             keep(&mut report.violations, violation);
         }
     }

@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Debug};
 
-use crate::game::{Game, Score, Step};
+use crate::game::{Game, Score, Step, Turn};
 
 /// One broken promise, with the evidence. Its `Debug` form is its `Display` sentence.
 pub enum Violation<G: Game + ?Sized> {
@@ -149,6 +149,56 @@ pub enum Violation<G: Game + ?Sized> {
         /// Their shared index.
         index: usize,
     },
+    /// A move leads to a tier that is not later than its state's, or further ahead than
+    /// `Tiered::tier_reach` (the tier solver then cannot find the next state's value).
+    TierNotLater {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The state's tier.
+        tier: usize,
+        /// The next state's tier.
+        next: usize,
+        /// `tier_reach()`.
+        reach: usize,
+    },
+    /// A state's tier or rank is out of range, or `unrank(tier, rank(state))` is not the
+    /// state (rank and unrank are not inverse).
+    RankNotInverse {
+        /// The state.
+        state: G::State,
+        /// Its tier.
+        tier: usize,
+        /// Its rank.
+        rank: u64,
+        /// What `unrank(tier, rank)` gave (not asked when the tier or rank is out of range).
+        unranked: Option<G::State>,
+    },
+    /// `Tiered::unrank_next` from the state of the rank before gives something else than the
+    /// state `unrank` gives.
+    UnrankNextDisagrees {
+        /// The state of rank `rank`.
+        state: G::State,
+        /// Its tier.
+        tier: usize,
+        /// Its rank.
+        rank: u64,
+        /// The state of rank `rank − 1`.
+        previous: G::State,
+        /// What `unrank_next(tier, rank, previous)` gave.
+        next: Option<G::State>,
+    },
+    /// `Tiered::ranked_children` reports something else than the game's moves, played and
+    /// ranked, as `(gain, turn, tier, rank)` in the order of `moves`.
+    RankedChildrenDisagree {
+        /// The state.
+        state: G::State,
+        /// What `moves`, `play`, `tier` and `rank` give.
+        expected: Vec<(Score, Turn, usize, u64)>,
+        /// What `ranked_children` gave.
+        reported: Vec<(Score, Turn, usize, u64)>,
+    },
 }
 
 impl<G> fmt::Display for Violation<G>
@@ -274,6 +324,54 @@ where
             } => {
                 write!(f, "{first:?} and {second:?} share index {index}")
             }
+            Violation::TierNotLater {
+                state,
+                mv,
+                tier,
+                next,
+                reach,
+            } => write!(
+                f,
+                "play({state:?}, {mv:?}) leads from tier {tier} to tier {next}: every move must \
+                 lead to a later tier, at most tier_reach() = {reach} ahead"
+            ),
+            Violation::RankNotInverse {
+                state,
+                tier,
+                rank,
+                unranked,
+            } => match unranked {
+                Some(unranked) => write!(
+                    f,
+                    "{state:?} has rank {rank} in tier {tier}, but unrank({tier}, {rank}) is \
+                     {unranked:?}: rank and unrank must be inverse"
+                ),
+                None => write!(
+                    f,
+                    "{state:?} has rank {rank} in tier {tier}, but the tier or the rank is out of \
+                     range, or unrank({tier}, {rank}) is None"
+                ),
+            },
+            Violation::UnrankNextDisagrees {
+                state,
+                tier,
+                rank,
+                previous,
+                next,
+            } => write!(
+                f,
+                "unrank_next({tier}, {rank}, {previous:?}) is {next:?}, but unrank({tier}, \
+                 {rank}) is {state:?}"
+            ),
+            Violation::RankedChildrenDisagree {
+                state,
+                expected,
+                reported,
+            } => write!(
+                f,
+                "ranked_children({state:?}) reports {reported:?}, but its moves played and ranked \
+                 are {expected:?} (gain, turn, tier, rank)"
+            ),
         }
     }
 }

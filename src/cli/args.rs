@@ -118,8 +118,9 @@ pub struct Cli {
     pub input: Option<PathBuf>,
 
     /// The solver: the game's specialised exact solver, the generic negamax engine, the
-    /// parallel engine, the pruning engine (alphabeta), or auto (the fastest exact solver for
-    /// the game and input: alphabeta for Connect Four).
+    /// parallel engine, the pruning engine (alphabeta), the tier solver, or auto (the fastest
+    /// exact solver for the game and input: alphabeta for Connect Four, tier for Dots and
+    /// Boxes).
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
@@ -185,6 +186,9 @@ pub enum SolverName {
     /// The pruning engine (alpha-beta with a bound table); on `--threads` threads if given.
     #[value(name = "alphabeta")]
     AlphaBeta,
+    /// The tier solver, for games layered into tiers (Dots and Boxes): every position, from
+    /// the last tier back, on `--threads` threads.
+    Tier,
 }
 
 /// Parses a thread count from 1 to [`MAX_THREADS`], saying what is wrong with any other.

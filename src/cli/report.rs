@@ -41,6 +41,10 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             "retrograde analysis ({} {threads}): {} states, {} moves, {} remoteness levels",
             report.threads, stats.stored, stats.expanded, stats.max_depth
         ),
+        "tier" => format!(
+            "the tier solver ({}, {} {threads}): {} states in {} tiers, {} moves",
+            report.table, report.threads, stats.stored, stats.max_depth, stats.expanded
+        ),
         "alphabeta" => format!(
             "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \
              entries, {} answered by the table",

@@ -12,9 +12,10 @@ use gamesolver::memo::{
     MemoTable, ShardedBoundTable, ShardedTable,
 };
 use gamesolver::{
-    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, Pruning,
-    RangeSource, Retrograde, SERIAL_CUTOFF, Score, Solution, StateIds, Stats, input,
-    par_prune_with, par_solve_within, prune_with, retrograde_with, solve_within,
+    DenseIds, DenseIndex, Error, Game, KeepTiers, Limits, MoveValue, Outcome, Ply, Pruned, Pruning,
+    RangeSource, Retrograde, SERIAL_CUTOFF, Score, Solution, StateIds, Stats, Tiered, input,
+    par_prune_with, par_solve_within, par_tier_solve_with, prune_with, retrograde_with,
+    solve_within, tier_solve_with,
 };
 
 use super::args::{Cli, SolverName, strip_protection};
@@ -96,9 +97,15 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     if cli.save.is_some() || cli.load.is_some() {
         return saved_report(cli, values, limits);
     }
-    match engine.fast {
-        Some(fast) if matches!(cli.solver, SolverName::Fast | SolverName::Auto) => {
+    if cli.solver == SolverName::Tier && engine.tiers.is_none() {
+        return Err(no_tiers(cli.game, "the engine"));
+    }
+    match (engine.fast, engine.tiers) {
+        (Some(fast), _) if matches!(cli.solver, SolverName::Fast | SolverName::Auto) => {
             fast(cli, values, limits)
+        }
+        (_, Some(tiers)) if matches!(cli.solver, SolverName::Tier | SolverName::Auto) => {
+            tiers(cli, values, limits)
         }
         _ => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
             .map(Done::report),
@@ -516,7 +523,7 @@ where
         return Ok(presented(cli, game, n, run, limits)?);
     }
     let parallel = match cli.solver {
-        SolverName::AlphaBeta => unreachable!("handled above"),
+        SolverName::AlphaBeta | SolverName::Tier => unreachable!("handled above"),
         SolverName::Parallel => true,
         SolverName::Engine => false,
         SolverName::Auto | SolverName::Fast => {
@@ -533,6 +540,90 @@ where
         engine(game, false, limits)?
     };
     Ok(presented(cli, game, n, run, limits)?)
+}
+
+/// `--solver tier` for a game that is not layered into tiers.
+pub(super) fn no_tiers(game: GameName, instead: &str) -> Failure {
+    Failure::Usage(format!(
+        "{} is not layered into tiers: the tier solver does not apply ({instead} solves it; \
+         the tier solver solves {})",
+        game.id(),
+        super::games::tier_names()
+    ))
+}
+
+/// A game layered into tiers, by the tier solver on `--threads` threads (default: every
+/// core): every tier kept when they fit the budget (for the optimal line), else only the tiers
+/// still needed (the value alone, and a note that says why there is no line).
+pub(crate) fn tier_report<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Tiered + Sync,
+    G::State: Send,
+{
+    let threads = cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let mut limits = limits;
+    let pool = pool_if_parallel(threads, &mut limits)?;
+    let solve = |keep| match &pool {
+        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep)),
+        None => tier_solve_with(game, limits, keep),
+    };
+    let (solution, everything) = match solve(KeepTiers::All) {
+        Err(Error::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
+        solved => (solved?, None),
+    };
+    let line = solution.line().unwrap_or_default();
+    let done = solution.stats();
+    let plies = line.len() as u64;
+    held(
+        limits,
+        done.peak_bytes
+            .saturating_add(plies.saturating_mul(G::ENTRY_BYTES)),
+        || format!("the tier solution and its optimal line of {plies} moves in words"),
+    )?;
+    let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    if let Some(needed) = everything {
+        notes.push(format!(
+            "No line of play: it needs every tier's values at once ({}), past the memory budget \
+             ({}); the value is exact.",
+            Bytes(needed),
+            Bytes(limits.memory_budget)
+        ));
+    }
+    let value = solution.value();
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer: game.answer(value),
+        value,
+        headline: game.headline(value),
+        solver: "tier",
+        table: match done.value_bytes {
+            1 => "8-bit tiers",
+            2 => "16-bit tiers",
+            4 => "32-bit tiers",
+            _ => "64-bit tiers",
+        },
+        threads,
+        stats: Stats {
+            stored: done.states as usize,
+            expanded: done.moves,
+            max_depth: done.tiers,
+            elapsed: done.elapsed,
+            ..Stats::default()
+        },
+        line: game.entries(&line),
+        notes,
+        json: None,
+        outcome: None,
+    })
 }
 
 /// The most indices (of the game's dense index) for which `auto` solves an outcome game by

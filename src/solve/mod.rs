@@ -13,6 +13,7 @@ mod prune;
 mod retrograde;
 mod search;
 mod solution;
+mod tiers;
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +31,10 @@ pub use retrograde::{
     retrograde_with_predecessors,
 };
 pub use solution::{MoveValue, Ply, Solution};
+pub use tiers::{
+    KeepTiers, TierSolution, TierStats, par_tier_solve, par_tier_solve_with, tier_solve,
+    tier_solve_with,
+};
 
 use crate::error::Error;
 use crate::game::Game;

@@ -4,18 +4,22 @@ use gamesolver::games::DotsAndBoxes;
 use gamesolver::{AnyValue, Error, Ply, Score, Turn};
 
 use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob};
-use super::super::run::Failure;
+use super::super::run::{Failure, tier_report};
 use super::{Bundled, Engine, Reads, Solves};
 
 /// Dots and Boxes on the command line.
 pub const GAME: Bundled = Bundled {
     name: "dots-and-boxes",
-    about: "Dots and Boxes: the VALUES are the rows and columns of boxes (up to 24 edges)",
+    about: "Dots and Boxes: the VALUES are the rows and columns of boxes (3x3 has 24 edges; the tier solver solves 3x4, 31 edges)",
     solves: Solves::Engine(Engine {
         reads: Reads::Integers { example: "2 3" },
         with: |values, task| task.with(&game(&values)?),
         check: |values, options, summary| summary.add_dense(&game(&values)?, options),
         fast: None,
+        tiers: Some(|cli, values, limits| {
+            let n = values.len();
+            tier_report(cli, &game(&values)?, n, limits)
+        }),
         at: Some("the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')"),
     }),
 };
@@ -49,8 +53,8 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 
 impl Presented for DotsAndBoxes {
     type Range = AnyValue;
-    fn position(&self, position: &str) -> Result<u32, Error> {
-        let mut drawn = 0u32;
+    fn position(&self, position: &str) -> Result<u64, Error> {
+        let mut drawn = 0u64;
         for line in position
             .split(|c: char| c.is_whitespace() || c == ';')
             .filter(|line| !line.is_empty())
@@ -68,7 +72,7 @@ impl Presented for DotsAndBoxes {
         }
         Ok(drawn)
     }
-    fn show(&self, drawn: &u32) -> String {
+    fn show(&self, drawn: &u64) -> String {
         let (rows, columns) = self.size();
         let horizontal = (rows + 1) * columns;
         let is_drawn = |edge: u32| drawn & (1 << edge) != 0;
@@ -91,7 +95,7 @@ impl Presented for DotsAndBoxes {
         lines.push("(dots are ROW,COLUMN from 0,0 at the top left)".to_string());
         lines.join("\n")
     }
-    fn move_name(&self, _: &u32, edge: &u8) -> String {
+    fn move_name(&self, _: &u64, edge: &u8) -> String {
         let ((r1, c1), (r2, c2)) = edge_dots(self, *edge);
         format!("{r1},{c1}-{r2},{c2}")
     }

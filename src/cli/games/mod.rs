@@ -72,6 +72,8 @@ pub struct Engine {
     pub check: fn(Vec<i64>, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
     /// Its specialised solver, if it has one (`--solver fast`, and `auto`'s pick).
     pub fast: Option<FastSolver>,
+    /// Its tier solver, if the game is layered into tiers (`--solver tier`, and `auto`'s pick).
+    pub tiers: Option<FastSolver>,
     /// `analyze --at`'s position in the game's terms (as `'PILE,M'`), if it takes one.
     pub at: Option<&'static str>,
 }
@@ -286,6 +288,14 @@ pub fn at_names() -> String {
 pub fn specialised_names() -> String {
     names_where(
         |solves| matches!(solves, Solves::Engine(engine) if engine.fast.is_some()),
+        " and ",
+    )
+}
+
+/// The games the tier solver solves, for messages ("dots-and-boxes").
+pub fn tier_names() -> String {
+    names_where(
+        |solves| matches!(solves, Solves::Engine(engine) if engine.tiers.is_some()),
         " and ",
     )
 }

@@ -15,6 +15,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&Nim::new(values)?),
         check: |values, options, summary| summary.add_dense(&Nim::new(values)?, options),
         fast: None,
+        tiers: None,
         at: Some("'H1,H2,...': the heaps"),
     }),
 };

@@ -20,6 +20,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&StoneGame::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGame::new(values)?, options),
         fast: None,
+        tiers: None,
         at: Some("'FIRST,LAST': the piles left, from 1"),
     }),
 };

@@ -21,6 +21,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&StoneGameII::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGameII::new(values)?, options),
         fast: Some(fast),
+        tiers: None,
         at: Some("'PILE,M': the next pile (from 1) and M"),
     }),
 };

@@ -19,6 +19,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&StoneGameIII::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGameIII::new(values)?, options),
         fast: None,
+        tiers: None,
         at: Some("'STONE': the next stone, from 1"),
     }),
 };

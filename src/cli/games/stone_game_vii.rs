@@ -20,6 +20,7 @@ pub const GAME: Bundled = Bundled {
         with: |values, task| task.with(&StoneGameVII::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGameVII::new(values)?, options),
         fast: None,
+        tiers: None,
         at: Some("'FIRST,LAST': the stones left, from 1"),
     }),
 };

@@ -45,6 +45,7 @@ pub const GAME: Bundled = Bundled {
             summary.add_dense(&game.stepwise(), options)
         },
         fast: Some(fast),
+        tiers: None,
         at: Some("'STONE': the leftmost stone (the one put back last), from 1"),
     }),
 };

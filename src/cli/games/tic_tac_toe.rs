@@ -15,6 +15,7 @@ pub const GAME: Bundled = Bundled {
         with: |_, task| task.with(&TicTacToe),
         check: |_, options, summary| summary.add_dense(&TicTacToe, options),
         fast: None,
+        tiers: None,
         at: Some("the board, row by row: X, O or . for each of the 9 cells (as 'X.O/.X./...')"),
     }),
 };

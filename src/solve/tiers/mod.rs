@@ -1,0 +1,591 @@
+//! The tier solver: games layered into tiers ([`Tiered`]), solved from the last tier back to
+//! the start's.
+//!
+//! Every move leads to a later tier, so once the tiers after `t` are solved, every state of
+//! tier `t` can be valued from them alone, independently of the other states of `t`. The solver
+//! keeps one flat array of values per tier, indexed by rank, in the narrowest integer type that
+//! holds the game's [`value_bound`](Tiered::value_bound) (one byte for Dots and Boxes), and
+//! keeps only the tiers a move can still reach ([`KeepTiers::Needed`]) unless asked to keep
+//! them all ([`KeepTiers::All`], for lines of play and move values anywhere). The peak of
+//! memory is known before the first tier, from the tiers' lengths: a solve that would not fit
+//! the budget is refused at once, naming the size it needs.
+//!
+//! [`par_tier_solve`] splits each tier into chunks of ranks on the current rayon pool; the
+//! values are the same for every thread count (each state's value depends only on later tiers).
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::Limits;
+use super::search::combine;
+use crate::error::Error;
+use crate::game::{Player, Score, Tiered};
+use crate::solve::{MoveValue, Ply};
+
+/// Ranks per unit of work (and per check of the time limit).
+const CHUNK: usize = 1 << 12;
+
+/// Which solved tiers a tier solve keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeepTiers {
+    /// Only the tiers a move can still reach ([`Tiered::tier_reach`]): in the end, the start's
+    /// tier and the `tier_reach()` tiers after it. The least memory; lines of play and values of
+    /// states in dropped tiers are not available.
+    #[default]
+    Needed,
+    /// Every tier from the start's to the last: the optimal line and every state's value.
+    All,
+}
+
+/// What a tier solve did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TierStats {
+    /// Tiers solved.
+    pub tiers: usize,
+    /// States valued (ranks that [`unrank`](Tiered::unrank) gave a state).
+    pub states: u64,
+    /// Ranks with no state (holes).
+    pub holes: u64,
+    /// Moves looked at.
+    pub moves: u64,
+    /// Bytes per stored value (1, 2, 4 or 8).
+    pub value_bytes: usize,
+    /// The most bytes of values held at once.
+    pub peak_bytes: u64,
+    /// Wall-clock time of the solve.
+    pub elapsed: Duration,
+}
+
+/// Solves a [`Tiered`] game from its start with the default [`Limits`], keeping only the tiers
+/// still needed.
+///
+/// ```
+/// use gamesolver::{solve, tier_solve, memo::DenseTable, games::DotsAndBoxes};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// let tiers = tier_solve(&game).unwrap();
+/// let engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+/// assert_eq!(tiers.value(), engine.value());
+/// assert_eq!(tiers.stats().value_bytes, 1);
+/// ```
+pub fn tier_solve<G: Tiered>(game: &G) -> Result<TierSolution<'_, G>, Error> {
+    tier_solve_with(game, Limits::default(), KeepTiers::Needed)
+}
+
+/// Solves a [`Tiered`] game from its start under `limits`, keeping the tiers `keep` says.
+///
+/// ```
+/// use gamesolver::{tier_solve_with, KeepTiers, Limits, games::DotsAndBoxes};
+///
+/// let game = DotsAndBoxes::new(1, 2).unwrap();
+/// let solution = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+/// let line = solution.line().unwrap();
+/// assert_eq!(line.len(), 7); // every edge gets drawn
+/// assert_eq!(line[0].value, solution.value());
+/// ```
+pub fn tier_solve_with<G: Tiered>(
+    game: &G,
+    limits: Limits,
+    keep: KeepTiers,
+) -> Result<TierSolution<'_, G>, Error> {
+    run(game, limits, keep, Sequential)
+}
+
+/// [`tier_solve`] on every thread of the current rayon pool (`pool.install` chooses the pool).
+///
+/// ```
+/// use gamesolver::{par_tier_solve, tier_solve, games::DotsAndBoxes};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// assert_eq!(par_tier_solve(&game).unwrap().value(), tier_solve(&game).unwrap().value());
+/// ```
+pub fn par_tier_solve<G>(game: &G) -> Result<TierSolution<'_, G>, Error>
+where
+    G: Tiered + Sync,
+{
+    par_tier_solve_with(game, Limits::default(), KeepTiers::Needed)
+}
+
+/// [`tier_solve_with`] on every thread of the current rayon pool. Each tier is split into
+/// chunks of 4096 ranks; the values are the same for every thread count.
+///
+/// ```
+/// use gamesolver::{par_tier_solve_with, KeepTiers, Limits, games::DotsAndBoxes};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let solution = pool.install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed));
+/// assert_eq!(solution.unwrap().value(), 0);
+/// ```
+pub fn par_tier_solve_with<G>(
+    game: &G,
+    limits: Limits,
+    keep: KeepTiers,
+) -> Result<TierSolution<'_, G>, Error>
+where
+    G: Tiered + Sync,
+{
+    run(game, limits, keep, Parallel)
+}
+
+/// A stored value: an integer type narrower than (or as wide as) [`Score`].
+pub(crate) trait Cell: Copy + Default + Send + Sync + 'static {
+    /// `value` in this type, if it fits.
+    fn narrow(value: Score) -> Option<Self>;
+    /// Back to a score.
+    fn widen(self) -> Score;
+}
+
+macro_rules! cells {
+    ($($cell:ty),*) => {$(
+        impl Cell for $cell {
+            #[inline]
+            fn narrow(value: Score) -> Option<Self> {
+                <$cell>::try_from(value).ok()
+            }
+            #[inline]
+            fn widen(self) -> Score {
+                Score::from(self)
+            }
+        }
+    )*};
+}
+cells!(i8, i16, i32, i64);
+
+/// How a tier's ranks are shared out: on this thread, or on the rayon pool.
+pub(crate) trait Sweep<G: Tiered> {
+    /// Values `cells` (ranks `first..`) of `tier` from the `kept` tiers, checking `clock`
+    /// between chunks.
+    fn tier<V: Cell>(
+        &self,
+        game: &G,
+        tier: usize,
+        cells: &mut [V],
+        kept: &[Option<Vec<V>>],
+        clock: &Clock,
+    ) -> Result<Counts, Error>;
+}
+
+/// Every chunk in turn, on the calling thread.
+struct Sequential;
+
+impl<G: Tiered> Sweep<G> for Sequential {
+    fn tier<V: Cell>(
+        &self,
+        game: &G,
+        tier: usize,
+        cells: &mut [V],
+        kept: &[Option<Vec<V>>],
+        clock: &Clock,
+    ) -> Result<Counts, Error> {
+        let mut moves = Vec::new();
+        let mut counts = Counts::default();
+        for (index, chunk) in cells.chunks_mut(CHUNK).enumerate() {
+            let first = (index * CHUNK) as u64;
+            counts.add(solve_chunk(game, tier, first, chunk, kept, &mut moves)?);
+            clock.check(tier)?;
+        }
+        Ok(counts)
+    }
+}
+
+/// Chunks shared out on the current rayon pool.
+struct Parallel;
+
+impl<G: Tiered + Sync> Sweep<G> for Parallel {
+    fn tier<V: Cell>(
+        &self,
+        game: &G,
+        tier: usize,
+        cells: &mut [V],
+        kept: &[Option<Vec<V>>],
+        clock: &Clock,
+    ) -> Result<Counts, Error> {
+        cells
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map_init(Vec::new, |moves, (index, chunk)| {
+                let first = (index * CHUNK) as u64;
+                let counts = solve_chunk(game, tier, first, chunk, kept, moves)?;
+                clock.check(tier)?;
+                Ok(counts)
+            })
+            .try_reduce(Counts::default, |mut all, counts| {
+                all.add(counts);
+                Ok(all)
+            })
+    }
+}
+
+/// Counts of one chunk (or tier).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Counts {
+    states: u64,
+    holes: u64,
+    moves: u64,
+}
+
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.states += other.states;
+        self.holes += other.holes;
+        self.moves += other.moves;
+    }
+}
+
+/// The solve's start and time limit.
+pub(crate) struct Clock {
+    started: Instant,
+    limit: Option<Duration>,
+    /// The start's tier (the last to solve).
+    from: usize,
+}
+
+impl Clock {
+    fn check(&self, tier: usize) -> Result<(), Error> {
+        match self.limit {
+            Some(limit) if self.started.elapsed() > limit => Err(Error::TimeLimit {
+                limit,
+                progress: format!("{} tiers still to solve", tier - self.from + 1),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Values ranks `first..first + cells.len()` of `tier` from the `kept` tiers.
+fn solve_chunk<G: Tiered, V: Cell>(
+    game: &G,
+    tier: usize,
+    first: u64,
+    cells: &mut [V],
+    kept: &[Option<Vec<V>>],
+    moves: &mut Vec<G::Move>,
+) -> Result<Counts, Error> {
+    // The tiers after this one, as slices (empty where not held): one bounds check a move.
+    let after: Vec<&[V]> = kept[tier + 1..]
+        .iter()
+        .map(|values| values.as_deref().unwrap_or_default())
+        .collect();
+    let mut counts = Counts::default();
+    let mut previous: Option<G::State> = None;
+    for (offset, cell) in cells.iter_mut().enumerate() {
+        let rank = first + offset as u64;
+        let state = match &previous {
+            Some(previous) => game.unrank_next(tier, rank, previous),
+            None => game.unrank(tier, rank),
+        };
+        let Some(state) = state else {
+            counts.holes += 1;
+            previous = None;
+            continue;
+        };
+        let mut best: Option<Score> = None;
+        let mut fault = None;
+        let mut looked = 0;
+        game.ranked_children(&state, moves, |gain, turn, to, child| {
+            looked += 1;
+            let held = after
+                .get(to.wrapping_sub(tier + 1))
+                .and_then(|values| values.get(usize::try_from(child).ok()?));
+            match held.map(|value| combine(gain, turn, value.widen())) {
+                Some(Ok(value)) => best = Some(best.map_or(value, |best| best.max(value))),
+                Some(Err(error)) => fault = Some(error),
+                None => fault = Some(unheld(game, tier, rank, to, child)),
+            }
+        });
+        if let Some(fault) = fault {
+            return Err(fault);
+        }
+        let value = best.unwrap_or_else(|| game.payoff(&state));
+        *cell = V::narrow(value).ok_or_else(|| beyond_bound(game, tier, rank, value))?;
+        counts.states += 1;
+        counts.moves += looked;
+        previous = Some(state);
+    }
+    Ok(counts)
+}
+
+/// The error for a move to a state the solver does not hold.
+#[cold]
+fn unheld<G: Tiered>(game: &G, tier: usize, rank: u64, to: usize, child: u64) -> Error {
+    Error::InvalidGame(format!(
+        "a move from tier {tier} (rank {rank}) leads to rank {child} of tier {to}, which the tier \
+         solver does not hold: moves must lead to a later tier, at most tier_reach() = {} \
+         ahead, and ranks must be below tier_len (check_tiers finds such faults)",
+        game.tier_reach()
+    ))
+}
+
+/// The error for a value wider than the declared bound allows.
+#[cold]
+fn beyond_bound<G: Tiered>(game: &G, tier: usize, rank: u64, value: Score) -> Error {
+    Error::InvalidGame(format!(
+        "rank {rank} of tier {tier} has value {value}, beyond the game's value_bound() = {}",
+        game.value_bound()
+    ))
+}
+
+/// Each tier's values, where held (indexed by tier).
+type Kept<V> = Vec<Option<Vec<V>>>;
+
+/// The values of the tiers a solve kept, in the width it chose.
+#[derive(Debug)]
+enum Store {
+    I8(Kept<i8>),
+    I16(Kept<i16>),
+    I32(Kept<i32>),
+    I64(Kept<i64>),
+}
+
+impl Store {
+    fn get(&self, tier: usize, rank: u64) -> Option<Score> {
+        fn at<V: Cell>(tiers: &[Option<Vec<V>>], tier: usize, rank: u64) -> Option<Score> {
+            let values = tiers.get(tier)?.as_ref()?;
+            Some(values.get(usize::try_from(rank).ok()?)?.widen())
+        }
+        match self {
+            Store::I8(tiers) => at(tiers, tier, rank),
+            Store::I16(tiers) => at(tiers, tier, rank),
+            Store::I32(tiers) => at(tiers, tier, rank),
+            Store::I64(tiers) => at(tiers, tier, rank),
+        }
+    }
+}
+
+/// Chooses the width of the values from the game's bound and runs the sweep.
+fn run<G: Tiered, S: Sweep<G>>(
+    game: &G,
+    limits: Limits,
+    keep: KeepTiers,
+    sweep: S,
+) -> Result<TierSolution<'_, G>, Error> {
+    let started = Instant::now();
+    let start = game.start();
+    let from = game.tier(&start);
+    let count = game.tier_count();
+    if from >= count {
+        return Err(Error::InvalidGame(format!(
+            "the start is in tier {from}, but the game has {count} tiers"
+        )));
+    }
+    let clock = Clock {
+        started,
+        limit: limits.time_limit,
+        from,
+    };
+    let bound = game.value_bound().max(0);
+    let (store, mut stats) = if bound <= Score::from(i8::MAX) {
+        let (tiers, stats) = sweep_tiers::<G, S, i8>(game, from, limits, keep, &sweep, &clock)?;
+        (Store::I8(tiers), stats)
+    } else if bound <= Score::from(i16::MAX) {
+        let (tiers, stats) = sweep_tiers::<G, S, i16>(game, from, limits, keep, &sweep, &clock)?;
+        (Store::I16(tiers), stats)
+    } else if bound <= Score::from(i32::MAX) {
+        let (tiers, stats) = sweep_tiers::<G, S, i32>(game, from, limits, keep, &sweep, &clock)?;
+        (Store::I32(tiers), stats)
+    } else {
+        let (tiers, stats) = sweep_tiers::<G, S, i64>(game, from, limits, keep, &sweep, &clock)?;
+        (Store::I64(tiers), stats)
+    };
+    let value = store
+        .get(from, game.rank(&start))
+        .ok_or_else(|| Error::InvalidGame("the start's rank is beyond its tier".into()))?;
+    stats.elapsed = started.elapsed();
+    Ok(TierSolution {
+        game,
+        start,
+        value,
+        store,
+        stats,
+    })
+}
+
+/// The bytes of values a solve from tier `from` holds at its peak, and the tiers then held.
+fn peak<G: Tiered>(game: &G, from: usize, keep: KeepTiers, width: u64) -> (u64, usize, usize) {
+    let reach = game.tier_reach().max(1);
+    let (mut held, mut peak) = (0u64, (0u64, from, from));
+    for tier in (from..game.tier_count()).rev() {
+        held = held.saturating_add(game.tier_len(tier).saturating_mul(width));
+        let last = match keep {
+            KeepTiers::Needed => (tier + reach).min(game.tier_count() - 1),
+            KeepTiers::All => game.tier_count() - 1,
+        };
+        if held > peak.0 {
+            peak = (held, tier, last);
+        }
+        if keep == KeepTiers::Needed && tier + reach < game.tier_count() {
+            held -= game.tier_len(tier + reach).saturating_mul(width);
+        }
+    }
+    peak
+}
+
+/// Solves tiers from the last down to `from` in cells of type `V`.
+fn sweep_tiers<G: Tiered, S: Sweep<G>, V: Cell>(
+    game: &G,
+    from: usize,
+    limits: Limits,
+    keep: KeepTiers,
+    sweep: &S,
+    clock: &Clock,
+) -> Result<(Kept<V>, TierStats), Error> {
+    let width = size_of::<V>() as u64;
+    let (needed, low, high) = peak(game, from, keep, width);
+    if needed > limits.memory_budget {
+        let states: u64 = (low..=high).map(|tier| game.tier_len(tier)).sum();
+        return Err(Error::MemoryBudget {
+            what: format!(
+                "the tier solver's values (tiers {low} to {high} held at once: {states} states \
+                 of {width} byte{})",
+                if width == 1 { "" } else { "s" }
+            ),
+            needed,
+            budget: limits.memory_budget,
+        });
+    }
+    let count = game.tier_count();
+    let reach = game.tier_reach().max(1);
+    let mut kept: Kept<V> = (0..count).map(|_| None).collect();
+    let mut stats = TierStats {
+        value_bytes: width as usize,
+        ..TierStats::default()
+    };
+    let mut held = 0u64;
+    for tier in (from..count).rev() {
+        let len = game.tier_len(tier);
+        let mut cells = allocate::<V>(len, tier)?;
+        held += len * width;
+        stats.peak_bytes = stats.peak_bytes.max(held);
+        let counts = sweep.tier(game, tier, &mut cells, &kept, clock)?;
+        kept[tier] = Some(cells);
+        stats.tiers += 1;
+        stats.states += counts.states;
+        stats.holes += counts.holes;
+        stats.moves += counts.moves;
+        if keep == KeepTiers::Needed && tier > from && tier + reach < count {
+            held -= kept[tier + reach]
+                .take()
+                .map_or(0, |values| values.len() as u64 * width);
+        }
+        if let Some(progress) = limits.progress {
+            progress.record_steps((count - tier) as u64, (count - from) as u64, held);
+        }
+    }
+    Ok((kept, stats))
+}
+
+/// A tier's cells, allocated fallibly (the budget was checked before the first tier).
+fn allocate<V: Cell>(len: u64, tier: usize) -> Result<Vec<V>, Error> {
+    let bytes = len.saturating_mul(size_of::<V>() as u64);
+    let refused = || Error::Allocation {
+        what: format!("the values of tier {tier} ({len} states)"),
+        bytes,
+    };
+    let len = usize::try_from(len).map_err(|_| refused())?;
+    let mut cells = Vec::new();
+    cells.try_reserve_exact(len).map_err(|_| refused())?;
+    cells.resize(len, V::default());
+    Ok(cells)
+}
+
+/// The values a tier solve found: the start's, and every state's in the tiers it kept.
+#[derive(Debug)]
+pub struct TierSolution<'g, G: Tiered> {
+    game: &'g G,
+    start: G::State,
+    value: Score,
+    store: Store,
+    stats: TierStats,
+}
+
+impl<G: Tiered> TierSolution<'_, G> {
+    /// The value of the start for the first player.
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    /// What the solve did.
+    pub fn stats(&self) -> TierStats {
+        self.stats
+    }
+
+    /// The value of `state` for its mover, if its tier was kept.
+    ///
+    /// ```
+    /// use gamesolver::{tier_solve, Game, games::DotsAndBoxes};
+    ///
+    /// let game = DotsAndBoxes::new(1, 1).unwrap();
+    /// let solution = tier_solve(&game).unwrap();
+    /// assert_eq!(solution.value_of(&game.start()), Some(-1));
+    /// assert_eq!(solution.value_of(&0b0111), Some(1)); // three edges drawn: take the box
+    /// ```
+    pub fn value_of(&self, state: &G::State) -> Option<Score> {
+        self.store.get(self.game.tier(state), self.game.rank(state))
+    }
+
+    /// Every move of `state` with its value for the mover, if the tiers of its next states
+    /// were kept.
+    ///
+    /// ```
+    /// use gamesolver::{tier_solve_with, Game, KeepTiers, Limits, games::DotsAndBoxes};
+    ///
+    /// let game = DotsAndBoxes::new(1, 1).unwrap();
+    /// let solution = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+    /// let moves = solution.move_values(&game.start()).unwrap();
+    /// assert_eq!(moves.len(), 4);
+    /// assert!(moves.iter().all(|mv| mv.value == -1));
+    /// ```
+    pub fn move_values(&self, state: &G::State) -> Option<Vec<MoveValue<G>>> {
+        let mut moves = Vec::new();
+        self.game.moves(state, &mut moves);
+        moves
+            .into_iter()
+            .map(|mv| {
+                let step = self.game.play(state, &mv);
+                let next = self.value_of(&step.next)?;
+                let value = combine(step.gain, step.turn, next).ok()?;
+                Some(MoveValue { mv, step, value })
+            })
+            .collect()
+    }
+
+    /// The optimal line of play from the start (at each state, the first move in the game's
+    /// order that keeps the value), if every tier was kept ([`KeepTiers::All`]).
+    pub fn line(&self) -> Option<Vec<Ply<G>>> {
+        let mut line = Vec::new();
+        let (mut state, mut value) = (self.start.clone(), self.value);
+        let mut player = Player::First;
+        loop {
+            let Some(best) = self
+                .move_values(&state)?
+                .into_iter()
+                .find(|mv| mv.value == value)
+            else {
+                return Some(line);
+            };
+            let next = self.value_of(&best.step.next)?;
+            line.push(Ply {
+                player,
+                state,
+                mv: best.mv,
+                gain: best.step.gain,
+                turn: best.step.turn,
+                value,
+            });
+            player = player.after(best.step.turn);
+            (state, value) = (best.step.next, next);
+        }
+    }
+
+    /// The state the solve started from.
+    pub fn start(&self) -> &G::State {
+        &self.start
+    }
+
+    /// The game solved.
+    pub fn game(&self) -> &G {
+        self.game
+    }
+}

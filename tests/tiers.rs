@@ -1,0 +1,262 @@
+//! The tier solver against the exhaustive engine and an independent oracle, for every thread
+//! count; the checker's tier checks; memory refusals.
+
+mod common;
+
+use common::{dots_and_boxes_oracle, random_values};
+use gamesolver::check::{CheckOptions, Violation, check_tiers};
+use gamesolver::games::DotsAndBoxes;
+use gamesolver::memo::{DenseTable, HashTable};
+use gamesolver::{
+    Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, par_tier_solve_with, solve,
+    tier_solve, tier_solve_with,
+};
+
+/// A race along a track of cells with points: move 1 to 3 cells ahead, gain the points of the
+/// cell landed on; landing on a cell that is a multiple of 5 gives another move. A "boost" flag
+/// (set on odd cells reached by a 3-step) lets the next move go 4 ahead. The states of a tier
+/// (a cell) are its two flags, one of which may never occur (a hole for the solver). Values
+/// need two bytes when the points are large.
+#[derive(Debug, Clone)]
+struct Race {
+    points: Vec<Score>,
+    bound: Score,
+    /// Fault injection for the checker: moves of 1 stay in their tier.
+    flat: bool,
+    /// Fault injection: rank of a boosted state collides with the plain one.
+    collide: bool,
+}
+
+impl Race {
+    fn new(points: Vec<Score>) -> Self {
+        let bound = points.iter().map(|p| p.abs()).sum();
+        Race {
+            points,
+            bound,
+            flat: false,
+            collide: false,
+        }
+    }
+}
+
+impl Game for Race {
+    /// (cell, boosted)
+    type State = (usize, bool);
+    type Move = usize;
+    fn start(&self) -> (usize, bool) {
+        (0, false)
+    }
+    fn moves(&self, &(cell, boosted): &(usize, bool), moves: &mut Vec<usize>) {
+        let longest = if boosted { 4 } else { 3 };
+        moves.extend((1..=longest).filter(|step| cell + step < self.points.len()));
+    }
+    fn play(&self, &(cell, _): &(usize, bool), step: &usize) -> Step<(usize, bool)> {
+        let next = cell + step;
+        let gain = self.points[next];
+        let boosted = *step == 3 && !next.is_multiple_of(2);
+        let turn = if next.is_multiple_of(5) {
+            Turn::Keep
+        } else {
+            Turn::Pass
+        };
+        let landing = if self.flat && *step == 1 { cell } else { next };
+        Step {
+            next: (landing, boosted),
+            gain,
+            turn,
+        }
+    }
+    fn payoff(&self, _: &(usize, bool)) -> Score {
+        0
+    }
+}
+
+impl Tiered for Race {
+    fn tier_count(&self) -> usize {
+        self.points.len()
+    }
+    fn tier(&self, &(cell, _): &(usize, bool)) -> usize {
+        cell
+    }
+    fn tier_len(&self, _: usize) -> u64 {
+        2
+    }
+    fn rank(&self, &(_, boosted): &(usize, bool)) -> u64 {
+        u64::from(boosted && !self.collide)
+    }
+    fn unrank(&self, tier: usize, rank: u64) -> Option<(usize, bool)> {
+        // Even cells are never boosted: rank 1 of an even cell is a hole.
+        (rank == 0 || !tier.is_multiple_of(2)).then_some((tier, rank == 1))
+    }
+    fn tier_reach(&self) -> usize {
+        4
+    }
+    fn value_bound(&self) -> Score {
+        self.bound
+    }
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
+    for (rows, columns) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1), (1, 4)] {
+        let game = DotsAndBoxes::new(rows, columns).unwrap();
+        let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let oracle = dots_and_boxes_oracle(rows as usize, columns as usize);
+        assert_eq!(engine.value(), oracle, "{rows}x{columns}");
+        let sequential = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        assert_eq!(sequential.value(), oracle, "{rows}x{columns}");
+        // Every state of every tier, against the engine.
+        for drawn in 0..1u64 << game.edges() {
+            assert_eq!(
+                sequential.value_of(&drawn),
+                Some(engine.value_of(&drawn).unwrap()),
+                "{rows}x{columns}, {drawn:b}"
+            );
+        }
+        for threads in 1..=8 {
+            let parallel = pool(threads)
+                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
+                .unwrap();
+            assert_eq!(
+                parallel.value(),
+                oracle,
+                "{rows}x{columns}, {threads} threads"
+            );
+            assert_eq!(parallel.stats().states, sequential.stats().states);
+        }
+    }
+}
+
+#[test]
+fn dots_and_boxes_two_by_three_in_parallel() {
+    let game = DotsAndBoxes::new(2, 3).unwrap();
+    let engine = solve(&game, DenseTable::for_game(&game)).unwrap().value();
+    for threads in [1, 2, 3, 8] {
+        let tiers = pool(threads)
+            .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
+            .unwrap();
+        assert_eq!(tiers.value(), engine, "{threads} threads");
+        assert_eq!(tiers.stats().states, 1 << 17);
+        // Only two tiers of one byte each are held at once.
+        assert_eq!(tiers.stats().peak_bytes, 24_310 + 24_310); // C(17, 8) + C(17, 9)
+    }
+}
+
+#[test]
+fn a_user_game_with_holes_and_wide_values_equals_the_engine() {
+    for seed in 0..40 {
+        let length = 2 + seed as usize % 30;
+        let points = random_values(length, seed, -300, 300);
+        let game = Race::new(points.clone());
+        let engine = solve(&game, HashTable::new()).unwrap().value();
+        let tiers = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        assert_eq!(tiers.value(), engine, "{points:?}");
+        assert!(tiers.stats().value_bytes >= 2 || game.bound <= 127);
+        // The line realises the value.
+        let line = tiers.line().unwrap();
+        let mut margin = 0;
+        for ply in &line {
+            let signed = if ply.player == gamesolver::Player::First {
+                1
+            } else {
+                -1
+            };
+            margin += signed * ply.gain;
+        }
+        assert_eq!(margin, engine, "{points:?}");
+        for threads in [1, 2, 5, 8] {
+            let parallel = pool(threads)
+                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
+                .unwrap();
+            assert_eq!(parallel.value(), engine);
+            assert!(parallel.stats().holes > 0 || length < 3);
+        }
+        assert!(check_tiers(&game, &CheckOptions::default()).is_ok());
+    }
+}
+
+#[test]
+fn a_value_beyond_the_declared_bound_is_an_error() {
+    let mut game = Race::new(vec![0, 200, 0]);
+    game.bound = 5; // one byte, but the first move gains 200
+    let error = tier_solve(&game).unwrap_err();
+    assert!(
+        matches!(&error, Error::InvalidGame(message) if message.contains("value_bound")),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_checker_catches_a_move_that_stays_in_its_tier() {
+    let mut game = Race::new(random_values(12, 3, -9, 9));
+    game.flat = true;
+    let report = check_tiers(&game, &CheckOptions::default());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| matches!(v, Violation::TierNotLater { tier, next, .. } if tier == next)),
+        "{report:?}"
+    );
+    // The solver refuses it too, with an error rather than a wrong value.
+    assert!(matches!(tier_solve(&game), Err(Error::InvalidGame(_))));
+}
+
+#[test]
+fn the_checker_catches_rank_and_unrank_that_are_not_inverse() {
+    let mut game = Race::new(random_values(12, 4, -9, 9));
+    game.collide = true;
+    let report = check_tiers(&game, &CheckOptions::default());
+    assert!(
+        report.violations.iter().any(|v| matches!(
+            v,
+            Violation::RankNotInverse {
+                state: (_, true),
+                ..
+            }
+        )),
+        "{report:?}"
+    );
+    assert!(check_tiers(&DotsAndBoxes::new(2, 2).unwrap(), &CheckOptions::default()).is_ok());
+}
+
+#[test]
+fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
+    let game = DotsAndBoxes::new(3, 4).unwrap();
+    let started = std::time::Instant::now();
+    let error = tier_solve_with(
+        &game,
+        Limits::with_memory_budget(1 << 20),
+        KeepTiers::Needed,
+    )
+    .unwrap_err();
+    match error {
+        Error::MemoryBudget { needed, what, .. } => {
+            // C(31, 15) + C(31, 16): the two largest tiers, one byte per state.
+            assert_eq!(needed, 2 * 300_540_195, "{what}");
+            assert!(what.contains("tiers 15 to 16"), "{what}");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Keeping every tier needs a byte for each of the 2^31 states.
+    let all = tier_solve_with(&game, Limits::with_memory_budget(1 << 20), KeepTiers::All);
+    assert!(matches!(all, Err(Error::MemoryBudget { needed, .. }) if needed == 1 << 31));
+}
+
+#[test]
+fn dropped_tiers_answer_none_and_kept_ones_answer() {
+    let game = DotsAndBoxes::new(2, 2).unwrap();
+    let needed = tier_solve(&game).unwrap();
+    assert_eq!(needed.value_of(&game.start()), Some(needed.value()));
+    assert!(needed.line().is_none());
+    assert_eq!(needed.value_of(&0b1111_1111_1111), None); // the last tier was dropped
+    assert!(needed.move_values(&game.start()).is_some()); // tier 1 is kept
+}
