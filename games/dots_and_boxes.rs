@@ -241,12 +241,7 @@ impl Tiered for DotsAndBoxes {
                 } else {
                     Turn::Pass
                 };
-                each(
-                    completed,
-                    turn,
-                    tier,
-                    below + binomial[count + 1] + above,
-                );
+                each(completed, turn, tier, below + binomial[count + 1] + above);
             }
         }
     }

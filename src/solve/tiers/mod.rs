@@ -116,7 +116,7 @@ where
 /// let game = DotsAndBoxes::new(2, 2).unwrap();
 /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// let solution = pool.install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed));
-/// assert_eq!(solution.unwrap().value(), 0);
+/// assert_eq!(solution.unwrap().value(), 2); // the first player takes two boxes more
 /// ```
 pub fn par_tier_solve_with<G>(
     game: &G,
@@ -514,12 +514,14 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// The value of `state` for its mover, if its tier was kept.
     ///
     /// ```
-    /// use gamesolver::{tier_solve, Game, games::DotsAndBoxes};
+    /// use gamesolver::{tier_solve, tier_solve_with, Game, KeepTiers, Limits, games::DotsAndBoxes};
     ///
     /// let game = DotsAndBoxes::new(1, 1).unwrap();
-    /// let solution = tier_solve(&game).unwrap();
-    /// assert_eq!(solution.value_of(&game.start()), Some(-1));
-    /// assert_eq!(solution.value_of(&0b0111), Some(1)); // three edges drawn: take the box
+    /// let all = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+    /// assert_eq!(all.value_of(&game.start()), Some(-1));
+    /// assert_eq!(all.value_of(&0b0111), Some(1)); // three edges drawn: take the box
+    /// // Only the start's tier and the next are kept by default.
+    /// assert_eq!(tier_solve(&game).unwrap().value_of(&0b0111), None);
     /// ```
     pub fn value_of(&self, state: &G::State) -> Option<Score> {
         self.store.get(self.game.tier(state), self.game.rank(state))
