@@ -158,6 +158,10 @@ pub enum Error {
     /// helper); [`par_solve`](crate::par_solve) never returns it.
     #[error("the search was cancelled")]
     Cancelled,
+    /// The distributed tier solver could not start or run its workers (timely dataflow's
+    /// configuration or communication: a bad `-n`/`-p`/`-h`, a peer that cannot be reached).
+    #[error("the distributed solve failed: {0}")]
+    Distributed(String),
     /// A score left the range `-i64::MAX ..= i64::MAX` during the search.
     #[error(
         "a score overflowed a 64-bit integer during the search (the game's points are too large)"
@@ -198,6 +202,7 @@ impl Error {
             Error::OutOfRange { .. } => "out-of-range",
             Error::TotalOverflow { .. } => "total-overflow",
             Error::Parse { .. } => "parse",
+            Error::Distributed(_) => "distributed",
             Error::InvalidGame(_) => "invalid-game",
             Error::IllegalMove { .. } => "illegal-move",
             Error::InvalidState(_) => "invalid-state",

@@ -52,6 +52,9 @@ pub use solve::{
     solve_ranged_with, solve_with, solve_within, tier_solve, tier_solve_with,
 };
 
+#[cfg(feature = "distributed")]
+pub use solve::{Distributed, DistributedConfig, WorkerStats, distributed_tier_solve};
+
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

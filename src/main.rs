@@ -76,6 +76,10 @@ fn solve(cli: &Cli) -> ExitCode {
         Ok(report) => report,
         Err(failure) => return failed(failure),
     };
+    if let Some(helped) = &report.helper {
+        eprintln!("{helped}");
+        return ExitCode::SUCCESS;
+    }
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let written = if cli.json {
         cli::report::json(&report, &mut out)

@@ -319,6 +319,11 @@ fn the_tier_solver_agrees_with_the_engine_from_the_command_line() {
         stdout.contains("No line of play: it needs every tier's values"),
         "{stdout}"
     );
+    if !cfg!(feature = "distributed") {
+        let args = ["dots-and-boxes", "1", "2", "--solver", "distributed"];
+        let message = rejected(&args, None, 2);
+        assert!(message.contains("--features distributed"), "{message}");
+    }
     let message = rejected(&["nim", "1,2", "--solver", "tier"], None, 2);
     assert!(
         message.contains("nim is not layered into tiers") && message.contains("dots-and-boxes"),

@@ -165,6 +165,11 @@ pub struct Cli {
     #[arg(long)]
     pub analyze: bool,
 
+    /// With `--solver distributed`: timely dataflow's options, after `--` (as `-- -w 2`, or
+    /// `-- -n 2 -p 0` and `-- -n 2 -p 1` in two processes on this machine).
+    #[arg(last = true, value_name = "TIMELY", allow_hyphen_values = true)]
+    pub timely: Vec<String>,
+
     /// Connect Four: solve one position per line of FILE ('-' for standard input), writing
     /// 'POSITION SCORE' per line (the benchmark files' format).
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
@@ -189,6 +194,10 @@ pub enum SolverName {
     /// The tier solver, for games layered into tiers (Dots and Boxes): every position, from
     /// the last tier back, on `--threads` threads.
     Tier,
+    /// The tier solver on timely dataflow, across threads, processes or machines: timely's
+    /// options come after `--` (`-w THREADS`, `-n PROCESSES`, `-p INDEX`, `-h HOSTFILE`). Needs
+    /// a build with `--features distributed`.
+    Distributed,
 }
 
 /// Parses a thread count from 1 to [`MAX_THREADS`], saying what is wrong with any other.

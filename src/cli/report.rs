@@ -15,10 +15,10 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
     for note in &report.notes {
         writeln!(out, "{note}")?;
     }
-    if report.line.len() == 0 {
-        writeln!(out, "No move can be played: the game is over at the start.")?;
-    } else {
-        writeln!(out, "Optimal line of play:")?;
+    match (report.withheld, report.line.len()) {
+        (true, _) => {}
+        (false, 0) => writeln!(out, "No move can be played: the game is over at the start.")?,
+        (false, _) => writeln!(out, "Optimal line of play:")?,
     }
     for (number, entry) in report.line.entries().enumerate() {
         writeln!(out, "  {:>3}. {}", number + 1, entry.text)?;
@@ -44,6 +44,11 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
         "tier" => format!(
             "the tier solver ({}, {} {threads}): {} states in {} tiers, {} moves",
             report.table, report.threads, stats.stored, stats.max_depth, stats.expanded
+        ),
+        "distributed" => format!(
+            "the tier solver on timely dataflow ({} workers): {} states in {} tiers, {} moves \
+             in this process",
+            report.threads, stats.stored, stats.max_depth, stats.expanded
         ),
         "alphabeta" => format!(
             "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \

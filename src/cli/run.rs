@@ -59,6 +59,12 @@ pub struct Report {
     /// For games with outcomes (win, loss, draw): the start's outcome for the first player and
     /// its remoteness (`None` for a draw).
     pub outcome: Option<(gamesolver::Outcome, Option<u32>)>,
+    /// For a process of a distributed solve that does not host worker 0: what it did (for
+    /// stderr). Such a process prints nothing on stdout: the first process prints the answer.
+    pub helper: Option<String>,
+    /// The solver did not keep what the line needs (a note says why): the empty line does not
+    /// mean that the game is over.
+    pub withheld: bool,
 }
 
 /// What an engine run produced.
@@ -97,16 +103,15 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     if cli.save.is_some() || cli.load.is_some() {
         return saved_report(cli, values, limits);
     }
-    if cli.solver == SolverName::Tier && engine.tiers.is_none() {
+    let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
+    if tiered && engine.tiers.is_none() {
         return Err(no_tiers(cli.game, "the engine"));
     }
     match (engine.fast, engine.tiers) {
         (Some(fast), _) if matches!(cli.solver, SolverName::Fast | SolverName::Auto) => {
             fast(cli, values, limits)
         }
-        (_, Some(tiers)) if matches!(cli.solver, SolverName::Tier | SolverName::Auto) => {
-            tiers(cli, values, limits)
-        }
+        (_, Some(tiers)) if tiered || cli.solver == SolverName::Auto => tiers(cli, values, limits),
         _ => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
             .map(Done::report),
     }
@@ -360,6 +365,12 @@ fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
         }
         _ => {}
     }
+    if !cli.timely.is_empty() && cli.solver != SolverName::Distributed {
+        return Some(format!(
+            "the options after -- ({}) are timely dataflow's, for --solver distributed: ignored",
+            cli.timely.join(" ")
+        ));
+    }
     if cli.solver == SolverName::Fast && !specialised {
         let instead = cli.game.own().map_or("the engine", |own| own.solver);
         return Some(format!(
@@ -523,7 +534,9 @@ where
         return Ok(presented(cli, game, n, run, limits)?);
     }
     let parallel = match cli.solver {
-        SolverName::AlphaBeta | SolverName::Tier => unreachable!("handled above"),
+        SolverName::AlphaBeta | SolverName::Tier | SolverName::Distributed => {
+            unreachable!("handled above")
+        }
         SolverName::Parallel => true,
         SolverName::Engine => false,
         SolverName::Auto | SolverName::Fast => {
@@ -589,6 +602,7 @@ where
         || format!("the tier solution and its optimal line of {plies} moves in words"),
     )?;
     let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    let withheld = everything.is_some();
     if let Some(needed) = everything {
         notes.push(format!(
             "No line of play: it needs every tier's values at once ({}), past the memory budget \
@@ -623,7 +637,106 @@ where
         notes,
         json: None,
         outcome: None,
+        helper: None,
+        withheld,
     })
+}
+
+/// A game layered into tiers, by the tier solver on timely dataflow, with the workers and
+/// processes of timely's options after `--`. The process that hosts worker 0 reports the value
+/// (there is no line: each worker holds only its share of the tiers); the others report what
+/// they did on stderr.
+#[cfg(feature = "distributed")]
+pub(crate) fn distributed_report<G>(
+    cli: &Cli,
+    game: G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Tiered + Send + Sync + 'static,
+{
+    let config = gamesolver::DistributedConfig::from_args(cli.timely.iter().cloned()).map_err(
+        |message| {
+            Failure::Usage(format!(
+                "timely's options after -- ({}): {message} (as -- -w 2, or -- -n 2 -p 0)",
+                cli.timely.join(" ")
+            ))
+        },
+    )?;
+    let game = std::sync::Arc::new(game);
+    let solved = gamesolver::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)?;
+    let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
+    let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
+    let sent: u64 = solved
+        .local
+        .iter()
+        .map(|worker| worker.remote_bytes())
+        .sum();
+    let workers: Vec<String> = solved.local.iter().map(|w| w.worker.to_string()).collect();
+    let did = format!(
+        "this process's workers ({} of {}) valued {states} states and {moves} moves, and sent \
+         {} to other workers",
+        workers.join(", "),
+        solved.workers,
+        Bytes(sent)
+    );
+    let Some(value) = solved.value else {
+        return Ok(Report {
+            helper: Some(format!(
+                "{did}, in {:.3} s; the process with worker 0 prints the answer",
+                solved.elapsed.as_secs_f64()
+            )),
+            ..distributed_shell(cli, &*game, n, 0)
+        });
+    };
+    let mut report = distributed_shell(cli, &*game, n, value);
+    report.threads = solved.workers;
+    report.stats = Stats {
+        stored: states as usize,
+        expanded: moves,
+        max_depth: solved.tiers,
+        elapsed: solved.elapsed,
+        ..Stats::default()
+    };
+    report.notes.push(format!(
+        "Solved by {} timely workers, each holding its share of the tiers: no line of play. Of \
+         them, {did}.",
+        solved.workers
+    ));
+    Ok(report)
+}
+
+/// A distributed solve's report before its figures.
+#[cfg(feature = "distributed")]
+fn distributed_shell<G: Presented>(cli: &Cli, game: &G, n: usize, value: Score) -> Report {
+    Report {
+        game: cli.game,
+        n,
+        answer: game.answer(value),
+        value,
+        headline: game.headline(value),
+        solver: "distributed",
+        table: "timely",
+        threads: 1,
+        stats: Stats::default(),
+        line: game.entries(&[]),
+        notes: game.legend().map(str::to_string).into_iter().collect(),
+        json: None,
+        outcome: None,
+        helper: None,
+        withheld: true,
+    }
+}
+
+/// `--solver distributed` in a build without the `distributed` feature.
+#[cfg(not(feature = "distributed"))]
+pub(crate) fn distributed_report<G>(_: &Cli, _: G, _: usize, _: Limits) -> Result<Report, Failure> {
+    Err(Failure::Usage(
+        "--solver distributed needs a build with the distributed feature: cargo run --release \
+         --features distributed -- ..."
+            .into(),
+    ))
 }
 
 /// The most indices (of the game's dense index) for which `auto` solves an outcome game by
@@ -722,6 +835,8 @@ pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
         notes,
         json: None,
         outcome: Some((outcome, remoteness)),
+        helper: None,
+        withheld: false,
     })
 }
 
@@ -821,6 +936,8 @@ pub(super) fn presented<G: Presented>(
         notes: game.legend().map(str::to_string).into_iter().collect(),
         json: None,
         outcome: None,
+        helper: None,
+        withheld: false,
     })
 }
 

@@ -31,6 +31,10 @@ pub use retrograde::{
     retrograde_with_predecessors,
 };
 pub use solution::{MoveValue, Ply, Solution};
+#[cfg(feature = "distributed")]
+pub use tiers::distributed::{
+    Config as DistributedConfig, Distributed, WorkerStats, distributed_tier_solve,
+};
 pub use tiers::{
     KeepTiers, TierSolution, TierStats, par_tier_solve, par_tier_solve_with, tier_solve,
     tier_solve_with,

@@ -66,7 +66,9 @@ where
     }
     let mut limits = run::limits(cli);
     let (solved, threads) = match cli.solver {
-        SolverName::Tier => return Err(run::no_tiers(cli.game, "retrograde analysis")),
+        SolverName::Tier | SolverName::Distributed => {
+            return Err(run::no_tiers(cli.game, "retrograde analysis"));
+        }
         SolverName::AlphaBeta => {
             return Err(Failure::Usage(format!(
                 "{}'s play can cycle: the pruning engine does not apply (it is solved by \

@@ -109,7 +109,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         ));
     }
     let run = match cli.solver {
-        SolverName::Tier => return Err(super::super::run::no_tiers(cli.game, "the pruning engine")),
+        SolverName::Tier | SolverName::Distributed => return Err(super::super::run::no_tiers(cli.game, "the pruning engine")),
         SolverName::Engine => sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?,
         SolverName::Parallel => {
             let threads = cli.threads.map_or_else(

@@ -4,7 +4,8 @@ use gamesolver::games::DotsAndBoxes;
 use gamesolver::{AnyValue, Error, Ply, Score, Turn};
 
 use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob};
-use super::super::run::{Failure, tier_report};
+use super::super::args::SolverName;
+use super::super::run::{Failure, distributed_report, tier_report};
 use super::{Bundled, Engine, Reads, Solves};
 
 /// Dots and Boxes on the command line.
@@ -18,6 +19,9 @@ pub const GAME: Bundled = Bundled {
         fast: None,
         tiers: Some(|cli, values, limits| {
             let n = values.len();
+            if cli.solver == SolverName::Distributed {
+                return distributed_report(cli, game(&values)?, n, limits);
+            }
             tier_report(cli, &game(&values)?, n, limits)
         }),
         at: Some("the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')"),

@@ -58,6 +58,8 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         notes: Vec::new(),
         json: None,
         outcome: None,
+        helper: None,
+        withheld: false,
     })
 }
 

@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+#[cfg(feature = "distributed")]
+pub mod distributed;
+
 use super::Limits;
 use super::search::combine;
 use crate::error::Error;

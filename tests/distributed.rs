@@ -1,0 +1,127 @@
+//! The tier solver on timely dataflow (feature `distributed`): one process with several
+//! workers, and two processes on localhost, against the single-process tier solver.
+
+#![cfg(feature = "distributed")]
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use gamesolver::games::DotsAndBoxes;
+use gamesolver::{DistributedConfig, Error, Limits, distributed_tier_solve, tier_solve};
+
+#[test]
+fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
+    for (rows, columns) in [(1, 1), (1, 2), (2, 2), (1, 4), (2, 3)] {
+        let game = DotsAndBoxes::new(rows, columns).unwrap();
+        let expected = tier_solve(&game).unwrap();
+        let (value, stats) = (expected.value(), expected.stats());
+        let game = Arc::new(game.clone());
+        for workers in 1..=4 {
+            let config = DistributedConfig::process(workers);
+            let solved =
+                distributed_tier_solve(Arc::clone(&game), config, Limits::default()).unwrap();
+            assert_eq!(solved.value, Some(value), "{rows}x{columns}, {workers}");
+            assert_eq!(solved.workers, workers);
+            let states: u64 = solved.local.iter().map(|w| w.states).sum();
+            assert_eq!(states, stats.states, "{rows}x{columns}, {workers}");
+            let moves: u64 = solved.local.iter().map(|w| w.moves).sum();
+            assert_eq!(moves, stats.moves);
+            // One worker sends nothing to others; several do.
+            let sent: u64 = solved.local.iter().map(|w| w.remote_bytes()).sum();
+            assert_eq!(
+                sent == 0,
+                workers == 1 || game.edges() < 2,
+                "{workers}: {sent}"
+            );
+        }
+        let thread = distributed_tier_solve(game, DistributedConfig::thread(), Limits::default());
+        assert_eq!(thread.unwrap().value, Some(value));
+    }
+}
+
+#[test]
+fn each_worker_is_checked_against_the_budget_before_any_work() {
+    let game = Arc::new(DotsAndBoxes::new(3, 4).unwrap());
+    let refused = distributed_tier_solve(
+        game,
+        DistributedConfig::process(2),
+        Limits::with_memory_budget(1 << 20),
+    );
+    match refused {
+        // Half of C(31, 15) + C(31, 16) bytes.
+        Err(Error::MemoryBudget { needed, .. }) => assert_eq!(needed, 300_540_195),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Two free ports on localhost, for a hostfile.
+fn free_ports() -> [u16; 2] {
+    let listeners = [
+        TcpListener::bind("127.0.0.1:0").unwrap(),
+        TcpListener::bind("127.0.0.1:0").unwrap(),
+    ];
+    listeners.map(|listener| listener.local_addr().unwrap().port())
+}
+
+#[test]
+fn two_processes_on_localhost_equal_one_process() {
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let single = Command::new(binary)
+        .args(["dots-and-boxes", "2", "3", "--solver", "tier", "--json"])
+        .output()
+        .unwrap();
+    assert!(single.status.success());
+    let single: serde_json::Value = serde_json::from_slice(&single.stdout).unwrap();
+    let [first, second] = free_ports();
+    let hostfile = std::env::temp_dir().join(format!("gamesolver-hosts-{}", std::process::id()));
+    std::fs::write(
+        &hostfile,
+        format!("127.0.0.1:{first}\n127.0.0.1:{second}\n"),
+    )
+    .unwrap();
+    let hosts = hostfile.to_str().unwrap();
+    let process = |index: &str| {
+        Command::new(binary)
+            .args([
+                "dots-and-boxes",
+                "2",
+                "3",
+                "--solver",
+                "distributed",
+                "--json",
+            ])
+            .args(["--", "-n", "2", "-p", index, "-h", hosts])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let helper = process("1");
+    let leader = process("0");
+    let (leader, helper) = (
+        leader.wait_with_output().unwrap(),
+        helper.wait_with_output().unwrap(),
+    );
+    std::fs::remove_file(&hostfile).ok();
+    assert!(leader.status.success(), "{leader:?}");
+    assert!(helper.status.success(), "{helper:?}");
+    // timely prints "awaiting connections" on stdout while process 0 waits for the others:
+    // the report is the last line.
+    let stdout = String::from_utf8(leader.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(report["value"], single["value"], "{stdout}");
+    assert_eq!(report["solver"], "distributed");
+    assert_eq!(report["threads"], 2);
+    // The other process prints no report on stdout (timely may say it awaits connections),
+    // and what it did on stderr.
+    let noise = String::from_utf8(helper.stdout).unwrap();
+    assert!(!noise.contains("value"), "{noise}");
+    let said = String::from_utf8(helper.stderr).unwrap();
+    assert!(
+        said.contains("the process with worker 0 prints the answer"),
+        "{said}"
+    );
+}
