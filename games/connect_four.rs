@@ -20,8 +20,9 @@
 
 use std::fmt;
 
+use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
 use crate::error::Error;
-use crate::game::{CompactKey, Game, Score, Step, Symmetry, Turn, ValueRange};
+use crate::game::{CompactKey, Game, Score, Step, Symmetry, Tiered, Turn, ValueRange};
 
 /// The widest board: with a height of 1, `width · 2 ≤ 64`.
 const MAX_WIDTH: usize = 32;
@@ -50,6 +51,9 @@ pub struct ConnectFour {
     short_shifts: bool,
     /// The position the game starts from (the empty board unless set).
     start: Position,
+    /// `compositions[c · (cells + 1) + m]`: the ways `c` columns can hold `m` stones (for the
+    /// tiers' ranks), saturated at `u64::MAX`.
+    compositions: Vec<u64>,
 }
 
 /// A Connect Four position: whose stones are whose, and how many have been played.
@@ -180,6 +184,16 @@ impl ConnectFour {
         let order = (0..w as i64)
             .map(|i| (centre + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as u8)
             .collect();
+        let cells = width * height;
+        let mut compositions = vec![0u64; (width + 1) * (cells + 1)];
+        compositions[0] = 1;
+        for columns in 1..=width {
+            for stones in 0..=cells {
+                compositions[columns * (cells + 1) + stones] = (0..=height.min(stones))
+                    .map(|last| compositions[(columns - 1) * (cells + 1) + stones - last])
+                    .fold(0, u64::saturating_add);
+            }
+        }
         Ok(ConnectFour {
             width: w,
             height: h,
@@ -188,6 +202,7 @@ impl ConnectFour {
             order,
             short_shifts: 3 * (h + 2) < 64,
             start: EMPTY,
+            compositions,
         })
     }
 
@@ -243,6 +258,27 @@ impl ConnectFour {
             lines(stones, self.height, up, down)
         };
         cells & (self.board ^ mask)
+    }
+
+    /// Whether `stones` hold four in a row somewhere.
+    fn has_four(&self, stones: u64) -> bool {
+        let cells = if self.short_shifts {
+            lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
+        } else {
+            lines(stones, self.height, up, down)
+        };
+        cells & stones != 0
+    }
+
+    /// The ways `columns` columns can hold `stones` stones.
+    fn compositions(&self, columns: u32, stones: usize) -> u64 {
+        let cells = (self.width * self.height) as usize;
+        self.compositions[columns as usize * (cells + 1) + stones]
+    }
+
+    /// The colourings of a tier of `stones` stones: which of them are the first player's.
+    fn colourings(stones: usize) -> u64 {
+        BINOMIAL[stones][stones.div_ceil(2)]
     }
 
     /// The empty cells where the side that just moved would complete four.
@@ -548,6 +584,101 @@ impl Game for ConnectFour {
             return Some(-(self.cells() - stones) / 2);
         }
         (stones >= self.cells() - 2).then_some(0)
+    }
+}
+
+/// Tier `n`: the positions with `n` stones, the game over or not (those no game reaches, with
+/// fours for both sides, say, are valued too, and never read). A position's rank is its column
+/// heights (ranked among the ways to hold `n` stones in the columns) times the colourings of
+/// `n` stones, plus which of its stones, in column order from the bottom, are the first
+/// player's (a colex rank among the sets of `ceil(n / 2)` of `n`). For small boards: a tier of
+/// 7×6 is far beyond any memory.
+impl Tiered for ConnectFour {
+    fn tier_count(&self) -> usize {
+        (self.width * self.height) as usize + 1
+    }
+    fn tier(&self, position: &Position) -> usize {
+        usize::from(position.stones)
+    }
+    fn tier_len(&self, tier: usize) -> u64 {
+        self.compositions(self.width, tier)
+            .saturating_mul(ConnectFour::colourings(tier))
+    }
+    fn rank(&self, position: &Position) -> u64 {
+        let stones = usize::from(position.stones);
+        let first = if stones.is_multiple_of(2) {
+            position.current
+        } else {
+            position.mask ^ position.current
+        };
+        let (mut heights, mut left, mut colours, mut placed) = (0u64, stones, 0u64, 0);
+        for column in 0..self.width {
+            let cells = self.column_cells(column);
+            let height = (position.mask & cells).count_ones() as usize;
+            for below in 0..height {
+                heights = heights
+                    .saturating_add(self.compositions(self.width - 1 - column, left - below));
+            }
+            left -= height;
+            let low = column * (self.height + 1);
+            for row in 0..height as u32 {
+                if first & (1 << (low + row)) != 0 {
+                    colours |= 1 << placed;
+                }
+                placed += 1;
+            }
+        }
+        heights
+            .saturating_mul(ConnectFour::colourings(stones))
+            .saturating_add(colex_rank(colours))
+    }
+    fn unrank(&self, tier: usize, rank: u64) -> Option<Position> {
+        if rank >= self.tier_len(tier) {
+            return None;
+        }
+        let colourings = ConnectFour::colourings(tier);
+        let (mut heights, colouring) = (rank / colourings, rank % colourings);
+        let colours = colex_unrank(tier.div_ceil(2), colouring, tier)?;
+        let (mut mask, mut first, mut left, mut placed) = (0u64, 0u64, tier, 0);
+        for column in 0..self.width {
+            let rest = self.width - 1 - column;
+            let mut height = 0;
+            while heights >= self.compositions(rest, left - height) {
+                heights -= self.compositions(rest, left - height);
+                height += 1;
+                if height > left || height > self.height as usize {
+                    return None; // past the last arrangement: only for saturated tiers
+                }
+            }
+            let low = column * (self.height + 1);
+            for row in 0..height as u32 {
+                mask |= 1 << (low + row);
+                if colours & (1 << placed) != 0 {
+                    first |= 1 << (low + row);
+                }
+                placed += 1;
+            }
+            left -= height;
+        }
+        let current = if tier.is_multiple_of(2) {
+            first
+        } else {
+            mask ^ first
+        };
+        Some(Position {
+            current,
+            mask,
+            mine: self.winning_cells(current, mask),
+            theirs: UNKNOWN,
+            stones: tier as u8,
+            won: self.has_four(mask ^ current),
+        })
+    }
+    fn tier_reach(&self) -> usize {
+        1
+    }
+    fn value_bound(&self) -> Score {
+        (self.cells() + 1) / 2
     }
 }
 

@@ -2,6 +2,7 @@
 //! dots; a player who completes a box (its fourth edge) scores a point and moves again. The
 //! value is the first player's boxes minus the second's.
 
+use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
 
@@ -9,24 +10,6 @@ use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
 /// can hold is set by the memory budget: the exhaustive engine's dense index space is
 /// `2^edges`, the tier solver's largest tiers `C(edges, edges/2)` bytes each.)
 pub const MAX_EDGES: u32 = 60;
-
-/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 64 (every value fits: C(64, 32) < 2⁶⁴).
-static BINOMIAL: [[u64; 66]; 65] = binomials();
-
-const fn binomials() -> [[u64; 66]; 65] {
-    let mut table = [[0u64; 66]; 65];
-    let mut n = 0;
-    while n <= 64 {
-        table[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            table[n][k] = table[n - 1][k - 1].wrapping_add(table[n - 1][k]);
-            k += 1;
-        }
-        n += 1;
-    }
-    table
-}
 
 /// A board of `rows × columns` boxes. Edges are numbered: first the horizontal ones, row by
 /// row (`(rows + 1) × columns`), then the vertical ones, row by row (`rows × (columns + 1)`).
@@ -172,30 +155,10 @@ impl Tiered for DotsAndBoxes {
         BINOMIAL[self.edges as usize][tier]
     }
     fn rank(&self, drawn: &u64) -> u64 {
-        let (mut rank, mut bits) = (0, *drawn);
-        let mut below = 0;
-        while bits != 0 {
-            let edge = bits.trailing_zeros() as usize;
-            below += 1;
-            rank += BINOMIAL[edge][below];
-            bits &= bits - 1;
-        }
-        rank
+        colex_rank(*drawn)
     }
     fn unrank(&self, tier: usize, rank: u64) -> Option<u64> {
-        if rank >= self.tier_len(tier) {
-            return None;
-        }
-        let (mut drawn, mut rank, mut edge) = (0u64, rank, self.edges as usize);
-        for count in (1..=tier).rev() {
-            edge -= 1;
-            while BINOMIAL[edge][count] > rank {
-                edge -= 1;
-            }
-            drawn |= 1 << edge;
-            rank -= BINOMIAL[edge][count];
-        }
-        Some(drawn)
+        colex_unrank(tier, rank, self.edges as usize)
     }
     fn unrank_next(&self, tier: usize, rank: u64, previous: &u64) -> Option<u64> {
         if rank >= self.tier_len(tier) || *previous == 0 {

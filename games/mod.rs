@@ -6,6 +6,7 @@ mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
 mod nim;
+mod ranks;
 mod stone_game_ii;
 mod stone_game_iii;
 mod stone_game_viii;

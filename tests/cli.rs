@@ -324,6 +324,12 @@ fn the_tier_solver_agrees_with_the_engine_from_the_command_line() {
         let message = rejected(&args, None, 2);
         assert!(message.contains("--features distributed"), "{message}");
     }
+    // Connect Four on a small board, from a position.
+    let board = ["connect-four", "2332", "--width", "4", "--height", "4"];
+    let pruned = json(&board, None);
+    let tiers = json(&[&board[..], &["--solver", "tier"]].concat(), None);
+    assert_eq!(tiers["value"], pruned["value"]);
+    assert_eq!(tiers["solver"], "tier");
     let message = rejected(&["nim", "1,2", "--solver", "tier"], None, 2);
     assert!(
         message.contains("nim is not layered into tiers") && message.contains("dots-and-boxes"),

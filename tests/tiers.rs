@@ -5,7 +5,7 @@ mod common;
 
 use common::{dots_and_boxes_oracle, random_values};
 use gamesolver::check::{CheckOptions, Violation, check_tiers};
-use gamesolver::games::DotsAndBoxes;
+use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
     Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, par_tier_solve_with, solve,
@@ -259,4 +259,41 @@ fn dropped_tiers_answer_none_and_kept_ones_answer() {
     assert!(needed.line().is_none());
     assert_eq!(needed.value_of(&0b1111_1111_1111), None); // the last tier was dropped
     assert!(needed.move_values(&game.start()).is_some()); // tier 1 is kept
+}
+
+#[test]
+fn connect_four_on_small_boards_equals_the_engine_for_threads_1_to_8() {
+    for (width, height) in [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3)] {
+        let game = ConnectFour::new(width, height).unwrap();
+        let engine = solve(&game, HashTable::new()).unwrap().value();
+        let all = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        assert_eq!(all.value(), engine, "{width}x{height}");
+        // The line ends where the game does, and realises the value.
+        let line = all.line().unwrap();
+        assert_eq!(line[0].value, engine);
+        for threads in [1, 2, 3, 5, 8] {
+            let parallel = pool(threads)
+                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
+                .unwrap();
+            assert_eq!(
+                parallel.value(),
+                engine,
+                "{width}x{height}, {threads} threads"
+            );
+        }
+        let options = CheckOptions {
+            max_states: 3_000,
+            playouts: 50,
+            ..CheckOptions::default()
+        };
+        let report = check_tiers(&game, &options);
+        assert!(report.is_ok(), "{width}x{height}: {report:?}");
+    }
+    // From a position: the tiers from its own.
+    let game = ConnectFour::new(4, 4).unwrap();
+    let later = game.clone().starting_at(game.position("2332").unwrap());
+    let engine = solve(&later, HashTable::new()).unwrap().value();
+    let tiers = tier_solve(&later).unwrap();
+    assert_eq!(tiers.value(), engine);
+    assert_eq!(tiers.stats().tiers, 17 - 4);
 }

@@ -54,6 +54,7 @@ pub const GAME: Bundled = Bundled {
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
         solver: "retrograde analysis",
         board: false,
+        tiers: false,
     }),
 };
 

@@ -18,8 +18,8 @@ use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::play;
 use super::super::present::{Answer, Entry, Fields, Line, Presented};
 use super::super::run::{
-    EngineRun, Failure, Report, concurrent, limits, pool, pool_if_parallel, presented, pruned,
-    sequential,
+    EngineRun, Failure, Report, concurrent, distributed_report, limits, pool, pool_if_parallel,
+    presented, pruned, sequential, tier_report,
 };
 use super::{Bundled, Own, Solves};
 
@@ -35,6 +35,7 @@ pub const GAME: Bundled = Bundled {
         analyze: None,
         solver: "the pruning engine",
         board: true,
+        tiers: true,
     }),
 };
 
@@ -108,32 +109,39 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
             "--analyze runs the pruning engine: use --solver alphabeta (or auto)".into(),
         ));
     }
-    let run = match cli.solver {
-        SolverName::Tier | SolverName::Distributed => return Err(super::super::run::no_tiers(cli.game, "the pruning engine")),
-        SolverName::Engine => sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?,
-        SolverName::Parallel => {
-            let threads = cli.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, usize::from),
-                usize::from,
-            );
-            let pool = pool(threads, &mut limits)?;
-            pool.install(|| {
-                concurrent(
-                    &game,
-                    &ShardedTable::new(),
-                    "sharded",
-                    DeclaredRange,
-                    limits,
-                )
-            })?
-        }
-        SolverName::Auto | SolverName::Fast | SolverName::AlphaBeta => {
-            alphabeta(&game, pruning_threads(cli), limits, cli.analyze)?
+    let stones = position.stones();
+    let (mut report, analysis) = match cli.solver {
+        SolverName::Tier => (tier_report(cli, &game, stones, limits)?, None),
+        SolverName::Distributed => (distributed_report(cli, game.clone(), stones, limits)?, None),
+        SolverName::Engine | SolverName::Parallel | SolverName::Auto | SolverName::Fast
+        | SolverName::AlphaBeta => {
+            let run = match cli.solver {
+                SolverName::Engine => {
+                    sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?
+                }
+                SolverName::Parallel => {
+                    let threads = cli.threads.map_or_else(
+                        || std::thread::available_parallelism().map_or(1, usize::from),
+                        usize::from,
+                    );
+                    let pool = pool(threads, &mut limits)?;
+                    pool.install(|| {
+                        concurrent(
+                            &game,
+                            &ShardedTable::new(),
+                            "sharded",
+                            DeclaredRange,
+                            limits,
+                        )
+                    })?
+                }
+                _ => alphabeta(&game, pruning_threads(cli), limits, cli.analyze)?,
+            };
+            let analysis = run.analysis.as_deref().map(|moves| by_column(&game, moves));
+            (presented(cli, &game, stones, run, limits)?, analysis)
         }
     };
-    let analysis = run.analysis.as_deref().map(|moves| by_column(&game, moves));
-    let value = run.value;
-    let mut report = presented(cli, &game, position.stones(), run, limits)?;
+    let value = report.value;
     let shown = if text.is_empty() {
         "the empty board"
     } else {
@@ -152,10 +160,12 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         },
         game.meaning(position.stones(), value)
     );
+    let solver_notes = std::mem::take(&mut report.notes);
     report.notes = game
         .render(&position)
         .lines()
         .map(|row| format!("  {row}"))
+        .chain(solver_notes)
         .collect();
     let mut fields = PositionJson {
         position: text.clone(),

@@ -112,6 +112,9 @@ pub struct Own {
     /// Whether it takes the board options (`--width`, `--height`, `--analyze`, `--batch`;
     /// Connect Four) instead of `--input`.
     pub board: bool,
+    /// Whether it is layered into tiers (`--solver tier` and `distributed`; Connect Four, on
+    /// small boards).
+    pub tiers: bool,
 }
 
 /// What to do with a bundled game the engine solves.
@@ -295,7 +298,10 @@ pub fn specialised_names() -> String {
 /// The games the tier solver solves, for messages ("dots-and-boxes").
 pub fn tier_names() -> String {
     names_where(
-        |solves| matches!(solves, Solves::Engine(engine) if engine.tiers.is_some()),
+        |solves| match solves {
+            Solves::Engine(engine) => engine.tiers.is_some(),
+            Solves::Own(own) => own.tiers,
+        },
         " and ",
     )
 }

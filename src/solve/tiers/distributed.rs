@@ -3,9 +3,10 @@
 //!
 //! Each worker owns a contiguous range of every tier's ranks (`ceil(len / workers)` each, in
 //! worker order) and keeps only its share of the tiers a move can reach. To value its states of
-//! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every move it sends a
-//! request `(tier, rank, requester, slot)` through timely's exchange to the owner of the next
-//! state, which answers `(requester, slot, value)`; once timely's progress tracking says every
+//! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every move whose next
+//! state another worker owns, it sends a request `(tier, rank, requester, slot)` through
+//! timely's exchange to that owner, which answers `(requester, slot, value)` (a next state it
+//! owns itself it reads from its own share); once timely's progress tracking says every
 //! answer of the round has arrived, the worker takes each state's best move. A second
 //! timestamp per round is a barrier: no worker asks about a tier before every owner has valued
 //! all of it. Every worker runs the same number of rounds per tier (set by the largest share),
@@ -308,7 +309,12 @@ fn solve_on<G: Tiered, V: Cell>(
             let (low, high) = ((round * BATCH).min(owned), ((round + 1) * BATCH).min(owned));
             firsts.clear();
             pending.clear();
+            // Each move's value, by slot: read here when this worker owns the next state,
+            // filled in by the owner's answer otherwise.
+            let mut answers = std::mem::take(&mut *replies.borrow_mut());
+            answers.clear();
             if fault.is_none() {
+                let held = store.borrow();
                 let mut previous = None;
                 for local in low..high {
                     let rank = first + local;
@@ -324,22 +330,33 @@ fn solve_on<G: Tiered, V: Cell>(
                     game.ranked_children(&state, &mut moves, |gain, turn, to, child| {
                         let slot = pending.len() as u64;
                         pending.push((gain, turn));
-                        let owner = lengths
-                            .get(to)
-                            .map_or(usize::MAX, |&len| (child / block(len, workers)) as usize);
                         if to <= tier || to >= count || child >= lengths[to] {
                             fault.get_or_insert_with(|| unheld(game, tier, rank, to, child));
+                            answers.push(0);
                             return;
                         }
-                        if owner != index {
+                        let size = block(lengths[to], workers);
+                        if (child / size) as usize == index {
+                            let values = held[to].as_deref().unwrap_or_default();
+                            let local = (child - size * index as u64) as usize;
+                            match values.get(local) {
+                                Some(value) => answers.push(value.widen()),
+                                None => {
+                                    fault
+                                        .get_or_insert_with(|| unheld(game, tier, rank, to, child));
+                                    answers.push(0);
+                                }
+                            }
+                        } else {
                             stats.remote_requests += 1;
+                            answers.push(0);
+                            input.send((to as u32, child, index as u32, slot));
                         }
-                        input.send((to as u32, child, index as u32, slot));
                     });
                     previous = Some(state);
                 }
             }
-            replies.borrow_mut().resize(pending.len(), 0);
+            *replies.borrow_mut() = answers;
             settle(&mut input, worker, time + 1);
             // Every answer of this round is in: value the round's states.
             if fault.is_none() {

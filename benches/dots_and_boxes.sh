@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The tier solver on Dots and Boxes against a straightforward C sweep over every set of drawn
+# edges (benches/cpp/dots_and_boxes.c) and against the exhaustive engine, whole processes side
+# by side, interleaved:
+#
+#   benches/dots_and_boxes.sh [RUNS] [ROWS COLUMNS]
+#
+# Default: 5 runs on 3x3 boxes (24 edges, 2^24 boards). Programs: the C sweep; the tier solver
+# on 1 and 2 threads; the engine with a dense table (1 thread) and the parallel engine (2
+# threads); the distributed tier solver (feature `distributed`) in one process with one worker,
+# one process with two workers, and two processes of one worker each on localhost. Prints per
+# program the median wall time, the median peak memory (of the process with worker 0, for two
+# processes) and the answer, which must agree, and each time's ratio to the C sweep's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+rows=${2:-3}
+columns=${3:-3}
+out=target/dots-and-boxes
+mkdir -p "$out"
+cargo build --release --quiet --features distributed
+if [ ! -x "$out/dots_and_boxes" ] || [ benches/cpp/dots_and_boxes.c -nt "$out/dots_and_boxes" ]; then
+    gcc -O2 -o "$out/dots_and_boxes" benches/cpp/dots_and_boxes.c
+fi
+solver=target/release/gamesolver
+printf '127.0.0.1:%d\n127.0.0.1:%d\n' $((20000 + RANDOM % 20000)) $((40000 + RANDOM % 20000)) > "$out/hosts"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# Runs PROGRAM once; prints "milliseconds KiB answer".
+run() {
+    local program=$1 start end answer
+    start=$(date +%s%N)
+    case $program in
+        c-sweep) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes" "$rows" "$columns" > "$out/stdout.txt" ;;
+        tier-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 1 --json > "$out/stdout.txt" ;;
+        tier-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 2 --json > "$out/stdout.txt" ;;
+        engine-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver engine --json > "$out/stdout.txt" ;;
+        parallel-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver parallel --threads 2 --json > "$out/stdout.txt" ;;
+        timely-1x1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -w 1 > "$out/stdout.txt" ;;
+        timely-1x2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -w 2 > "$out/stdout.txt" ;;
+        timely-2x1)
+            $solver dots-and-boxes "$rows" "$columns" --solver distributed -- -n 2 -p 1 -h "$out/hosts" > /dev/null 2> "$out/helper.txt" &
+            /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -n 2 -p 0 -h "$out/hosts" > "$out/stdout.txt"
+            wait
+            ;;
+    esac
+    end=$(date +%s%N)
+    if [ "$program" = c-sweep ]; then
+        answer=$(cat "$out/stdout.txt")
+    else
+        answer=$(tail -1 "$out/stdout.txt" | sed -E 's/.*"value":(-?[0-9]+).*/\1/')
+    fi
+    echo "$(( (end - start) / 1000000 )) $(tail -1 "$out/time.txt") $answer"
+}
+
+programs="c-sweep tier-1 tier-2 engine-1 parallel-2 timely-1x1 timely-1x2 timely-2x1"
+declare -A times=() memory=() answers=()
+for ((round = 0; round < runs; round++)); do
+    for program in $programs; do
+        read -r ms kib answer <<< "$(run "$program")"
+        times[$program]+="$ms "
+        memory[$program]+="$kib "
+        answers[$program]=$answer
+    done
+done
+c_ms=$(echo "${times[c-sweep]}" | tr ' ' '\n' | grep . | median)
+echo "Dots and Boxes ${rows}x${columns}, $runs runs, medians:"
+for program in $programs; do
+    ms=$(echo "${times[$program]}" | tr ' ' '\n' | grep . | median)
+    kib=$(echo "${memory[$program]}" | tr ' ' '\n' | grep . | median)
+    ratio=$(awk -v a="$ms" -v b="$c_ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    printf '%-11s %8s ms %9s KiB  %5sx C  answer %s\n' "$program" "$ms" "$kib" "$ratio" "${answers[$program]}"
+    if [ "${answers[$program]}" != "${answers[c-sweep]}" ]; then
+        echo "answers differ: $program says ${answers[$program]}, the C sweep ${answers[c-sweep]}" >&2
+        exit 1
+    fi
+done
+echo "two processes: $(cat "$out/helper.txt")"
