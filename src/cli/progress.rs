@@ -104,12 +104,12 @@ fn report(stop: &(Mutex<bool>, Condvar), budget: fn() -> u64) {
     bar.finish_and_clear();
 }
 
-/// The figures in words, short enough for one line of a narrow terminal: rows for a solver
-/// that works in rows, else the states stored and how many a second; then the memory held
+/// The figures in words, short enough for one line of a narrow terminal: rows or tiers for a
+/// solver that works in steps, else the states stored and how many a second; then the memory held
 /// against the budget.
 pub fn line(progress: &Progress, rate: f64, budget: u64) -> String {
     let work = match progress.steps() {
-        Some((done, of)) => format!("row {done} of {of}"),
+        Some((done, of)) => format!("{} {done} of {of}", progress.step_name()),
         None => format!("{} states, {}/s", progress.stored(), count(rate)),
     };
     format!(

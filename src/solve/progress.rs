@@ -1,10 +1,10 @@
 //! Live figures of a running solve, for a reporter on another thread.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Counters a solve updates as it goes and any thread may read: the states stored (by the
 /// engines), the bytes held, and for solvers that work in steps (the specialised Stone Game II
-/// solver: rows of its table) how many are done of how many.
+/// solver: rows of its table; the tier solver: tiers) how many are done of how many.
 ///
 /// Attach one with [`Limits::progress`](crate::Limits::progress). The engines write it where
 /// they already check their limits (every 1024 stored states, and when their stack grows), so
@@ -29,6 +29,8 @@ pub struct Progress {
     bytes: AtomicU64,
     done: AtomicU64,
     steps: AtomicU64,
+    /// Whether the steps are tiers (else rows).
+    tiers: AtomicBool,
 }
 
 impl Progress {
@@ -39,6 +41,7 @@ impl Progress {
             bytes: AtomicU64::new(0),
             done: AtomicU64::new(0),
             steps: AtomicU64::new(0),
+            tiers: AtomicBool::new(false),
         }
     }
 
@@ -60,11 +63,38 @@ impl Progress {
         }
     }
 
+    /// What a step is: `"tier"` for the tier solver, `"row"` for the specialised Stone Game II
+    /// solver.
+    ///
+    /// ```
+    /// use gamesolver::{tier_solve_with, KeepTiers, Limits, Progress, games::DotsAndBoxes};
+    ///
+    /// static PROGRESS: Progress = Progress::new();
+    /// let game = DotsAndBoxes::new(2, 2).unwrap();
+    /// let limits = Limits::default().progress(&PROGRESS);
+    /// tier_solve_with(&game, limits, KeepTiers::Needed).unwrap();
+    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((13, 13)), "tier"));
+    /// ```
+    pub fn step_name(&self) -> &'static str {
+        if self.tiers.load(Ordering::Relaxed) {
+            "tier"
+        } else {
+            "row"
+        }
+    }
+
     /// Records the states stored and the bytes held.
     #[inline]
     pub(crate) fn record(&self, stored: u64, bytes: u64) {
         self.stored.store(stored, Ordering::Relaxed);
         self.bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// Records `done` of `of` tiers, and the bytes held.
+    #[inline]
+    pub(crate) fn record_tiers(&self, done: u64, of: u64, bytes: u64) {
+        self.tiers.store(true, Ordering::Relaxed);
+        self.record_steps(done, of, bytes);
     }
 
     /// Records `done` of `of` steps, and the bytes held.

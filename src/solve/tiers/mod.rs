@@ -473,7 +473,7 @@ fn sweep_tiers<G: Tiered, S: Sweep<G>, V: Cell>(
                 .map_or(0, |values| values.len() as u64 * width);
         }
         if let Some(progress) = limits.progress {
-            progress.record_steps((count - tier) as u64, (count - from) as u64, held);
+            progress.record_tiers((count - tier) as u64, (count - from) as u64, held);
         }
     }
     Ok((kept, stats))
