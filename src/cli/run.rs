@@ -490,10 +490,7 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let threads = cli.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
+    let threads = threads_or_cores(cli);
     foresee(cli, game)?;
     if G::OUTCOMES && cli.solver == SolverName::Auto && game.index_len() as u64 <= RETROGRADE_STATES
     {
@@ -555,6 +552,14 @@ where
     Ok(presented(cli, game, n, run, limits)?)
 }
 
+/// `--threads`, or every core.
+pub(super) fn threads_or_cores(cli: &Cli) -> usize {
+    cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    )
+}
+
 /// `--solver tier` for a game that is not layered into tiers.
 pub(super) fn no_tiers(game: GameName, instead: &str) -> Failure {
     Failure::Usage(format!(
@@ -578,10 +583,7 @@ where
     G: Presented + Tiered + Sync,
     G::State: Send,
 {
-    let threads = cli.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
+    let threads = threads_or_cores(cli);
     let mut limits = limits;
     let pool = pool_if_parallel(threads, &mut limits)?;
     let solve = |keep| match &pool {

@@ -77,10 +77,7 @@ where
             )));
         }
         SolverName::Parallel => {
-            let threads = cli.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, usize::from),
-                usize::from,
-            );
+            let threads = run::threads_or_cores(cli);
             let pool = run::pool(threads, &mut limits)?;
             (
                 pool.install(|| par_retrograde_indexed(game, limits))?,

@@ -120,10 +120,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
                     sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?
                 }
                 SolverName::Parallel => {
-                    let threads = cli.threads.map_or_else(
-                        || std::thread::available_parallelism().map_or(1, usize::from),
-                        usize::from,
-                    );
+                    let threads = super::super::run::threads_or_cores(cli);
                     let pool = pool(threads, &mut limits)?;
                     pool.install(|| {
                         concurrent(
