@@ -66,6 +66,8 @@ fn payoff_for(state: &Chase, mouse_won: bool) -> Score {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatAndMouse {
     graph: Vec<Vec<u16>>,
+    /// Each node's neighbours other than the hole: the cat's moves from it.
+    cat_moves: Vec<u32>,
 }
 
 /// The most nodes (913) or cells (1728) a game may have: positions hold them in 16 bits.
@@ -129,7 +131,14 @@ impl CatAndMouse {
                 "the cat's node 2 has no neighbour but the hole: the cat cannot move".into(),
             );
         }
-        Ok(CatAndMouse { graph: lists })
+        let cat_moves = lists
+            .iter()
+            .map(|list| list.iter().filter(|&&node| node != 0).count() as u32)
+            .collect();
+        Ok(CatAndMouse {
+            graph: lists,
+            cat_moves,
+        })
     }
 
     /// The graph's adjacency lists.
@@ -239,6 +248,41 @@ impl StateAt for CatAndMouse {
     fn state_at(&self, index: usize) -> Option<Chase> {
         chase_at(index, self.graph.len()).filter(|state| state.cat != 0)
     }
+    #[inline]
+    fn move_count(&self, state: &Chase) -> Option<usize> {
+        Some(if state.mouse == 0 || state.mouse == state.cat {
+            0
+        } else if state.cat_moves {
+            self.cat_moves[state.cat as usize] as usize
+        } else {
+            self.graph[state.mouse as usize].len()
+        })
+    }
+    #[inline]
+    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn)) {
+        let places = self.graph.len();
+        let (mouse, cat, cat_moves) = chase_parts(index, places);
+        if cat == 0 || mouse >= places {
+            return;
+        }
+        if cat_moves {
+            for &from in &self.graph[mouse] {
+                each((from as usize * places + cat) * 2, Turn::Pass);
+            }
+        } else {
+            for &from in self.graph[cat].iter().filter(|&&from| from != 0) {
+                each((mouse * places + from as usize) * 2 + 1, Turn::Pass);
+            }
+        }
+    }
+}
+
+/// `(mouse, cat, cat moves)` of an index of [`chase_index`] (a mouse of `places` or more for an
+/// index past the positions).
+#[inline]
+fn chase_parts(index: usize, places: usize) -> (usize, usize, bool) {
+    let pair = index / 2;
+    (pair / places, pair % places, index % 2 == 1)
 }
 
 /// The position at `index` of [`chase_index`].
@@ -518,5 +562,32 @@ impl StateAt for CatAndMouseII {
     fn state_at(&self, index: usize) -> Option<Chase> {
         chase_at(index, self.walls.len())
             .filter(|state| !self.walls[state.mouse as usize] && !self.walls[state.cat as usize])
+    }
+    #[inline]
+    fn move_count(&self, state: &Chase) -> Option<usize> {
+        Some(if self.is_final(state) {
+            0
+        } else if state.cat_moves {
+            self.reach(1, state.cat).len()
+        } else {
+            self.reach(0, state.mouse).len()
+        })
+    }
+    #[inline]
+    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn)) {
+        let places = self.walls.len();
+        let (mouse, cat, cat_moves) = chase_parts(index, places);
+        if mouse >= places || self.walls[mouse] || self.walls[cat] {
+            return;
+        }
+        if cat_moves {
+            for &from in self.reach(0, mouse as u16) {
+                each((from as usize * places + cat) * 2, Turn::Pass);
+            }
+        } else {
+            for &from in self.reach(1, cat as u16) {
+                each((mouse * places + from as usize) * 2 + 1, Turn::Pass);
+            }
+        }
     }
 }

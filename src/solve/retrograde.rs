@@ -222,6 +222,29 @@ pub trait Predecessors: Game {
 pub trait StateAt: DenseIndex {
     /// The state whose index is `index`, or `None` if no state has it.
     fn state_at(&self, index: usize) -> Option<Self::State>;
+
+    /// How many moves `state` has (0 for a final state), if the game can count them without
+    /// listing them; `None` (the default) lets the solver list them with
+    /// [`moves`](Game::moves). [`retrograde_indexed`] asks it of every index.
+    fn move_count(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
+
+    /// Calls `each` with the index of every predecessor of the state at `index` (none if no
+    /// state has it), and its move's turn rule, as
+    /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
+    /// states ([`state_at`](StateAt::state_at), `predecessors`,
+    /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
+    /// [`retrograde_indexed`] propagates through it.
+    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
+    where
+        Self: Predecessors,
+    {
+        if let Some(state) = self.state_at(index) {
+            self.predecessors(&state, |parent, turn| each(self.index(&parent), turn));
+        }
+    }
 }
 
 /// Numbers that are the game's own indices (for [`retrograde_indexed`], which solves every
@@ -342,11 +365,14 @@ impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
                 continue;
             };
             valid += 1;
-            moves.clear();
-            game.moves(&state, &mut moves);
-            *count = moves.len() as u32;
-            solved.stats.moves += moves.len();
-            if moves.is_empty() {
+            let listed = game.move_count(&state).unwrap_or_else(|| {
+                moves.clear();
+                game.moves(&state, &mut moves);
+                moves.len()
+            });
+            *count = listed as u32;
+            solved.stats.moves += listed;
+            if listed == 0 {
                 let payoff = game.payoff(&state);
                 if !(-1..=1).contains(&payoff) {
                     return Err(Error::InvalidGame(format!(
@@ -445,7 +471,9 @@ where
 /// Where propagation finds a state's predecessors: each is given as its number with the keep
 /// bit of its move.
 trait Parents {
-    fn each(&self, child: usize, visit: impl FnMut(u32));
+    /// Calls `visit(parent, keeps)` for every move into `child` (`keeps`: the mover moves
+    /// again).
+    fn each(&self, child: usize, visit: impl FnMut(usize, bool));
 }
 
 /// The reverse moves, stored.
@@ -456,10 +484,10 @@ struct Stored<'a> {
 
 impl Parents for Stored<'_> {
     #[inline]
-    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
+    fn each(&self, child: usize, mut visit: impl FnMut(usize, bool)) {
         let range = self.first[child] as usize..self.first[child + 1] as usize;
         for &edge in &self.preds[range] {
-            visit(edge);
+            visit((edge & !KEEP) as usize, edge & KEEP != 0);
         }
     }
 }
@@ -473,10 +501,10 @@ struct Unmoves<'a, G: Game, I> {
 
 impl<G: Predecessors, I: StateIds<G>> Parents for Unmoves<'_, G, I> {
     #[inline]
-    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
+    fn each(&self, child: usize, mut visit: impl FnMut(usize, bool)) {
         self.game.predecessors(&self.states[child], |parent, turn| {
             if let Some(id) = self.ids.id(self.game, &parent) {
-                visit(keep_bit(id, turn));
+                visit(id as usize, turn == Turn::Keep);
             }
         });
     }
@@ -487,13 +515,9 @@ struct IndexSpace<'a, G>(&'a G);
 
 impl<G: StateAt + Predecessors> Parents for IndexSpace<'_, G> {
     #[inline]
-    fn each(&self, child: usize, mut visit: impl FnMut(u32)) {
-        let game = self.0;
-        if let Some(state) = game.state_at(child) {
-            game.predecessors(&state, |parent, turn| {
-                visit(keep_bit(game.index(&parent) as u32, turn));
-            });
-        }
+    fn each(&self, child: usize, mut visit: impl FnMut(usize, bool)) {
+        self.0
+            .predecessor_indices(child, |parent, turn| visit(parent, turn == Turn::Keep));
     }
 }
 
@@ -533,13 +557,12 @@ fn propagate(
         check(level)?;
         for &child in &frontier {
             let decided = outcome[child as usize];
-            parents.each(child as usize, |edge| {
-                let parent = (edge & !KEEP) as usize;
+            parents.each(child as usize, |parent, keeps| {
                 if outcome[parent] != UNDECIDED {
                     return;
                 }
                 // The child's outcome for the parent's mover.
-                let seen = if edge & KEEP != 0 { decided } else { -decided };
+                let seen = if keeps { decided } else { -decided };
                 if seen == WIN {
                     outcome[parent] = WIN;
                     remoteness[parent] = level + 1;
@@ -582,12 +605,11 @@ fn par_propagate(
             .with_min_len(256)
             .fold(Vec::new, |mut next: Vec<u32>, &child| {
                 let decided = shared[child as usize].load(Ordering::Relaxed);
-                parents.each(child as usize, |edge| {
-                    let parent = (edge & !KEEP) as usize;
+                parents.each(child as usize, |parent, keeps| {
                     if shared[parent].load(Ordering::Relaxed) != UNDECIDED {
                         return;
                     }
-                    let seen = if edge & KEEP != 0 { decided } else { -decided };
+                    let seen = if keeps { decided } else { -decided };
                     if seen == WIN {
                         let won = shared[parent].compare_exchange(
                             UNDECIDED,
@@ -813,10 +835,7 @@ where
                     solved.states.push(step.next);
                 }
                 if store {
-                    solved.children.push(match step.turn {
-                        Turn::Pass => child,
-                        Turn::Keep => child | KEEP,
-                    });
+                    solved.children.push(keep_bit(child, step.turn));
                 }
             }
             next += 1;
@@ -946,10 +965,7 @@ where
                         .ids
                         .id(self.game, &step.next)
                         .expect("discovery numbers every child of a reachable state");
-                    match step.turn {
-                        Turn::Pass => child,
-                        Turn::Keep => child | KEEP,
-                    }
+                    keep_bit(child, step.turn)
                 })
                 .collect();
             &looked_up[..]
