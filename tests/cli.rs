@@ -131,6 +131,11 @@ fn every_bundled_game_answers_in_the_same_shape() {
             let pruned = json(&with, None);
             assert_eq!(pruned["solver"], "alphabeta");
             for key in ["answer", "value", "line"] {
+                // An outcome game's engine line is the swift one (with its remoteness); the
+                // pruning engine's is the first optimal move at each state.
+                if key == "line" && engine.get("remoteness").is_some() {
+                    continue;
+                }
                 assert_eq!(pruned[key], engine[key], "{with:?}: {key}");
             }
         }
@@ -335,6 +340,33 @@ fn the_tier_solver_agrees_with_the_engine_from_the_command_line() {
         message.contains("nim is not layered into tiers") && message.contains("dots-and-boxes"),
         "{message}"
     );
+}
+
+#[test]
+fn every_engine_gives_outcome_games_their_remoteness_and_swift_line() {
+    for heaps in ["3,4,5", "1,2", "2,2", "1,5,6,2"] {
+        let retrograde = json(&["nim", heaps], None);
+        assert_eq!(retrograde["solver"], "retrograde");
+        for solver in ["engine", "parallel"] {
+            let engine = json(&["nim", heaps, "--solver", solver], None);
+            assert_eq!(engine["outcome"], retrograde["outcome"], "{heaps} {solver}");
+            assert_eq!(
+                engine["remoteness"], retrograde["remoteness"],
+                "{heaps} {solver}"
+            );
+            let moves = engine["line"].as_array().unwrap().len();
+            assert_eq!(
+                Some(moves as u64),
+                engine["remoteness"].as_u64(),
+                "{heaps} {solver}"
+            );
+        }
+    }
+    // Where the swift line would cost more than the solve (a heap of 65 535: every move of the
+    // start valued), the engine keeps the first optimal move and claims no remoteness.
+    let large = json(&["nim", "1,65535"], None);
+    assert_eq!(large["value"], 1);
+    assert!(large.get("remoteness").is_none(), "{large}");
 }
 
 #[test]
@@ -1559,7 +1591,7 @@ fn outcome_games_get_their_remoteness_and_the_fastest_line() {
     // The engine on request, and on games too large for retrograde analysis within its share.
     let report = json(&["nim", "3,4,5", "--solver", "engine"], None);
     assert_eq!(report["solver"], "engine");
-    assert!(report.get("remoteness").is_none());
+    assert_eq!(report["remoteness"], 11); // the engine's swift line
     let report = json(&["nim", "1,65535"], None);
     assert_ne!(report["solver"], "retrograde");
     assert_eq!(report["answer"], "Alice");

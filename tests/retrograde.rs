@@ -209,10 +209,40 @@ fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
         // per heap that is not empty, and the line is a legal game to its end.
         let line = solved.line();
         assert_eq!(Some(line.len() as u32), solved.remoteness(), "{heaps:?}");
+        // The engine's remoteness and swift line agree with retrograde analysis at every
+        // state (won and lost ones: a draw has no remoteness in retrograde analysis).
+        let mut solution = solve(&nim, HashTable::new()).unwrap();
+        for state in reachable_states(&nim) {
+            let (outcome, remote) = solved.outcome_of(&state).unwrap();
+            if outcome != Outcome::Draw {
+                assert_eq!(
+                    Some(solution.remoteness(&state).unwrap()),
+                    remote,
+                    "{state:?}"
+                );
+            }
+        }
+        let swift = solution.swift_line().unwrap();
+        assert_eq!(Some(swift.len() as u32), solved.remoteness(), "{heaps:?}");
     }
-    let engine = solve(&TicTacToe, HashTable::new()).unwrap().value();
+    let mut solution = solve(&TicTacToe, HashTable::new()).unwrap();
+    let engine = solution.value();
     let solved = retrograde(&TicTacToe, Limits::default()).unwrap();
     assert_eq!(solved.outcome(), sign(engine));
+    // Every won or lost position: the engine's remoteness is retrograde analysis's.
+    let mut compared = 0;
+    for board in reachable_states(&TicTacToe) {
+        let (outcome, remote) = solved.outcome_of(&board).unwrap();
+        if outcome != Outcome::Draw {
+            assert_eq!(
+                Some(solution.remoteness(&board).unwrap()),
+                remote,
+                "{board:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
     assert_eq!(solved.remoteness(), None);
     assert_eq!(solved.states(), 5478, "tic-tac-toe's reachable positions");
 }
@@ -590,4 +620,25 @@ fn the_checker_takes_outcome_games_that_cycle() {
         "{:?}",
         report.violations
     );
+}
+
+/// Every state reachable from the start of `game` (a game without cycles).
+fn reachable_states<G: Game>(game: &G) -> Vec<G::State>
+where
+    G::State: Eq + std::hash::Hash,
+{
+    let mut open = vec![game.start()];
+    let mut seen = std::collections::HashSet::new();
+    let mut order = Vec::new();
+    let mut moves = Vec::new();
+    while let Some(state) = open.pop() {
+        if !seen.insert(state.clone()) {
+            continue;
+        }
+        moves.clear();
+        game.moves(&state, &mut moves);
+        open.extend(moves.iter().map(|mv| game.play(&state, mv).next));
+        order.push(state);
+    }
+    order
 }

@@ -79,6 +79,9 @@ pub(super) struct EngineRun<G: Game> {
     pub(super) analysis: Option<Vec<MoveValue<G>>>,
     /// The bytes the solution still holds (its table and its line).
     pub(super) held: u64,
+    /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
+    /// loser as slowly), so that its length is the remoteness.
+    pub(super) swift: bool,
 }
 
 /// Reads the values, solves, and reports.
@@ -202,12 +205,11 @@ fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, F
 
 /// Solves `game` on a dense table (loaded from `--load`, or empty), saves it to `--save`
 /// after the line is known, and presents the result.
-fn with_saved<G: Presented + DenseIndex>(
-    cli: &Cli,
-    game: &G,
-    params: &[i64],
-    limits: Limits,
-) -> Result<Report, Failure> {
+fn with_saved<G>(cli: &Cli, game: &G, params: &[i64], limits: Limits) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
     let (table, name) = match &cli.load {
         Some(path) => (
             super::saved::load(path, cli.game, params, game, limits.memory_budget)?,
@@ -761,14 +763,7 @@ where
     let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
     let solved = retrograde_with(game, ids, limits)?;
     let value = solved.outcome().value();
-    let mut headline = game.headline(value);
-    if let Some(moves) = solved.remoteness() {
-        headline = format!(
-            "{headline} The game lasts {moves} move{} (the winner as fast as it can, the loser \
-             as slowly).",
-            if moves == 1 { "" } else { "s" }
-        );
-    }
+    let headline = lasting(game.headline(value), solved.remoteness());
     retrograde_report(
         cli,
         (game, n),
@@ -777,6 +772,18 @@ where
         limits,
         (game.answer(value), headline),
     )
+}
+
+/// An outcome game's headline, with how long the game lasts when it is won or lost.
+fn lasting(headline: String, remoteness: Option<u32>) -> String {
+    match remoteness {
+        Some(moves) => format!(
+            "{headline} The game lasts {moves} move{} (the winner as fast as it can, the loser \
+             as slowly).",
+            if moves == 1 { "" } else { "s" }
+        ),
+        None => headline,
+    }
 }
 
 /// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
@@ -924,12 +931,22 @@ pub(super) fn presented<G: Presented>(
             .saturating_add((plies as u64).saturating_mul(G::ENTRY_BYTES)),
         || format!("the solution and its optimal line of {plies} moves in words"),
     )?;
+    // An outcome game's line is the swift one (`finish_then`): its length is the remoteness.
+    let outcome = (G::OUTCOMES && run.swift).then(|| {
+        let outcome = match run.value.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        (outcome, (outcome != Outcome::Draw).then_some(plies as u32))
+    });
+    let headline = game.headline(run.value);
     Ok(Report {
         game: cli.game,
         n,
         answer: game.answer(run.value),
         value: run.value,
-        headline: game.headline(run.value),
+        headline: lasting(headline, outcome.and_then(|(_, remoteness)| remoteness)),
         solver: run.solver,
         table: run.table,
         threads: run.threads,
@@ -937,7 +954,7 @@ pub(super) fn presented<G: Presented>(
         line: game.entries(&run.line),
         notes: game.legend().map(str::to_string).into_iter().collect(),
         json: None,
-        outcome: None,
+        outcome,
         helper: None,
         withheld: false,
     })
@@ -968,6 +985,7 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         held,
         stats: solution.stats(),
         analysis,
+        swift: false,
     })
 }
 
@@ -1000,13 +1018,19 @@ where
 }
 
 /// The sequential engine on `table` (named for the report), cutting on `range`.
-pub(super) fn sequential<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
+pub(super) fn sequential<G, T, R>(
     game: &G,
     table: T,
     name: &'static str,
     range: R,
     limits: Limits,
-) -> Result<EngineRun<G>, Error> {
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
     finish(solve_within(game, table, limits, range)?, "engine", name, 1)
 }
 
@@ -1019,8 +1043,8 @@ pub(super) fn concurrent<G, T, R>(
     limits: Limits,
 ) -> Result<EngineRun<G>, Error>
 where
-    G: Game + Sync,
-    G::State: Sync,
+    G: Presented + Sync,
+    G::State: Eq + Hash + Sync,
     T: ConcurrentMemoTable<G>,
     R: RangeSource<G>,
 {
@@ -1034,22 +1058,43 @@ where
 }
 
 /// The value, optimal line and statistics of a solved game.
-fn finish<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
+fn finish<G, T, R>(
     solution: Solution<'_, G, T, R>,
     solver: &'static str,
     table: &'static str,
     threads: usize,
-) -> Result<EngineRun<G>, Error> {
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
     finish_then(solution, (solver, table, threads), |_| Ok(()))
 }
 
 /// [`finish`], then `then` on the table (which the line may have extended).
-fn finish_then<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
+fn finish_then<G, T, R>(
     mut solution: Solution<'_, G, T, R>,
     (solver, table, threads): (&'static str, &'static str, usize),
     then: impl FnOnce(&T) -> Result<(), Error>,
-) -> Result<EngineRun<G>, Error> {
-    let line = solution.line()?;
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    // An outcome game's line wins as fast, and loses as slowly, as it can, where that costs
+    // little; else the first optimal move at each state.
+    let swift = match G::OUTCOMES {
+        true => solution.swift_line_within(SWIFT_MOVES)?,
+        false => None,
+    };
+    let (line, swift) = match swift {
+        Some(line) => (line, true),
+        None => (solution.line()?, false),
+    };
     then(solution.table())?;
     Ok(EngineRun {
         value: solution.value(),
@@ -1060,8 +1105,14 @@ fn finish_then<G: Game, T: MemoTable<G>, R: RangeSource<G>>(
         threads,
         stats: solution.stats(),
         analysis: None,
+        swift,
     })
 }
+
+/// The most moves the swift line of an outcome game may value (`Solution::swift_line_within`)
+/// before the command line keeps the first optimal move at each state instead, and reports no
+/// remoteness.
+pub const SWIFT_MOVES: usize = 1 << 15;
 
 /// The bytes a line's buffer holds.
 fn line_bytes<T>(line: &Vec<T>) -> u64 {
