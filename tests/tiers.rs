@@ -103,6 +103,21 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
+/// `par_tier_solve` on pools of 1 to 8 threads: `(threads, what it found)`.
+fn on_every_thread_count<G>(game: &G) -> Vec<(usize, gamesolver::TierSolution<'_, G>)>
+where
+    G: Tiered + Sync,
+    G::State: Send,
+{
+    (1..=8)
+        .map(|threads| {
+            let solved = pool(threads)
+                .install(|| par_tier_solve_with(game, Limits::default(), KeepTiers::Needed));
+            (threads, solved.unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1), (1, 4)] {
@@ -120,10 +135,7 @@ fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
                 "{rows}x{columns}, {drawn:b}"
             );
         }
-        for threads in 1..=8 {
-            let parallel = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
-                .unwrap();
+        for (threads, parallel) in on_every_thread_count(&game) {
             assert_eq!(
                 parallel.value(),
                 oracle,
@@ -171,11 +183,8 @@ fn a_user_game_with_holes_and_wide_values_equals_the_engine() {
             margin += signed * ply.gain;
         }
         assert_eq!(margin, engine, "{points:?}");
-        for threads in 1..=8 {
-            let parallel = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
-                .unwrap();
-            assert_eq!(parallel.value(), engine);
+        for (threads, parallel) in on_every_thread_count(&game) {
+            assert_eq!(parallel.value(), engine, "{threads} threads");
             assert!(parallel.stats().holes > 0 || length < 3);
         }
         assert!(check_tiers(&game, &CheckOptions::default()).is_ok());
@@ -271,10 +280,7 @@ fn connect_four_on_small_boards_equals_the_engine_for_threads_1_to_8() {
         // The line ends where the game does, and realises the value.
         let line = all.line().unwrap();
         assert_eq!(line[0].value, engine);
-        for threads in 1..=8 {
-            let parallel = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
-                .unwrap();
+        for (threads, parallel) in on_every_thread_count(&game) {
             assert_eq!(
                 parallel.value(),
                 engine,

@@ -124,8 +124,8 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
-    /// Threads for the parallel engines (at most 256). Default: every core for `parallel`, one
-    /// for `alphabeta`.
+    /// Threads for the parallel engines and the tier solver (at most 256). Default: every core
+    /// for `parallel` and `tier`, one for `alphabeta`.
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<u16>,
 
