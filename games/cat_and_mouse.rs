@@ -259,21 +259,19 @@ impl StateAt for CatAndMouse {
         })
     }
     #[inline]
-    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn)) {
+    fn predecessor_indices(&self, index: usize, each: impl FnMut(usize, Turn)) {
         let places = self.graph.len();
         let (mouse, cat, cat_moves) = chase_parts(index, places);
         if cat == 0 || mouse >= places {
             return;
         }
-        if cat_moves {
-            for &from in &self.graph[mouse] {
-                each((from as usize * places + cat) * 2, Turn::Pass);
-            }
-        } else {
-            for &from in self.graph[cat].iter().filter(|&&from| from != 0) {
-                each((mouse * places + from as usize) * 2 + 1, Turn::Pass);
-            }
-        }
+        // The cat never stood in the hole.
+        let came_from = |cat: bool, place: usize| {
+            self.graph[place]
+                .iter()
+                .filter(move |&&from| !cat || from != 0)
+        };
+        chase_predecessor_indices((mouse, cat, cat_moves), places, came_from, each);
     }
 }
 
@@ -283,6 +281,27 @@ impl StateAt for CatAndMouse {
 fn chase_parts(index: usize, places: usize) -> (usize, usize, bool) {
     let pair = index / 2;
     (pair / places, pair % places, index % 2 == 1)
+}
+
+/// The indices of the positions before `(mouse, cat, cat moves)` (one of `places` places each):
+/// the animal that has just moved stood on one of `came_from(is the cat, where it is now)`, and
+/// the other one had the move.
+#[inline]
+fn chase_predecessor_indices<'a, Places: Iterator<Item = &'a u16>>(
+    (mouse, cat, cat_moves): (usize, usize, bool),
+    places: usize,
+    came_from: impl Fn(bool, usize) -> Places,
+    mut each: impl FnMut(usize, Turn),
+) {
+    if cat_moves {
+        for &from in came_from(false, mouse) {
+            each((from as usize * places + cat) * 2, Turn::Pass);
+        }
+    } else {
+        for &from in came_from(true, cat) {
+            each((mouse * places + from as usize) * 2 + 1, Turn::Pass);
+        }
+    }
 }
 
 /// The position at `index` of [`chase_index`].
@@ -574,20 +593,13 @@ impl StateAt for CatAndMouseII {
         })
     }
     #[inline]
-    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn)) {
+    fn predecessor_indices(&self, index: usize, each: impl FnMut(usize, Turn)) {
         let places = self.walls.len();
         let (mouse, cat, cat_moves) = chase_parts(index, places);
         if mouse >= places || self.walls[mouse] || self.walls[cat] {
             return;
         }
-        if cat_moves {
-            for &from in self.reach(0, mouse as u16) {
-                each((from as usize * places + cat) * 2, Turn::Pass);
-            }
-        } else {
-            for &from in self.reach(1, cat as u16) {
-                each((mouse * places + from as usize) * 2 + 1, Turn::Pass);
-            }
-        }
+        let came_from = |cat: bool, place: usize| self.reach(usize::from(cat), place as u16).iter();
+        chase_predecessor_indices((mouse, cat, cat_moves), places, came_from, each);
     }
 }
