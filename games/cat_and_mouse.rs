@@ -141,6 +141,14 @@ impl CatAndMouse {
         })
     }
 
+    /// Where the cat (or the mouse) on `place` can have come from: its neighbours (the graph is
+    /// undirected), never the hole for the cat.
+    fn came_from(&self, cat: bool, place: usize) -> impl Iterator<Item = &u16> {
+        self.graph[place]
+            .iter()
+            .filter(move |&&from| !cat || from != 0)
+    }
+
     /// The graph's adjacency lists.
     pub fn graph(&self) -> &[Vec<u16>] {
         &self.graph
@@ -214,31 +222,10 @@ impl DenseIndex for CatAndMouse {
 /// never the hole for the cat.
 impl Predecessors for CatAndMouse {
     #[inline]
-    fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
-        // Positions where the mover stood on a neighbour (the graph is undirected); the final
-        // ones among them (the mouse in the hole or on the cat) are skipped by the solver.
-        if state.cat_moves {
-            for &from in &self.graph[state.mouse as usize] {
-                let before = Chase {
-                    mouse: from,
-                    cat_moves: false,
-                    ..*state
-                };
-                each(before, Turn::Pass);
-            }
-        } else {
-            for &from in &self.graph[state.cat as usize] {
-                // The cat never stands in the hole.
-                if from != 0 {
-                    let before = Chase {
-                        cat: from,
-                        cat_moves: true,
-                        ..*state
-                    };
-                    each(before, Turn::Pass);
-                }
-            }
-        }
+    fn predecessors(&self, state: &Chase, each: impl FnMut(Chase, Turn)) {
+        // The final positions among these (the mouse in the hole or on the cat) are skipped by
+        // the solver.
+        chase_predecessors(state, |cat, place| self.came_from(cat, place), each);
     }
 }
 
@@ -265,12 +252,7 @@ impl StateAt for CatAndMouse {
         if cat == 0 || mouse >= places {
             return;
         }
-        // The cat never stood in the hole.
-        let came_from = |cat: bool, place: usize| {
-            self.graph[place]
-                .iter()
-                .filter(move |&&from| !cat || from != 0)
-        };
+        let came_from = |cat, place| self.came_from(cat, place);
         chase_predecessor_indices((mouse, cat, cat_moves), places, came_from, each);
     }
 }
@@ -281,6 +263,35 @@ impl StateAt for CatAndMouse {
 fn chase_parts(index: usize, places: usize) -> (usize, usize, bool) {
     let pair = index / 2;
     (pair / places, pair % places, index % 2 == 1)
+}
+
+/// The positions before `state`: the animal that has just moved stood on one of
+/// `came_from(is the cat, where it is now)`, and the other one had the move.
+#[inline]
+fn chase_predecessors<'a, Places: Iterator<Item = &'a u16>>(
+    state: &Chase,
+    came_from: impl Fn(bool, usize) -> Places,
+    mut each: impl FnMut(Chase, Turn),
+) {
+    if state.cat_moves {
+        for &mouse in came_from(false, state.mouse as usize) {
+            let before = Chase {
+                mouse,
+                cat_moves: false,
+                ..*state
+            };
+            each(before, Turn::Pass);
+        }
+    } else {
+        for &cat in came_from(true, state.cat as usize) {
+            let before = Chase {
+                cat,
+                cat_moves: true,
+                ..*state
+            };
+            each(before, Turn::Pass);
+        }
+    }
 }
 
 /// The indices of the positions before `(mouse, cat, cat moves)` (one of `places` places each):
@@ -551,27 +562,10 @@ impl DenseIndex for CatAndMouseII {
 /// `state` stood on a cell it reaches in one jump, or on its own cell (it stayed).
 impl Predecessors for CatAndMouseII {
     #[inline]
-    fn predecessors(&self, state: &Chase, mut each: impl FnMut(Chase, Turn)) {
+    fn predecessors(&self, state: &Chase, each: impl FnMut(Chase, Turn)) {
         // The final positions among these are skipped by the solver.
-        if state.cat_moves {
-            for &from in self.reach(0, state.mouse) {
-                let before = Chase {
-                    mouse: from,
-                    cat_moves: false,
-                    ..*state
-                };
-                each(before, Turn::Pass);
-            }
-        } else {
-            for &from in self.reach(1, state.cat) {
-                let before = Chase {
-                    cat: from,
-                    cat_moves: true,
-                    ..*state
-                };
-                each(before, Turn::Pass);
-            }
-        }
+        let came_from = |cat: bool, place: usize| self.reach(usize::from(cat), place as u16).iter();
+        chase_predecessors(state, came_from, each);
     }
 }
 
