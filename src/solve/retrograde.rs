@@ -183,23 +183,7 @@ where
     G: Game,
     I: StateIds<G>,
 {
-    let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, ids, limits, clock, true)?;
-    let (preds_first, preds) = solved.reverse()?;
-    let (frontier, counts) = solved.finals();
-    let levels = propagate(
-        &mut solved.outcome,
-        &mut solved.remoteness,
-        counts,
-        frontier,
-        &Stored {
-            first: &preds_first,
-            preds: &preds,
-        },
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    with_stored_moves(game, ids, limits, OneThread)
 }
 
 /// An optional capability for retrograde analysis: the states with a move to a given state
@@ -287,18 +271,7 @@ pub fn retrograde_indexed<G>(game: &G, limits: Limits) -> Result<Retrograde<'_, 
 where
     G: StateAt + Predecessors,
 {
-    let clock = Instant::now();
-    let (mut solved, frontier, counts) = Retrograde::index_space(game, limits)?;
-    let levels = propagate(
-        &mut solved.outcome,
-        &mut solved.remoteness,
-        counts,
-        frontier,
-        &IndexSpace(game),
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    over_index_space(game, limits, OneThread)
 }
 
 /// [`retrograde_indexed`], each level propagated in parallel on the current rayon pool.
@@ -310,18 +283,7 @@ where
     G: StateAt + Predecessors + Sync,
     G::State: Send + Sync,
 {
-    let clock = Instant::now();
-    let (mut solved, frontier, counts) = Retrograde::index_space(game, limits)?;
-    let levels = par_propagate(
-        &mut solved.outcome,
-        &mut solved.remoteness,
-        counts,
-        frontier,
-        &IndexSpace(game),
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    over_index_space(game, limits, Pool)
 }
 
 impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
@@ -406,30 +368,7 @@ where
     G: Predecessors,
     I: StateIds<G>,
 {
-    let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, ids, limits, clock, false)?;
-    let (frontier, counts) = solved.finals();
-    let Retrograde {
-        outcome,
-        remoteness,
-        states,
-        ids,
-        ..
-    } = &mut solved;
-    let levels = propagate(
-        outcome,
-        remoteness,
-        counts,
-        frontier,
-        &Unmoves {
-            game,
-            ids: &*ids,
-            states,
-        },
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    with_unmoves(game, ids, limits, OneThread)
 }
 
 /// [`retrograde_with_predecessors`], each level propagated in parallel on the current rayon
@@ -444,28 +383,7 @@ where
     G::State: Send + Sync,
     I: StateIds<G> + Sync,
 {
-    let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, ids, limits, clock, false)?;
-    let (frontier, counts) = solved.finals();
-    let Retrograde {
-        outcome,
-        remoteness,
-        states,
-        ids,
-        ..
-    } = &mut solved;
-    let ids = &*ids;
-    let states = &*states;
-    let levels = par_propagate(
-        outcome,
-        remoteness,
-        counts,
-        frontier,
-        &Unmoves { game, ids, states },
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    with_unmoves(game, ids, limits, Pool)
 }
 
 /// Where propagation finds a state's predecessors: each is given as its number with the keep
@@ -539,6 +457,141 @@ fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), Error> 
         }),
         _ => Ok(()),
     }
+}
+
+/// How propagation runs: on the calling thread ([`propagate`]), or each level on the current
+/// rayon pool ([`par_propagate`]). The sequential and parallel solvers differ only in this.
+trait Spread<P: Parents> {
+    /// Propagates from the frontier (with each state's count of undecided moves) through
+    /// `parents`; returns the largest remoteness.
+    fn spread(
+        &self,
+        outcome: &mut Vec<i8>,
+        remoteness: &mut [u32],
+        counts_and_frontier: (Vec<u32>, Vec<u32>),
+        parents: &P,
+        check: impl Fn(u32) -> Result<(), Error>,
+    ) -> Result<u32, Error>;
+}
+
+/// Propagation on the calling thread.
+struct OneThread;
+
+impl<P: Parents> Spread<P> for OneThread {
+    fn spread(
+        &self,
+        outcome: &mut Vec<i8>,
+        remoteness: &mut [u32],
+        (counts, frontier): (Vec<u32>, Vec<u32>),
+        parents: &P,
+        check: impl Fn(u32) -> Result<(), Error>,
+    ) -> Result<u32, Error> {
+        propagate(outcome, remoteness, counts, frontier, parents, check)
+    }
+}
+
+/// Propagation of each level on the current rayon pool.
+struct Pool;
+
+impl<P: Parents + Sync> Spread<P> for Pool {
+    fn spread(
+        &self,
+        outcome: &mut Vec<i8>,
+        remoteness: &mut [u32],
+        (counts, frontier): (Vec<u32>, Vec<u32>),
+        parents: &P,
+        check: impl Fn(u32) -> Result<(), Error>,
+    ) -> Result<u32, Error> {
+        par_propagate(outcome, remoteness, counts, frontier, parents, check)
+    }
+}
+
+/// [`retrograde_with`] and [`par_retrograde_with`]: the moves stored, and their reverse.
+fn with_stored_moves<G, I, S>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+    spread: S,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Game,
+    I: StateIds<G>,
+    S: for<'a> Spread<Stored<'a>>,
+{
+    let clock = Instant::now();
+    let mut solved = Retrograde::discover(game, ids, limits, clock, true)?;
+    let (first, preds) = solved.reverse()?;
+    let (frontier, counts) = solved.finals();
+    let parents = Stored {
+        first: &first,
+        preds: &preds,
+    };
+    let levels = spread.spread(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        (counts, frontier),
+        &parents,
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// [`retrograde_with_predecessors`] and its parallel mirror: no moves stored.
+fn with_unmoves<G, I, S>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+    spread: S,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Predecessors,
+    I: StateIds<G>,
+    S: for<'a> Spread<Unmoves<'a, G, I>>,
+{
+    let clock = Instant::now();
+    let mut solved = Retrograde::discover(game, ids, limits, clock, false)?;
+    let (frontier, counts) = solved.finals();
+    let Retrograde {
+        outcome,
+        remoteness,
+        states,
+        ids,
+        ..
+    } = &mut solved;
+    let parents = Unmoves {
+        game,
+        ids: &*ids,
+        states: &*states,
+    };
+    let levels = spread.spread(outcome, remoteness, (counts, frontier), &parents, |level| {
+        solved_time(limits, clock, level)
+    })?;
+    solved.finish(clock, levels);
+    Ok(solved)
+}
+
+/// [`retrograde_indexed`] and its parallel mirror: the whole index space, no discovery.
+fn over_index_space<G, S>(
+    game: &G,
+    limits: Limits,
+    spread: S,
+) -> Result<Retrograde<'_, G, Indexed>, Error>
+where
+    G: StateAt + Predecessors,
+    S: for<'a> Spread<IndexSpace<'a, G>>,
+{
+    let clock = Instant::now();
+    let (mut solved, frontier, counts) = Retrograde::index_space(game, limits)?;
+    let levels = spread.spread(
+        &mut solved.outcome,
+        &mut solved.remoteness,
+        (counts, frontier),
+        &IndexSpace(game),
+        |level| solved_time(limits, clock, level),
+    )?;
+    solved.finish(clock, levels);
+    Ok(solved)
 }
 
 /// Sequential propagation from the final states, level by level, finding predecessors through
@@ -664,23 +717,7 @@ where
     G::State: Send + Sync,
     I: StateIds<G>,
 {
-    let clock = Instant::now();
-    let mut solved = Retrograde::discover(game, ids, limits, clock, true)?;
-    let (preds_first, preds) = solved.reverse()?;
-    let (frontier, counts) = solved.finals();
-    let levels = par_propagate(
-        &mut solved.outcome,
-        &mut solved.remoteness,
-        counts,
-        frontier,
-        &Stored {
-            first: &preds_first,
-            preds: &preds,
-        },
-        |level| solved_time(limits, clock, level),
-    )?;
-    solved.finish(clock, levels);
-    Ok(solved)
+    with_stored_moves(game, ids, limits, Pool)
 }
 
 impl<'g, G, I> Retrograde<'g, G, I>
