@@ -218,6 +218,8 @@ pub(crate) struct Bounds<'a> {
     pub(crate) deadline: Option<(Instant, Duration)>,
     pub(crate) cancel: Option<&'a AtomicBool>,
     pub(crate) stacks: Option<&'a AtomicU64>,
+    /// How many searches share `stacks` (at most: the current rayon pool's threads).
+    pub(crate) workers: u64,
     /// Stop with `Error::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
     /// Where each check publishes the table's size and the bytes held.
@@ -803,31 +805,41 @@ impl<'a> Bounds<'a> {
                 .and_then(|limit| Some((Instant::now().checked_add(limit)?, limit))),
             cancel,
             stacks: None,
+            workers: 1,
             stores: None,
             progress: limits.progress,
         }
     }
 
-    /// The same bounds, with the stacks of every search that shares `stacks` counted together.
+    /// The same bounds, with the stacks of every search that shares `stacks` (one on each
+    /// thread of the current rayon pool) counted together.
     pub(crate) fn sharing(self, stacks: &'a AtomicU64) -> Self {
         Bounds {
             stacks: Some(stacks),
+            workers: rayon::current_num_threads() as u64,
             ..self
         }
     }
 
     /// Reports that this search's stack now holds `now` bytes (it last reported `*reported`);
     /// returns the stack bytes of every search sharing the account (just `now` without one).
+    ///
+    /// Searches that share an account search one game and reach similar depths, so the total
+    /// is at least this one's stack times their number: a search that dives ahead (natively,
+    /// with no check until its stack grows) is refused before the others catch up with it,
+    /// not after. (Counting only what the others last reported let one worker of 16 reach a
+    /// 10 MiB stack while the account held 8 MiB in all.)
     pub(crate) fn stack_total(self, reported: &mut u64, now: u64) -> u64 {
         let Some(stacks) = self.stacks else {
             return now;
         };
         let before = std::mem::replace(reported, now);
-        if now >= before {
+        let total = if now >= before {
             stacks.fetch_add(now - before, Ordering::Relaxed) + (now - before)
         } else {
             stacks.fetch_sub(before - now, Ordering::Relaxed) - (before - now)
-        }
+        };
+        total.max(now.saturating_mul(self.workers))
     }
 
     /// Takes this search's stack out of the shared account (its search has returned).
