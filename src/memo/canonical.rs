@@ -1,7 +1,7 @@
 //! Storing symmetric states once: any table, asked about canonical states only.
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
-use super::{ConcurrentMemoTable, MemoTable};
+use super::{ConcurrentMemoTable, MemoTable, TableJob};
 use crate::game::{Score, Symmetry};
 
 /// Wraps a table so that it is asked and told only about
@@ -81,6 +81,22 @@ impl<G: Symmetry + ?Sized, T: ConcurrentMemoTable<G>> ConcurrentMemoTable<G> for
 
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         self.0.same(game, &game.canonical(a), &game.canonical(b))
+    }
+
+    /// The inner table's exclusive view, asked about canonical states only.
+    fn exclusive<J: TableJob<G>>(&self, job: J) -> J::Output {
+        self.0.exclusive(InCanonical(job))
+    }
+}
+
+/// A job handed its table wrapped in [`Canonical`].
+struct InCanonical<J>(J);
+
+impl<G: Symmetry + ?Sized, J: TableJob<G>> TableJob<G> for InCanonical<J> {
+    type Output = J::Output;
+
+    fn run<T: MemoTable<G>>(self, table: T) -> J::Output {
+        self.0.run(Canonical(table))
     }
 }
 

@@ -39,7 +39,7 @@ mod sharded;
 pub use atomic_dense::AtomicDenseTable;
 pub use bounds::{Bound, BoundTable, ConcurrentBoundTable, HashBoundTable, ShardedBoundTable};
 pub use canonical::Canonical;
-pub use concurrent::ConcurrentMemoTable;
+pub use concurrent::{ConcurrentMemoTable, TableJob};
 pub use dense::DenseTable;
 pub use fixed_bounds::{AtomicBoundTable, FixedBoundTable};
 pub use hash::HashTable;

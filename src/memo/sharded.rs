@@ -2,12 +2,12 @@
 
 use std::hash::{BuildHasher, Hash};
 
-use dashmap::DashMap;
+use dashmap::{DashMap, RwLockWriteGuard, SharedValue};
 use hashbrown::DefaultHashBuilder;
+use hashbrown_shards::raw::RawTable;
 
-use super::ConcurrentMemoTable;
-use super::StripedCount;
 use super::hash::HashTable;
+use super::{ConcurrentMemoTable, MemoTable, StripedCount, TableJob};
 use crate::game::{Game, Score};
 
 /// The default shard count. Measured on Stone Game II, n = 1000, 2 threads: 2 shards made the
@@ -113,21 +113,103 @@ where
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        // Shards grow one at a time; at most one holds its old and new buckets at once. The
-        // buckets for this many entries are what the shards hold in all, about (each rounds
-        // up to a power of two on its own).
-        let entries = (self.stored.get() + upcoming) as u64;
-        let all = HashTable::<K>::table_bytes(entries);
-        all.saturating_add(all.saturating_mul(2) / self.shards as u64)
+        ConcurrentMemoTable::<G>::bytes_for(self, (self.stored.get() + upcoming) as u64)
     }
 
     fn bytes_for(&self, states: u64) -> u64 {
+        // Shards grow one at a time; at most one holds its old and new buckets at once. The
+        // buckets for this many entries are what the shards hold in all, about (each rounds
+        // up to a power of two on its own).
         let all = HashTable::<K>::table_bytes(states);
         all.saturating_add(all.saturating_mul(2) / self.shards as u64)
     }
 
     fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
         Some(self.map.hasher().hash_one(state))
+    }
+
+    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
+        a == b
+    }
+
+    /// Locks every shard for writing, in order, for the whole job: the job reads and writes
+    /// the shards' tables with no lock per access. (Every other path takes one shard's lock at
+    /// a time, so taking them all in order cannot deadlock with it.)
+    fn exclusive<J: TableJob<G>>(&self, job: J) -> J::Output {
+        let shards = self
+            .map
+            .shards()
+            .iter()
+            .map(|shard| shard.write())
+            .collect();
+        job.run(Locked {
+            table: self,
+            shards,
+        })
+    }
+}
+
+/// A [`ShardedTable`] with every shard locked by one thread: a sequential table over the
+/// shards' own hash tables, found and hashed as DashMap finds and hashes them.
+struct Locked<'a, K: Eq + Hash, H> {
+    table: &'a ShardedTable<K, H>,
+    shards: Vec<LockedShard<'a, K>>,
+}
+
+/// One of DashMap's shards, locked for writing: its hashbrown table of entries.
+type LockedShard<'a, K> = RwLockWriteGuard<'a, RawTable<(K, SharedValue<Score>)>>;
+
+impl<K: Eq + Hash, H: BuildHasher + Clone> Locked<'_, K, H> {
+    /// The hash of `state` and the shard that holds it.
+    #[inline]
+    fn place(&self, state: &K) -> (u64, usize) {
+        let hash = self.table.map.hasher().hash_one(state);
+        (hash, self.table.map.determine_shard(hash as usize))
+    }
+}
+
+impl<G, K, H> MemoTable<G> for Locked<'_, K, H>
+where
+    G: Game<State = K> + ?Sized,
+    K: Eq + Hash + Clone + Send + Sync,
+    H: BuildHasher + Clone + Send + Sync,
+{
+    #[inline]
+    fn get(&self, _game: &G, state: &K) -> Option<Score> {
+        let (hash, shard) = self.place(state);
+        let (_, value) = self.shards[shard].get(hash, |(key, _)| key == state)?;
+        Some(*value.get())
+    }
+
+    #[inline]
+    fn insert(&mut self, _game: &G, state: K, value: Score) {
+        let (hash, shard) = self.place(&state);
+        let table = &mut self.shards[shard];
+        if let Some((_, old)) = table.get_mut(hash, |(key, _)| *key == state) {
+            *old.get_mut() = value;
+            return;
+        }
+        let hasher = self.table.map.hasher();
+        table.insert(hash, (state, SharedValue::new(value)), |(key, _)| {
+            hasher.hash_one(key)
+        });
+        self.table.stored.add_one(shard);
+    }
+
+    fn len(&self) -> usize {
+        self.table.stored.get()
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        ConcurrentMemoTable::<G>::peak_bytes(self.table, upcoming)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        ConcurrentMemoTable::<G>::bytes_for(self.table, states)
+    }
+
+    fn fingerprint(&self, game: &G, state: &K) -> Option<u64> {
+        ConcurrentMemoTable::fingerprint(self.table, game, state)
     }
 
     fn same(&self, _game: &G, a: &K, b: &K) -> bool {

@@ -13,10 +13,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::search::{Bounds, Search};
-use super::{AnyValue, Limits, RangeSource, Solution, Stats, refuse_over_budget, solve_within};
+use super::{AnyValue, Limits, RangeSource, Solution, Stats, refuse_over_budget};
 use crate::error::Error;
 use crate::game::{Game, Score};
-use crate::memo::ConcurrentMemoTable;
+use crate::memo::{ConcurrentMemoTable, MemoTable, TableJob};
 
 /// Games whose [`state_bound`](Game::state_bound) is below this many states are solved by one
 /// search: starting the pool's workers would cost more than it saves. Measured on Stone Game
@@ -105,23 +105,29 @@ where
     let small = game
         .state_bound()
         .is_some_and(|bound| bound < SERIAL_CUTOFF);
-    if workers == 1 || small {
-        return solve_within(game, table, limits, range);
-    }
     refuse_over_budget(game, &table, limits)?;
     let clock = Instant::now();
     let start = game.start();
-    // A game that declares no bound may still be small: one search tries first, and the
-    // workers start only if it has not finished after `SERIAL_CUTOFF` stores (what it stored
-    // stays in the table for them).
+    // One search alone holds the table to itself (`exclusive`): with one worker, on a small
+    // game, and first on a game that declares no bound, which may still be small: the workers
+    // start only if it has not finished after `SERIAL_CUTOFF` stores (what it stored stays in
+    // the table for them).
+    let alone = workers == 1 || small;
     let mut trial = Stats::default();
-    if game.state_bound().is_none() {
+    if alone || game.state_bound().is_none() {
         let bounds = Bounds {
-            stores: Some(SERIAL_CUTOFF as usize),
+            stores: (!alone).then_some(SERIAL_CUTOFF as usize),
             ..Bounds::new(limits, None)
         };
-        let mut handle = table;
-        match Search::with_range(0, range).value(game, &mut handle, &start, &mut trial, bounds) {
+        let job = Alone {
+            game,
+            start: &start,
+            range,
+            bounds,
+        };
+        let (result, stats) = table.exclusive(job);
+        trial = stats;
+        match result {
             Ok(value) => {
                 return Ok(Solution::solved(
                     game,
@@ -184,4 +190,23 @@ where
         (start, value),
         (stats, clock),
     ))
+}
+
+/// One search from `start`, with the table to itself ([`ConcurrentMemoTable::exclusive`]).
+struct Alone<'a, G: Game, R> {
+    game: &'a G,
+    start: &'a G::State,
+    range: R,
+    bounds: Bounds<'a>,
+}
+
+impl<G: Game, R: RangeSource<G>> TableJob<G> for Alone<'_, G, R> {
+    type Output = (Result<Score, Error>, Stats);
+
+    fn run<T: MemoTable<G>>(self, mut table: T) -> Self::Output {
+        let mut stats = Stats::default();
+        let mut search = Search::with_range(0, self.range);
+        let value = search.value(self.game, &mut table, self.start, &mut stats, self.bounds);
+        (value, stats)
+    }
 }
