@@ -273,3 +273,26 @@ fn progress_is_published_by_every_solver() {
     assert_eq!(FAST.steps(), Some((600, 600)));
     assert!(FAST.bytes() > 0);
 }
+
+/// A mirror-symmetric game on a wrapped `ShardedTable`: the one-thread search goes through
+/// the inner table's exclusive view, asked about canonical states; every thread count finds
+/// the sequential value, and each stores fewer states than the plain table holds.
+#[test]
+fn canonical_sharded_tables_solve_on_every_thread_count() {
+    use gamesolver::games::ConnectFour;
+    use gamesolver::memo::{Canonical, HashTable};
+    let game = ConnectFour::new(4, 4).unwrap();
+    let plain = solve(&game, HashTable::new()).unwrap();
+    let plain_len = plain.stats().stored;
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let table = Canonical(ShardedTable::new());
+        let value = pool.install(|| par_solve(&game, &table).map(|s| s.value()));
+        assert_eq!(value.unwrap(), plain.value(), "{threads} threads");
+        let stored = ConcurrentMemoTable::<ConnectFour>::len(&table);
+        assert!(0 < stored && stored < plain_len, "{stored} of {plain_len}");
+    }
+}

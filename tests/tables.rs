@@ -1,16 +1,24 @@
 //! The memo-table contract (one body, every table), the memory budget, and score overflow.
 
 use gamesolver::games::StoneGameII;
-use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable, NoTable, ShardedTable};
+use gamesolver::memo::{
+    AtomicDenseTable, ConcurrentMemoTable, DEFAULT_SHARDS, DenseTable, HashTable, MemoTable,
+    NoTable, ShardedTable, TableJob,
+};
 use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn, solve, solve_with};
 
-/// What every storing table must do, whatever its layout.
-fn table_contract<T: MemoTable<StoneGameII>>(mut table: T, game: &StoneGameII) {
-    let states: Vec<_> = (0..game.piles().len())
+/// The states the contract stores: every one with `m` up to 3 that needs a search.
+fn contract_states(game: &StoneGameII) -> Vec<<StoneGameII as Game>::State> {
+    (0..game.piles().len())
         .flat_map(|next| (1..=3).map(move |m| (next, m)))
         .map(|(next, m)| game.state(next, m).unwrap())
         .filter(|state| game.known_value(state).is_none())
-        .collect();
+        .collect()
+}
+
+/// What every storing table must do, whatever its layout.
+fn table_contract<T: MemoTable<StoneGameII>>(mut table: T, game: &StoneGameII) {
+    let states = contract_states(game);
     assert!(states.len() > 10);
     assert!(table.is_empty());
     for state in &states {
@@ -47,6 +55,51 @@ fn every_table_keeps_the_contract() {
     table_contract(&AtomicDenseTable::for_game(&game), &game);
     table_contract(&ShardedTable::new(), &game);
     table_contract(&ShardedTable::with_shards(2), &game);
+}
+
+/// The contract, on whatever table `exclusive` hands out.
+struct Contract<'a>(&'a StoneGameII);
+
+impl TableJob<StoneGameII> for Contract<'_> {
+    type Output = ();
+
+    fn run<T: MemoTable<StoneGameII>>(self, table: T) {
+        table_contract(table, self.0)
+    }
+}
+
+#[test]
+fn exclusive_views_keep_the_contract_and_leave_their_entries_to_every_thread() {
+    let game = StoneGameII::new((1..=40).collect()).unwrap();
+    let states = contract_states(&game);
+    let after = |table: &(dyn Fn(&<StoneGameII as Game>::State) -> Option<Score> + Sync)| {
+        // Read from another thread once the job is over: nothing is left locked.
+        std::thread::scope(|scope| {
+            scope
+                .spawn(|| states.iter().map(|state| table(state)).collect::<Vec<_>>())
+                .join()
+                .unwrap()
+        })
+    };
+    let mut expected: Vec<_> = (0..states.len())
+        .map(|rank| Some(rank as Score - 5))
+        .collect();
+    (expected[0], expected[1]) = (Some(Score::MAX), Some(-Score::MAX));
+    for shards in [2, 64, DEFAULT_SHARDS] {
+        let table = ShardedTable::with_shards(shards);
+        table.exclusive(Contract(&game));
+        let get = |state: &_| ConcurrentMemoTable::get(&table, &game, state);
+        assert_eq!(after(&get), expected, "{shards} shards");
+        assert_eq!(
+            ConcurrentMemoTable::<StoneGameII>::len(&table),
+            states.len()
+        );
+    }
+    // The default hands the job the table itself.
+    let dense = AtomicDenseTable::for_game(&game);
+    dense.exclusive(Contract(&game));
+    let get = |state: &_| ConcurrentMemoTable::get(&dense, &game, state);
+    assert_eq!(after(&get), expected);
 }
 
 #[test]
