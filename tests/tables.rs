@@ -76,7 +76,7 @@ fn exclusive_views_keep_the_contract_and_leave_their_entries_to_every_thread() {
         // Read from another thread once the job is over: nothing is left locked.
         std::thread::scope(|scope| {
             scope
-                .spawn(|| states.iter().map(|state| table(state)).collect::<Vec<_>>())
+                .spawn(|| states.iter().map(table).collect::<Vec<_>>())
                 .join()
                 .unwrap()
         })
