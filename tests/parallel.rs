@@ -154,10 +154,11 @@ fn million_deep_stone_game_viii_on_small_worker_stacks() {
     let game = StoneGameVIII::new(stones).unwrap();
     let stepwise = game.stepwise();
     let table = AtomicDenseTable::for_game(&stepwise);
-    // 256 KiB worker stacks: any recursion per move would overflow them.
+    // 512 KiB worker stacks: a recursion per move would overflow them; the engine's native
+    // dives take at most 256 KiB of it (NATIVE_BYTES), whatever the depth.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
-        .stack_size(256 << 10)
+        .stack_size(512 << 10)
         .build()
         .unwrap();
     let value = pool.install(|| par_solve(&stepwise, &table).unwrap().value());
