@@ -1,9 +1,10 @@
-//! The sequential negamax search, on an explicit stack.
+//! The sequential negamax search: native dives over an explicit stack.
 //!
-//! Native recursion would overflow: a negamax-shaped frame is ~130 bytes in release, and Stone
-//! Game VIII is 10⁶ moves deep. Here each open state is a [`Frame`] in a `Vec`, and the moves of
-//! every open state share one buffer (the top frame's moves are the buffer's tail), so no node
-//! allocates.
+//! Unbounded native recursion would overflow: a negamax-shaped frame is ~130 bytes in release,
+//! and Stone Game VIII is 10⁶ moves deep. So each state is searched by a [`Dive`], a native
+//! recursion bounded to [`NATIVE_BYTES`] of stack, and what a dive cannot finish moves onto the
+//! explicit stack: each open state a [`Frame`] in a `Vec`, the moves of every open state in one
+//! buffer (the top frame's moves are the buffer's tail). No state allocates.
 
 use std::mem::size_of;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
