@@ -424,17 +424,18 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             }
         }
         if let Some(state) = dive.deep.take() {
-            match self.open(dive, state) {
-                Ok(None) => {}
-                Ok(Some(payoff)) => {
-                    let frame = self
-                        .frames
-                        .last_mut()
-                        .expect("a dive's deep state has a parent");
-                    frame.best = frame.best.max(combine(frame.gain, frame.turn, payoff)?);
-                }
-                Err(Overflow) => return Err(Error::ScoreOverflow),
-            }
+            // `out_of_levels` listed its moves in `spare` (it has some): they become the top
+            // frame's, not generated a second time.
+            let moves_start = self.moves.len();
+            self.moves.append(&mut dive.spare);
+            arrange(self.order, &mut self.moves[moves_start..]);
+            dive.expanded += 1;
+            self.frames.push(Frame {
+                moves_start,
+                next_move: moves_start,
+                ..Frame::fresh(state)
+            });
+            dive.max_depth = dive.max_depth.max(self.frames.len());
         }
         self.grown(dive)
     }
@@ -710,9 +711,11 @@ struct Dive<'a, G: Game, T, R> {
     /// The open states of a dive that went deep, deepest first: each frame's `next_move` is
     /// relative to its level's moves, and `moves_start` is set when it is settled.
     pending: Vec<Frame<G::State>>,
-    /// The state a dive reached with no level left: opened on the explicit stack.
+    /// The state a dive reached with no level left, which has moves (in `spare`): opened on
+    /// the explicit stack.
     deep: Option<G::State>,
-    /// Where a state with no level left has its moves listed, to see whether it has any.
+    /// Where a state with no level left has its moves listed, to see whether it has any (and
+    /// then to hand them to the explicit stack).
     spare: Vec<G::Move>,
     /// Why the search stopped, after `Stop::Failed`.
     failure: Option<Error>,
