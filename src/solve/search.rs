@@ -667,22 +667,31 @@ impl Scan {
             } else {
                 return Some(step);
             };
-            self.take::<G, R>(step.gain, step.turn, child);
+            if self.take::<G, R>(step.gain, step.turn, child) {
+                self.next_move = self.end;
+                return None;
+            }
         }
         None
     }
 
-    /// Counts a move of `gain` and `turn` to a child of value `child`. A value of exactly
+    /// Counts a move of `gain` and `turn` to a child of value `child`; `true` if the best
+    /// value reached `high` (the caller stops: no other move can do better). A value of exactly
     /// `Score::MIN` is caught when the state closes: it can only matter if it is the best, and
     /// then `best` is `Score::MIN`.
+    ///
+    /// The caller leaves its loop on `true` by a branch, not by moving the cursor to the end
+    /// in the same instruction stream: the cursor would then wait for the child's value (a
+    /// table probe, often a cache miss) before the next move could start, where a predicted
+    /// branch lets the processor start the next move's probe meanwhile (Can I Win: 40 ms with
+    /// the cursor moved, 28 ms with the branch, in the same instructions).
     #[inline(always)]
-    fn take<G: Game, R: RangeSource<G>>(&mut self, gain: Score, turn: Turn, child: Score) {
+    #[must_use]
+    fn take<G: Game, R: RangeSource<G>>(&mut self, gain: Score, turn: Turn, child: Score) -> bool {
         let (value, wrapped) = gain.overflowing_add(signed(turn, child));
         self.overflow |= wrapped;
         self.best = self.best.max(value);
-        if R::DECLARES && self.best >= self.high {
-            self.next_move = self.end;
-        }
+        R::DECLARES && self.best >= self.high
     }
 }
 
@@ -800,7 +809,9 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
                 Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
                 Err(Stop::Failed) => return Err(Stop::Failed),
             };
-            scan.take::<G, R>(step.gain, step.turn, child);
+            if scan.take::<G, R>(step.gain, step.turn, child) {
+                break;
+            }
         }
         (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
         let (best, overflow) = (scan.best, scan.overflow);

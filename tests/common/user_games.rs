@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use gamesolver::memo::FastHashBuilder;
 use gamesolver::{Game, Score, Step, Turn, ValueRange};
