@@ -145,6 +145,7 @@ where
         job.run(Locked {
             table: self,
             shards,
+            added: 0,
         })
     }
 }
@@ -154,6 +155,15 @@ where
 struct Locked<'a, K: Eq + Hash, H> {
     table: &'a ShardedTable<K, H>,
     shards: Vec<LockedShard<'a, K>>,
+    /// States added through this view, counted here (not in the table's shared count, an
+    /// atomic addition per store) and added to the table's count when the view is dropped.
+    added: usize,
+}
+
+impl<K: Eq + Hash, H> Drop for Locked<'_, K, H> {
+    fn drop(&mut self) {
+        self.table.stored.add(self.added);
+    }
 }
 
 /// One of DashMap's shards, locked for writing: its hashbrown table of entries.
@@ -193,15 +203,15 @@ where
         table.insert(hash, (state, SharedValue::new(value)), |(key, _)| {
             hasher.hash_one(key)
         });
-        self.table.stored.add_one(shard);
+        self.added += 1;
     }
 
     fn len(&self) -> usize {
-        self.table.stored.get()
+        self.table.stored.get() + self.added
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        ConcurrentMemoTable::<G>::peak_bytes(self.table, upcoming)
+        ConcurrentMemoTable::<G>::peak_bytes(self.table, self.added + upcoming)
     }
 
     fn bytes_for(&self, states: u64) -> u64 {
