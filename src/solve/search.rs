@@ -1059,6 +1059,7 @@ mod tests {
     use super::*;
     use crate::games::{Nim, StoneGameII, StoneGameVIII};
     use crate::memo::HashTable;
+    use crate::{AnyValue, DeclaredRange};
     use std::collections::HashMap;
 
     /// The value of `game`'s start by a search in `order` that gives its moves back past
@@ -1068,16 +1069,23 @@ mod tests {
         G: Game,
         G::State: Eq + std::hash::Hash,
     {
-        value_with(game, order, list_cap, levels_for::<G>())
+        value_with(game, order, list_cap, levels_for::<G>(), AnyValue)
     }
 
-    /// The same, diving natively `levels` deep at most.
-    fn value_with<G>(game: &G, order: usize, list_cap: usize, levels: usize) -> (Score, usize)
+    /// The same, diving natively `levels` deep at most, cutting on `range`.
+    fn value_with<G, R>(
+        game: &G,
+        order: usize,
+        list_cap: usize,
+        levels: usize,
+        range: R,
+    ) -> (Score, usize)
     where
         G: Game,
         G::State: Eq + std::hash::Hash,
+        R: RangeSource<G>,
     {
-        let mut search = Search::new(order);
+        let mut search = Search::with_range(order, range);
         search.list_cap = list_cap;
         search.levels.resize_with(levels, Vec::new);
         let mut table = HashTable::new();
@@ -1131,7 +1139,7 @@ mod tests {
             for levels in [1, 2, 3, 7] {
                 for list_cap in [0, LIST_BYTES] {
                     assert_eq!(
-                        value_with(game, order, list_cap, levels),
+                        value_with(game, order, list_cap, levels, AnyValue),
                         expected,
                         "order {order}, {levels} levels, list cap {list_cap}"
                     );
@@ -1150,6 +1158,29 @@ mod tests {
         dives_hand_over_exactly(&StoneGameII::new(piles).unwrap());
         let stones = (0..200).map(|i| (i * 7919 % 201) - 100).collect();
         dives_hand_over_exactly(&StoneGameVIII::new(stones).unwrap().stepwise());
+    }
+
+    /// Cut-offs at the declared range, in dives of every depth handing over to the explicit
+    /// stack, in every order: the value is the rules' (a cut leaves each half's loop by its
+    /// own path, and a frame that cut must not try its moves again when it is rescanned).
+    #[test]
+    fn cut_offs_hand_over_exactly() {
+        for heaps in [vec![3, 4, 5], vec![2, 300], vec![1, 2, 3, 4], vec![5, 5]] {
+            let game = Nim::new(heaps.clone()).unwrap();
+            let value = oracle(&game, game.start(), &mut HashMap::new());
+            let (_, all) = value_with_cap(&game, 0, LIST_BYTES);
+            for order in 0..5 {
+                for levels in [1, 2, 3, 7, MAX_LEVELS] {
+                    for list_cap in [0, LIST_BYTES] {
+                        let (cut, stored) =
+                            value_with(&game, order, list_cap, levels, DeclaredRange);
+                        let case = format!("{heaps:?}, order {order}, {levels} levels");
+                        assert_eq!(cut, value, "{case}, list cap {list_cap}");
+                        assert!(stored <= all, "{case}: {stored} stored, {all} without cuts");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
