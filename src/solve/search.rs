@@ -604,8 +604,6 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
 /// and how many children were known or stored.
 struct Scan {
     next_move: usize,
-    /// Where the moves end (`next_move` goes there when a move reaches `high`).
-    end: usize,
     best: Score,
     high: Score,
     overflow: bool,
@@ -628,7 +626,6 @@ impl Scan {
             } else {
                 next_move
             },
-            end,
             best,
             high,
             overflow: false,
@@ -668,8 +665,7 @@ impl Scan {
                 return Some(step);
             };
             if self.take::<G, R>(step.gain, step.turn, child) {
-                self.next_move = self.end;
-                return None;
+                return None; // The state is done: its caller closes it.
             }
         }
         None
