@@ -108,7 +108,9 @@ pub trait TableJob<G: Game + ?Sized> {
 /// implementations, which Rust's coherence rules reject; through `&T` there is no overlap, and
 /// a shared reference is how a concurrent table is used anyway.)
 impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
-    #[inline]
+    // Always inlined: a lookup that is a call of its own keeps the search from starting the
+    // next move's probe while this one waits on memory (ShardedTable: 1.4x slower).
+    #[inline(always)]
     fn get(&self, game: &G, state: &G::State) -> Option<Score> {
         ConcurrentMemoTable::get(*self, game, state)
     }

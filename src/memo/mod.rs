@@ -158,13 +158,6 @@ impl StripedCount {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// Adds `count`, on the first stripe.
-    pub(crate) fn add(&self, count: usize) {
-        self.stripes[0]
-            .0
-            .fetch_add(count, std::sync::atomic::Ordering::Relaxed);
-    }
-
     /// The count (exact once the adding threads are done; never more than the true count).
     pub(crate) fn get(&self) -> usize {
         self.stripes

@@ -1,24 +1,63 @@
-//! A concurrent memo table on DashMap.
+//! A concurrent memo table whose reads take no lock: open addressing over write-once slots,
+//! in shards that grow on their own.
+//!
+//! A state's slot is written once, under its shard's writer lock, and never moves: a reader
+//! finds it with acquire loads only (no read-modify-write, so a probe does not wait for the
+//! core's earlier stores, and two cores reading one shard do not pass a lock's cache line
+//! between them). A shard grows by copying its entries into a table twice the size and then
+//! publishing it; the old table stays allocated, unchanged, until the whole table is dropped,
+//! since a reader may still be probing it. That needs no reclamation scheme (no epochs, no
+//! hazard pointers), at the price of the old tables' memory: at most as much again as the newest ones,
+//! which [`bytes_for`](ConcurrentMemoTable::bytes_for) and
+//! [`peak_bytes`](ConcurrentMemoTable::peak_bytes) count.
 
+use std::cell::UnsafeCell;
 use std::hash::{BuildHasher, Hash};
+use std::mem::MaybeUninit;
+use std::mem::size_of;
+use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 
-use dashmap::{DashMap, RwLockWriteGuard, SharedValue};
 use hashbrown::DefaultHashBuilder;
-use hashbrown_shards::raw::RawTable;
 
-use super::hash::HashTable;
-use super::{ConcurrentMemoTable, MemoTable, StripedCount, TableJob};
+use super::{ConcurrentMemoTable, MemoTable, TableJob};
 use crate::game::{Game, Score};
 
-/// The default shard count. Measured on Stone Game II, n = 1000, 2 threads: 2 shards made the
-/// parallel engine slower than one thread; 64 → 199 ms, 256 → 172 ms, 1024 → 151 ms,
-/// 4096 → 146 ms (docs/performance.md). Empty shards cost a lock and a few words each.
-pub const DEFAULT_SHARDS: usize = 1024;
+/// The default shard count. Shards separate writers (each takes its shard's lock) and make a
+/// growth copy one shard's entries, not the table's; readers take no lock, so more shards
+/// buy little and cost the walk over them in `len` and `peak_bytes` (docs/performance.md).
+pub const DEFAULT_SHARDS: usize = 64;
 
-/// A DashMap from state to value with a fast hasher (foldhash) and a tuned shard count.
+/// Slots in a shard's first table; each table after it is twice the one before.
+const FIRST_SLOTS: usize = 64;
+
+/// `FIRST_SLOTS`'s logarithm.
+const FIRST_SHIFT: u32 = FIRST_SLOTS.trailing_zeros();
+
+/// Tables a shard can grow through: the last holds 2³⁵ slots, and a table has at least 2.
+const LEVELS: usize = 30;
+
+/// A shard grows when a store would fill more than `MAX_LOAD_NUM / MAX_LOAD_DEN` of its slots
+/// (linear probing: at 3/4 full a miss probes 8.5 slots on average, at 3/8, just after
+/// growing, 1.8).
+const MAX_LOAD_NUM: usize = 3;
+const MAX_LOAD_DEN: usize = 4;
+
+/// A concurrent map from state to value with lock-free reads, a fast hasher (foldhash), and
+/// shards that grow on their own.
 ///
-/// DashMap locks one shard per call; every call here copies the value out and lets the guard
-/// drop before returning, so no lock is held while a search goes on.
+/// - A read hashes the state and probes the newest table of its shard with acquire loads: no
+///   lock, no read-modify-write.
+/// - A store takes its shard's lock (a writer waits only for another writer of the same
+///   shard), writes the state into a free slot once, and then its value.
+/// - Storing a state again replaces its value in place.
+/// - Memory: a slot is the state and the value (16 bytes for a `u64` state), kept at most 3/4
+///   full;
+///   with the old tables a shard grew from, the table holds up to about 2.7 slots per state
+///   after it grows, and about 1.3 just before.
+///
+/// Every call copies the value out and holds no lock once it returns, so no lock is held
+/// while a search goes on.
 ///
 /// ```
 /// use gamesolver::{par_solve, memo::ShardedTable, games::StoneGameII};
@@ -28,15 +67,422 @@ pub const DEFAULT_SHARDS: usize = 1024;
 /// let solution = par_solve(&game, &table).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// ```
-pub struct ShardedTable<K: Eq + Hash, H = DefaultHashBuilder> {
-    map: DashMap<K, Score, H>,
-    shards: usize,
-    /// How many states are stored: counted as they come, so that `len` and `peak_bytes`
-    /// never visit the shards (a visit locks each of them).
-    stored: StripedCount,
+pub struct ShardedTable<K, H = DefaultHashBuilder> {
+    /// Each shard's newest level, a byte per shard side by side: every access reads one, so
+    /// they stay in the nearest cache (written only when a shard grows).
+    newest: Box<[AtomicU8]>,
+    /// Each shard's tables: table `i` has `FIRST_SLOTS << i` slots; the first is made by the
+    /// shard's first store.
+    levels: Box<[[OnceLock<Level<K>>; LEVELS]]>,
+    /// Each shard's writers' side, on cache lines of its own (a store to a shard takes the
+    /// line from the other cores, and it holds nothing that readers load).
+    writers: Box<[Writer]>,
+    hasher: H,
+    /// How far to shift a hash right to find its shard (its top bits pick the shard; its low
+    /// bits the group).
+    shift: u32,
+    /// Heap bytes of every shard's tables (added to when a shard grows).
+    held: AtomicU64,
 }
 
-impl<K: Eq + Hash> ShardedTable<K> {
+/// A shard's writers' lock and count.
+#[repr(align(128))]
+struct Writer {
+    /// Held to store into the shard, and while it grows.
+    lock: Mutex<()>,
+    /// How many states the shard holds: written under `lock` (a plain load and store, no
+    /// read-modify-write), read by anyone.
+    stored: AtomicUsize,
+}
+
+/// One shard of a table: its tables, its newest level, its writers' side.
+struct Shard<'t, K> {
+    levels: &'t [OnceLock<Level<K>>; LEVELS],
+    newest: &'t AtomicU8,
+    writer: &'t Writer,
+}
+
+// By hand: a derive would ask for `K: Copy`.
+impl<K> Clone for Shard<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K> Copy for Shard<'_, K> {}
+
+/// One of a shard's tables: a tag byte per slot, eight to a word, and the slots.
+///
+/// A slot's tag is 0 while it is empty, and 7 bits of its state's hash with the top bit set
+/// once it is filled; its word is stored, with release, after the slot is filled. A probe
+/// loads a group's word and matches all eight tags at once (as hashbrown matches its control
+/// bytes): it looks into a slot only when its tag matches, and a miss seldom touches a slot
+/// or takes more than one group. A state goes into the first group, in its probe order, that
+/// has a free slot; nothing is ever removed, so a probe that meets a group with a free slot
+/// can stop there.
+struct Level<K> {
+    tags: Box<[AtomicU64]>,
+    slots: Box<[Slot<K>]>,
+}
+
+/// The tag of a state whose hash is `hash`: bits that neither pick the shard (the top ones)
+/// nor the group (the low ones), with the top bit set, so never 0.
+#[inline]
+fn tag(hash: u64) -> u64 {
+    (hash >> 40) & 0x7f | 0x80
+}
+
+/// Each byte's lowest bit.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+/// Each byte's highest bit.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `word` equal to `tag` (a full tag: top bit set), as their top bits.
+#[inline]
+fn matching(word: u64, tag: u64) -> u64 {
+    // Bytes equal to the tag become 0. Only full bytes can match, and full bytes keep their
+    // top bit clear here, so adding 0x7f to the low seven bits carries into the top bit
+    // exactly when a byte is not 0 (no carry crosses bytes).
+    let x = word ^ (tag * LOW_BITS);
+    !(((x & !HIGH_BITS) + !HIGH_BITS) | x) & HIGH_BITS
+}
+
+/// The free slots of a group's `word`, as their top bits (a full tag has its top bit set).
+#[inline]
+fn free(word: u64) -> u64 {
+    !word & HIGH_BITS
+}
+
+/// The slot of the byte whose top bit is the lowest set in `bits`, in group `group`.
+#[inline]
+fn slot_of(group: usize, bits: u64) -> usize {
+    group * 8 + (bits.trailing_zeros() / 8) as usize
+}
+
+impl<K> Level<K> {
+    /// An empty table of `size` slots (a power of two, at least 8); `None` if there is no
+    /// memory for it.
+    fn new(size: usize) -> Option<Self> {
+        let mut tags = Vec::new();
+        tags.try_reserve_exact(size / 8).ok()?;
+        tags.resize_with(size / 8, || AtomicU64::new(0));
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size).ok()?;
+        slots.resize_with(size, Slot::empty);
+        Some(Level {
+            tags: tags.into_boxed_slice(),
+            slots: slots.into_boxed_slice(),
+        })
+    }
+
+    /// How many slots.
+    #[inline]
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Probes for `key` (hash `hash`) group by group: `Ok(slot)` where it is, or `Err(slot)`,
+    /// the free slot where it would go. `order` is the ordering of the tag loads: acquire for
+    /// readers; relaxed for the holder of the shard's writer lock, which wrote every tag.
+    #[inline(always)]
+    fn probe(&self, hash: u64, key: &K, order: Ordering) -> Result<usize, usize>
+    where
+        K: Eq,
+    {
+        let wanted = tag(hash);
+        let mask = self.tags.len() - 1;
+        let mut group = hash as usize & mask;
+        // Triangular steps (1, 2, 3, ...) visit every group of a power-of-two table, and a
+        // table always has a free slot (it grows before it fills), so the loop ends.
+        let mut step = 0;
+        loop {
+            let word = self.tags[group].load(order);
+            let mut hits = matching(word, wanted);
+            while hits != 0 {
+                let at = slot_of(group, hits);
+                if self.slots[at]
+                    .entry()
+                    .is_some_and(|(stored, _)| stored == key)
+                {
+                    return Ok(at);
+                }
+                hits &= hits - 1;
+            }
+            let open = free(word);
+            if open != 0 {
+                return Err(slot_of(group, open));
+            }
+            step += 1;
+            group = (group + step) & mask;
+        }
+    }
+
+    /// The value stored for `key` (whose hash is `hash`). Acquire loads only.
+    #[inline(always)]
+    fn find(&self, hash: u64, key: &K) -> Option<Score>
+    where
+        K: Eq,
+    {
+        let at = self.probe(hash, key, Ordering::Acquire).ok()?;
+        self.slots[at].entry().map(|(_, value)| value)
+    }
+
+    /// Marks the free slot `at` taken by a state of hash `hash`: readers now see its tag, and
+    /// take the slot as absent until its value is stored. The caller holds the writer lock of
+    /// the shard this table belongs to (so it is the only one to write the tag's word), or
+    /// has not shared the table.
+    #[inline]
+    fn claim(&self, at: usize, hash: u64) {
+        let word = &self.tags[at / 8];
+        let tags = word.load(Ordering::Relaxed) | tag(hash) << (8 * (at % 8));
+        word.store(tags, Ordering::Release);
+    }
+
+    /// Heap bytes of a table of `slots` slots.
+    fn bytes(slots: u64) -> u64 {
+        slots.saturating_mul(size_of::<Slot<K>>() as u64 + 1)
+    }
+}
+
+/// A slot: a state, written once, and its value. The value is `Score::MIN` (never a stored
+/// value) until the slot is filled; it is what readers load first, with acquire, and it
+/// publishes the state.
+struct Slot<K> {
+    key: UnsafeCell<MaybeUninit<K>>,
+    value: AtomicI64,
+}
+
+// SAFETY: a `Slot` is shared between threads as `&Slot`; the only access to `key` through a
+// shared reference is:
+// - one write, by the one thread that claimed the slot under the shard's writer lock (the
+//   lock hands each slot out once), while the value is still `Score::MIN`, before the value
+//   is stored with release (`fill`);
+// - reads (`key`), only after a non-`MIN` value was loaded with acquire, which
+//   synchronises with that release store: the write happens before every read, and the
+//   key is never written again while the slot is shared (only dropped, through `&mut`).
+// So threads share `&K` (needs `K: Sync`) and a key written on one thread may be dropped on
+// another (needs `K: Send`).
+unsafe impl<K: Send + Sync> Sync for Slot<K> {}
+
+impl<K> Slot<K> {
+    fn empty() -> Self {
+        Slot {
+            key: UnsafeCell::new(MaybeUninit::uninit()),
+            value: AtomicI64::new(Score::MIN),
+        }
+    }
+
+    /// The slot's state and value, if it is filled.
+    #[inline]
+    fn entry(&self) -> Option<(&K, Score)> {
+        let value = self.value.load(Ordering::Acquire);
+        if value == Score::MIN {
+            return None;
+        }
+        // SAFETY: a value other than `MIN`, loaded with acquire, was stored with release
+        // after the key was written (`fill`), and the key is never written again while
+        // `&self` lives.
+        Some((unsafe { (*self.key.get()).assume_init_ref() }, value))
+    }
+
+    /// Fills an empty slot with `key` and `value`. The caller claimed the slot under the
+    /// writer lock of the shard that owns it (a slot is claimed once), or owns the table
+    /// outright.
+    #[inline]
+    fn fill(&self, key: K, value: Score) {
+        debug_assert!(value != Score::MIN && self.value.load(Ordering::Relaxed) == Score::MIN);
+        // SAFETY: the slot is empty, so no reader reads its key (they read it only after a
+        // non-`MIN` value), and the caller is its only writer (it claimed the slot under the
+        // shard's lock, which hands each slot out once; or the table is not yet shared). The
+        // release store below publishes the write.
+        unsafe { (*self.key.get()).write(key) };
+        self.value.store(value, Ordering::Release);
+    }
+}
+
+impl<K> Drop for Slot<K> {
+    fn drop(&mut self) {
+        if std::mem::needs_drop::<K>() && *self.value.get_mut() != Score::MIN {
+            // SAFETY: a filled slot holds an initialised key, dropped here once (`&mut`).
+            unsafe { self.key.get_mut().assume_init_drop() }
+        }
+    }
+}
+
+/// The number of states a table of `slots` slots takes before it grows.
+#[inline]
+fn most(slots: usize) -> usize {
+    slots / MAX_LOAD_DEN * MAX_LOAD_NUM
+}
+
+/// Slots in all the tables of a shard whose newest is `level`.
+fn slots_through(level: usize) -> u64 {
+    ((FIRST_SLOTS as u64) << (level + 1)) - FIRST_SLOTS as u64
+}
+
+/// The smallest level whose table holds `states` states.
+fn level_for(states: u64) -> usize {
+    let slots = states
+        .div_ceil(MAX_LOAD_NUM as u64)
+        .saturating_mul(MAX_LOAD_DEN as u64)
+        .max(FIRST_SLOTS as u64);
+    let shift = 64 - (slots - 1).leading_zeros();
+    (shift.saturating_sub(FIRST_SHIFT) as usize).min(LEVELS - 1)
+}
+
+/// Heap bytes of a shard's tables up to and including `level`.
+fn table_bytes<K>(level: usize) -> u64 {
+    Level::<K>::bytes(slots_through(level))
+}
+
+impl<'t, K> Shard<'t, K> {
+    /// The table readers use now (none before the first store).
+    #[inline]
+    fn newest(self) -> Option<&'t Level<K>> {
+        let level = self.newest.load(Ordering::Acquire);
+        self.levels[level as usize].get()
+    }
+
+    /// Locks the shard for storing. A panic while the lock was held (in a state's `clone` or
+    /// `eq`) leaves every slot either whole or unpublished, so the lock's poison is ignored.
+    fn lock(self) -> MutexGuard<'t, ()> {
+        self.writer
+            .lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Stores `value` for `key` (whose hash is `hash`; `rehash` hashes the states a growth
+    /// moves); returns the heap bytes the shard grew by. `held` is this shard's `write` lock,
+    /// so no other thread claims a slot here meanwhile. A new state's slot is claimed under
+    /// the lock and written after it is released, if `held` owns it: a release waits for the
+    /// stores before it, and a fresh slot is seldom in the cache.
+    fn insert_locked(
+        self,
+        held: Held<'_, 't>,
+        (hash, key): (u64, K),
+        value: Score,
+        rehash: impl Fn(&K) -> u64,
+    ) -> u64
+    where
+        K: Eq + Clone,
+    {
+        let stored = self.writer.stored.load(Ordering::Relaxed);
+        let mut grown = 0;
+        let table = match self.newest() {
+            Some(table) if stored < most(table.len()) => table,
+            Some(table) => {
+                if let Ok(at) = table.probe(hash, &key, Ordering::Relaxed) {
+                    table.slots[at].value.store(value, Ordering::Release);
+                    return 0;
+                }
+                grown = self.grow(rehash);
+                match self.newest() {
+                    Some(table) => table,
+                    None => return grown,
+                }
+            }
+            None => {
+                grown = self.grow(rehash);
+                match self.newest() {
+                    Some(table) => table,
+                    None => return grown,
+                }
+            }
+        };
+        let stored = self.writer.stored.load(Ordering::Relaxed);
+        match table.probe(hash, &key, Ordering::Relaxed) {
+            Ok(at) => table.slots[at].value.store(value, Ordering::Release),
+            // One slot always stays free, so that every probe ends: if the table could not
+            // grow (no memory) and is that full, the state goes unstored (a memo table may
+            // always miss; the engines meet the budget error first).
+            Err(at) if stored + 1 < table.len() => {
+                table.claim(at, hash);
+                self.writer.stored.store(stored + 1, Ordering::Relaxed);
+                drop(held);
+                table.slots[at].fill(key, value);
+            }
+            Err(_) => {}
+        }
+        grown
+    }
+
+    /// Makes the shard's next table, twice the newest, copies every stored state into it and
+    /// publishes it to readers; returns the bytes it took (0 if there is no memory for it, or
+    /// no level left). The caller holds the `write` lock.
+    #[inline(never)]
+    fn grow(self, rehash: impl Fn(&K) -> u64) -> u64
+    where
+        K: Eq + Clone,
+    {
+        let old = self.newest();
+        let level = match old {
+            None => 0,
+            Some(_) => self.newest.load(Ordering::Relaxed) as usize + 1,
+        };
+        if level >= LEVELS {
+            return 0;
+        }
+        let Some(fresh) = Level::new(FIRST_SLOTS << level) else {
+            return 0;
+        };
+        let mut copied = 0;
+        for (group, word) in old.map_or(&[][..], |old| &old.tags).iter().enumerate() {
+            let mut taken = word.load(Ordering::Acquire) & HIGH_BITS;
+            while taken != 0 {
+                let at = slot_of(group, taken);
+                taken &= taken - 1;
+                // A slot claimed before this growth took the lock is being written by its
+                // claimant, which takes no lock to finish: wait for it.
+                let (key, value) = settled(&old.expect("tags come from the old table").slots[at]);
+                let hash = rehash(key);
+                // A state claimed twice at once (by two threads) is copied once.
+                if let Err(free) = fresh.probe(hash, key, Ordering::Relaxed) {
+                    fresh.slots[free].fill(key.clone(), value);
+                    fresh.claim(free, hash);
+                    copied += 1;
+                }
+            }
+        }
+        let bytes = Level::<K>::bytes(fresh.len() as u64);
+        // Set, then published with release: a reader that loads the new level's index sees
+        // the table whole. (`set` fails only if the level were set already, which the lock
+        // rules out.)
+        if self.levels[level].set(fresh).is_err() {
+            return 0;
+        }
+        self.newest.store(level as u8, Ordering::Release);
+        self.writer.stored.store(copied, Ordering::Relaxed);
+        bytes
+    }
+}
+
+/// A shard's writer lock, as [`Shard::insert_locked`] is handed it: borrowed from a view that
+/// holds every lock for a whole job, or owned for one store (and released before the new
+/// state's slot is written).
+enum Held<'g, 't> {
+    Borrowed { _guard: &'g MutexGuard<'t, ()> },
+    Owned { _guard: MutexGuard<'t, ()> },
+}
+
+/// The state and value of a claimed slot, once its claimant has written them (a claimant
+/// runs no code of the game's between its claim and its write, so it always writes).
+fn settled<K>(slot: &Slot<K>) -> (&K, Score) {
+    let mut spins = 0u32;
+    loop {
+        if let Some(entry) = slot.entry() {
+            return entry;
+        }
+        spins += 1;
+        if spins < 64 {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+impl<K> ShardedTable<K> {
     /// An empty table with [`DEFAULT_SHARDS`] shards and the default fast hasher.
     pub fn new() -> Self {
         Self::with_shards(DEFAULT_SHARDS)
@@ -53,38 +499,89 @@ impl<K: Eq + Hash> ShardedTable<K> {
     }
 }
 
-impl<K: Eq + Hash> Default for ShardedTable<K> {
+impl<K> Default for ShardedTable<K> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<K: Eq + Hash, H: BuildHasher + Clone> ShardedTable<K, H> {
+impl<K, H> ShardedTable<K, H> {
     /// An empty table with the given hasher and shard count (rounded up to a power of two,
-    /// at least 2).
+    /// at least 2, at most 4096).
     pub fn with_hasher_and_shards(hasher: H, shards: usize) -> Self {
-        let shards = shards.max(2).next_power_of_two();
+        let shards = shards.clamp(2, 1 << 12).next_power_of_two();
         ShardedTable {
-            map: DashMap::with_hasher_and_shard_amount(hasher, shards),
-            shards,
-            stored: StripedCount::default(),
+            newest: (0..shards).map(|_| AtomicU8::new(0)).collect(),
+            levels: (0..shards)
+                .map(|_| std::array::from_fn(|_| OnceLock::new()))
+                .collect(),
+            writers: (0..shards)
+                .map(|_| Writer {
+                    lock: Mutex::new(()),
+                    stored: AtomicUsize::new(0),
+                })
+                .collect(),
+            hasher,
+            shift: 64 - shards.trailing_zeros(),
+            held: AtomicU64::new(0),
+        }
+    }
+
+    /// The number of shards.
+    pub fn shards(&self) -> usize {
+        self.writers.len()
+    }
+
+    /// Shard number `index`.
+    #[inline]
+    fn shard_at(&self, index: usize) -> Shard<'_, K> {
+        Shard {
+            levels: &self.levels[index],
+            newest: &self.newest[index],
+            writer: &self.writers[index],
+        }
+    }
+
+    /// The shard of `hash`.
+    #[inline]
+    fn shard(&self, hash: u64) -> Shard<'_, K> {
+        self.shard_at((hash >> self.shift) as usize)
+    }
+
+    /// How many states are stored (a sum over the shards).
+    fn stored(&self) -> usize {
+        self.writers
+            .iter()
+            .map(|writer| writer.stored.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Heap bytes of the shards themselves, whatever they hold.
+    fn fixed_bytes(&self) -> u64 {
+        let shard = size_of::<[OnceLock<Level<K>>; LEVELS]>() + size_of::<Writer>() + 1;
+        (self.shards() * shard) as u64
+    }
+}
+
+impl<K: Eq + Hash + Clone, H: BuildHasher> ShardedTable<K, H> {
+    /// Stores through the shard of `hash`, whose lock is `held`.
+    #[inline]
+    fn insert_held(&self, held: Held<'_, '_>, hash: u64, state: K, value: Score) {
+        let grown = self
+            .shard(hash)
+            .insert_locked(held, (hash, state), value, |key| self.hasher.hash_one(key));
+        if grown > 0 {
+            self.held.fetch_add(grown, Ordering::Relaxed);
         }
     }
 }
 
-impl<K: Eq + Hash, H: BuildHasher + Clone> std::fmt::Debug for ShardedTable<K, H> {
+impl<K, H> std::fmt::Debug for ShardedTable<K, H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ShardedTable")
-            .field("states", &self.map.len())
-            .field("shards", &self.shards)
+            .field("states", &self.stored())
+            .field("shards", &self.shards())
             .finish()
-    }
-}
-
-impl<K: Eq + Hash, H> ShardedTable<K, H> {
-    /// The number of shards.
-    pub fn shards(&self) -> usize {
-        self.shards
     }
 }
 
@@ -92,126 +589,114 @@ impl<G, K, H> ConcurrentMemoTable<G> for ShardedTable<K, H>
 where
     G: Game<State = K> + ?Sized,
     K: Eq + Hash + Clone + Send + Sync,
-    H: BuildHasher + Clone + Send + Sync,
+    H: BuildHasher + Send + Sync,
 {
-    #[inline]
+    #[inline(always)]
     fn get(&self, _game: &G, state: &K) -> Option<Score> {
-        // The guard is a temporary of this expression: copied out, then dropped at once.
-        self.map.get(state).map(|value| *value)
+        let hash = self.hasher.hash_one(state);
+        self.shard(hash).newest()?.find(hash, state)
     }
 
     #[inline]
     fn insert(&self, _game: &G, state: K, value: Score) {
-        if self.map.insert(state, value).is_none() {
-            self.stored
-                .add_one(rayon::current_thread_index().unwrap_or(0));
-        }
+        let hash = self.hasher.hash_one(&state);
+        let held = Held::Owned {
+            _guard: self.shard(hash).lock(),
+        };
+        self.insert_held(held, hash, state, value);
     }
 
     fn len(&self) -> usize {
-        self.stored.get()
+        self.stored()
     }
 
+    /// What the shards hold now, or what they would hold with `upcoming` more states if that
+    /// is more ([`bytes_for`](ConcurrentMemoTable::bytes_for), which allows for shards that
+    /// get more than their share). O(shards): a sum of the shards' counts.
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        ConcurrentMemoTable::<G>::bytes_for(self, (self.stored.get() + upcoming) as u64)
+        let now = self
+            .held
+            .load(Ordering::Relaxed)
+            .saturating_add(self.fixed_bytes());
+        let ahead = ConcurrentMemoTable::<G>::bytes_for(self, (self.stored() + upcoming) as u64);
+        now.max(ahead)
     }
 
     fn bytes_for(&self, states: u64) -> u64 {
-        // Shards grow one at a time; at most one holds its old and new buckets at once. The
-        // buckets for this many entries are what the shards hold in all, about (each rounds
-        // up to a power of two on its own).
-        let all = HashTable::<K>::table_bytes(states);
-        all.saturating_add(all.saturating_mul(2) / self.shards as u64)
+        let share = generous_share(states, self.shards() as u64);
+        let shard = if share == 0 {
+            0
+        } else {
+            table_bytes::<K>(level_for(share))
+        };
+        shard
+            .saturating_mul(self.shards() as u64)
+            .saturating_add(self.fixed_bytes())
     }
 
     fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
-        Some(self.map.hasher().hash_one(state))
+        Some(self.hasher.hash_one(state))
     }
 
     fn same(&self, _game: &G, a: &K, b: &K) -> bool {
         a == b
     }
 
-    /// Locks every shard for writing, in order, for the whole job: the job reads and writes
-    /// the shards' tables with no lock per access. (Every other path takes one shard's lock at
-    /// a time, so taking them all in order cannot deadlock with it.)
+    /// Takes every shard's writer lock, in order, for the whole job: the job's stores then
+    /// take no lock (its reads never do). Other threads may go on reading meanwhile; their
+    /// stores wait for the job. (Every other path takes one shard's lock at a time, so taking
+    /// them all in order cannot deadlock with it.)
     fn exclusive<J: TableJob<G>>(&self, job: J) -> J::Output {
-        let shards = self
-            .map
-            .shards()
-            .iter()
-            .map(|shard| shard.write())
+        let held = (0..self.shards())
+            .map(|index| self.shard_at(index).lock())
             .collect();
-        job.run(Locked {
-            table: self,
-            shards,
-            added: 0,
-        })
+        job.run(Locked { table: self, held })
     }
 }
 
-/// A [`ShardedTable`] with every shard locked by one thread: a sequential table over the
-/// shards' own hash tables, found and hashed as DashMap finds and hashes them.
-struct Locked<'a, K: Eq + Hash, H> {
+/// How many of `states` states a shard can expect at most when a hash spreads them over
+/// `shards` shards: the mean plus four standard deviations and a little (a binomial tail).
+fn generous_share(states: u64, shards: u64) -> u64 {
+    if states == 0 {
+        return 0;
+    }
+    let mean = states.div_ceil(shards);
+    let spread = 4 * (mean as f64).sqrt().ceil() as u64 + 4;
+    (mean + spread).min(states)
+}
+
+/// A [`ShardedTable`] with every shard's writer lock held by one thread: stores take no lock.
+struct Locked<'a, K, H> {
     table: &'a ShardedTable<K, H>,
-    shards: Vec<LockedShard<'a, K>>,
-    /// States added through this view, counted here (not in the table's shared count, an
-    /// atomic addition per store) and added to the table's count when the view is dropped.
-    added: usize,
-}
-
-impl<K: Eq + Hash, H> Drop for Locked<'_, K, H> {
-    fn drop(&mut self) {
-        self.table.stored.add(self.added);
-    }
-}
-
-/// One of DashMap's shards, locked for writing: its hashbrown table of entries.
-type LockedShard<'a, K> = RwLockWriteGuard<'a, RawTable<(K, SharedValue<Score>)>>;
-
-impl<K: Eq + Hash, H: BuildHasher + Clone> Locked<'_, K, H> {
-    /// The hash of `state` and the shard that holds it.
-    #[inline]
-    fn place(&self, state: &K) -> (u64, usize) {
-        let hash = self.table.map.hasher().hash_one(state);
-        (hash, self.table.map.determine_shard(hash as usize))
-    }
+    held: Vec<MutexGuard<'a, ()>>,
 }
 
 impl<G, K, H> MemoTable<G> for Locked<'_, K, H>
 where
     G: Game<State = K> + ?Sized,
     K: Eq + Hash + Clone + Send + Sync,
-    H: BuildHasher + Clone + Send + Sync,
+    H: BuildHasher + Send + Sync,
 {
-    #[inline]
-    fn get(&self, _game: &G, state: &K) -> Option<Score> {
-        let (hash, shard) = self.place(state);
-        let (_, value) = self.shards[shard].get(hash, |(key, _)| key == state)?;
-        Some(*value.get())
+    #[inline(always)]
+    fn get(&self, game: &G, state: &K) -> Option<Score> {
+        ConcurrentMemoTable::get(self.table, game, state)
     }
 
     #[inline]
     fn insert(&mut self, _game: &G, state: K, value: Score) {
-        let (hash, shard) = self.place(&state);
-        let table = &mut self.shards[shard];
-        if let Some((_, old)) = table.get_mut(hash, |(key, _)| *key == state) {
-            *old.get_mut() = value;
-            return;
-        }
-        let hasher = self.table.map.hasher();
-        table.insert(hash, (state, SharedValue::new(value)), |(key, _)| {
-            hasher.hash_one(key)
-        });
-        self.added += 1;
+        let hash = self.table.hasher.hash_one(&state);
+        let held = Held::Borrowed {
+            _guard: &self.held[(hash >> self.table.shift) as usize],
+        };
+        self.table.insert_held(held, hash, state, value);
     }
 
     fn len(&self) -> usize {
-        self.table.stored.get() + self.added
+        self.table.stored()
     }
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
-        ConcurrentMemoTable::<G>::peak_bytes(self.table, self.added + upcoming)
+        ConcurrentMemoTable::<G>::peak_bytes(self.table, upcoming)
     }
 
     fn bytes_for(&self, states: u64) -> u64 {
