@@ -1,15 +1,19 @@
 //! A concurrent memo table whose reads take no lock: open addressing over write-once slots,
 //! in shards that grow on their own.
 //!
-//! A state's slot is written once, under its shard's writer lock, and never moves: a reader
-//! finds it with acquire loads only (no read-modify-write, so a probe does not wait for the
-//! core's earlier stores, and two cores reading one shard do not pass a lock's cache line
-//! between them). A shard grows by copying its entries into a table twice the size and then
-//! publishing it; the old table stays allocated, unchanged, until the whole table is dropped,
-//! since a reader may still be probing it. That needs no reclamation scheme (no epochs, no
-//! hazard pointers), at the price of the old tables' memory: at most as much again as the newest ones,
-//! which [`bytes_for`](ConcurrentMemoTable::bytes_for) and
-//! [`peak_bytes`](ConcurrentMemoTable::peak_bytes) count.
+//! - A reader finds a state with acquire loads only: no read-modify-write, so a probe never
+//!   waits for the core's earlier stores, and two cores reading one shard pass no lock's cache
+//!   line between them.
+//! - A writer takes its shard's lock to claim a free slot (its tag), releases it, and then
+//!   writes the state and publishes it by storing its value with release. A slot is claimed
+//!   once and never moves.
+//! - A shard grows, under its lock, by copying its states into a table twice the size (waiting
+//!   for claimed slots still being written) and then publishing it. The old table stays
+//!   allocated, unchanged, until the whole table is dropped, since a reader may still be
+//!   probing it. That needs no reclamation scheme (no epochs, no hazard pointers), at the
+//!   price of the old tables' memory: less than the newest ones, which
+//!   [`bytes_for`](ConcurrentMemoTable::bytes_for) and
+//!   [`peak_bytes`](ConcurrentMemoTable::peak_bytes) count.
 
 use std::cell::UnsafeCell;
 use std::hash::{BuildHasher, Hash};
@@ -38,8 +42,7 @@ const FIRST_SHIFT: u32 = FIRST_SLOTS.trailing_zeros();
 const LEVELS: usize = 30;
 
 /// A shard grows when a store would fill more than `MAX_LOAD_NUM / MAX_LOAD_DEN` of its slots
-/// (linear probing: at 3/4 full a miss probes 8.5 slots on average, at 3/8, just after
-/// growing, 1.8).
+/// (as the probes go by groups of eight, a miss then still seldom reads a second group).
 const MAX_LOAD_NUM: usize = 3;
 const MAX_LOAD_DEN: usize = 4;
 
@@ -48,13 +51,14 @@ const MAX_LOAD_DEN: usize = 4;
 ///
 /// - A read hashes the state and probes the newest table of its shard with acquire loads: no
 ///   lock, no read-modify-write.
-/// - A store takes its shard's lock (a writer waits only for another writer of the same
-///   shard), writes the state into a free slot once, and then its value.
-/// - Storing a state again replaces its value in place.
-/// - Memory: a slot is the state and the value (16 bytes for a `u64` state), kept at most 3/4
-///   full;
-///   with the old tables a shard grew from, the table holds up to about 2.7 slots per state
-///   after it grows, and about 1.3 just before.
+/// - A store takes its shard's lock to claim a free slot (a writer waits only for another
+///   writer of the same shard), and writes the state and then its value once the lock is
+///   released. Storing a state again replaces its value in place.
+/// - Memory: a slot is the state, the value (16 bytes in all for a `u64` state) and a tag
+///   byte; a shard's newest table is at most 3/4 full. With the tables the shard grew
+///   from, which stay allocated, that is about 2.7 slots per state just before a shard grows
+///   and 5.3 just after (a [`HashTable`](super::HashTable) holds 1.1 to 2.3 buckets per state,
+///   and 3.4 while it grows).
 ///
 /// Every call copies the value out and holds no lock once it returns, so no lock is held
 /// while a search goes on.
@@ -153,6 +157,15 @@ fn free(word: u64) -> u64 {
     !word & HIGH_BITS
 }
 
+/// Who probes a table, and so how.
+#[derive(Clone, Copy)]
+enum Probe {
+    /// Any thread: acquire loads; a slot claimed but not yet written is passed over.
+    Read,
+    /// The holder of the shard's writer lock: a claimed slot is waited for.
+    Write,
+}
+
 /// The slot of the byte whose top bit is the lowest set in `bits`, in group `group`.
 #[inline]
 fn slot_of(group: usize, bits: u64) -> usize {
@@ -182,10 +195,12 @@ impl<K> Level<K> {
     }
 
     /// Probes for `key` (hash `hash`) group by group: `Ok(slot)` where it is, or `Err(slot)`,
-    /// the free slot where it would go. `order` is the ordering of the tag loads: acquire for
-    /// readers; relaxed for the holder of the shard's writer lock, which wrote every tag.
+    /// the free slot where it would go. Readers (`Probe::Read`) load tags with acquire and
+    /// pass over a slot claimed but not yet written. The holder of the shard's writer lock
+    /// (`Probe::Write`), which wrote every tag, waits for such a slot to be written and looks
+    /// at it: so one state is never claimed twice.
     #[inline(always)]
-    fn probe(&self, hash: u64, key: &K, order: Ordering) -> Result<usize, usize>
+    fn probe(&self, hash: u64, key: &K, by: Probe) -> Result<usize, usize>
     where
         K: Eq,
     {
@@ -196,14 +211,18 @@ impl<K> Level<K> {
         // table always has a free slot (it grows before it fills), so the loop ends.
         let mut step = 0;
         loop {
-            let word = self.tags[group].load(order);
+            let word = match by {
+                Probe::Read => self.tags[group].load(Ordering::Acquire),
+                Probe::Write => self.tags[group].load(Ordering::Relaxed),
+            };
             let mut hits = matching(word, wanted);
             while hits != 0 {
                 let at = slot_of(group, hits);
-                if self.slots[at]
-                    .entry()
-                    .is_some_and(|(stored, _)| stored == key)
-                {
+                let entry = match (by, self.slots[at].entry()) {
+                    (Probe::Write, None) => Some(settled(&self.slots[at])),
+                    (_, entry) => entry,
+                };
+                if entry.is_some_and(|(stored, _)| stored == key) {
                     return Ok(at);
                 }
                 hits &= hits - 1;
@@ -223,7 +242,7 @@ impl<K> Level<K> {
     where
         K: Eq,
     {
-        let at = self.probe(hash, key, Ordering::Acquire).ok()?;
+        let at = self.probe(hash, key, Probe::Read).ok()?;
         self.slots[at].entry().map(|(_, value)| value)
     }
 
@@ -372,7 +391,7 @@ impl<'t, K> Shard<'t, K> {
         let table = match self.newest() {
             Some(table) if stored < most(table.len()) => table,
             Some(table) => {
-                if let Ok(at) = table.probe(hash, &key, Ordering::Relaxed) {
+                if let Ok(at) = table.probe(hash, &key, Probe::Write) {
                     table.slots[at].value.store(value, Ordering::Release);
                     return 0;
                 }
@@ -391,7 +410,7 @@ impl<'t, K> Shard<'t, K> {
             }
         };
         let stored = self.writer.stored.load(Ordering::Relaxed);
-        match table.probe(hash, &key, Ordering::Relaxed) {
+        match table.probe(hash, &key, Probe::Write) {
             Ok(at) => table.slots[at].value.store(value, Ordering::Release),
             // One slot always stays free, so that every probe ends: if the table could not
             // grow (no memory) and is that full, the state goes unstored (a memo table may
@@ -427,6 +446,7 @@ impl<'t, K> Shard<'t, K> {
             return 0;
         };
         let mut copied = 0;
+        let old_slots = old.map_or(&[][..], |old| &old.slots);
         for (group, word) in old.map_or(&[][..], |old| &old.tags).iter().enumerate() {
             let mut taken = word.load(Ordering::Acquire) & HIGH_BITS;
             while taken != 0 {
@@ -434,10 +454,10 @@ impl<'t, K> Shard<'t, K> {
                 taken &= taken - 1;
                 // A slot claimed before this growth took the lock is being written by its
                 // claimant, which takes no lock to finish: wait for it.
-                let (key, value) = settled(&old.expect("tags come from the old table").slots[at]);
+                let (key, value) = settled(&old_slots[at]);
                 let hash = rehash(key);
-                // A state claimed twice at once (by two threads) is copied once.
-                if let Err(free) = fresh.probe(hash, key, Ordering::Relaxed) {
+                // The new table is not shared yet, and holds each state once already.
+                if let Err(free) = fresh.probe(hash, key, Probe::Write) {
                     fresh.slots[free].fill(key.clone(), value);
                     fresh.claim(free, hash);
                     copied += 1;
@@ -467,6 +487,8 @@ enum Held<'g, 't> {
 
 /// The state and value of a claimed slot, once its claimant has written them (a claimant
 /// runs no code of the game's between its claim and its write, so it always writes).
+#[cold]
+#[inline(never)]
 fn settled<K>(slot: &Slot<K>) -> (&K, Score) {
     let mut spins = 0u32;
     loop {
