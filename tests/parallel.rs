@@ -166,7 +166,7 @@ fn million_deep_stone_game_viii_on_small_worker_stacks() {
 }
 
 #[test]
-fn a_shared_dashmap_never_deadlocks() {
+fn a_shared_sharded_table_never_deadlocks() {
     // Two shards, eight threads, every worker hammering the same locks. A guard held across
     // the search would hang here; the watchdog turns a hang into a failure.
     let (done, finished) = mpsc::channel();
@@ -180,7 +180,7 @@ fn a_shared_dashmap_never_deadlocks() {
     });
     let agreed = finished
         .recv_timeout(Duration::from_secs(120))
-        .expect("the parallel solve on a 2-shard DashMap did not finish: deadlock?");
+        .expect("the parallel solve on a 2-shard ShardedTable did not finish: deadlock?");
     assert!(agreed);
 }
 

@@ -57,10 +57,9 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     ///
     /// The default hands the job `&self`, each access synchronised as usual. A table may
     /// instead lock itself once for the whole job: [`ShardedTable`](super::ShardedTable) takes
-    /// every shard's lock, and the job's accesses then take none (on one thread it was 2.2×
-    /// slower than [`HashTable`](super::HashTable) with a lock per access). Other threads that
-    /// use the table meanwhile wait for the job, and the job must reach the table only through
-    /// what it is handed.
+    /// every shard's writer lock, and the job's stores then take none (a lock per store made
+    /// it 1.2× slower on one thread). Other threads that store into the table meanwhile wait
+    /// for the job, and the job must reach the table only through what it is handed.
     fn exclusive<J: TableJob<G>>(&self, job: J) -> J::Output
     where
         Self: Sized,

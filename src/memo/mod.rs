@@ -11,7 +11,7 @@
 //! | [`HashTable`] | sequential | `State: Eq + Hash` | a hash and a probe (foldhash, not SipHash) |
 //! | [`DenseTable`] | sequential | the game implements [`DenseIndex`](crate::DenseIndex) | one array access |
 //! | [`NoTable`] | sequential | nothing | stores nothing: plain, exponential negamax for oracles |
-//! | [`ShardedTable`] | concurrent | `State: Eq + Hash + Send + Sync` | a hash, a shard lock, a probe |
+//! | [`ShardedTable`] | concurrent | `State: Eq + Hash + Send + Sync` | a hash and a probe, no lock (a store locks its shard to claim a slot) |
 //! | [`AtomicDenseTable`] | concurrent | the game implements [`DenseIndex`](crate::DenseIndex) | one atomic load |
 //!
 //! The pruning engine ([`prune`](crate::prune)) keeps [`Bound`]s instead of exact values, in a
