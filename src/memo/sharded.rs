@@ -38,7 +38,7 @@ const FIRST_SLOTS: usize = 64;
 /// `FIRST_SLOTS`'s logarithm.
 const FIRST_SHIFT: u32 = FIRST_SLOTS.trailing_zeros();
 
-/// Tables a shard can grow through: the last holds 2³⁵ slots, and a table has at least 2.
+/// Tables a shard can grow through: the last holds 2³⁵ slots.
 const LEVELS: usize = 30;
 
 /// A shard grows when a store would fill more than `MAX_LOAD_NUM / MAX_LOAD_DEN` of its slots
@@ -117,8 +117,9 @@ impl<K> Copy for Shard<'_, K> {}
 
 /// One of a shard's tables: a tag byte per slot, eight to a word, and the slots.
 ///
-/// A slot's tag is 0 while it is empty, and 7 bits of its state's hash with the top bit set
-/// once it is filled; its word is stored, with release, after the slot is filled. A probe
+/// A slot's tag is 0 while it is free, and 7 bits of its state's hash with the top bit set
+/// once it is claimed (under the shard's lock, before the state is written; until its value
+/// is stored, with release, the slot reads as absent). A probe
 /// loads a group's word and matches all eight tags at once (as hashbrown matches its control
 /// bytes): it looks into a slot only when its tag matches, and a miss seldom touches a slot
 /// or takes more than one group. A state goes into the first group, in its probe order, that
