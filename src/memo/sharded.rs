@@ -387,28 +387,14 @@ impl<'t, K> Shard<'t, K> {
     where
         K: Eq + Clone,
     {
-        let stored = self.writer.stored.load(Ordering::Relaxed);
-        let mut grown = 0;
-        let table = match self.newest() {
-            Some(table) if stored < most(table.len()) => table,
-            Some(table) => {
-                if let Ok(at) = table.probe(hash, &key, Probe::Write) {
-                    table.slots[at].value.store(value, Ordering::Release);
-                    return 0;
-                }
-                grown = self.grow(rehash);
-                match self.newest() {
-                    Some(table) => table,
-                    None => return grown,
-                }
-            }
-            None => {
-                grown = self.grow(rehash);
-                match self.newest() {
-                    Some(table) => table,
-                    None => return grown,
-                }
-            }
+        // A new state in a full table (or the shard's first) grows the shard first.
+        let full = self.newest().is_none_or(|table| {
+            self.writer.stored.load(Ordering::Relaxed) >= most(table.len())
+                && table.probe(hash, &key, Probe::Write).is_err()
+        });
+        let grown = if full { self.grow(rehash) } else { 0 };
+        let Some(table) = self.newest() else {
+            return grown;
         };
         let stored = self.writer.stored.load(Ordering::Relaxed);
         match table.probe(hash, &key, Probe::Write) {
