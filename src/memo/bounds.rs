@@ -296,14 +296,16 @@ pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {
     map: DashMap<K, Bound, H>,
 }
 
+/// `ShardedBoundTable`'s shard count: DashMap's lookups lock a shard, and with fewer shards
+/// two threads queued on the locks (measured when `ShardedTable` was a DashMap too: 1024
+/// shards, 151 ms; 64, 199 ms; docs/performance.md, "DashMap shard count").
+const BOUND_SHARDS: usize = 1024;
+
 impl<K: Eq + Hash> ShardedBoundTable<K> {
-    /// An empty table with [`DEFAULT_SHARDS`](super::DEFAULT_SHARDS) shards.
+    /// An empty table with 1024 shards.
     pub fn new() -> Self {
         ShardedBoundTable {
-            map: DashMap::with_hasher_and_shard_amount(
-                DefaultHashBuilder::default(),
-                super::DEFAULT_SHARDS,
-            ),
+            map: DashMap::with_hasher_and_shard_amount(DefaultHashBuilder::default(), BOUND_SHARDS),
         }
     }
 }
@@ -356,6 +358,6 @@ where
         let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
         // Shards grow one at a time: at most one holds its old and new buckets at once.
         let all = hashbrown_bytes(entries, size_of::<(K, Bound)>());
-        all.saturating_add(all.saturating_mul(2) / super::DEFAULT_SHARDS as u64)
+        all.saturating_add(all.saturating_mul(2) / BOUND_SHARDS as u64)
     }
 }
