@@ -258,6 +258,33 @@ impl<K> Level<K> {
         word.store(tags, Ordering::Release);
     }
 
+    /// Copies every state of this table into `fresh`, a table not yet shared, hashing each
+    /// with `rehash`; returns how many. The caller holds the shard's writer lock.
+    fn copy_into(&self, fresh: &Level<K>, rehash: impl Fn(&K) -> u64) -> usize
+    where
+        K: Eq + Clone,
+    {
+        let mut copied = 0;
+        for (group, word) in self.tags.iter().enumerate() {
+            let mut taken = word.load(Ordering::Acquire) & HIGH_BITS;
+            while taken != 0 {
+                let at = slot_of(group, taken);
+                taken &= taken - 1;
+                // A slot claimed before the caller took the lock is being written by its
+                // claimant, which takes no lock to finish: wait for it.
+                let (key, value) = settled(&self.slots[at]);
+                let hash = rehash(key);
+                // `fresh` holds each state once already.
+                if let Err(free) = fresh.probe(hash, key, Probe::Write) {
+                    fresh.slots[free].fill(key.clone(), value);
+                    fresh.claim(free, hash);
+                    copied += 1;
+                }
+            }
+        }
+        copied
+    }
+
     /// Heap bytes of a table of `slots` slots.
     fn bytes(slots: u64) -> u64 {
         slots.saturating_mul(size_of::<Slot<K>>() as u64 + 1)
@@ -387,16 +414,19 @@ impl<'t, K> Shard<'t, K> {
     where
         K: Eq + Clone,
     {
-        // A new state in a full table (or the shard's first) grows the shard first.
-        let full = self.newest().is_none_or(|table| {
-            self.writer.stored.load(Ordering::Relaxed) >= most(table.len())
-                && table.probe(hash, &key, Probe::Write).is_err()
-        });
-        let grown = if full { self.grow(rehash) } else { 0 };
-        let Some(table) = self.newest() else {
-            return grown;
-        };
         let stored = self.writer.stored.load(Ordering::Relaxed);
+        // A new state in a full table (or the shard's first) grows the shard first.
+        let (table, stored, grown) = match self.newest() {
+            Some(table) if stored < most(table.len()) => (table, stored, 0),
+            Some(table) if table.probe(hash, &key, Probe::Write).is_ok() => (table, stored, 0),
+            _ => {
+                let grown = self.grow(rehash);
+                let Some(table) = self.newest() else {
+                    return grown;
+                };
+                (table, self.writer.stored.load(Ordering::Relaxed), grown)
+            }
+        };
         match table.probe(hash, &key, Probe::Write) {
             Ok(at) => table.slots[at].value.store(value, Ordering::Release),
             // One slot always stays free, so that every probe ends: if the table could not
@@ -432,25 +462,7 @@ impl<'t, K> Shard<'t, K> {
         let Some(fresh) = Level::new(FIRST_SLOTS << level) else {
             return 0;
         };
-        let mut copied = 0;
-        let old_slots = old.map_or(&[][..], |old| &old.slots);
-        for (group, word) in old.map_or(&[][..], |old| &old.tags).iter().enumerate() {
-            let mut taken = word.load(Ordering::Acquire) & HIGH_BITS;
-            while taken != 0 {
-                let at = slot_of(group, taken);
-                taken &= taken - 1;
-                // A slot claimed before this growth took the lock is being written by its
-                // claimant, which takes no lock to finish: wait for it.
-                let (key, value) = settled(&old_slots[at]);
-                let hash = rehash(key);
-                // The new table is not shared yet, and holds each state once already.
-                if let Err(free) = fresh.probe(hash, key, Probe::Write) {
-                    fresh.slots[free].fill(key.clone(), value);
-                    fresh.claim(free, hash);
-                    copied += 1;
-                }
-            }
-        }
+        let copied = old.map_or(0, |old| old.copy_into(&fresh, &rehash));
         let bytes = Level::<K>::bytes(fresh.len() as u64);
         // Set, then published with release: a reader that loads the new level's index sees
         // the table whole. (`set` fails only if the level were set already, which the lock
