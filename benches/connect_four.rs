@@ -1,5 +1,7 @@
 //! Connect Four with the pruning engine on Pons' three "easy" benchmark sets (end, middle,
-//! beginning; ../shared/bench/connect4): all 1000 positions of a set per iteration, with a
+//! beginning): all positions of a set per iteration (the full 1000-line sets from the folder in
+//! `GAMESOLVER_CONNECT4_DIR`, else ../shared/bench/connect4 where it exists, else the
+//! repository's 250-line samples in tests/data/connect4), with a
 //! fresh 64 MiB table each time (as one `gamesolver connect-four --batch` process has): on one
 //! thread; on two, one position at a time (`par_value_of`); and on two, positions side by side
 //! (`par_values_of`, what `--batch --threads 2` does). Every score is asserted against the
@@ -21,10 +23,15 @@ const TABLE_BYTES: u64 = 64 << 20;
 
 fn load(set: &str) -> Vec<(Position, Score)> {
     let game = ConnectFour::new(7, 6).unwrap();
-    let path = format!(
-        "{}/../shared/bench/connect4/{set}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = match std::env::var("GAMESOLVER_CONNECT4_DIR") {
+        Ok(dir) if !dir.is_empty() => dir,
+        _ if std::path::Path::new(&format!("{root}/../shared/bench/connect4")).is_dir() => {
+            format!("{root}/../shared/bench/connect4")
+        }
+        _ => format!("{root}/tests/data/connect4"),
+    };
+    let path = format!("{dir}/{set}");
     std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{path}: {error}"))
         .lines()

@@ -1,5 +1,7 @@
 //! The `gamesolver` binary: answers, output shapes, and clean rejection of bad input.
 
+#![cfg(feature = "cli")]
+
 mod common;
 
 use std::collections::HashMap;
@@ -623,14 +625,14 @@ proptest! {
 
 /// Lines of a benchmark file: (position, published score).
 fn benchmark_lines(file: &str, count: usize) -> Vec<(String, i64)> {
-    let path = format!(
-        "{}/../shared/bench/connect4/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .step_by(97)
+    let path = connect4_set(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    // Spread over the file, whichever set it is (the repository's 250 lines or the full 1000).
+    let lines: Vec<&str> = text.lines().collect();
+    let step = (lines.len() / count.max(1)).max(1);
+    lines
+        .into_iter()
+        .step_by(step)
         .take(count)
         .map(|line| {
             let (position, score) = line.split_once(' ').unwrap();
@@ -1595,4 +1597,55 @@ fn outcome_games_get_their_remoteness_and_the_fastest_line() {
     let report = json(&["nim", "1,65535"], None);
     assert_ne!(report["solver"], "retrograde");
     assert_eq!(report["answer"], "Alice");
+}
+
+#[test]
+fn double_dash_ends_the_options_before_or_after_the_values() {
+    // Values that start with '-' after `--`, as in every Unix tool.
+    let plain = json(&["stone-game-iii", "-1,-2,3"], None);
+    for args in [
+        vec!["stone-game-iii", "--json", "--", "-1,-2,3"],
+        vec!["stone-game-iii", "-1,-2", "--json", "--", "3"],
+        vec!["--json", "stone-game-iii", "--", "-1", "-2", "3"],
+    ] {
+        let output = gamesolver(&args, None);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(output.status.success(), "{args:?}");
+        assert_eq!(stdout.lines().count(), 1, "{args:?}: {stdout}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["answer"], plain["answer"], "{args:?}");
+        assert_eq!(report["n"], 3, "{args:?}");
+    }
+    // After `--`, even "--json" is a value, and not a number.
+    let message = rejected(&["stone-game-iii", "--", "-1", "--json"], None, 1);
+    assert!(message.contains("--json"), "{message}");
+    let text = |args: &[&str]| String::from_utf8(gamesolver(args, None).stdout).unwrap();
+    let nim = text(&["nim", "--", "1,2"]);
+    assert!(nim.contains("Alice (moving first) wins"), "{nim}");
+    assert_eq!(
+        nim.lines().next(),
+        text(&["nim", "1,2"]).lines().next(),
+        "the same answer"
+    );
+}
+
+#[test]
+fn cluster_options_belong_to_the_distributed_solver() {
+    for option in [
+        ["--workers", "2"],
+        ["--processes", "2"],
+        ["--process", "0"],
+        ["--hostfile", "hosts.txt"],
+    ] {
+        let mut args = vec!["dots-and-boxes", "2", "2"];
+        args.extend(option);
+        let message = rejected(&args, None, 2);
+        assert!(
+            message.contains(&format!(
+                "{} applies only to --solver distributed",
+                option[0]
+            )),
+            "{message}"
+        );
+    }
 }

@@ -1,11 +1,12 @@
 //! Connect Four against a brute force over the literal rules on small boards, John Tromp's
-//! published results, and samples of Pascal Pons' benchmark sets (../shared/bench/connect4).
+//! published results, and samples of Pascal Pons' benchmark sets (tests/data/connect4, or the full sets
+//! in `GAMESOLVER_CONNECT4_DIR`).
 
 mod common;
 
 use std::collections::HashMap;
 
-use common::random_values;
+use common::{connect4_set, random_values};
 use gamesolver::games::{ConnectFour, Position};
 use gamesolver::memo::{
     AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
@@ -273,10 +274,7 @@ fn tromps_table_on_larger_boards() {
 
 /// `count` lines of a benchmark file, chosen by a seeded draw: (position, published score).
 fn sample(file: &str, count: usize, seed: u64) -> Vec<(String, Score)> {
-    let path = format!(
-        "{}/../shared/bench/connect4/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = connect4_set(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let lines: Vec<&str> = text.lines().collect();
     random_values(count, seed, 0, lines.len() as i64 - 1)

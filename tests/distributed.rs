@@ -5,7 +5,9 @@
 
 mod common;
 
+#[cfg(feature = "cli")]
 use std::net::TcpListener;
+#[cfg(feature = "cli")]
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
@@ -58,6 +60,7 @@ fn each_worker_is_checked_against_the_budget_before_any_work() {
 }
 
 /// Two free ports on localhost, for a hostfile.
+#[cfg(feature = "cli")]
 fn free_ports() -> [u16; 2] {
     let listeners = [
         TcpListener::bind("127.0.0.1:0").unwrap(),
@@ -66,6 +69,7 @@ fn free_ports() -> [u16; 2] {
     listeners.map(|listener| listener.local_addr().unwrap().port())
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn two_processes_on_localhost_equal_one_process() {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
@@ -75,6 +79,16 @@ fn two_processes_on_localhost_equal_one_process() {
         .unwrap();
     assert!(single.status.success());
     let single: serde_json::Value = serde_json::from_slice(&single.stdout).unwrap();
+    // One process, two workers.
+    let threads = Command::new(binary)
+        .args(["dots-and-boxes", "2", "3", "--solver", "distributed"])
+        .args(["--workers", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(threads.status.success(), "{threads:?}");
+    let threads: serde_json::Value = serde_json::from_slice(&threads.stdout).unwrap();
+    assert_eq!(threads["value"], single["value"]);
+    assert_eq!(threads["threads"], 2);
     let [first, second] = free_ports();
     let hostfile = std::env::temp_dir().join(format!("gamesolver-hosts-{}", std::process::id()));
     std::fs::write(
@@ -93,7 +107,7 @@ fn two_processes_on_localhost_equal_one_process() {
                 "distributed",
                 "--json",
             ])
-            .args(["--", "-n", "2", "-p", index, "-h", hosts])
+            .args(["--processes", "2", "--process", index, "--hostfile", hosts])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -108,17 +122,16 @@ fn two_processes_on_localhost_equal_one_process() {
     std::fs::remove_file(&hostfile).ok();
     assert!(leader.status.success(), "{leader:?}");
     assert!(helper.status.success(), "{helper:?}");
-    // timely prints "awaiting connections" on stdout while process 0 waits for the others:
-    // the report is the last line.
+    // Exactly one line on stdout: timely's "awaiting connections" goes to stderr.
     let stdout = String::from_utf8(leader.stdout).unwrap();
-    let report: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["value"], single["value"], "{stdout}");
     assert_eq!(report["solver"], "distributed");
     assert_eq!(report["threads"], 2);
-    // The other process prints no report on stdout (timely may say it awaits connections),
-    // and what it did on stderr.
+    // The other process prints nothing on stdout, and what it did on stderr.
     let noise = String::from_utf8(helper.stdout).unwrap();
-    assert!(!noise.contains("value"), "{noise}");
+    assert!(noise.is_empty(), "{noise}");
     let said = String::from_utf8(helper.stderr).unwrap();
     assert!(
         said.contains("the process with worker 0 prints the answer"),

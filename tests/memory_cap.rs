@@ -6,7 +6,7 @@
 //! space bounds resident memory from above, so a run that ends with its own message (not
 //! "memory allocation failed" and exit 134) stayed within budget plus constant.
 
-#![cfg(target_os = "linux")]
+#![cfg(all(target_os = "linux", feature = "cli"))]
 
 mod common;
 

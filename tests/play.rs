@@ -1,6 +1,6 @@
 //! `gamesolver play` end to end, through a pseudo-terminal: the person's lines go in as typed
 //! at a terminal, and the conversation is read back as the terminal shows it.
-#![cfg(unix)]
+#![cfg(all(unix, feature = "cli"))]
 
 use std::process::Command;
 

@@ -165,10 +165,24 @@ pub struct Cli {
     #[arg(long)]
     pub analyze: bool,
 
-    /// With `--solver distributed`: timely dataflow's options, after `--` (as `-- -w 2`, or
-    /// `-- -n 2 -p 0` and `-- -n 2 -p 1` in two processes on this machine).
-    #[arg(last = true, value_name = "TIMELY", allow_hyphen_values = true)]
-    pub timely: Vec<String>,
+    /// With `--solver distributed`: worker threads in each process (default 1).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub workers: Option<u16>,
+
+    /// With `--solver distributed`: how many processes take part (each runs the same command
+    /// with its own `--process`; default 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub processes: Option<u16>,
+
+    /// With `--solver distributed`: this process's index, from 0 to `--processes` − 1 (default
+    /// 0). The process with index 0 prints the answer.
+    #[arg(long, value_name = "I")]
+    pub process: Option<u16>,
+
+    /// With `--solver distributed`: a file of `host:port` lines, one per process in process
+    /// order (default: process I listens on localhost:2101+I).
+    #[arg(long, value_name = "FILE")]
+    pub hostfile: Option<PathBuf>,
 
     /// Connect Four: solve one position per line of FILE ('-' for standard input), writing
     /// 'POSITION SCORE' per line (the benchmark files' format).
@@ -194,9 +208,9 @@ pub enum SolverName {
     /// The tier solver, for games layered into tiers (Dots and Boxes): every position, from
     /// the last tier back, on `--threads` threads.
     Tier,
-    /// The tier solver on timely dataflow, across threads, processes or machines: timely's
-    /// options come after `--` (`-w THREADS`, `-n PROCESSES`, `-p INDEX`, `-h HOSTFILE`). Needs
-    /// a build with `--features distributed`.
+    /// The tier solver on timely dataflow, across threads, processes or machines
+    /// (`--workers`, `--processes`, `--process`, `--hostfile`). Needs a build with
+    /// `--features distributed`.
     Distributed,
 }
 
@@ -303,6 +317,10 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
                     | "--batch"
                     | "--save"
                     | "--load"
+                    | "--workers"
+                    | "--processes"
+                    | "--process"
+                    | "--hostfile"
             );
         escaped |= text == "--";
     }

@@ -2,6 +2,8 @@
 
 pub mod analyze;
 pub mod args;
+#[cfg(feature = "distributed")]
+pub mod cluster;
 pub mod games;
 pub mod play;
 pub mod present;

@@ -310,6 +310,19 @@ pub(super) fn held(
 /// The Connect Four options are refused for the other games, and the values' options for
 /// Connect Four, rather than silently ignored.
 fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
+    let cluster = [
+        (cli.workers.is_some(), "--workers"),
+        (cli.processes.is_some(), "--processes"),
+        (cli.process.is_some(), "--process"),
+        (cli.hostfile.is_some(), "--hostfile"),
+    ];
+    if cli.solver != SolverName::Distributed
+        && let Some((_, option)) = cluster.iter().find(|(given, _)| *given)
+    {
+        return Err(Failure::Usage(format!(
+            "{option} applies only to --solver distributed (the tier solver on timely dataflow)"
+        )));
+    }
     let board = cli.game.own().is_some_and(|own| own.board);
     let misplaced = if board {
         if cli.input.is_some() {
@@ -366,12 +379,6 @@ fn inapplicable_solver_options(cli: &Cli) -> Option<String> {
             ));
         }
         _ => {}
-    }
-    if !cli.timely.is_empty() && cli.solver != SolverName::Distributed {
-        return Some(format!(
-            "the options after -- ({}) are timely dataflow's, for --solver distributed: ignored",
-            cli.timely.join(" ")
-        ));
     }
     if cli.solver == SolverName::Fast && !specialised {
         let instead = cli.game.own().map_or("the engine", |own| own.solver);
@@ -650,7 +657,7 @@ where
 }
 
 /// A game layered into tiers, by the tier solver on timely dataflow, with the workers and
-/// processes of timely's options after `--`. The process that hosts worker 0 reports the value
+/// processes of `--workers`, `--processes`, `--process` and `--hostfile`. The process that hosts worker 0 reports the value
 /// (there is no line: each worker holds only its share of the tiers); the others report what
 /// they did on stderr.
 #[cfg(feature = "distributed")]
@@ -663,16 +670,13 @@ pub(crate) fn distributed_report<G>(
 where
     G: Presented + Tiered + Send + Sync + 'static,
 {
-    let config = gamesolver::DistributedConfig::from_args(cli.timely.iter().cloned()).map_err(
-        |message| {
-            Failure::Usage(format!(
-                "timely's options after -- ({}): {message} (as -- -w 2, or -- -n 2 -p 0)",
-                cli.timely.join(" ")
-            ))
-        },
-    )?;
+    let config = super::cluster::config(cli)?;
     let game = std::sync::Arc::new(game);
-    let solved = gamesolver::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)?;
+    // timely prints "awaiting connections" on stdout while it connects the processes: stdout
+    // is the report's alone, so its chatter goes to stderr.
+    let solved = super::cluster::stdout_to_stderr(|| {
+        gamesolver::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
+    })?;
     let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
     let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
     let sent: u64 = solved

@@ -250,3 +250,15 @@ pub fn dots_and_boxes_oracle(rows: usize, columns: usize) -> i64 {
         &mut std::collections::HashMap::new(),
     )
 }
+
+/// The path of a Connect Four benchmark set (`Test_L1_R1`, `Test_L2_R1`, `Test_L3_R1`).
+///
+/// By default the samples kept in the repository (tests/data/connect4: every 4th line of Pascal
+/// Pons' published sets, 250 lines each). With `GAMESOLVER_CONNECT4_DIR` set to a folder of the
+/// full 1000-line sets (CI sets it to ../shared/bench/connect4), the tests draw from those.
+pub fn connect4_set(file: &str) -> String {
+    match std::env::var("GAMESOLVER_CONNECT4_DIR") {
+        Ok(dir) if !dir.is_empty() => format!("{dir}/{file}"),
+        _ => format!("{}/tests/data/connect4/{file}", env!("CARGO_MANIFEST_DIR")),
+    }
+}
