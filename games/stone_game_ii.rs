@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
 use crate::solve::Limits;
-use crate::solve::limits::growth_fits;
+use crate::solve::kernel::limits::growth_fits;
 
 const NAME: &str = "Stone Game II";
 

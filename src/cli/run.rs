@@ -762,9 +762,9 @@ pub const RETROGRADE_BYTES: u64 = 256 << 20;
 
 /// Whether retrograde analysis of `game` would be refused at [`RETROGRADE_BYTES`] anyway, by
 /// a look at the start's moves alone: if every state had as many moves as the start, and each
-/// took no more than four bytes, would they pass the share? (Nim 1,65535: 65 536 moves at each
-/// of 131 072 positions. Trying cost 0.15 s and a 137 MB peak before the refusal; the engine then
-/// solved it in 2 ms.) A guess that chooses only the solver, never a value.
+/// took no more than four bytes, would they pass the share? (A game like Nim 1,65535, with as
+/// many moves at each state as it has heaps' worth of positions, would be tried and refused
+/// where the engine solves it at once.) A guess that chooses only the solver, never a value.
 fn edges_past_share<G: Game + DenseIndex>(game: &G) -> bool {
     let mut moves = Vec::new();
     game.moves(&game.start(), &mut moves);
@@ -870,8 +870,8 @@ pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
     })
 }
 
-/// Moves per second the exhaustive engine values on large games (Stone Game II with 6000
-/// piles: 8.0 · 10⁹ moves in 38.7 s on the reference machine, docs/performance.md).
+/// Moves per second the exhaustive engine values on large games (Stone Game II on the reference
+/// machine, docs/performance.md).
 const ENGINE_MOVES_PER_SECOND: f64 = 2.0e8;
 
 /// Says before a long engine solve starts how long it will take, where the game knows its work:

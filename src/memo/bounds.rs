@@ -297,8 +297,7 @@ pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {
 }
 
 /// `ShardedBoundTable`'s shard count: DashMap's lookups lock a shard, and with fewer shards
-/// two threads queued on the locks (measured when `ShardedTable` was a DashMap too: 1024
-/// shards, 151 ms; 64, 199 ms; docs/performance.md, "DashMap shard count").
+/// two threads queue on the locks (docs/performance.md, "DashMap shard count").
 const BOUND_SHARDS: usize = 1024;
 
 impl<K: Eq + Hash> ShardedBoundTable<K> {

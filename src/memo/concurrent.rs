@@ -57,8 +57,8 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     ///
     /// The default hands the job `&self`, each access synchronised as usual. A table may
     /// instead lock itself once for the whole job: [`ShardedTable`](super::ShardedTable) takes
-    /// every shard's writer lock, and the job's stores then take none (a lock per store made
-    /// it 1.2× slower on one thread). Other threads that store into the table meanwhile wait
+    /// every shard's writer lock, and the job's stores then take none (a lock per store costs a
+    /// one-thread search what it cannot gain back; docs/performance.md). Other threads that store into the table meanwhile wait
     /// for the job, and the job must reach the table only through what it is handed.
     fn exclusive<J: TableJob<G>>(&self, job: J) -> J::Output
     where
@@ -108,7 +108,7 @@ pub trait TableJob<G: Game + ?Sized> {
 /// a shared reference is how a concurrent table is used anyway.)
 impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
     // Always inlined: a lookup that is a call of its own keeps the search from starting the
-    // next move's probe while this one waits on memory (ShardedTable: 1.4x slower).
+    // next move's probe while this one waits on memory (docs/performance.md).
     #[inline(always)]
     fn get(&self, game: &G, state: &G::State) -> Option<Score> {
         ConcurrentMemoTable::get(*self, game, state)

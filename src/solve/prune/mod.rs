@@ -17,19 +17,23 @@
 //! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
 //!   `--batch` does).
 
+mod parallel;
 mod search;
+
+pub use parallel::{par_prune, par_prune_with};
 
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::limits::reserve_within;
-use super::search::Bounds;
-use super::solution::{best_of, valued_moves};
-use super::{Limits, MoveValue, Ply, Stats};
+use super::kernel::limits::reserve_within;
+use super::kernel::{
+    AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, best_of, valid,
+    valued_moves,
+};
 use crate::error::Error;
-use crate::game::{Game, Player, Score, Turn, ValueRange};
+use crate::game::{Game, Player, Score, Turn};
 use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
 use search::{BusyMarks, Search};
 
@@ -40,10 +44,9 @@ const BUSY_BITS: u32 = 16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Driver {
     /// The default: [`Bisection`](Driver::Bisection) when the game declares value ranges
-    /// ([`Pruning::ranged`]), [`FullWindow`](Driver::FullWindow) when it does not. Measured
-    /// (docs/performance.md): with Connect Four's ranges, bisection searches 20× fewer states
-    /// than the full window; without a range, bisection must halve the whole `i64` range, and
-    /// the full window searches 1–100× fewer states on every other bundled game.
+    /// ([`Pruning::ranged`]), [`FullWindow`](Driver::FullWindow) when it does not: with
+    /// a narrow range bisection searches far fewer states than the full window; without one,
+    /// bisection must halve the whole `i64` range (docs/performance.md).
     #[default]
     Auto,
     /// One search with the widest window. Best without a value range.
@@ -55,43 +58,6 @@ pub enum Driver {
     /// MTD(f): null-window searches that step from a guess (0) towards the value, each one
     /// starting at the last result.
     Mtdf,
-}
-
-/// Where the engine gets the range of values a state can still have.
-///
-/// [`AnyValue`] knows nothing (every game); [`DeclaredRange`] asks the game's [`ValueRange`].
-pub trait RangeSource<G: Game + ?Sized>: Copy + Send + Sync {
-    /// Whether the ranges can say anything (picks [`Driver::Auto`]'s driver).
-    const DECLARES: bool;
-
-    /// `(low, high)` with `low ≤ value(state) ≤ high`.
-    fn range(&self, game: &G, state: &G::State) -> (Score, Score);
-}
-
-/// No range: every value from `-Score::MAX` to `Score::MAX` is possible.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct AnyValue;
-
-impl<G: Game + ?Sized> RangeSource<G> for AnyValue {
-    const DECLARES: bool = false;
-
-    #[inline]
-    fn range(&self, _game: &G, _state: &G::State) -> (Score, Score) {
-        (-Score::MAX, Score::MAX)
-    }
-}
-
-/// The range the game declares through [`ValueRange`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DeclaredRange;
-
-impl<G: ValueRange + ?Sized> RangeSource<G> for DeclaredRange {
-    const DECLARES: bool = true;
-
-    #[inline]
-    fn range(&self, game: &G, state: &G::State) -> (Score, Score) {
-        game.value_range(state)
-    }
 }
 
 /// The pruning engine's options: the driver, the limits, and whether to use the game's
@@ -220,14 +186,14 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
         self.table
     }
 
-    fn bounds(&self) -> Bounds<'static> {
-        Bounds::new(self.options.limits, None)
+    fn guard(&self) -> RunGuard<'static> {
+        RunGuard::new(self.options.limits, None)
     }
 
     /// The exact value of `state` for its side to move.
     pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
         let clock = Instant::now();
-        let bounds = self.bounds();
+        let guard = self.guard();
         let result = drive(
             &mut self.search,
             self.game,
@@ -235,7 +201,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
             &self.options,
             state,
             &mut self.stats,
-            bounds,
+            guard,
         );
         self.stats.elapsed += clock.elapsed();
         result
@@ -330,7 +296,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
         // Decide `v ≤ t` with the window (t, t + 1) and `v ≥ t` with (t − 1, t), staying in
         // range at the ends (where the answer is already known).
         let clock = Instant::now();
-        let bounds = self.bounds();
+        let guard = self.guard();
         if threshold == if at_most { Score::MAX } else { -Score::MAX } {
             return Ok(true);
         }
@@ -347,7 +313,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
             alpha,
             beta,
             &mut self.stats,
-            bounds,
+            guard,
         );
         self.stats.elapsed += clock.elapsed();
         let result = result?;
@@ -459,7 +425,7 @@ fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
 ) -> Result<Result<Score, Narrowing>, Error> {
     if let Some(value) = game.known_value(state) {
         stats.known += 1;
-        return super::search::valid(value).map(Ok);
+        return valid(value).map(Ok);
     }
     let (low, high) = options.range.range(game, state);
     let mut known = Bound::new(low.max(-Score::MAX), high);
@@ -482,7 +448,7 @@ fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     options: &Pruning<R>,
     state: &G::State,
     stats: &mut Stats,
-    bounds: Bounds<'_>,
+    guard: RunGuard<'_>,
 ) -> Result<Score, Error> {
     let mut narrowing = match start_narrowing(game, table, options, state, stats)? {
         Ok(value) => return Ok(value),
@@ -497,7 +463,7 @@ fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
             window.0,
             window.1,
             stats,
-            bounds,
+            guard,
         )?;
         narrowing.take(window, result);
     }
@@ -620,269 +586,4 @@ where
         start,
         value,
     })
-}
-
-/// [`prune`] on every thread of the current rayon pool, sharing `table`.
-///
-/// The value is the same for every thread count; the statistics, and which entries the table
-/// holds afterwards, differ. Later queries on the result search on the calling thread.
-///
-/// ```
-/// use gamesolver::{par_prune, prune, memo::{HashBoundTable, ShardedBoundTable}};
-/// use gamesolver::games::StoneGameIII;
-///
-/// let game = StoneGameIII::new(vec![1, 2, 3, -9, 7, 4, -1]).unwrap();
-/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-/// let table = ShardedBoundTable::new();
-/// let parallel = pool.install(|| par_prune(&game, &table)).unwrap().value();
-/// assert_eq!(parallel, prune(&game, HashBoundTable::new()).unwrap().value());
-/// ```
-pub fn par_prune<'g, 't, G, T>(game: &'g G, table: &'t T) -> Result<Pruned<'g, G, &'t T>, Error>
-where
-    G: Game + Sync,
-    G::State: Hash + Send + Sync,
-    T: ConcurrentBoundTable<G>,
-{
-    par_prune_with(game, table, Pruning::new())
-}
-
-/// [`par_prune`] under `options`.
-pub fn par_prune_with<'g, 't, G, T, R>(
-    game: &'g G,
-    table: &'t T,
-    options: Pruning<R>,
-) -> Result<Pruned<'g, G, &'t T, R>, Error>
-where
-    G: Game + Sync,
-    G::State: Hash + Send + Sync,
-    T: ConcurrentBoundTable<G>,
-    R: RangeSource<G>,
-{
-    let mut pruner = Pruner::new(game, table, options)?;
-    let start = game.start();
-    let value = pruner.par_value_of(&start)?;
-    Ok(Pruned {
-        pruner,
-        start,
-        value,
-    })
-}
-
-impl<'g, 't, G, T, R> Pruner<'g, G, &'t T, R>
-where
-    G: Game + Sync,
-    G::State: Hash + Send + Sync,
-    T: ConcurrentBoundTable<G>,
-    R: RangeSource<G>,
-{
-    /// The exact value of `state`, found by every thread of the current rayon pool at once
-    /// (one thread: the same as [`value_of`](Pruner::value_of)). The workers search each
-    /// window of the driver together; a worker puts off a move whose child another worker is
-    /// searching. This pays on positions that take seconds or minutes (1.4–1.6× on 2 threads on
-    /// early Connect Four positions; the empty 7×6 board in 248 s instead of 388 s), hardly on
-    /// positions of a millisecond (docs/performance.md).
-    ///
-    /// ```
-    /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
-    ///
-    /// let game = ConnectFour::new(7, 6).unwrap();
-    /// let table = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
-    /// let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
-    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// let position = game.position("2252576253462244111563365343671351441").unwrap();
-    /// assert_eq!(pool.install(|| pruner.par_value_of(&position)).unwrap(), -1);
-    /// ```
-    pub fn par_value_of(&mut self, state: &G::State) -> Result<Score, Error> {
-        let workers = rayon::current_num_threads();
-        if workers == 1 {
-            return self.value_of(state);
-        }
-        let clock = Instant::now();
-        let (game, table, options) = (self.game, self.table, &self.options);
-        let narrowing = match start_narrowing(game, &table, options, state, &mut self.stats)? {
-            Ok(value) => return Ok(value),
-            Err(narrowing) => narrowing,
-        };
-        // The workers search the driver's window together, splitting its tree: a helper
-        // defers any move whose child another worker is searching (the busy marks) and comes
-        // back to it after its other moves, by when the table usually holds the answer. The
-        // first to finish narrows the shared interval; a worker whose window no longer tells
-        // anything is cancelled and takes the next one.
-        let shared = Mutex::new(Shared {
-            narrowing,
-            busy: vec![None; workers],
-            outcome: None,
-        });
-        let hasher = hashbrown::DefaultHashBuilder::default();
-        let marks = Arc::new(BusyMarks::new(
-            BUSY_BITS,
-            Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
-        ));
-        let stacks = AtomicU64::new(0);
-        let base = Bounds::new(options.limits, None).sharing(&stacks);
-        let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
-            let me = context.index();
-            let mut search = Search::sharing(me, Arc::clone(&marks));
-            let mut handle = table;
-            let mut stats = Stats::default();
-            let result = loop {
-                let (window, cancel) = {
-                    let mut shared = lock(&shared);
-                    if let Some(outcome) = &shared.outcome {
-                        break outcome.clone();
-                    }
-                    match shared.narrowing.next() {
-                        Some(window) => {
-                            let cancel = Arc::new(AtomicBool::new(false));
-                            shared.busy[me] = Some((window, Arc::clone(&cancel)));
-                            (window, cancel)
-                        }
-                        None => {
-                            let value = Ok(shared.narrowing.low);
-                            shared.finish(value.clone());
-                            break value;
-                        }
-                    }
-                };
-                let bounds = Bounds {
-                    cancel: Some(&cancel),
-                    ..base
-                };
-                let found = search.window(
-                    game,
-                    &mut handle,
-                    &options.range,
-                    state,
-                    window.0,
-                    window.1,
-                    &mut stats,
-                    bounds,
-                );
-                let mut shared = lock(&shared);
-                shared.busy[me] = None;
-                match found {
-                    Err(Error::Cancelled) => {}
-                    Ok(result) => {
-                        if shared.narrowing.take(window, result) {
-                            shared.cancel_stale();
-                        }
-                    }
-                    Err(error) => {
-                        shared.finish(Err(error.clone()));
-                        break Err(error);
-                    }
-                }
-            };
-            (result, stats)
-        });
-        let mut value = None;
-        let mut failure = None;
-        for (result, worker) in outcomes {
-            self.stats.expanded += worker.expanded;
-            self.stats.hits += worker.hits;
-            self.stats.known += worker.known;
-            self.stats.terminal += worker.terminal;
-            self.stats.max_depth = self.stats.max_depth.max(worker.max_depth);
-            match result {
-                Ok(found) => {
-                    debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
-                    value = Some(found);
-                }
-                Err(error) => failure = failure.or(Some(error)),
-            }
-        }
-        self.stats.elapsed += clock.elapsed();
-        match (value, failure) {
-            (Some(value), _) => Ok(value),
-            (None, Some(error)) => Err(error),
-            (None, None) => unreachable!("every worker ends with the shared outcome"),
-        }
-    }
-
-    /// The exact values of many states, solved side by side on the threads of the current
-    /// rayon pool: each worker solves whole states with its own search, all sharing the table.
-    /// The values come in the order of `states`; the first error (the memory budget, say) is
-    /// returned instead.
-    ///
-    /// Positions that each take a fraction of a millisecond parallelise far better this way
-    /// than one at a time with [`par_value_of`](Pruner::par_value_of) (docs/performance.md).
-    ///
-    /// ```
-    /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
-    ///
-    /// let game = ConnectFour::new(7, 6).unwrap();
-    /// let table = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
-    /// let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
-    /// let lines = ["2252576253462244111563365343671351441", "7422341735647741166133573473242566"];
-    /// let positions: Vec<_> = lines.iter().map(|line| game.position(line).unwrap()).collect();
-    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// assert_eq!(pool.install(|| pruner.par_values_of(&positions)).unwrap(), vec![-1, 1]);
-    /// ```
-    pub fn par_values_of(&mut self, states: &[G::State]) -> Result<Vec<Score>, Error> {
-        use rayon::prelude::*;
-        let clock = Instant::now();
-        let (game, table, options) = (self.game, self.table, &self.options);
-        let stacks = AtomicU64::new(0);
-        let bounds = Bounds::new(options.limits, None).sharing(&stacks);
-        let solved: Vec<(Result<Score, Error>, Stats)> = states
-            .par_iter()
-            .map_init(
-                || (Search::default(), table),
-                |(search, handle), state| {
-                    let mut stats = Stats::default();
-                    let value = drive(search, game, handle, options, state, &mut stats, bounds);
-                    (value, stats)
-                },
-            )
-            .collect();
-        let mut values = Vec::with_capacity(states.len());
-        for (value, stats) in solved {
-            self.stats.expanded += stats.expanded;
-            self.stats.hits += stats.hits;
-            self.stats.known += stats.known;
-            self.stats.terminal += stats.terminal;
-            self.stats.max_depth = self.stats.max_depth.max(stats.max_depth);
-            values.push(value);
-        }
-        self.stats.elapsed += clock.elapsed();
-        values.into_iter().collect()
-    }
-}
-
-/// The state the parallel workers share: the interval, each worker's window under search with
-/// its cancel flag, and the outcome once there is one.
-struct Shared {
-    narrowing: Narrowing,
-    busy: Vec<Option<Busy>>,
-    outcome: Option<Result<Score, Error>>,
-}
-
-/// A window under search, and the flag that cancels that search.
-type Busy = ((Score, Score), Arc<AtomicBool>);
-
-impl Shared {
-    /// Records the outcome and stops every search under way.
-    fn finish(&mut self, outcome: Result<Score, Error>) {
-        self.outcome = Some(outcome);
-        for (_, cancel) in self.busy.iter().flatten() {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// Stops the searches whose windows the interval has made pointless.
-    fn cancel_stale(&mut self) {
-        for (window, cancel) in self.busy.iter().flatten() {
-            if !self.narrowing.informative(*window) {
-                cancel.store(true, Ordering::Relaxed);
-            }
-        }
-    }
-}
-
-/// The shared state, even if a worker panicked while holding it (its panic is re-raised by
-/// rayon; the state is still consistent, as every update is a plain assignment).
-fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    shared
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -12,19 +12,17 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::RangeSource;
 use crate::error::Error;
 use crate::game::{Game, Score, Turn};
 use crate::memo::{Bound, BoundTable};
-use crate::solve::Stats;
-use crate::solve::search::{Bounds, CYCLE_DEPTH, KEPT_FRAMES, buffer_bytes, cycle_on, valid};
+use crate::solve::kernel::{
+    CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes, cycle_on,
+    valid,
+};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after another worker narrowed the value: a window search can take well under a millisecond).
-const CANCEL_EVERY: u32 = 64;
-
-/// How many stores pass between two checks of the memory budget.
-const CHECK_EVERY: u32 = 1024;
+const CANCEL_EVERY: usize = 64;
 
 /// One open state.
 struct Frame<S> {
@@ -92,10 +90,10 @@ pub(crate) struct Search<G: Game> {
     /// 0 for a sequential search or the main parallel worker; `k > 0` for a parallel helper
     /// (helpers may put off a node's first move, the main worker never does).
     helper: usize,
-    stores: u32,
+    stores: usize,
     /// Shared with the other workers of a parallel search: their open states.
     busy: Option<Arc<BusyMarks<G::State>>>,
-    /// The stack bytes this search last reported to a shared account ([`Bounds::stacks`]).
+    /// The stack bytes this search last reported to a shared account ([`RunGuard::stacks`]).
     reported: u64,
     /// The buffers' capacities at the last memory check.
     checked: (usize, usize),
@@ -216,7 +214,7 @@ impl<G: Game> Search<G> {
         alpha: Score,
         beta: Score,
         stats: &mut Stats,
-        bounds: Bounds<'_>,
+        guard: RunGuard<'_>,
     ) -> Result<Score, Error> {
         debug_assert!(alpha < beta);
         if let Some(value) = game.known_value(state) {
@@ -225,14 +223,14 @@ impl<G: Game> Search<G> {
         }
         let result = match self.enter(game, table, range, state.clone(), alpha, beta, stats) {
             Ok(Entry::Done(value, _)) => Ok(value),
-            Ok(Entry::Opened) => self.run(game, table, range, stats, bounds),
+            Ok(Entry::Opened) => self.run(game, table, range, stats, guard),
             Err(error) => Err(error),
         };
         self.clear();
         // A deep search's stack is not kept between searches (see the exhaustive engine).
         self.frames.shrink_to(KEPT_FRAMES);
         self.moves.shrink_to(KEPT_FRAMES);
-        bounds.release(&mut self.reported);
+        guard.release(&mut self.reported);
         result
     }
 
@@ -313,7 +311,7 @@ impl<G: Game> Search<G> {
         table: &mut T,
         range: &R,
         stats: &mut Stats,
-        bounds: Bounds<'_>,
+        guard: RunGuard<'_>,
     ) -> Result<Score, Error> {
         loop {
             let top = self.frames.len() - 1;
@@ -356,7 +354,7 @@ impl<G: Game> Search<G> {
                 let capacities = (self.frames.capacity(), self.moves.capacity());
                 if capacities != self.checked {
                     self.checked = capacities;
-                    self.check_memory(table, bounds)?;
+                    self.check_memory(table, guard)?;
                     if self.frames.len() >= CYCLE_DEPTH {
                         cycle_on(
                             game,
@@ -389,10 +387,10 @@ impl<G: Game> Search<G> {
             table.store(game, &done.state, bound);
             self.stores += 1;
             if self.stores.is_multiple_of(CANCEL_EVERY) {
-                bounds.cancelled()?;
+                guard.cancelled()?;
                 if self.stores >= CHECK_EVERY {
                     self.stores = 0;
-                    self.check_memory(table, bounds)?;
+                    self.check_memory(table, guard)?;
                 }
             }
             if self.frames.is_empty() {
@@ -419,12 +417,12 @@ impl<G: Game> Search<G> {
     fn check_memory<T: BoundTable<G>>(
         &mut self,
         table: &T,
-        bounds: Bounds<'_>,
+        guard: RunGuard<'_>,
     ) -> Result<(), Error> {
         let stack =
             buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
-        bounds.check(
-            table.peak_bytes(CHECK_EVERY as usize),
+        guard.check(
+            table.peak_bytes(CHECK_EVERY),
             &mut self.reported,
             stack,
             "bound",

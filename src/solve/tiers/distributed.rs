@@ -27,8 +27,7 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 use super::{Cell, KeepTiers, Kept, beyond_bound, peak, unheld};
 use crate::error::Error;
 use crate::game::{Score, Tiered, Turn};
-use crate::solve::Limits;
-use crate::solve::search::combine;
+use crate::solve::kernel::{Limits, combine};
 
 pub use timely::Config;
 

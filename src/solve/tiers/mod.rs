@@ -20,11 +20,10 @@ use rayon::prelude::*;
 #[cfg(feature = "distributed")]
 pub mod distributed;
 
-use super::Limits;
-use super::search::combine;
+use super::kernel::{Limits, combine};
 use crate::error::Error;
 use crate::game::{Player, Score, Tiered};
-use crate::solve::{MoveValue, Ply};
+use crate::solve::kernel::{MoveValue, Ply};
 
 /// Ranks per unit of work (and per check of the time limit).
 const CHUNK: usize = 1 << 12;

@@ -5,40 +5,15 @@ use std::time::Instant;
 
 use hashbrown::HashMap;
 
-use super::limits::reserve_within;
-use super::search::{Search, combine};
-use super::{AnyValue, Limits, RangeSource, Stats, timed};
+use super::search::Search;
+use super::timed;
 use crate::error::Error;
-use crate::game::{Game, Player, Score, Step, Turn};
+use crate::game::{Game, Player, Score, Step};
 use crate::memo::{FastHashBuilder, MemoTable};
-
-/// A move with its step and its exact value for the mover.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveValue<G: Game + ?Sized> {
-    /// The move.
-    pub mv: G::Move,
-    /// What the move does.
-    pub step: Step<G::State>,
-    /// The move's value for its mover: `gain ± value(next)`.
-    pub value: Score,
-}
-
-/// One move of the optimal line of play.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ply<G: Game + ?Sized> {
-    /// Who moves.
-    pub player: Player,
-    /// The state before the move.
-    pub state: G::State,
-    /// The move played.
-    pub mv: G::Move,
-    /// The points the mover gains with it.
-    pub gain: Score,
-    /// Whether the turn passes after it.
-    pub turn: Turn,
-    /// The value of `state` for the mover (what the mover can still secure from here on).
-    pub value: Score,
-}
+use crate::solve::kernel::limits::reserve_within;
+use crate::solve::kernel::{
+    AnyValue, Limits, MoveValue, Ply, RangeSource, Stats, best_of, combine, valued_moves,
+};
 
 /// A solved game: its value, and a memo table that answers further questions.
 ///
@@ -498,35 +473,4 @@ struct Found<G: Game> {
     mv: G::Move,
     step: Step<G::State>,
     next: Score,
-}
-
-/// Every move of `state` with its exact value for the mover, in the game's move order, given
-/// the exact value of any state (shared by the exhaustive and the pruning engines).
-pub(super) fn valued_moves<G: Game>(
-    game: &G,
-    state: &G::State,
-    mut value_of: impl FnMut(&G::State) -> Result<Score, Error>,
-) -> Result<Vec<MoveValue<G>>, Error> {
-    let mut moves = Vec::new();
-    game.moves(state, &mut moves);
-    moves
-        .into_iter()
-        .map(|mv| {
-            let step = game.play(state, &mv);
-            let value = combine(step.gain, step.turn, value_of(&step.next)?)?;
-            Ok(MoveValue { mv, step, value })
-        })
-        .collect()
-}
-
-/// The moves among `values` that reach the best value, in order (none if there is no move).
-pub(super) fn best_of<G: Game>(values: Vec<MoveValue<G>>) -> Vec<G::Move> {
-    let Some(best) = values.iter().map(|m| m.value).max() else {
-        return Vec::new();
-    };
-    values
-        .into_iter()
-        .filter(|m| m.value == best)
-        .map(|m| m.mv)
-        .collect()
 }

@@ -12,15 +12,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::search::{Bounds, Search};
-use super::{AnyValue, Limits, RangeSource, Solution, Stats, refuse_over_budget};
+use super::search::Search;
+use super::{Solution, refuse_over_budget};
 use crate::error::Error;
 use crate::game::{Game, Score};
 use crate::memo::{ConcurrentMemoTable, MemoTable, TableJob};
+use crate::solve::kernel::{AnyValue, Limits, RangeSource, RunGuard, Stats};
 
 /// Games whose [`state_bound`](Game::state_bound) is below this many states are solved by one
-/// search: starting the pool's workers would cost more than it saves. Measured on Stone Game
-/// II (docs/performance.md). A game that declares no bound is first searched by one worker for
+/// search: starting the pool's workers would cost more than it saves (docs/performance.md). A game that declares no bound is first searched by one worker for
 /// this many stores, and the others start only if it has not finished by then.
 pub const SERIAL_CUTOFF: u64 = 20_000;
 
@@ -115,15 +115,15 @@ where
     let alone = workers == 1 || small;
     let mut trial = Stats::default();
     if alone || game.state_bound().is_none() {
-        let bounds = Bounds {
+        let guard = RunGuard {
             stores: (!alone).then_some(SERIAL_CUTOFF as usize),
-            ..Bounds::new(limits, None)
+            ..RunGuard::new(limits, None)
         };
         let job = Alone {
             game,
             start: &start,
             range,
-            bounds,
+            guard,
         };
         let (result, stats) = table.exclusive(job);
         trial = stats;
@@ -144,16 +144,16 @@ where
     let finished = AtomicBool::new(false);
     // One account for every worker's stack: the budget caps their total.
     let stacks = AtomicU64::new(0);
-    let base = Bounds::new(limits, None).sharing(&stacks);
+    let base = RunGuard::new(limits, None).sharing(&stacks);
     let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
         let mut search = Search::with_range(context.index(), range);
         let mut handle = table;
         let mut stats = Stats::default();
-        let bounds = Bounds {
+        let guard = RunGuard {
             cancel: Some(&finished),
             ..base
         };
-        let result = search.value(game, &mut handle, &start, &mut stats, bounds);
+        let result = search.value(game, &mut handle, &start, &mut stats, guard);
         if !matches!(result, Err(Error::Cancelled)) {
             // A value, or an error every worker would meet: the others can stop.
             finished.store(true, Ordering::Relaxed);
@@ -164,11 +164,7 @@ where
     let mut value = None;
     let mut failure = None;
     for (result, worker) in outcomes {
-        stats.expanded += worker.expanded;
-        stats.hits += worker.hits;
-        stats.known += worker.known;
-        stats.terminal += worker.terminal;
-        stats.max_depth = stats.max_depth.max(worker.max_depth);
+        stats += worker;
         match result {
             Ok(found) => {
                 debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
@@ -197,7 +193,7 @@ struct Alone<'a, G: Game, R> {
     game: &'a G,
     start: &'a G::State,
     range: R,
-    bounds: Bounds<'a>,
+    guard: RunGuard<'a>,
 }
 
 impl<G: Game, R: RangeSource<G>> TableJob<G> for Alone<'_, G, R> {
@@ -206,7 +202,7 @@ impl<G: Game, R: RangeSource<G>> TableJob<G> for Alone<'_, G, R> {
     fn run<T: MemoTable<G>>(self, mut table: T) -> Self::Output {
         let mut stats = Stats::default();
         let mut search = Search::with_range(0, self.range);
-        let value = search.value(self.game, &mut table, self.start, &mut stats, self.bounds);
+        let value = search.value(self.game, &mut table, self.start, &mut stats, self.guard);
         (value, stats)
     }
 }

@@ -1,0 +1,343 @@
+//! A dive: a native recursion bounded to [`NATIVE_BYTES`] of stack, whose unfinished states move
+//! onto the search's explicit stack; and the scan of one state's moves.
+
+use super::*;
+use crate::solve::kernel::signed;
+
+/// Where a state's moves stand: the next one to try, the best value so far, the highest
+/// value the state can have (a move that reaches it ends the scan), whether a value overflowed,
+/// and how many children were known or stored.
+pub(super) struct Scan {
+    pub(super) next_move: usize,
+    pub(super) best: Score,
+    pub(super) high: Score,
+    pub(super) overflow: bool,
+    pub(super) known: u64,
+    pub(super) hits: u64,
+}
+
+impl Scan {
+    /// A scan from `next_move` to `end`, with `best` so far: nothing left if it reached `high`.
+    #[inline(always)]
+    pub(super) fn new<G: Game, R: RangeSource<G>>(
+        next_move: usize,
+        best: Score,
+        high: Score,
+        end: usize,
+    ) -> Self {
+        Scan {
+            next_move: if R::DECLARES && best >= high {
+                end
+            } else {
+                next_move
+            },
+            best,
+            high,
+            overflow: false,
+            known: 0,
+            hits: 0,
+        }
+    }
+
+    /// Values the moves from `next_move` on whose children are known or stored, and returns
+    /// the first child that is neither (to be searched, then given to [`take`](Self::take)),
+    /// with `next_move` past it; `None` once the moves are done or a move reached `high`.
+    /// The one hot loop of both searches: always inlined, so that `self` lives in registers.
+    #[inline(always)]
+    pub(super) fn run<G, T, R>(
+        &mut self,
+        game: &G,
+        table: &T,
+        state: &G::State,
+        moves: &[G::Move],
+    ) -> Option<Step<G::State>>
+    where
+        G: Game,
+        T: MemoTable<G>,
+        R: RangeSource<G>,
+    {
+        while let Some(mv) = moves.get(self.next_move) {
+            self.next_move += 1;
+            let step = game.play(state, mv);
+            let child = if let Some(value) = game.known_value(&step.next) {
+                self.known += 1;
+                self.overflow |= value == Score::MIN;
+                value
+            } else if let Some(value) = table.get(game, &step.next) {
+                self.hits += 1;
+                value
+            } else {
+                return Some(step);
+            };
+            if self.take::<G, R>(step.gain, step.turn, child) {
+                return None; // The state is done: its caller closes it.
+            }
+        }
+        None
+    }
+
+    /// Counts a move of `gain` and `turn` to a child of value `child`; `true` if the best
+    /// value reached `high` (the caller stops: no other move can do better). A value of exactly
+    /// `Score::MIN` is caught when the state closes: it can only matter if it is the best, and
+    /// then `best` is `Score::MIN`.
+    ///
+    /// The caller leaves its loop on `true` by a branch, not by moving the cursor to the end
+    /// in the same instruction stream: the cursor would then wait for the child's value (a
+    /// table probe, often a cache miss) before the next move could start, where a predicted
+    /// branch lets the processor start the next move's probe meanwhile (docs/performance.md).
+    #[inline(always)]
+    #[must_use]
+    pub(super) fn take<G: Game, R: RangeSource<G>>(
+        &mut self,
+        gain: Score,
+        turn: Turn,
+        child: Score,
+    ) -> bool {
+        let (value, wrapped) = gain.overflowing_add(signed(turn, child));
+        self.overflow |= wrapped;
+        self.best = self.best.max(value);
+        R::DECLARES && self.best >= self.high
+    }
+}
+
+/// How a dive ends without a value.
+pub(super) enum Stop {
+    /// It reached a state it cannot search natively (out of levels, or too many moves): its
+    /// open states are in [`Dive::pending`], for the explicit stack to take over.
+    Deep,
+    /// An error, in [`Dive::failure`] (a marker here: an `Error` in the result would cost a
+    /// drop check per node).
+    Failed,
+}
+
+/// The native half of the search: a memoized recursion over `levels` (one reusable move list
+/// per level), as fast as the one a user writes by hand, but bounded: when it runs out of
+/// levels, or meets a state with more moves than a level holds, it unwinds, leaving its open
+/// states to the explicit stack ([`Search::settle`]), which then dives again from its top.
+/// The explicit loop counts and stores through it too, so that both share one set of counters
+/// and one memory check.
+pub(super) struct Dive<'a, G: Game, T, R> {
+    pub(super) game: &'a G,
+    pub(super) table: &'a mut T,
+    pub(super) range: R,
+    pub(super) order: usize,
+    pub(super) guard: RunGuard<'a>,
+    /// The open states of a dive that went deep, deepest first: each frame's `next_move` is
+    /// relative to its level's moves, and `moves_start` is set when it is settled.
+    pub(super) pending: Vec<Frame<G::State>>,
+    /// The state a dive reached with no level left, which has moves (in `spare`): opened on
+    /// the explicit stack.
+    pub(super) deep: Option<G::State>,
+    /// Where a state with no level left has its moves listed, to see whether it has any (and
+    /// then to hand them to the explicit stack).
+    pub(super) spare: Vec<G::Move>,
+    /// Why the search stopped, after `Stop::Failed`.
+    pub(super) failure: Option<Error>,
+    pub(super) hits: u64,
+    pub(super) known: u64,
+    pub(super) expanded: u64,
+    pub(super) terminal: u64,
+    pub(super) stored: usize,
+    pub(super) max_depth: usize,
+    /// The bytes of the explicit stack's buffers, as of its last growth.
+    pub(super) stack_bytes: u64,
+    /// The bytes of the levels' move lists (and of the list of levels).
+    pub(super) level_bytes: u64,
+    /// The stack bytes last reported to a shared account ([`RunGuard::stacks`]).
+    pub(super) reported: u64,
+}
+
+impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
+    /// The value of `state` (not known, not stored), `depth` states deep, searched by native
+    /// recursion over `levels`. Never inlined into the explicit loop: there it took the room
+    /// the compiler gives to inlining, and the game's `play`, `known_value` and the table's
+    /// `get` became calls in the explicit loop (docs/performance.md).
+    #[inline(never)]
+    pub(super) fn dive(
+        &mut self,
+        state: G::State,
+        levels: &mut [Vec<G::Move>],
+        depth: usize,
+    ) -> Result<Score, Stop> {
+        let Some((moves, deeper)) = levels.split_first_mut() else {
+            return self.out_of_levels(state);
+        };
+        let game = self.game;
+        moves.clear();
+        let capacity = moves.capacity();
+        game.moves(&state, moves);
+        if moves.capacity() != capacity {
+            self.level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
+        }
+        if moves.is_empty() {
+            self.terminal += 1;
+            let payoff = game.payoff(&state);
+            return if payoff == Score::MIN {
+                self.fail(Error::ScoreOverflow)
+            } else {
+                Ok(payoff)
+            };
+        }
+        self.expanded += 1;
+        self.max_depth = self.max_depth.max(depth);
+        arrange(self.order, moves);
+        if moves.len() * size_of::<G::Move>() > LEVEL_BYTES {
+            self.pending.push(Frame::fresh(state));
+            return Err(Stop::Deep);
+        }
+        let high = if R::DECLARES {
+            self.range.range(game, &state).1
+        } else {
+            Score::MAX
+        };
+        let mut scan = Scan::new::<G, R>(0, Score::MIN, high, moves.len());
+        // The scan makes no call but the game's and the table's, so its cursor, best value
+        // and counters stay in registers; it returns only to dive into a child. (With the
+        // dive inside the loop, they were spilled around the call on every move.)
+        while let Some(step) = scan.run::<G, T, R>(game, &*self.table, &state, moves) {
+            let child = match self.dive(step.next, deeper, depth + 1) {
+                Ok(value) => value,
+                Err(Stop::Deep) if !scan.overflow => {
+                    (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
+                    self.pending.push(Frame {
+                        state,
+                        moves_start: 0,
+                        next_move: scan.next_move,
+                        best: scan.best,
+                        gain: step.gain,
+                        turn: step.turn,
+                    });
+                    return Err(Stop::Deep);
+                }
+                Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
+                Err(Stop::Failed) => return Err(Stop::Failed),
+            };
+            if scan.take::<G, R>(step.gain, step.turn, child) {
+                break;
+            }
+        }
+        (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
+        let (best, overflow) = (scan.best, scan.overflow);
+        if overflow || best == Score::MIN {
+            return self.fail(Error::ScoreOverflow);
+        }
+        self.store(state, best, depth)?;
+        Ok(best)
+    }
+
+    /// A state reached with no level left: valued here if it ends the game (a line exactly as
+    /// deep as the levels would otherwise hand 1024 open states to the explicit stack for one
+    /// payoff), else left for the explicit stack to open.
+    #[cold]
+    pub(super) fn out_of_levels(&mut self, state: G::State) -> Result<Score, Stop> {
+        let capacity = self.spare.capacity();
+        self.spare.clear();
+        self.game.moves(&state, &mut self.spare);
+        self.level_bytes += ((self.spare.capacity() - capacity) * size_of::<G::Move>()) as u64;
+        if !self.spare.is_empty() {
+            self.deep = Some(state);
+            return Err(Stop::Deep);
+        }
+        self.terminal += 1;
+        match self.game.payoff(&state) {
+            Score::MIN => self.fail(Error::ScoreOverflow),
+            payoff => Ok(payoff),
+        }
+    }
+
+    /// Stores `state`'s exact `value` (`depth` states deep); every [`CHECK_EVERY`] stores,
+    /// checks the budget, the time and the store bound.
+    #[inline(always)]
+    pub(super) fn store(
+        &mut self,
+        state: G::State,
+        value: Score,
+        depth: usize,
+    ) -> Result<(), Stop> {
+        // An exact engine opens a state only when the table has no value for it, so a
+        // different value there now means two states share one key. Checked in debug builds:
+        // the answer would be wrong.
+        debug_assert!(
+            self.table
+                .get(self.game, &state)
+                .is_none_or(|old| old == value),
+            "two states share one memo key: the table already holds {:?} where a state of \
+             value {value} is stored (a DenseIndex collision, or Hash and Eq that disagree; \
+             gamesolver::check::check_dense finds the two states)",
+            self.table.get(self.game, &state)
+        );
+        self.table.insert(self.game, state, value);
+        self.stored += 1;
+        if self.stored.is_multiple_of(CHECK_EVERY) {
+            if let Err(error) = self.check_memory(depth) {
+                return self.fail(error);
+            }
+            if self.guard.stores.is_some_and(|most| self.stored >= most) {
+                return self.fail(Error::Cancelled);
+            }
+        }
+        Ok(())
+    }
+
+    /// Records `error` as the reason the search stops.
+    #[cold]
+    pub(super) fn fail<V>(&mut self, error: Error) -> Result<V, Stop> {
+        self.failure = Some(error);
+        Err(Stop::Failed)
+    }
+
+    /// The error recorded by [`fail`](Self::fail).
+    pub(super) fn failure(&mut self) -> Error {
+        self.failure
+            .take()
+            .expect("a dive that failed recorded why")
+    }
+
+    /// Errors if the table's coming peak plus the stacks would exceed the budget, if the time
+    /// is up, or if the search was cancelled.
+    #[cold]
+    pub(super) fn check_memory(&mut self, depth: usize) -> Result<(), Error> {
+        self.guard.check(
+            self.table.peak_bytes(CHECK_EVERY),
+            &mut self.reported,
+            self.stack_bytes + self.level_bytes,
+            "memo",
+            self.table.len(),
+            depth,
+        )
+    }
+}
+
+/// Puts `moves` in the order `order` asks for (0: as they are). The test of `order` is inlined
+/// (the game's own order, the common case, then costs no call); the rest is not.
+#[inline(always)]
+pub(super) fn arrange<M>(order: usize, moves: &mut [M]) {
+    if order != 0 {
+        rearrange(order, moves);
+    }
+}
+
+/// [`arrange`]'s work when `order` is not 0.
+#[inline(never)]
+pub(super) fn rearrange<M>(order: usize, moves: &mut [M]) {
+    if order % 2 == 1 {
+        moves.reverse();
+    }
+    let rotation = (order / 2) % moves.len();
+    moves.rotate_left(rotation);
+}
+
+/// How many levels a dive may recurse natively for game `G`: as many as fit in
+/// [`NATIVE_BYTES`] of native stack at a generous estimate of a level's frame (a state, a
+/// step, the move list's handle, saved registers), and at most [`MAX_LEVELS`]. A debug build
+/// keeps every temporary, so its estimate is much larger (docs/performance.md has the
+/// frames measured).
+pub(super) fn levels_for<G: Game>() -> usize {
+    let values = size_of::<G::State>() + size_of::<G::Move>();
+    let frame = if cfg!(debug_assertions) {
+        8 * values + 4096
+    } else {
+        4 * values + 256
+    };
+    (NATIVE_BYTES / frame).clamp(1, MAX_LEVELS)
+}

@@ -1,0 +1,47 @@
+//! Cycle detection for engines that assume an acyclic game: checked when the search path
+//! doubles past [`CYCLE_DEPTH`], so an acyclic game pays nothing per node.
+
+use crate::error::Error;
+use crate::game::Game;
+
+/// From this depth on, each time the stack's capacity grows (its depth doubles), the search
+/// looks for a state twice on its path: a cycle makes the path grow without end, so it is found
+/// by the next doubling after the path has gone round once, at a cost of one pass over the
+/// path per doubling (nothing per node).
+pub(crate) const CYCLE_DEPTH: usize = 1024;
+
+/// [`Error::Cycle`] if the top of `path` (a search's open states, root first) is on it
+/// already, found through a table's `fingerprint` and `same`; nothing if the table cannot tell.
+///
+/// A search caught in a cycle goes round it for ever, opening the same states in the same order
+/// (their earlier moves are stored by then), so once its path has gone round once, its top
+/// state is also one cycle length below: looking only at the top finds the cycle at the next
+/// look after that, at the cost of one fingerprint per open state (no map, no allocation).
+#[cold]
+pub(crate) fn cycle_on<'s, G: Game + ?Sized>(
+    game: &G,
+    mut path: impl DoubleEndedIterator<Item = &'s G::State> + ExactSizeIterator,
+    fingerprint: impl Fn(&G::State) -> Option<u64>,
+    same: impl Fn(&G::State, &G::State) -> bool,
+) -> Result<(), Error>
+where
+    G::State: 's,
+{
+    let Some(top) = path.next_back() else {
+        return Ok(());
+    };
+    let Some(key) = fingerprint(top) else {
+        return Ok(());
+    };
+    let below = path.len();
+    for (depth, state) in path.enumerate() {
+        if fingerprint(state) == Some(key) && same(state, top) {
+            return Err(Error::Cycle {
+                depth,
+                length: below - depth,
+                state: game.state_text(top),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,422 @@
+//! Retrograde analysis: games whose play may cycle, solved backwards from their final states.
+//!
+//! An *outcome game* ends in a win, a loss or a draw for the side to move (payoff +1, −1 or 0)
+//! and its moves gain nothing; endless play is a draw. The solver
+//!
+//! 1. discovers every state reachable from the start (forward moves only), numbering them and
+//!    keeping each state's moves as compact arrays of child numbers;
+//! 2. builds the reverse edges from those arrays (a second pair of compact arrays);
+//! 3. propagates from the final states by remoteness: every state decided at remoteness `r`
+//!    tells its predecessors; a predecessor with a child lost for the opponent is won (at
+//!    `r + 1`, its fastest win), and one whose children are all won for the opponent is lost
+//!    (at `r + 1` when the last of them is decided, its slowest loss). Each state counts its
+//!    undecided children, so every edge is looked at once.
+//! 4. What is still undecided then can force neither side's win: a draw, with no remoteness.
+//!
+//! [`par_retrograde`] propagates each remoteness level in parallel on rayon (a state is won by
+//! whichever worker gets there first, at the same remoteness, and lost by the worker whose
+//! decrement empties its count): the values are the same for every number of threads.
+
+use std::hash::Hash;
+use std::sync::atomic::{AtomicI8, AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use hashbrown::HashMap;
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, Player, Score, Turn};
+use crate::memo::FastHashBuilder;
+use crate::solve::kernel::Limits;
+use crate::solve::kernel::Ply;
+use crate::solve::kernel::limits::reserve_within;
+
+mod graph;
+mod ids;
+mod propagation;
+mod queries;
+
+use graph::{over_index_space, with_stored_moves, with_unmoves};
+use ids::fallible;
+pub use ids::{DenseIds, HashIds, StateIds};
+use propagation::{OneThread, Pool, Spread};
+
+/// The result of a position for the side to move, with perfect play by both sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move can force a win.
+    Win,
+    /// The other side can force a win.
+    Loss,
+    /// Neither side can force a win (play may go on forever).
+    Draw,
+}
+
+impl Outcome {
+    /// +1, −1 or 0.
+    ///
+    /// ```
+    /// use gamesolver::Outcome;
+    /// assert_eq!(Outcome::Loss.value(), -1);
+    /// ```
+    pub fn value(self) -> Score {
+        match self {
+            Outcome::Win => 1,
+            Outcome::Loss => -1,
+            Outcome::Draw => 0,
+        }
+    }
+
+    /// The outcome for the other side.
+    pub fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+
+    fn of(code: i8) -> Outcome {
+        match code {
+            WIN => Outcome::Win,
+            LOSS => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+}
+
+/// Outcome codes in the solver's arrays (for the side to move).
+const WIN: i8 = 1;
+const LOSS: i8 = -1;
+const DRAW: i8 = 0;
+const UNDECIDED: i8 = 2;
+
+/// The bit of a child number that says the move keeps the turn.
+const KEEP: u32 = 1 << 31;
+/// The most states the solver numbers (child numbers are 31 bits).
+pub const MAX_RETROGRADE_STATES: usize = (KEEP - 1) as usize;
+/// Remoteness of a draw in the arrays.
+const NONE: u32 = u32::MAX;
+
+/// What a retrograde solve did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RetroStats {
+    /// Reachable states.
+    pub states: usize,
+    /// Moves among them.
+    pub moves: usize,
+    /// Final states (no move).
+    pub finals: usize,
+    /// The largest remoteness (the number of propagation levels).
+    pub levels: u32,
+    /// The heap bytes the solution holds.
+    pub bytes: u64,
+    /// Wall-clock time of the solve.
+    pub elapsed: Duration,
+}
+
+/// Every reachable state of an outcome game with its outcome and remoteness.
+///
+/// ```
+/// use gamesolver::{Game, Outcome, Score, Step, Turn, Limits, retrograde};
+///
+/// /// A counter on a ring of 4: move +1 or +2; whoever reaches 0 wins; from 3 only +2
+/// /// (to 1), so play from 1 can circle 1 → 3 → 1 … forever.
+/// struct Ring;
+/// impl Game for Ring {
+///     type State = u8;
+///     type Move = u8;
+///     fn start(&self) -> u8 { 1 }
+///     fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
+///         if *at != 0 { moves.extend(if *at == 3 { vec![2] } else { vec![1, 2] }); }
+///     }
+///     fn play(&self, at: &u8, by: &u8) -> Step<u8> {
+///         Step { next: (at + by) % 4, gain: 0, turn: Turn::Pass }
+///     }
+///     fn payoff(&self, _: &u8) -> Score { -1 } // at 0, the side to move has lost
+/// }
+///
+/// let solved = retrograde(&Ring, Limits::default()).unwrap();
+/// // From 1: +1 to 2 leaves the opponent at 2, who wins at once (+2); +2 to 3 forces 3 → 1.
+/// assert_eq!(solved.outcome(), Outcome::Draw);
+/// assert_eq!(solved.outcome_of(&2), Some((Outcome::Win, Some(1))));
+/// assert_eq!(solved.remoteness(), None);
+/// ```
+pub struct Retrograde<'g, G: Game, I = HashIds<<G as Game>::State>> {
+    game: &'g G,
+    ids: I,
+    states: Vec<G::State>,
+    /// The start's number.
+    start: usize,
+    /// How many moves each state has.
+    degree: Vec<u32>,
+    /// State `s`'s children are `children[first[s]..first[s + 1]]`, in move order (both empty
+    /// when the game gives its predecessors: the children are then looked up again).
+    first: Vec<u32>,
+    children: Vec<u32>,
+    outcome: Vec<i8>,
+    remoteness: Vec<u32>,
+    stats: RetroStats,
+}
+
+/// Solves `game`, an outcome game that may cycle, by retrograde analysis on one thread,
+/// numbering its states in a hash map ([`HashIds`]; [`retrograde_with`] takes
+/// [`DenseIds`] for a game with a dense index, which is faster).
+///
+/// Every state reachable from the start is stored, with its moves and their reverse; the
+/// memory is estimated as it grows and refused past `limits.memory_budget`
+/// ([`Error::MemoryBudget`]). A final state whose payoff is not −1, 0 or +1, or a move that
+/// gains points, is [`Error::InvalidGame`].
+pub fn retrograde<G>(game: &G, limits: Limits) -> Result<Retrograde<'_, G>, Error>
+where
+    G: Game,
+    G::State: Eq + Hash,
+{
+    retrograde_with(game, HashIds::new(), limits)
+}
+
+/// [`retrograde`], numbering the states with `ids`.
+///
+/// ```
+/// use gamesolver::{DenseIds, Limits, Outcome, retrograde_with, games::CatAndMouse};
+///
+/// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
+/// let solved = retrograde_with(&game, DenseIds::for_game(&game), Limits::default()).unwrap();
+/// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
+/// ```
+pub fn retrograde_with<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Game,
+    I: StateIds<G>,
+{
+    with_stored_moves(game, ids, limits, OneThread)
+}
+
+/// An optional capability for retrograde analysis: the states with a move to a given state
+/// (its "un-moves").
+///
+/// With it, [`retrograde_with_predecessors`] stores neither the moves nor their reverse (8
+/// bytes per move): it counts each state's moves while it discovers the states, and asks for
+/// predecessors as it propagates, looking up their numbers. Memory then follows the states,
+/// not the moves, at the cost of generating each predecessor list once.
+pub trait Predecessors: Game {
+    /// Calls `each` with every state that has a move to `state`, and that move's turn rule,
+    /// as many times as it has such moves. Every reachable predecessor must be among them;
+    /// states that cannot be reached from the start, and final states (decided before anything
+    /// is propagated), may be too: both are skipped, so a game need not test for them.
+    fn predecessors(&self, state: &Self::State, each: impl FnMut(Self::State, Turn));
+}
+
+/// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
+/// [`retrograde_indexed`].
+pub trait StateAt: DenseIndex {
+    /// The state whose index is `index`, or `None` if no state has it.
+    fn state_at(&self, index: usize) -> Option<Self::State>;
+
+    /// How many moves `state` has (0 for a final state), if the game can count them without
+    /// listing them; `None` (the default) lets the solver list them with
+    /// [`moves`](Game::moves). [`retrograde_indexed`] asks it of every index.
+    fn move_count(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
+
+    /// Calls `each` with the index of every predecessor of the state at `index` (none if no
+    /// state has it), and its move's turn rule, as
+    /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
+    /// states ([`state_at`](StateAt::state_at), `predecessors`,
+    /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
+    /// [`retrograde_indexed`] propagates through it.
+    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
+    where
+        Self: Predecessors,
+    {
+        if let Some(state) = self.state_at(index) {
+            self.predecessors(&state, |parent, turn| each(self.index(&parent), turn));
+        }
+    }
+}
+
+/// Numbers that are the game's own indices (for [`retrograde_indexed`], which solves every
+/// index).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Indexed;
+
+impl<G: DenseIndex + ?Sized> StateIds<G> for Indexed {
+    #[inline]
+    fn id(&self, game: &G, state: &G::State) -> Option<u32> {
+        Some(game.index(state) as u32)
+    }
+
+    fn id_or(&mut self, game: &G, state: &G::State, _: u32) -> (u32, bool) {
+        (game.index(state) as u32, false)
+    }
+
+    fn bytes(&self) -> u64 {
+        0
+    }
+}
+
+/// Retrograde analysis over a game's whole index space: every index that holds a state
+/// ([`StateAt`]) is valued, reachable from the start or not, with no numbering, no discovery
+/// and no stored moves: the outcome, remoteness and move count arrays are indexed by the
+/// game's own index (9 bytes an index), and predecessors come from the game
+/// ([`Predecessors`]). The fastest mode when most indices are states that can be reached (the
+/// Cat and Mouse games); the reachable states' outcomes and remotenesses are those of
+/// [`retrograde`]. Final states' payoffs are checked; moves are not played here, so a game
+/// whose moves gain points is not caught (the other modes catch it).
+///
+/// ```
+/// use gamesolver::{Limits, Outcome, retrograde_indexed, games::CatAndMouse};
+///
+/// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
+/// let solved = retrograde_indexed(&game, Limits::default()).unwrap();
+/// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
+/// ```
+pub fn retrograde_indexed<G>(game: &G, limits: Limits) -> Result<Retrograde<'_, G, Indexed>, Error>
+where
+    G: StateAt + Predecessors,
+{
+    over_index_space(game, limits, OneThread)
+}
+
+/// [`retrograde_indexed`], each level propagated in parallel on the current rayon pool.
+pub fn par_retrograde_indexed<G>(
+    game: &G,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, Indexed>, Error>
+where
+    G: StateAt + Predecessors + Sync,
+    G::State: Send + Sync,
+{
+    over_index_space(game, limits, Pool)
+}
+
+impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
+    /// The arrays over the whole index space, every state's move count, and the final states
+    /// decided (the first frontier).
+    #[allow(clippy::type_complexity)]
+    fn index_space(game: &'g G, limits: Limits) -> Result<(Self, Vec<u32>, Vec<u32>), Error> {
+        let len = game.index_len();
+        if len > MAX_RETROGRADE_STATES {
+            return Err(Error::InvalidGame(format!(
+                "{len} indices: more than the {MAX_RETROGRADE_STATES} the retrograde solver numbers"
+            )));
+        }
+        let needed = len as u64 * 9;
+        if needed > limits.memory_budget {
+            return Err(Error::MemoryBudget {
+                what: format!("retrograde analysis of {len} indices"),
+                needed,
+                budget: limits.memory_budget,
+            });
+        }
+        let mut solved = Retrograde {
+            game,
+            ids: Indexed,
+            start: game.index(&game.start()),
+            degree: Vec::new(),
+            states: Vec::new(),
+            first: Vec::new(),
+            children: Vec::new(),
+            outcome: fallible(len, DRAW)?,
+            remoteness: fallible(len, NONE)?,
+            stats: RetroStats::default(),
+        };
+        let mut counts = fallible(len, 0u32)?;
+        let mut frontier = Vec::new();
+        let mut moves = Vec::new();
+        let mut valid = 0;
+        for (index, count) in counts.iter_mut().enumerate() {
+            // An index without a state stays a "draw" that nothing reaches.
+            let Some(state) = game.state_at(index) else {
+                continue;
+            };
+            valid += 1;
+            let listed = game.move_count(&state).unwrap_or_else(|| {
+                moves.clear();
+                game.moves(&state, &mut moves);
+                moves.len()
+            });
+            *count = listed as u32;
+            solved.stats.moves += listed;
+            if listed == 0 {
+                let payoff = game.payoff(&state);
+                if !(-1..=1).contains(&payoff) {
+                    return Err(Error::InvalidGame(format!(
+                        "a final state pays {payoff}, but an outcome game's final states pay \
+                         +1 (won), -1 (lost) or 0 (drawn) to the side to move"
+                    )));
+                }
+                solved.stats.finals += 1;
+                solved.outcome[index] = payoff as i8;
+                if payoff != 0 {
+                    solved.remoteness[index] = 0;
+                    frontier.push(index as u32);
+                }
+            } else {
+                solved.outcome[index] = UNDECIDED;
+            }
+        }
+        solved.stats.states = valid;
+        Ok((solved, frontier, counts))
+    }
+}
+
+/// [`retrograde_with`] for a game that gives its predecessors: the moves and their reverse are
+/// not stored (see [`Predecessors`]). The same outcomes and remotenesses.
+pub fn retrograde_with_predecessors<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Predecessors,
+    I: StateIds<G>,
+{
+    with_unmoves(game, ids, limits, OneThread)
+}
+
+/// [`retrograde_with_predecessors`], each level propagated in parallel on the current rayon
+/// pool.
+pub fn par_retrograde_with_predecessors<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Predecessors + Sync,
+    G::State: Send + Sync,
+    I: StateIds<G> + Sync,
+{
+    with_unmoves(game, ids, limits, Pool)
+}
+
+/// [`retrograde`] with each remoteness level propagated in parallel on the current rayon pool.
+/// The outcomes and remotenesses are the same as [`retrograde`]'s for every number of threads.
+/// (States are discovered on one thread.)
+pub fn par_retrograde<G>(game: &G, limits: Limits) -> Result<Retrograde<'_, G>, Error>
+where
+    G: Game + Sync,
+    G::State: Eq + Hash + Send + Sync,
+{
+    par_retrograde_with(game, HashIds::new(), limits)
+}
+
+/// [`par_retrograde`], numbering the states with `ids`.
+pub fn par_retrograde_with<G, I>(
+    game: &G,
+    ids: I,
+    limits: Limits,
+) -> Result<Retrograde<'_, G, I>, Error>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    I: StateIds<G>,
+{
+    with_stored_moves(game, ids, limits, Pool)
+}
