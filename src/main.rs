@@ -16,10 +16,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 
-use cli::analyze::Analysis;
 use cli::args::{AnalyzeArgs, Cli, Command, CommandLine, protect_negative_values};
+use cli::budget::run_budget;
+use cli::check::run_check;
+use cli::model::{Analysis, Failure};
 use cli::progress::Reporter;
-use cli::run::{Failure, run, run_budget, run_check};
+use cli::solve::run;
 
 /// Makes glibc's allocator serve every thread from one arena.
 ///
@@ -71,6 +73,8 @@ fn main() -> ExitCode {
             );
         }
     }));
+    // The bundled games, before the command line that names one is read.
+    cli::games::install();
     let arguments = protect_negative_values(std::env::args_os());
     JSON_ERRORS.store(asks_for_json(&arguments), Ordering::Relaxed);
     let line = match CommandLine::try_parse_from(arguments) {
@@ -95,7 +99,16 @@ fn main() -> ExitCode {
 fn solve(cli: &Cli) -> ExitCode {
     if cli.batch.is_some() {
         // Standard output is line-buffered: each score is out as soon as it is known.
-        return match cli::games::connect_four::batch(cli, &mut io::stdout().lock()) {
+        let Some(batch) = cli.game.own().and_then(|own| own.batch) else {
+            return failed(
+                cli::options::refuse_misplaced_options(cli)
+                    .err()
+                    .unwrap_or_else(|| {
+                        Failure::Usage(format!("--batch does not apply to {}", cli.game.id()))
+                    }),
+            );
+        };
+        return match batch(cli, &mut io::stdout().lock()) {
             Ok(true) => ExitCode::SUCCESS,
             Ok(false) => ExitCode::FAILURE,
             Err(failure) => failed(failure),
@@ -158,8 +171,8 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
     let written = match &analysis {
         Analysis::Moves(moves) if json => cli::analyze::json(moves, &mut out),
         Analysis::Moves(moves) => cli::analyze::text(moves, &mut out),
-        Analysis::ConnectFour(report) if json => cli::report::json(report, &mut out),
-        Analysis::ConnectFour(report) => cli::report::text(report, &mut out),
+        Analysis::Report(report) if json => cli::report::json(report, &mut out),
+        Analysis::Report(report) => cli::report::text(report, &mut out),
     };
     finished(written.and_then(|()| out.flush()), ExitCode::SUCCESS)
 }
@@ -221,7 +234,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 }
 
 fn failed(failure: Failure) -> ExitCode {
-    match cli::run::whole_budget(failure) {
+    match cli::budget::whole_budget(failure) {
         Failure::Usage(message) => fail(&message, "usage", 2),
         Failure::Rejected(error) => fail(&error.to_string(), error.kind(), 1),
         Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), error.kind(), 1),

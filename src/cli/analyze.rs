@@ -8,64 +8,17 @@ use gamesolver::{DenseIndex, Error, Limits, Player, Ply, Score, solve_within};
 use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
-use super::games::{GameName, Task};
-use super::present::{Fields, Presented};
-use super::run::{self, Failure, Report};
+use super::budget;
+use super::model::Analysis;
+use super::model::Moves;
+use super::model::Valued;
+use super::model::{Failure, Fields};
+use super::present::Presented;
+use super::registry;
+use super::registry::Analyze;
+use super::registry::Task;
 use super::saved;
-
-/// What `analyze` found at a position.
-pub enum Analysis {
-    /// A game analysed by the engine.
-    Moves(Moves),
-    /// Connect Four, analysed by its own report (`--analyze`).
-    ConnectFour(Box<Report>),
-}
-
-/// The moves of one position with their values.
-pub struct Moves {
-    game: GameName,
-    /// The position as given (`None`: the start).
-    position: Option<String>,
-    /// Its value for the player to move.
-    value: Score,
-    /// For games with outcomes: its remoteness (`None` for a draw).
-    remoteness: Option<Option<u32>>,
-    /// Every legal move, best first (ties in the game's move order).
-    moves: Vec<Valued>,
-}
-
-/// A move at the position: its value for the mover, its remoteness where the game has
-/// outcomes, whether it is a best move, its words (without the player) and its JSON fields.
-pub struct Valued {
-    /// Its value for the mover.
-    pub value: Score,
-    /// Games with outcomes: how many moves the game lasts after it, this move included.
-    pub remoteness: Option<Option<u32>>,
-    /// Whether it keeps the position's value (and, with outcomes, its remoteness).
-    pub best: bool,
-    /// The move in words, without the player.
-    pub words: String,
-    /// The move's JSON fields.
-    pub fields: Fields,
-}
-
-impl Moves {
-    /// The moves of a position of a game with outcomes (won, lost, drawn), best first.
-    pub fn outcomes(
-        game: GameName,
-        position: Option<String>,
-        (value, remoteness): (Score, Option<u32>),
-        moves: Vec<Valued>,
-    ) -> Moves {
-        Moves {
-            game,
-            position,
-            value,
-            remoteness: Some(remoteness),
-            moves,
-        }
-    }
-}
+use super::solve;
 
 /// An outcome and its remoteness in words: "win in 3", "loss in 4", "draw".
 fn outcome_words(value: Score, remoteness: Option<u32>) -> String {
@@ -95,9 +48,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
             analyze: true,
             ..cli.clone()
         };
-        return Ok(Analysis::ConnectFour(Box::new(run::run(&cli)?)));
+        return Ok(Analysis::Report(Box::new(solve::run(&cli)?)));
     }
-    let (values, limits) = run::values_and_limits(cli)?;
+    let (values, limits) = budget::values_and_limits(cli)?;
     if cli.save.is_some() {
         return Err(Failure::Usage(
             "analyze answers from a saved table (--load) but does not save one: solve with \
@@ -116,22 +69,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         params.as_slice(),
     );
     let task = Task::Analyze(Analyze { cli, at, limits });
-    run::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
-}
-
-/// `analyze` as a task on whichever game the command line names.
-pub struct Analyze<'a> {
-    cli: &'a Cli,
-    at: (Option<&'a str>, &'a [i64]),
-    limits: Limits,
+    registry::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
 }
 
 impl Analyze<'_> {
-    /// Whether the table comes from `--load`.
-    pub fn loads(&self) -> bool {
-        self.cli.load.is_some()
-    }
-
     /// Values every move of `game` at the position.
     pub fn with<G>(self, game: &G) -> Result<Moves, Failure>
     where

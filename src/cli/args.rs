@@ -3,9 +3,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use super::model::GameName;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-
-use super::games::{self, GameName};
 
 /// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
 /// thousands of them only cost memory and start-up on any machine this runs on (and starting
@@ -105,7 +104,7 @@ pub enum Side {
 #[derive(Debug, Clone, Args)]
 pub struct Cli {
     /// The game to solve.
-    #[arg(value_parser = games::parser())]
+    #[arg(value_parser = clap::value_parser!(GameName))]
     pub game: GameName,
 
     /// The game's integers, separated by commas and/or whitespace, in one or several
@@ -339,6 +338,11 @@ pub fn strip_protection(value: &str) -> &str {
 mod tests {
     use super::*;
 
+    // The parser accepts the bundled games' names: the list the registry holds.
+    fn install() {
+        crate::cli::games::install();
+    }
+
     fn parse(line: &str) -> Result<Cli, clap::Error> {
         CommandLine::try_parse_from(protect_negative_values(line.split(' ').map(OsString::from)))
             .map(|line| line.solve.expect("a solve when no command is given"))
@@ -346,6 +350,7 @@ mod tests {
 
     #[test]
     fn subcommands_and_the_solve_share_the_arguments() {
+        install();
         let words = |line: &str| protect_negative_values(line.split(' ').map(OsString::from));
         let line = CommandLine::try_parse_from(words("gamesolver check nim 1,2 --json")).unwrap();
         let Some(Command::Check(cli)) = line.command else {
@@ -362,6 +367,7 @@ mod tests {
 
     #[test]
     fn negative_values_and_flags_coexist() {
+        install();
         let cli = parse("gamesolver stone-game-viii -1,2,-3 --json 4 -5").unwrap();
         let values: Vec<_> = cli.values.iter().map(|v| strip_protection(v)).collect();
         assert_eq!(values, vec!["-1,2,-3", "4", "-5"]);
@@ -373,6 +379,7 @@ mod tests {
 
     #[test]
     fn durations() {
+        install();
         use std::time::Duration;
         assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
@@ -386,6 +393,7 @@ mod tests {
 
     #[test]
     fn sizes() {
+        install();
         assert_eq!(parse_size("512M"), Ok(512 << 20));
         assert_eq!(parse_size("4GiB"), Ok(4 << 30));
         assert_eq!(parse_size("100"), Ok(100));
@@ -410,6 +418,7 @@ mod tests {
 
     #[test]
     fn thread_counts() {
+        install();
         assert_eq!(parse_threads("2"), Ok(2));
         assert_eq!(parse_threads("256"), Ok(256));
         for (bad, says) in [

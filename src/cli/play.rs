@@ -15,9 +15,12 @@ use gamesolver::{
 };
 
 use super::args::{PlayArgs, Side, strip_protection};
-use super::games::{Done, Task};
+use super::budget;
+use super::model::Failure;
 use super::present::Presented;
-use super::run::{self, Failure};
+use super::registry;
+use super::registry::Play;
+use super::registry::{Done, Task};
 use super::saved;
 
 /// The longest line a move is read from; the rest of a longer line is read as further lines.
@@ -39,7 +42,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
     if let Some(own) = cli.game.own() {
         return (own.play)(args);
     }
-    let (values, limits) = run::values_and_limits(cli)?;
+    let (values, limits) = budget::values_and_limits(cli)?;
     // Kept to compare with a saved table's values.
     let params = if cli.load.is_some() {
         values.clone()
@@ -51,23 +54,10 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
         params: &params,
         limits,
     });
-    run::with_engine_game(cli.game, values, task).map(Done::played)
-}
-
-/// `play` as a task on whichever game the command line names.
-pub struct Play<'a> {
-    args: &'a PlayArgs,
-    params: &'a [i64],
-    limits: Limits,
+    registry::with_engine_game(cli.game, values, task).map(Done::played)
 }
 
 impl Play<'_> {
-    /// Whether the table comes from a file (then the game must be the model it was saved
-    /// for).
-    pub fn loads(&self) -> bool {
-        self.args.game.load.is_some()
-    }
-
     /// Solves `game` and plays it on standard input and output.
     pub fn with<G>(self, game: &G) -> Result<(), Failure>
     where

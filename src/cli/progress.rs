@@ -9,7 +9,7 @@ use gamesolver::Progress;
 use gamesolver::error::Bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// What the solves of this run publish (attached to their limits by `run::limits` when
+/// What the solves of this run publish (attached to their limits by `budget::limits` when
 /// stderr is a terminal).
 pub static PROGRESS: Progress = Progress::new();
 

@@ -2,12 +2,9 @@
 
 use std::io::{self, Write};
 
+use super::model::{Answer, CheckSummary, Fields, Line, Report};
 use gamesolver::Score;
 use serde::{Serialize, Serializer};
-
-use super::games::connect_four::PositionJson;
-use super::present::{Answer, Line};
-use super::run::{CheckSummary, Report};
 
 /// Writes the report in words.
 pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
@@ -90,7 +87,7 @@ struct JsonReport<'a> {
     hits: u64,
     seconds: f64,
     #[serde(flatten)]
-    extra: &'a Option<PositionJson>,
+    extra: &'a Option<Fields>,
     /// Games with outcomes: `"win"`, `"loss"` or `"draw"` for the first player.
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'static str>,

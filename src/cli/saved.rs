@@ -6,10 +6,25 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::args::Cli;
+use super::args::SolverName;
+use super::budget::game_bytes;
+use super::budget::held;
+use super::engines::finish_then;
+use super::engines::presented;
+use super::model::Failure;
+use super::model::GameName;
+use super::model::Report;
+use super::present::Presented;
+use super::registry::Done;
+use super::registry::Saved;
+use super::registry::Task;
+use super::registry::with_engine_game;
+use gamesolver::Limits;
 use gamesolver::memo::DenseTable;
+use gamesolver::solve_within;
 use gamesolver::{DenseIndex, Error, Score};
-
-use super::games::GameName;
+use std::hash::Hash;
 
 /// The file's first eight bytes.
 const MAGIC: &[u8; 8] = b"GSOLVTBL";
@@ -290,4 +305,69 @@ pub fn load<G: DenseIndex>(
         ));
     }
     Ok(table)
+}
+
+impl Saved<'_> {
+    /// Solves `game` from or into the saved table.
+    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        with_saved(self.cli, game, self.params, self.limits)
+    }
+}
+
+/// `--save` / `--load`: the engine with a dense table, saved after the solve or loaded
+/// instead of it.
+pub(super) fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
+    if !matches!(cli.solver, SolverName::Auto | SolverName::Engine) {
+        super::report::warn(
+            cli.json,
+            "--save and --load use the engine with a dense table: --solver has no effect",
+        );
+    }
+    let n = values.len();
+    // The values are written to, or compared with, the file: kept beside the game.
+    let limits = held(limits, game_bytes(n), || {
+        format!("a copy of the game's {n} values for the saved file")
+    })?;
+    let params = values.clone();
+    let task = Task::Saved(Saved {
+        cli,
+        params: &params,
+        limits,
+    });
+    with_engine_game(cli.game, values, task).map(Done::report)
+}
+
+/// Solves `game` on a dense table (loaded from `--load`, or empty), saves it to `--save`
+/// after the line is known, and presents the result.
+pub(super) fn with_saved<G>(
+    cli: &Cli,
+    game: &G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
+    let (table, name) = match &cli.load {
+        Some(path) => (
+            super::saved::load(path, cli.game, params, game, limits.memory_budget)?,
+            "loaded",
+        ),
+        None => (
+            DenseTable::try_for_game(game, limits.memory_budget)?,
+            "dense",
+        ),
+    };
+    let solution = solve_within(game, table, limits, G::Range::default())?;
+    let run = finish_then(solution, ("engine", name, 1), |table| match &cli.save {
+        Some(path) => super::saved::save(path, cli.game, params, table),
+        None => Ok(()),
+    })?;
+    Ok(presented(cli, game, params.len(), run, limits)?)
 }

@@ -3,10 +3,10 @@
 use gamesolver::games::{CatAndMouse, Chase};
 use gamesolver::{Outcome, Player, Ply, Score};
 
-use super::super::present::{Answer, Entry, Fields, Line, Place, Presented, integers};
-use super::super::run::Failure;
 use super::chase::{self, in_moves};
-use super::{Bundled, Own, Solves};
+use super::super::model::{Answer, Entry, Failure, Fields, Line};
+use super::super::present::{integers, Presented};
+use super::super::registry::{Bundled, Own, Solves};
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).
 const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
@@ -42,6 +42,7 @@ pub const GAME: Bundled = Bundled {
         },
         play: |args| chase::play(args, &game(&args.game)?),
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
+        batch: None,
         solver: "retrograde analysis",
         board: false,
         tiers: false,
@@ -95,11 +96,10 @@ impl Presented for CatAndMouse {
                 Entry {
                     player: capital,
                     text: format!("{capital} moves from node {from} to node {to}{what}"),
-                    fields: Fields::Chase {
-                        animal,
-                        from: Place::Node(from),
-                        to: Place::Node(to),
-                    },
+                    fields: Fields::new()
+                        .with("animal", animal)
+                        .with("from", from)
+                        .with("to", to),
                 }
             })
             .collect()

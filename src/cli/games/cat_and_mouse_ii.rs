@@ -4,11 +4,11 @@ use gamesolver::games::{CatAndMouseII, Chase, MOUSE_TURNS};
 use gamesolver::{Outcome, Player, Ply, Score};
 use serde::Deserialize;
 
-use super::super::args::Cli;
-use super::super::present::{Answer, Entry, Fields, Line, Place, Presented, integers};
-use super::super::run::Failure;
 use super::chase::{self, in_moves};
-use super::{Bundled, Own, Solves};
+use super::super::args::{Cli};
+use super::super::model::{Answer, Entry, Failure, Fields, Line};
+use super::super::present::{integers, Presented};
+use super::super::registry::{Bundled, Own, Solves};
 
 /// The example in messages (LeetCode's first: the mouse wins).
 const EXAMPLE: &str = "{\"grid\": [\"####F\", \"#C...\", \"M....\"], \"catJump\": 1, \"mouseJump\": 2}";
@@ -52,6 +52,7 @@ pub const GAME: Bundled = Bundled {
         },
         play: |args| chase::play(args, &game(&args.game)?),
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
+        batch: None,
         solver: "retrograde analysis",
         board: false,
         tiers: false,
@@ -76,9 +77,9 @@ fn game(cli: &Cli) -> Result<CatAndMouseII, Failure> {
 }
 
 /// A cell as `[row, column]` from 1, for JSON.
-fn place(game: &CatAndMouseII, cell: u16) -> Place {
+fn place(game: &CatAndMouseII, cell: u16) -> Vec<usize> {
     let columns = game.size().1;
-    Place::Cell([cell as usize / columns + 1, cell as usize % columns + 1])
+    vec![cell as usize / columns + 1, cell as usize % columns + 1]
 }
 
 /// A cell as `(row,column)` from 1.
@@ -134,11 +135,10 @@ impl Presented for CatAndMouseII {
                 Entry {
                     player: capital,
                     text,
-                    fields: Fields::Chase {
-                        animal,
-                        from: place(self, from),
-                        to: place(self, to),
-                    },
+                    fields: Fields::new()
+                        .with("animal", animal)
+                        .with("from", place(self, from))
+                        .with("to", place(self, to)),
                 }
             })
             .collect()

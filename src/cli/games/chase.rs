@@ -10,24 +10,26 @@ use gamesolver::{
 };
 use serde::de::DeserializeOwned;
 
-use super::super::analyze::{Moves, Valued};
 use super::super::args::{AnalyzeArgs, Cli, PlayArgs, Side, SolverName, strip_protection};
+use super::super::budget;
+use super::super::engines;
+use super::super::model::{Answer, Failure, Moves, Report, Valued};
 use super::super::play::{self, Oracle};
-use super::super::present::{Answer, Presented};
-use super::super::run::{self, Failure, Report};
+use super::super::present::Presented;
+use super::super::solve;
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
 /// splits unquoted JSON) or from `--input`, never both; malformed JSON is refused with where
 /// it goes wrong.
 pub fn json<T: DeserializeOwned>(cli: &Cli, what: &str, example: &str) -> Result<T, Failure> {
-    let budget = run::limits(cli).memory_budget;
+    let budget = budget::limits(cli).memory_budget;
     let bytes = match (&cli.input, cli.values.as_slice()) {
         (Some(_), [_, ..]) => {
             return Err(Failure::Usage(format!(
                 "give the {what} either as an argument or with --input, not both"
             )));
         }
-        (Some(path), []) => run::read_input(path, budget)?,
+        (Some(path), []) => budget::read_input(path, budget)?,
         (None, []) => {
             return Err(Failure::Usage(format!(
                 "no {what} given: pass it as one argument (gamesolver {} '{example}') or with \
@@ -64,10 +66,10 @@ where
             cli.game.id()
         )));
     }
-    let mut limits = run::limits(cli);
+    let mut limits = budget::limits(cli);
     let (solved, threads) = match cli.solver {
         SolverName::Tier | SolverName::Distributed => {
-            return Err(run::no_tiers(cli.game, "retrograde analysis"));
+            return Err(solve::no_tiers(cli.game, "retrograde analysis"));
         }
         SolverName::AlphaBeta => {
             return Err(Failure::Usage(format!(
@@ -77,8 +79,8 @@ where
             )));
         }
         SolverName::Parallel => {
-            let threads = run::threads_or_cores(cli);
-            let pool = run::pool(threads, &mut limits)?;
+            let threads = solve::threads_or_cores(cli);
+            let pool = budget::pool(threads, &mut limits)?;
             (
                 pool.install(|| par_retrograde_indexed(game, limits))?,
                 threads,
@@ -89,7 +91,7 @@ where
         }
     };
     let described = describe(solved.outcome(), solved.remoteness());
-    run::retrograde_report(cli, (game, n), &solved, threads, limits, described)
+    engines::retrograde_report(cli, (game, n), &solved, threads, limits, described)
 }
 
 /// "in N moves", for a remoteness.
@@ -112,7 +114,7 @@ where
             args.game.game.id()
         )));
     }
-    let limits = run::limits(&args.game);
+    let limits = budget::limits(&args.game);
     let solved = retrograde_indexed(game, limits)?;
     let side: Side = args.side;
     play::converse(game, &mut Outcomes(solved), args.game.game.id(), side)
@@ -157,7 +159,7 @@ where
         Some(text) => game.position(text)?,
         None => game.start(),
     };
-    let solved = retrograde_indexed(game, run::limits(cli))?;
+    let solved = retrograde_indexed(game, budget::limits(cli))?;
     let (outcome, remoteness) = solved.outcome_of(&state).ok_or_else(|| {
         Failure::Rejected(Error::InvalidState("no such position in this game".into()))
     })?;

@@ -14,14 +14,14 @@ use gamesolver::check::check_ranged;
 use gamesolver::{Game, Player, Ply};
 use serde::Serialize;
 
-use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::play;
-use super::super::present::{Answer, Entry, Fields, Line, Presented};
-use super::super::run::{
-    EngineRun, Failure, Report, concurrent, distributed_report, limits, pool, pool_if_parallel,
-    presented, pruned, sequential, tier_report,
-};
-use super::{Bundled, Own, Solves};
+use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
+use super::super::budget::{limits, pool, pool_if_parallel};
+use super::super::engines::{concurrent, EngineRun, presented, pruned, sequential};
+use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
+use super::super::present::Presented;
+use super::super::registry::{Bundled, Own, Solves};
+use super::super::solve::{distributed_report, tier_report};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -33,6 +33,7 @@ pub const GAME: Bundled = Bundled {
         check: |cli, options, summary| summary.add_report(&check_ranged(&game(cli)?, options)),
         play,
         analyze: None,
+        batch: Some(batch),
         solver: "the pruning engine",
         board: true,
         tiers: true,
@@ -120,7 +121,7 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
                     sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?
                 }
                 SolverName::Parallel => {
-                    let threads = super::super::run::threads_or_cores(cli);
+                    let threads = super::super::solve::threads_or_cores(cli);
                     let pool = pool(threads, &mut limits)?;
                     pool.install(|| {
                         concurrent(
@@ -164,13 +165,11 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
         .map(|row| format!("  {row}"))
         .chain(solver_notes)
         .collect();
-    let mut fields = PositionJson {
-        position: text.clone(),
-        width: game.width(),
-        height: game.height(),
-        meaning: game.meaning(position.stones(), value),
-        analysis: None,
-    };
+    let mut fields = Fields::new()
+        .with("position", text.clone())
+        .with("width", game.width())
+        .with("height", game.height())
+        .with("meaning", game.meaning(position.stones(), value));
     if let Some(scores) = analysis {
         let words: Vec<String> = scores
             .iter()
@@ -184,35 +183,13 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
             .notes
             .push(format!("Score of each column: {}", words.join(", ")));
         let scores = scores.iter().enumerate();
-        fields.analysis = Some(
-            scores
-                .map(|(column, &score)| ColumnScore {
-                    column: column + 1,
-                    score,
-                })
-                .collect(),
-        );
+        let columns: Vec<serde_json::Value> = scores
+            .map(|(column, &score)| serde_json::json!({ "column": column + 1, "score": score }))
+            .collect();
+        fields = fields.with("analysis", columns);
     }
     report.json = Some(fields);
     Ok(report)
-}
-
-/// A position's fields in a report's JSON.
-#[derive(Debug, Serialize)]
-pub struct PositionJson {
-    position: String,
-    width: usize,
-    height: usize,
-    meaning: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    analysis: Option<Vec<ColumnScore>>,
-}
-
-/// A column's score (`null` for a full column).
-#[derive(Debug, Serialize)]
-struct ColumnScore {
-    column: usize,
-    score: Option<Score>,
 }
 
 /// One line of `--batch --json`.
@@ -271,7 +248,7 @@ fn alphabeta(
 /// line with `--json`. A line that is not a legal position gets an `error: line N: …` on
 /// standard error and nothing on standard output; the others go on. Returns whether every
 /// line was solved. One table serves all the positions, as in Pons' solver.
-pub fn batch(cli: &Cli, out: &mut impl Write) -> Result<bool, Failure> {
+pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
     let path = cli.batch.as_ref().expect("called for --batch");
     if !cli.values.is_empty() {
         return Err(Failure::Usage(
@@ -412,7 +389,7 @@ fn parse_line(game: &ConnectFour, line: &[u8]) -> Result<(String, Position), Str
 /// Writes a line's output (or its error on standard error); false once standard output is
 /// closed (nothing more to do).
 fn emit(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     number: usize,
     result: Result<String, String>,
 ) -> Result<bool, Failure> {
@@ -548,7 +525,7 @@ impl Presented for ConnectFour {
                 Entry {
                     player,
                     text: format!("{player} player drops a stone in column {column}{wins}"),
-                    fields: Fields::Column { column },
+                    fields: Fields::new().with("column", column),
                 }
             })
             .collect()

@@ -2,11 +2,12 @@
 
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::{AnyValue, Error, Ply, Score, Turn};
+use super::super::args::{SolverName};
+use super::super::model::{Answer, Entry, Failure, Fields, Line};
+use super::super::present::{alice_or_bob, Presented};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
+use super::super::solve::{distributed_report, tier_report};
 
-use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob};
-use super::super::args::SolverName;
-use super::super::run::{Failure, distributed_report, tier_report};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Dots and Boxes on the command line.
 pub const GAME: Bundled = Bundled {
@@ -136,11 +137,10 @@ impl Presented for DotsAndBoxes {
                 Entry {
                     player,
                     text: format!("{player} draws ({r1},{c1})-({r2},{c2}){outcome}"),
-                    fields: Fields::Edge {
-                        from: [r1, c1],
-                        to: [r2, c2],
-                        boxes,
-                    },
+                    fields: Fields::new()
+                        .with("from", vec![r1, c1])
+                        .with("to", vec![r2, c2])
+                        .with("boxes", boxes),
                 }
             })
             .collect()

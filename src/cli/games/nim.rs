@@ -2,9 +2,10 @@
 
 use gamesolver::games::Nim;
 use gamesolver::{DeclaredRange, Error, Ply, Score};
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{alice_or_bob, integers, Presented, winner};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
-use super::super::present::{Answer, Entry, Fields, Line, Presented, alice_or_bob, integers, winner};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Nim on the command line.
 pub const GAME: Bundled = Bundled {
@@ -64,7 +65,7 @@ impl Presented for Nim {
                         "{player} takes {take} from heap {heap} ({from} → {})",
                         from - take
                     ),
-                    fields: Fields::Heap { heap, take },
+                    fields: Fields::new().with("heap", heap).with("take", take),
                 }
             })
             .collect()

@@ -4,11 +4,15 @@ use std::time::Instant;
 
 use gamesolver::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
 use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
+use super::super::args::{Cli};
+use super::super::budget::{held};
+use super::super::model::{Answer, Failure, Line, Report};
+use super::super::present::{integers, Presented, row};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
+use super::super::model::Entry;
+use super::super::model::Fields;
+use super::super::present::alice_or_bob;
 
-use super::super::args::Cli;
-use super::super::present::{Answer, Line, Presented, integers, row, stone_game_ii_headline};
-use super::super::run::{Failure, Report, held};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game II on the command line.
 pub const GAME: Bundled = Bundled {
@@ -49,12 +53,12 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         n,
         answer: Answer::Number(alice),
         value: solution.value(),
-        headline: stone_game_ii_headline(&game, alice),
+        headline: headline(&game, alice),
         solver: "fast",
         table: "diagonal",
         threads: 1,
         stats,
-        line: Line::StoneGameII(solution.line()),
+        line: Line::lazy(solution.line(), entry),
         notes: Vec::new(),
         json: None,
         outcome: None,
@@ -99,11 +103,11 @@ impl Presented for StoneGameII {
         Some("how many piles to take")
     }
     fn headline(&self, value: Score) -> String {
-        stone_game_ii_headline(self, self.alice_stones(value))
+        headline(self, self.alice_stones(value))
     }
     const ENTRY_BYTES: u64 = size_of::<StoneGameIITake>() as u64;
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::StoneGameII(self.describe(line))
+        Line::lazy(self.describe(line), entry)
     }
     /// Each state `(next, M)` without a known value has `2M` moves: about `n³ / 27` in all.
     fn engine_work(&self) -> Option<(u64, &'static str)> {
@@ -118,3 +122,45 @@ impl Presented for StoneGameII {
     }
 }
 
+/// A Stone Game II take, as an entry (shared by the engine and the specialised solver).
+fn entry(take: &StoneGameIITake) -> Entry {
+    let player = alice_or_bob(take.player);
+    let piles = if take.piles == 1 {
+        format!("pile {}", take.first_pile)
+    } else {
+        format!(
+            "piles {}-{}",
+            take.first_pile,
+            take.first_pile + take.piles - 1
+        )
+    };
+    let m = if take.m_after == take.m_before {
+        format!("M stays {}", take.m_after)
+    } else {
+        format!("M becomes {}", take.m_after)
+    };
+    Entry {
+        player,
+        text: format!(
+            "{player} takes {piles} ({} stones; could take 1 to {}); {m}",
+            take.stones, take.max_piles
+        ),
+        fields: Fields::new()
+            .with("first_pile", take.first_pile)
+            .with("piles", take.piles)
+            .with("stones", take.stones)
+            .with("m_before", take.m_before)
+            .with("m_after", take.m_after),
+    }
+}
+
+/// Stone Game II's headline, given Alice's stones.
+fn headline(game: &StoneGameII, alice: i64) -> String {
+    format!(
+        "Stone Game II with {} piles ({} stones): Alice can get {alice} stones (Bob {}) with \
+         both playing optimally.",
+        game.piles().len(),
+        game.total(),
+        i128::from(game.total()) - i128::from(alice)
+    )
+}

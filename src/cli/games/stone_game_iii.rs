@@ -2,11 +2,10 @@
 
 use gamesolver::games::StoneGameIII;
 use gamesolver::{AnyValue, Error, Ply, Score};
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{alice_or_bob, integers, Presented, result, row, winner};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
-use super::super::present::{
-    Answer, Entry, Fields, Line, Presented, alice_or_bob, integers, result, row, winner,
-};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game III on the command line.
 pub const GAME: Bundled = Bundled {
@@ -75,11 +74,10 @@ impl Presented for StoneGameIII {
                         if ply.mv == 1 { "" } else { "s" },
                         ply.gain
                     ),
-                    fields: Fields::Front {
-                        first_stone: first,
-                        stones: ply.mv,
-                        gain: ply.gain,
-                    },
+                    fields: Fields::new()
+                        .with("first_stone", first)
+                        .with("stones", ply.mv)
+                        .with("gain", ply.gain),
                 }
             })
             .collect()

@@ -3,11 +3,10 @@
 
 use gamesolver::games::{End, Interval, StoneGameVII};
 use gamesolver::{AnyValue, Error, Ply, Score};
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{alice_or_bob, end_name, interval_position, Presented, row};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
-use super::super::present::{
-    Answer, Entry, Fields, Line, Presented, alice_or_bob, end_name, interval_position, row,
-};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VII on the command line.
 pub const GAME: Bundled = Bundled {
@@ -62,11 +61,10 @@ impl Presented for StoneGameVII {
                         "{player} removes the {end} stone ({stone}), scoring the {} left",
                         ply.gain
                     ),
-                    fields: Fields::EndStone {
-                        end,
-                        stone,
-                        gain: ply.gain,
-                    },
+                    fields: Fields::new()
+                        .with("end", end)
+                        .with("stone", stone)
+                        .with("gain", ply.gain),
                 }
             })
             .collect()

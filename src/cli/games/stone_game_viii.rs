@@ -9,11 +9,15 @@ use gamesolver::games::{
     solve_stone_game_viii_with,
 };
 use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
+use super::super::args::{Cli};
+use super::super::budget::{held};
+use super::super::model::{Answer, Failure, Line, Report};
+use super::super::present::{integers, Presented, row};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
+use super::super::model::Entry;
+use super::super::model::Fields;
+use super::super::present::alice_or_bob;
 
-use super::super::args::Cli;
-use super::super::present::{Answer, Line, Presented, integers, row, stone_game_viii_headline};
-use super::super::run::{Failure, Report, held};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VIII on the command line.
 pub const GAME: Bundled = Bundled {
@@ -70,12 +74,12 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         n,
         answer: Answer::Number(solution.value()),
         value: solution.value(),
-        headline: stone_game_viii_headline(&game, solution.value()),
+        headline: headline(&game, solution.value()),
         solver: "fast",
         table: "none",
         threads: 1,
         stats,
-        line: Line::StoneGameVIII(solution.line()),
+        line: Line::lazy(solution.line(), entry),
         notes: Vec::new(),
         json: None,
         outcome: None,
@@ -91,11 +95,11 @@ impl Presented for Stepwise<'_> {
         Answer::Number(value)
     }
     fn headline(&self, value: Score) -> String {
-        stone_game_viii_headline(self.game(), value)
+        headline(self.game(), value)
     }
     const ENTRY_BYTES: u64 = size_of::<StoneGameVIIITake>() as u64;
     fn entries(&self, line: &[Ply<Self>]) -> Line {
-        Line::StoneGameVIII(self.game().describe_stepwise(line))
+        Line::lazy(self.game().describe_stepwise(line), entry)
     }
     fn position(&self, position: &str) -> Result<StepState, Error> {
         leftmost(self.game(), position).map(|leftmost| StepState { end: leftmost + 1 })
@@ -119,7 +123,7 @@ impl Presented for Literal<'_> {
         Answer::Number(value)
     }
     fn headline(&self, value: Score) -> String {
-        stone_game_viii_headline(self.game(), value)
+        headline(self.game(), value)
     }
     const ENTRY_BYTES: u64 = size_of::<StoneGameVIIITake>() as u64;
     fn entries(&self, line: &[Ply<Self>]) -> Line {
@@ -128,7 +132,7 @@ impl Presented for Literal<'_> {
             stones: ply.mv as usize,
             gain: ply.gain,
         });
-        Line::StoneGameVIII(takes.collect())
+        Line::lazy(takes.collect(), entry)
     }
     fn position(&self, position: &str) -> Result<u32, Error> {
         leftmost(self.game(), position)
@@ -166,3 +170,27 @@ fn stones_from(game: &StoneGameVIII, leftmost: u32) -> String {
     format!("Stones: {}", row(std::iter::once(merged).chain(rest).collect::<Vec<_>>().into_iter()))
 }
 
+/// A Stone Game VIII take, as an entry (shared by the engine and the specialised solver).
+fn entry(take: &StoneGameVIIITake) -> Entry {
+    let player = alice_or_bob(take.player);
+    Entry {
+        player,
+        text: format!(
+            "{player} removes the leftmost {} stones, scoring their sum {}, and puts back a \
+             stone of {}",
+            take.stones, take.gain, take.gain
+        ),
+        fields: Fields::new()
+            .with("stones", take.stones)
+            .with("gain", take.gain),
+    }
+}
+
+/// Stone Game VIII's headline.
+fn headline(game: &StoneGameVIII, value: Score) -> String {
+    format!(
+        "Stone Game VIII with {} stones: Alice's score minus Bob's is {value} with both \
+         playing optimally.",
+        game.stones().len()
+    )
+}

@@ -2,9 +2,10 @@
 
 use gamesolver::games::{Board, TicTacToe};
 use gamesolver::{AnyValue, Error, Player, Ply, Score};
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{Presented, winner};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
-use super::super::present::{Answer, Entry, Fields, Line, Presented, winner};
-use super::{Bundled, Engine, Reads, Solves};
 
 /// Tic-tac-toe on the command line.
 pub const GAME: Bundled = Bundled {
@@ -110,7 +111,7 @@ impl Presented for TicTacToe {
                 Entry {
                     player,
                     text: format!("{player} marks row {row}, column {column}"),
-                    fields: Fields::Cell { row, column },
+                    fields: Fields::new().with("row", row).with("column", column),
                 }
             })
             .collect()

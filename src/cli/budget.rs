@@ -1,0 +1,225 @@
+//! The memory budget of a run and its threads: the limits from the command line, what stays
+//! held for the whole run, the worker pool and its stacks, and the values read within it.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::args::{Cli, strip_protection};
+use super::model::Failure;
+use super::options::refuse_misplaced_options;
+use super::registry::Reads;
+use gamesolver::error::Bytes;
+use gamesolver::{Error, Limits, input};
+
+/// The bytes a game built from `n` values holds: the values and a running sum per value
+/// (Stone Game II's suffix sums, Stone Game VIII's prefix sums), and a little more.
+pub(super) fn game_bytes(n: usize) -> u64 {
+    (n as u64).saturating_mul(16).saturating_add(256)
+}
+
+/// A refusal in terms of the whole budget: the solver that refused was given what was left
+/// after the input, the threads and the line took their share, so that share is added back
+/// to both what is needed and the budget.
+pub fn whole_budget(failure: Failure) -> Failure {
+    let whole = |error: Error| match error {
+        Error::MemoryBudget {
+            what,
+            needed,
+            budget,
+        } => {
+            let total = run_budget();
+            let taken = total.saturating_sub(budget);
+            Error::MemoryBudget {
+                what,
+                needed: needed.saturating_add(taken),
+                budget: budget.saturating_add(taken),
+            }
+        }
+        other => other,
+    };
+    match failure {
+        Failure::Rejected(error) => Failure::Rejected(whole(error)),
+        Failure::AtLine(line, error) => Failure::AtLine(line, whole(error)),
+        usage => usage,
+    }
+}
+
+/// What the program holds beyond its budget, at most (README): the binary, its main stack,
+/// the allocator's arenas and the output's buffer.
+pub const MEMORY_CONSTANT: u64 = 64 << 20;
+
+/// The whole memory budget of this run (set by [`limits`]).
+static RUN_BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The whole memory budget of this run (0 until the limits are read).
+pub fn run_budget() -> u64 {
+    RUN_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `limits` with `bytes` of its budget taken by something that stays for the whole run
+/// (refused if they do not fit).
+pub(super) fn held(
+    limits: Limits,
+    bytes: u64,
+    what: impl FnOnce() -> String,
+) -> Result<Limits, Error> {
+    match limits.memory_budget.checked_sub(bytes) {
+        Some(left) => Ok(Limits {
+            memory_budget: left,
+            ..limits
+        }),
+        None => Err(Error::MemoryBudget {
+            what: what(),
+            needed: bytes,
+            budget: limits.memory_budget,
+        }),
+    }
+}
+
+pub(super) fn limits(cli: &Cli) -> Limits {
+    let mut limits = cli
+        .memory_limit
+        .map_or_else(Limits::default, Limits::with_memory_budget);
+    // A budget above a cap the system enforces would end in a crash, not a refusal.
+    if let Some(cap) = Limits::system_memory_limit() {
+        let usable = cap.saturating_sub(MEMORY_CONSTANT);
+        limits.memory_budget = limits.memory_budget.min(usable);
+    }
+    RUN_BUDGET.store(limits.memory_budget, std::sync::atomic::Ordering::Relaxed);
+    if super::progress::wanted() {
+        limits = limits.progress(&super::progress::PROGRESS);
+    }
+    match cli.time_limit {
+        Some(limit) => limits.time_limit(limit),
+        None => limits,
+    }
+}
+
+/// The native stack of each worker thread. The engines keep their own stacks on the heap, so
+/// a worker needs little; a small stack keeps many threads within a process memory cap.
+pub const WORKER_STACK: usize = 1 << 20;
+
+/// A pool of `threads` threads when there are more than one (see [`pool`]); `None` for one.
+pub(super) fn pool_if_parallel(
+    threads: usize,
+    limits: &mut Limits,
+) -> Result<Option<rayon::ThreadPool>, Error> {
+    (threads > 1).then(|| pool(threads, limits)).transpose()
+}
+
+/// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
+/// them) taken from the budget in `limits`.
+pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, Error> {
+    let stacks = threads as u64 * (WORKER_STACK as u64 + (64 << 10));
+    *limits = held(*limits, stacks, || {
+        format!(
+            "the stacks of {threads} threads ({} each)",
+            Bytes(WORKER_STACK as u64)
+        )
+    })?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(WORKER_STACK)
+        .build()
+        .map_err(|error| Error::ThreadStart {
+            threads,
+            message: error.to_string(),
+        })
+}
+
+/// The game's values (from the arguments or `--input`), and the limits left to the solver once
+/// they and the game built from them are held.
+pub(super) fn values_and_limits(cli: &Cli) -> Result<(Vec<i64>, Limits), Failure> {
+    refuse_misplaced_options(cli)?;
+    let values = read_values(cli, limits(cli).memory_budget)?;
+    let n = values.len();
+    // The values live on in the game, beside its running sums: what is left of the budget is
+    // the solver's.
+    let limits = held(limits(cli), game_bytes(n), || {
+        format!("the game's {n} values and their running sums")
+    })?;
+    Ok((values, limits))
+}
+
+/// The values from the arguments or from `--input`, never both, within `budget` bytes.
+/// Tic-tac-toe takes none.
+pub(super) fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
+    let example = match cli.game.engine().map(|engine| &engine.reads) {
+        Some(Reads::Integers { example }) => *example,
+        _ if cli.values.is_empty() && cli.input.is_none() => return Ok(Vec::new()),
+        _ => {
+            return Err(Failure::Usage(format!(
+                "{} takes no values: it is solved from its start",
+                cli.game.id()
+            )));
+        }
+    };
+    match &cli.input {
+        Some(_) if !cli.values.is_empty() => Err(Failure::Usage(
+            "give the values either as arguments or with --input, not both".into(),
+        )),
+        Some(path) => {
+            let text = read_input(path, budget)?;
+            Ok(input::parse_text_within(&text, budget)?)
+        }
+        None if cli.values.is_empty() => Err(Failure::Usage(format!(
+            "no values given: pass the integers as arguments (gamesolver {} {example}) or \
+             with --input FILE ('-' for standard input)",
+            cli.game.id(),
+        ))),
+        None => {
+            let values: Vec<&str> = cli.values.iter().map(|v| strip_protection(v)).collect();
+            Ok(input::parse_arguments(&values)?)
+        }
+    }
+}
+
+/// The bytes of a file, or of standard input for `-`: refused once they pass `budget` (the
+/// buffer's old and new allocations, both live while it grows, are counted).
+pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Error> {
+    let shown = path.display().to_string();
+    let named = if shown == "-" {
+        "standard input".to_string()
+    } else {
+        shown.clone()
+    };
+    let io_error = |error: std::io::Error| Error::Io {
+        path: named.clone(),
+        message: error.to_string(),
+    };
+    let mut source: Box<dyn Read> = if shown == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(io_error)?)
+    };
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let read = match source.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(io_error(error)),
+        };
+        if bytes.capacity() - bytes.len() < read {
+            let grown = bytes.capacity().saturating_mul(2).max(bytes.len() + read);
+            let needed = (bytes.capacity() as u64)
+                .saturating_add(grown as u64)
+                .saturating_add(chunk.len() as u64);
+            if needed > budget {
+                return Err(Error::MemoryBudget {
+                    what: format!("the input ({named}: more than {} bytes)", bytes.len()),
+                    needed,
+                    budget,
+                });
+            }
+            bytes
+                .try_reserve_exact(grown - bytes.len())
+                .map_err(|_| Error::Allocation {
+                    what: format!("the input ({named})"),
+                    bytes: grown as u64,
+                })?;
+        }
+        bytes.extend_from_slice(&chunk[..read]);
+    }
+}

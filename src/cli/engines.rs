@@ -1,0 +1,363 @@
+//! The engines as the command line runs them: which engine and table for a game, within the
+//! budget, and what a run gives the report (value, line, statistics, every move's value).
+
+use std::hash::Hash;
+
+use super::args::Cli;
+use super::budget::held;
+use super::model::{Answer, Failure, Report};
+use super::present::Presented;
+use gamesolver::memo::{
+    AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
+    ShardedTable,
+};
+use gamesolver::{
+    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeSource,
+    Retrograde, Score, Solution, StateIds, Stats, par_solve_within, retrograde_with, solve_within,
+};
+
+/// What an engine run produced.
+pub(super) struct EngineRun<G: Game> {
+    pub(super) value: Score,
+    pub(super) line: Vec<Ply<G>>,
+    pub(super) solver: &'static str,
+    pub(super) table: &'static str,
+    pub(super) threads: usize,
+    pub(super) stats: Stats,
+    /// Every move of the start with its value, when asked for.
+    pub(super) analysis: Option<Vec<MoveValue<G>>>,
+    /// The bytes the solution still holds (its table and its line).
+    pub(super) held: u64,
+    /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
+    /// loser as slowly), so that its length is the remoteness.
+    pub(super) swift: bool,
+}
+
+/// The most indices (of the game's dense index) for which `auto` solves an outcome game by
+/// retrograde analysis rather than the engine: it stores every state, with its moves, but gives
+/// the remoteness and the line in which the winner wins as fast, and the loser loses as slowly,
+/// as it can. Past it (or past [`RETROGRADE_BYTES`]) the engine and its cut-offs solve it.
+pub const RETROGRADE_STATES: u64 = 1 << 20;
+
+/// The most memory `auto` lets retrograde analysis of an outcome game take before it leaves the
+/// game to the engine.
+pub const RETROGRADE_BYTES: u64 = 256 << 20;
+
+/// Whether retrograde analysis of `game` would be refused at [`RETROGRADE_BYTES`] anyway, by
+/// a look at the start's moves alone: if every state had as many moves as the start, and each
+/// took no more than four bytes, would they pass the share? (A game like Nim 1,65535, with as
+/// many moves at each state as it has heaps' worth of positions, would be tried and refused
+/// where the engine solves it at once.) A guess that chooses only the solver, never a value.
+pub(super) fn edges_past_share<G: Game + DenseIndex>(game: &G) -> bool {
+    let mut moves = Vec::new();
+    game.moves(&game.start(), &mut moves);
+    (moves.len() as u64)
+        .saturating_mul(game.index_len() as u64)
+        .saturating_mul(4)
+        > RETROGRADE_BYTES
+}
+
+/// An outcome game (Nim, tic-tac-toe) by retrograde analysis: its outcome, remoteness and the
+/// line that wins as fast, and loses as slowly, as it can.
+pub(super) fn outcome_report<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
+    let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
+    let solved = retrograde_with(game, ids, limits)?;
+    let value = solved.outcome().value();
+    let headline = lasting(game.headline(value), solved.remoteness());
+    retrograde_report(
+        cli,
+        (game, n),
+        &solved,
+        1,
+        limits,
+        (game.answer(value), headline),
+    )
+}
+
+/// An outcome game's headline, with how long the game lasts when it is won or lost.
+pub(super) fn lasting(headline: String, remoteness: Option<u32>) -> String {
+    match remoteness {
+        Some(moves) => format!(
+            "{headline} The game lasts {moves} move{} (the winner as fast as it can, the loser \
+             as slowly).",
+            if moves == 1 { "" } else { "s" }
+        ),
+        None => headline,
+    }
+}
+
+/// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
+/// in the game's words (a drawn line that goes round is said to), and the statistics; refused
+/// if the line in words would not fit the budget beside the solution.
+pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
+    cli: &Cli,
+    (game, n): (&G, usize),
+    solved: &Retrograde<'_, G, I>,
+    threads: usize,
+    limits: Limits,
+    (answer, headline): (Answer, String),
+) -> Result<Report, Failure> {
+    let (outcome, remoteness) = (solved.outcome(), solved.remoteness());
+    let line = solved.line();
+    let done = solved.stats();
+    held(
+        limits,
+        done.bytes
+            .saturating_add((line.len() as u64).saturating_mul(G::ENTRY_BYTES)),
+        || {
+            format!(
+                "the solution and its optimal line of {} moves in words",
+                line.len()
+            )
+        },
+    )?;
+    let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    let goes_round = line.last().is_some_and(|ply| {
+        let mut moves = Vec::new();
+        game.moves(&game.play(&ply.state, &ply.mv).next, &mut moves);
+        !moves.is_empty()
+    });
+    if outcome == Outcome::Draw && goes_round {
+        notes.push(
+            "Neither side can force a win: the line below ends where it returns to one of its \
+             positions, and best play goes round forever."
+                .to_string(),
+        );
+    }
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer,
+        value: outcome.value(),
+        headline,
+        solver: "retrograde",
+        table: "arrays",
+        threads,
+        stats: Stats {
+            stored: done.states,
+            expanded: done.moves as u64,
+            max_depth: done.levels as usize,
+            elapsed: done.elapsed,
+            ..Stats::default()
+        },
+        line: game.entries(&line),
+        notes,
+        json: None,
+        outcome: Some((outcome, remoteness)),
+        helper: None,
+        withheld: false,
+    })
+}
+
+/// The report of an engine run, in the game's own terms; refused if the line in words would
+/// not fit the budget beside what the solution holds.
+pub(super) fn presented<G: Presented>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    run: EngineRun<G>,
+    limits: Limits,
+) -> Result<Report, Error> {
+    let plies = run.line.len();
+    held(
+        limits,
+        run.held
+            .saturating_add((plies as u64).saturating_mul(G::ENTRY_BYTES)),
+        || format!("the solution and its optimal line of {plies} moves in words"),
+    )?;
+    // An outcome game's line is the swift one (`finish_then`): its length is the remoteness.
+    let outcome = (G::OUTCOMES && run.swift).then(|| {
+        let outcome = match run.value.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        };
+        (outcome, (outcome != Outcome::Draw).then_some(plies as u32))
+    });
+    let headline = game.headline(run.value);
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer: game.answer(run.value),
+        value: run.value,
+        headline: lasting(headline, outcome.and_then(|(_, remoteness)| remoteness)),
+        solver: run.solver,
+        table: run.table,
+        threads: run.threads,
+        stats: run.stats,
+        line: game.entries(&run.line),
+        notes: game.legend().map(str::to_string).into_iter().collect(),
+        json: None,
+        outcome,
+        helper: None,
+        withheld: false,
+    })
+}
+
+/// The value, optimal line, statistics (and, if asked, every move's value at the start) of a
+/// game solved by the pruning engine.
+pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    mut solution: Pruned<'_, G, T, R>,
+    table: &'static str,
+    threads: usize,
+    analyze: bool,
+) -> Result<EngineRun<G>, Error> {
+    let line = solution.line()?;
+    let held = solution.table().peak_bytes(0) + line_bytes(&line);
+    let analysis = if analyze {
+        let start = solution.start().clone();
+        Some(solution.analyze(&start)?)
+    } else {
+        None
+    };
+    Ok(EngineRun {
+        value: solution.value(),
+        line,
+        solver: "alphabeta",
+        table,
+        threads,
+        held,
+        stats: solution.stats(),
+        analysis,
+        swift: false,
+    })
+}
+
+/// Solves with the engine, sequential or parallel, on the best table that fits the budget:
+/// dense when its whole index space fits, else hashed (refused up front if even that would
+/// not fit). It cuts on the game's value ranges where it declares them.
+pub(super) fn engine<G>(game: &G, parallel: bool, limits: Limits) -> Result<EngineRun<G>, Error>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+{
+    let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
+    let budget = limits.memory_budget;
+    let range = G::Range::default();
+    match (parallel, dense_fits) {
+        (false, true) => sequential(
+            game,
+            DenseTable::try_for_game(game, budget)?,
+            "dense",
+            range,
+            limits,
+        ),
+        (false, false) => sequential(game, HashTable::new(), "hash", range, limits),
+        (true, true) => {
+            let table = AtomicDenseTable::try_for_game(game, budget)?;
+            concurrent(game, &table, "atomic-dense", range, limits)
+        }
+        (true, false) => concurrent(game, &ShardedTable::new(), "sharded", range, limits),
+    }
+}
+
+/// The sequential engine on `table` (named for the report), cutting on `range`.
+pub(super) fn sequential<G, T, R>(
+    game: &G,
+    table: T,
+    name: &'static str,
+    range: R,
+    limits: Limits,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    finish(solve_within(game, table, limits, range)?, "engine", name, 1)
+}
+
+/// The parallel engine on `table` (named for the report), cutting on `range`.
+pub(super) fn concurrent<G, T, R>(
+    game: &G,
+    table: &T,
+    name: &'static str,
+    range: R,
+    limits: Limits,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Sync,
+    T: ConcurrentMemoTable<G>,
+    R: RangeSource<G>,
+{
+    let threads = rayon::current_num_threads();
+    finish(
+        par_solve_within(game, table, limits, range)?,
+        "parallel",
+        name,
+        threads,
+    )
+}
+
+/// The value, optimal line and statistics of a solved game.
+pub(super) fn finish<G, T, R>(
+    solution: Solution<'_, G, T, R>,
+    solver: &'static str,
+    table: &'static str,
+    threads: usize,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    finish_then(solution, (solver, table, threads), |_| Ok(()))
+}
+
+/// [`finish`], then `then` on the table (which the line may have extended).
+pub(super) fn finish_then<G, T, R>(
+    mut solution: Solution<'_, G, T, R>,
+    (solver, table, threads): (&'static str, &'static str, usize),
+    then: impl FnOnce(&T) -> Result<(), Error>,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    // An outcome game's line wins as fast, and loses as slowly, as it can, where that costs
+    // little; else the first optimal move at each state.
+    let swift = match G::OUTCOMES {
+        true => solution.swift_line_within(SWIFT_MOVES)?,
+        false => None,
+    };
+    let (line, swift) = match swift {
+        Some(line) => (line, true),
+        None => (solution.line()?, false),
+    };
+    then(solution.table())?;
+    Ok(EngineRun {
+        value: solution.value(),
+        held: solution.table().peak_bytes(0) + line_bytes(&line),
+        line,
+        solver,
+        table,
+        threads,
+        stats: solution.stats(),
+        analysis: None,
+        swift,
+    })
+}
+
+/// The most moves the swift line of an outcome game may value (`Solution::swift_line_within`)
+/// before the command line keeps the first optimal move at each state instead, and reports no
+/// remoteness.
+pub const SWIFT_MOVES: usize = 1 << 15;
+
+/// The bytes a line's buffer holds.
+pub(super) fn line_bytes<T>(line: &Vec<T>) -> u64 {
+    (line.capacity() * size_of::<T>()) as u64
+}

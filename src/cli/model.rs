@@ -1,0 +1,277 @@
+//! The command line's model, the leaf every other module of `cli` stands on: a game's name, its
+//! answer, the moves of a line as entries (words, and JSON fields as an ordered map in the
+//! game's own terms), the report of a solve, an analysis, a check's summary, and why a run
+//! failed. It names no game and imports no other module of `cli`.
+
+use std::borrow::Cow;
+use std::hash::Hash;
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use gamesolver::check::{CheckOptions, CheckReport, check_dense};
+use gamesolver::{DenseIndex, Error, Game, Score, Stats};
+
+/// A bundled game's name, as typed on the command line (`stone-game-ii`). The registry
+/// (`cli::registry`) knows what the name stands for, and gives the parser that accepts the
+/// bundled games' names only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GameName(pub &'static str);
+
+impl GameName {
+    /// The name as typed on the command line.
+    pub fn id(self) -> &'static str {
+        self.0
+    }
+}
+
+/// Why the program stops without an answer.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line is wrong (exit code 2).
+    Usage(String),
+    /// The input or the solve was rejected (exit code 1).
+    Rejected(Error),
+    /// A line of a batch input stopped the batch (exit code 1).
+    AtLine(usize, Error),
+}
+
+impl From<Error> for Failure {
+    fn from(error: Error) -> Self {
+        Failure::Rejected(error)
+    }
+}
+
+/// A game's natural answer: a number, or a winner ("Alice", "Bob", "X", "O", "Tie", "Draw");
+/// in JSON, the number or the name.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// A number (stones, a score difference).
+    Number(i64),
+    /// Who wins.
+    Winner(&'static str),
+    /// Yes or no (LeetCode 1728: can the mouse win?).
+    Bool(bool),
+}
+
+/// JSON fields in the game's own terms, in the order they were added; serialised as an object
+/// (flat beside `"player"` in an entry, after the common keys in a report).
+///
+/// ```ignore
+/// let fields = Fields::new().with("heap", 2).with("take", 1);
+/// // {"heap":2,"take":1}
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fields(Vec<(&'static str, Value)>);
+
+impl Fields {
+    /// No fields.
+    pub fn new() -> Fields {
+        Fields(Vec::new())
+    }
+
+    /// These fields and `key`: `value` after them.
+    pub fn with(mut self, key: &'static str, value: impl Into<Value>) -> Fields {
+        self.0.push((key, value.into()));
+        self
+    }
+}
+
+impl Serialize for Fields {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// One move of the optimal line: in words, and in JSON as `{"player": …, <its fields>}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Entry {
+    /// Who moves.
+    pub player: &'static str,
+    /// The move in words, starting with the player.
+    #[serde(skip)]
+    pub text: String,
+    /// The move in the game's own terms (JSON only).
+    #[serde(flatten)]
+    pub fields: Fields,
+}
+
+impl Entry {
+    /// The heap and inline bytes of an entry in words, about (for the memory budget).
+    pub const BYTES: u64 = 256;
+}
+
+/// An optimal line, ready to print: entries in words, or, for the games whose line can be as
+/// long as their input (10⁷ moves), compact moves put in words only as they are printed.
+pub enum Line {
+    /// Entries in words.
+    Entries(Vec<Entry>),
+    /// `len` moves, the one at an index put in words when it is printed.
+    Lazy {
+        /// How many moves.
+        len: usize,
+        /// The entry of the move at an index.
+        entry: Box<dyn Fn(usize) -> Entry>,
+    },
+}
+
+impl FromIterator<Entry> for Line {
+    /// Entries in words, collected.
+    fn from_iter<I: IntoIterator<Item = Entry>>(entries: I) -> Self {
+        Line::Entries(entries.into_iter().collect())
+    }
+}
+
+impl Line {
+    /// A line of compact moves, each put in words by `entry` as it is printed.
+    pub fn lazy<M: 'static>(moves: Vec<M>, entry: fn(&M) -> Entry) -> Line {
+        Line::Lazy {
+            len: moves.len(),
+            entry: Box::new(move |index| entry(&moves[index])),
+        }
+    }
+
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        match self {
+            Line::Entries(entries) => entries.len(),
+            Line::Lazy { len, .. } => *len,
+        }
+    }
+
+    /// The moves in order, each in words.
+    pub fn entries(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
+        (0..self.len()).map(|index| match self {
+            Line::Entries(entries) => Cow::Borrowed(&entries[index]),
+            Line::Lazy { entry, .. } => Cow::Owned(entry(index)),
+        })
+    }
+}
+
+/// Everything the output shows.
+pub struct Report {
+    pub game: GameName,
+    pub n: usize,
+    pub answer: Answer,
+    /// First player's points minus second's.
+    pub value: Score,
+    pub headline: String,
+    pub solver: &'static str,
+    pub table: &'static str,
+    pub threads: usize,
+    pub stats: Stats,
+    pub line: Line,
+    /// Lines printed after the headline (a board, move scores), in words.
+    pub notes: Vec<String>,
+    /// The game's own fields in JSON (a position and its board, say), after the common ones.
+    pub json: Option<Fields>,
+    /// For games with outcomes (win, loss, draw): the start's outcome for the first player and
+    /// its remoteness (`None` for a draw).
+    pub outcome: Option<(gamesolver::Outcome, Option<u32>)>,
+    /// For a process of a distributed solve that does not host worker 0: what it did (for
+    /// stderr). Such a process prints nothing on stdout: the first process prints the answer.
+    pub helper: Option<String>,
+    /// The solver did not keep what the line needs (a note says why): the empty line does not
+    /// mean that the game is over.
+    pub withheld: bool,
+}
+
+/// What `analyze` found at a position.
+pub enum Analysis {
+    /// A game analysed move by move.
+    Moves(Moves),
+    /// A game whose solve values every move itself: its report (`--analyze`).
+    Report(Box<Report>),
+}
+
+/// The moves of one position with their values.
+pub struct Moves {
+    pub game: GameName,
+    /// The position as given (`None`: the start).
+    pub position: Option<String>,
+    /// Its value for the player to move.
+    pub value: Score,
+    /// For games with outcomes: its remoteness (`None` for a draw).
+    pub remoteness: Option<Option<u32>>,
+    /// Every legal move, best first (ties in the game's move order).
+    pub moves: Vec<Valued>,
+}
+
+/// A move at the position: its value for the mover, its remoteness where the game has
+/// outcomes, whether it is a best move, its words (without the player) and its JSON fields.
+pub struct Valued {
+    /// Its value for the mover.
+    pub value: Score,
+    /// Games with outcomes: how many moves the game lasts after it, this move included.
+    pub remoteness: Option<Option<u32>>,
+    /// Whether it keeps the position's value (and, with outcomes, its remoteness).
+    pub best: bool,
+    /// The move in words, without the player.
+    pub words: String,
+    /// The move's JSON fields.
+    pub fields: Fields,
+}
+
+impl Moves {
+    /// The moves of a position of a game with outcomes (won, lost, drawn), best first.
+    pub fn outcomes(
+        game: GameName,
+        position: Option<String>,
+        (value, remoteness): (Score, Option<u32>),
+        moves: Vec<Valued>,
+    ) -> Moves {
+        Moves {
+            game,
+            position,
+            value,
+            remoteness: Some(remoteness),
+            moves,
+        }
+    }
+}
+
+/// A conformance check's outcome, in the terms the output needs.
+pub struct CheckSummary {
+    pub game: GameName,
+    pub states: usize,
+    pub playouts: usize,
+    pub values_compared: usize,
+    /// What the values were compared with.
+    pub reference: &'static str,
+    pub violations: Vec<String>,
+}
+
+impl CheckSummary {
+    /// Checks `game` (with its dense index) and adds the findings.
+    pub fn add_dense<G>(&mut self, game: &G, options: &CheckOptions) -> Result<(), Failure>
+    where
+        G: DenseIndex,
+        G::State: Eq + Hash + std::fmt::Debug,
+        G::Move: PartialEq + std::fmt::Debug,
+    {
+        self.add_report(&check_dense(game, options))
+    }
+
+    /// Adds a report's findings; a check stopped by its limits is an error (one `error:`
+    /// line).
+    pub fn add_report<G: Game>(&mut self, report: &CheckReport<G>) -> Result<(), Failure>
+    where
+        G::State: std::fmt::Debug,
+        G::Move: std::fmt::Debug,
+    {
+        if let Some(error) = &report.stopped {
+            return Err(error.clone().into());
+        }
+        self.states += report.states;
+        self.playouts += report.playouts;
+        self.values_compared += report.values_compared;
+        self.violations
+            .extend(report.violations.iter().map(ToString::to_string));
+        Ok(())
+    }
+}

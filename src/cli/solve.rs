@@ -1,0 +1,349 @@
+//! Reading the input, choosing a solver, solving (or checking).
+
+use std::hash::Hash;
+
+use super::args::{Cli, SolverName};
+use super::budget::held;
+use super::budget::pool;
+use super::budget::pool_if_parallel;
+use super::budget::values_and_limits;
+use super::engines::RETROGRADE_BYTES;
+use super::engines::RETROGRADE_STATES;
+use super::engines::edges_past_share;
+use super::engines::engine;
+use super::engines::outcome_report;
+use super::engines::presented;
+use super::engines::pruned;
+use super::forecast::foresee;
+use super::model::Failure;
+use super::model::GameName;
+use super::model::Report;
+use super::options::inapplicable_solver_options;
+use super::options::refuse_misplaced_options;
+use super::present::Presented;
+use super::registry::Solve;
+use super::registry::with_engine_game;
+use super::registry::{Done, Task};
+use super::saved::saved_report;
+use gamesolver::error::Bytes;
+use gamesolver::memo::{HashBoundTable, ShardedBoundTable};
+use gamesolver::{
+    DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, Tiered, par_prune_with,
+    par_tier_solve_with, prune_with, tier_solve_with,
+};
+
+/// Reads the values, solves, and reports.
+///
+/// `auto` picks the game's specialised solver where it has one (exact, and faster than the
+/// engine at every size: docs/performance.md). Otherwise it runs the engine, in parallel when
+/// more than one thread is available and the game's state bound reaches `SERIAL_CUTOFF`.
+pub fn run(cli: &Cli) -> Result<Report, Failure> {
+    refuse_misplaced_options(cli)?;
+    if let Some(message) = inapplicable_solver_options(cli) {
+        super::report::warn(cli.json, &message);
+    }
+    let Some(engine) = cli.game.engine() else {
+        let own = cli
+            .game
+            .own()
+            .expect("a game the engines do not solve has its own path");
+        return (own.solve)(cli);
+    };
+    let (values, limits) = values_and_limits(cli)?;
+    let n = values.len();
+    if cli.save.is_some() || cli.load.is_some() {
+        return saved_report(cli, values, limits);
+    }
+    let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
+    if tiered && engine.tiers.is_none() {
+        return Err(no_tiers(cli.game, "the engine"));
+    }
+    match (engine.fast, engine.tiers) {
+        (Some(fast), _) if matches!(cli.solver, SolverName::Fast | SolverName::Auto) => {
+            fast(cli, values, limits)
+        }
+        (_, Some(tiers)) if tiered || cli.solver == SolverName::Auto => tiers(cli, values, limits),
+        _ => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
+            .map(Done::report),
+    }
+}
+
+impl Solve<'_> {
+    /// Solves `game`.
+    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        engine_report(self.cli, game, self.n, self.limits)
+    }
+}
+
+/// Solves `game` with the engine chosen by `--solver` and presents the result.
+pub(super) fn engine_report<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let threads = threads_or_cores(cli);
+    foresee(cli, game)?;
+    if G::OUTCOMES
+        && cli.solver == SolverName::Auto
+        && game.index_len() as u64 <= RETROGRADE_STATES
+        && !edges_past_share(game)
+    {
+        // Within a share of the budget: a game with many moves a state (Nim with a large heap)
+        // is refused there quickly, and the engine, whose cut-offs suit it, solves it instead.
+        let share = Limits {
+            memory_budget: limits.memory_budget.min(RETROGRADE_BYTES),
+            ..limits
+        };
+        match outcome_report(cli, game, n, share) {
+            Err(Failure::Rejected(Error::MemoryBudget { .. })) => {}
+            done => return done,
+        }
+    }
+    let mut limits = limits;
+    if cli.solver == SolverName::AlphaBeta {
+        let threads = cli.threads.map_or(1, usize::from);
+        let pool = pool_if_parallel(threads, &mut limits)?;
+        let options = Pruning::new().limits(limits);
+        let run = if let Some(pool) = pool {
+            let table = ShardedBoundTable::new();
+            pool.install(|| {
+                pruned(
+                    par_prune_with(game, &table, options)?,
+                    "sharded",
+                    threads,
+                    false,
+                )
+            })?
+        } else {
+            pruned(
+                prune_with(game, HashBoundTable::new(), options)?,
+                "hash",
+                1,
+                false,
+            )?
+        };
+        return Ok(presented(cli, game, n, run, limits)?);
+    }
+    let parallel = match cli.solver {
+        SolverName::AlphaBeta | SolverName::Tier | SolverName::Distributed => {
+            unreachable!("handled above")
+        }
+        SolverName::Parallel => true,
+        SolverName::Engine => false,
+        SolverName::Auto | SolverName::Fast => {
+            threads > 1
+                && game
+                    .state_bound()
+                    .is_some_and(|bound| bound >= SERIAL_CUTOFF)
+        }
+    };
+    let run = if parallel {
+        let pool = pool(threads, &mut limits)?;
+        pool.install(|| engine(game, true, limits))?
+    } else {
+        engine(game, false, limits)?
+    };
+    Ok(presented(cli, game, n, run, limits)?)
+}
+
+/// `--threads`, or every core.
+pub(super) fn threads_or_cores(cli: &Cli) -> usize {
+    cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    )
+}
+
+/// `--solver tier` for a game that is not layered into tiers.
+pub(super) fn no_tiers(game: GameName, instead: &str) -> Failure {
+    Failure::Usage(format!(
+        "{} is not layered into tiers: the tier solver does not apply ({instead} solves it; \
+         the tier solver solves {})",
+        game.id(),
+        super::registry::tier_names()
+    ))
+}
+
+/// A game layered into tiers, by the tier solver on `--threads` threads (default: every
+/// core): every tier kept when they fit the budget (for the optimal line), else only the tiers
+/// still needed (the value alone, and a note that says why there is no line).
+pub(crate) fn tier_report<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Tiered + Sync,
+    G::State: Send,
+{
+    let threads = threads_or_cores(cli);
+    let mut limits = limits;
+    let pool = pool_if_parallel(threads, &mut limits)?;
+    let solve = |keep| match &pool {
+        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep)),
+        None => tier_solve_with(game, limits, keep),
+    };
+    let (solution, everything) = match solve(KeepTiers::All) {
+        Err(Error::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
+        solved => (solved?, None),
+    };
+    let line = solution.line().unwrap_or_default();
+    let done = solution.stats();
+    let plies = line.len() as u64;
+    held(
+        limits,
+        done.peak_bytes
+            .saturating_add(plies.saturating_mul(G::ENTRY_BYTES)),
+        || format!("the tier solution and its optimal line of {plies} moves in words"),
+    )?;
+    let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    let withheld = everything.is_some();
+    if let Some(needed) = everything {
+        notes.push(format!(
+            "No line of play: it needs every tier's values at once ({}), past the memory budget \
+             ({}); the value is exact.",
+            Bytes(needed),
+            Bytes(limits.memory_budget)
+        ));
+    }
+    let value = solution.value();
+    Ok(Report {
+        game: cli.game,
+        n,
+        answer: game.answer(value),
+        value,
+        headline: game.headline(value),
+        solver: "tier",
+        table: match done.value_bytes {
+            1 => "8-bit tiers",
+            2 => "16-bit tiers",
+            4 => "32-bit tiers",
+            _ => "64-bit tiers",
+        },
+        threads,
+        stats: Stats {
+            stored: done.states as usize,
+            expanded: done.moves,
+            max_depth: done.tiers,
+            elapsed: done.elapsed,
+            ..Stats::default()
+        },
+        line: game.entries(&line),
+        notes,
+        json: None,
+        outcome: None,
+        helper: None,
+        withheld,
+    })
+}
+
+/// A game layered into tiers, by the tier solver on timely dataflow, with the workers and
+/// processes of `--workers`, `--processes`, `--process` and `--hostfile`. The process that hosts worker 0 reports the value
+/// (there is no line: each worker holds only its share of the tiers); the others report what
+/// they did on stderr.
+#[cfg(feature = "distributed")]
+pub(crate) fn distributed_report<G>(
+    cli: &Cli,
+    game: G,
+    n: usize,
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Tiered + Send + Sync + 'static,
+{
+    let config = super::cluster::config(cli)?;
+    let game = std::sync::Arc::new(game);
+    // timely prints "awaiting connections" on stdout while it connects the processes: stdout
+    // is the report's alone, so its chatter goes to stderr.
+    let solved = super::cluster::stdout_to_stderr(|| {
+        gamesolver::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
+    })?;
+    let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
+    let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
+    let sent: u64 = solved
+        .local
+        .iter()
+        .map(|worker| worker.remote_bytes())
+        .sum();
+    let workers: Vec<String> = solved.local.iter().map(|w| w.worker.to_string()).collect();
+    let did = format!(
+        "this process's workers ({} of {}) valued {states} states and {moves} moves, and sent \
+         {} to other workers",
+        workers.join(", "),
+        solved.workers,
+        Bytes(sent)
+    );
+    let Some(value) = solved.value else {
+        return Ok(Report {
+            helper: Some(format!(
+                "{did}, in {:.3} s; the process with worker 0 prints the answer",
+                solved.elapsed.as_secs_f64()
+            )),
+            ..distributed_shell(cli, &*game, n, 0)
+        });
+    };
+    let mut report = distributed_shell(cli, &*game, n, value);
+    report.threads = solved.workers;
+    report.stats = Stats {
+        stored: states as usize,
+        expanded: moves,
+        max_depth: solved.tiers,
+        elapsed: solved.elapsed,
+        ..Stats::default()
+    };
+    report.notes.push(format!(
+        "Solved by {} timely workers, each holding its share of the tiers: no line of play. Of \
+         them, {did}.",
+        solved.workers
+    ));
+    Ok(report)
+}
+
+/// A distributed solve's report before its figures.
+#[cfg(feature = "distributed")]
+fn distributed_shell<G: Presented>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    value: gamesolver::Score,
+) -> Report {
+    Report {
+        game: cli.game,
+        n,
+        answer: game.answer(value),
+        value,
+        headline: game.headline(value),
+        solver: "distributed",
+        table: "timely",
+        threads: 1,
+        stats: Stats::default(),
+        line: game.entries(&[]),
+        notes: game.legend().map(str::to_string).into_iter().collect(),
+        json: None,
+        outcome: None,
+        helper: None,
+        withheld: true,
+    }
+}
+
+/// `--solver distributed` in a build without the `distributed` feature.
+#[cfg(not(feature = "distributed"))]
+pub(crate) fn distributed_report<G>(_: &Cli, _: G, _: usize, _: Limits) -> Result<Report, Failure> {
+    Err(Failure::Usage(
+        "--solver distributed needs a build with the distributed feature: cargo run --release \
+         --features distributed -- ..."
+            .into(),
+    ))
+}
