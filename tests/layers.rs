@@ -135,7 +135,10 @@ fn references(module: &Module) -> Vec<Vec<String>> {
     while at < code.len() {
         let rest = &code[at..];
         let starts = (rest.starts_with("crate::") || rest.starts_with("super::"))
-            && (at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_' || bytes[at - 1] == b':'));
+            && (at == 0
+                || !(bytes[at - 1].is_ascii_alphanumeric()
+                    || bytes[at - 1] == b'_'
+                    || bytes[at - 1] == b':'));
         if !starts {
             at += rest.chars().next().map_or(1, char::len_utf8);
             continue;
@@ -228,7 +231,9 @@ fn reexporting_child(module: &Module, item: &str) -> Option<String> {
         };
         let names = rest.replace(['{', '}'], ",");
         if names.split(',').map(str::trim).any(|name| {
-            name == item || name.ends_with(&format!(" as {item}")) || name.rsplit("::").next() == Some(item)
+            name == item
+                || name.ends_with(&format!(" as {item}"))
+                || name.rsplit("::").next() == Some(item)
         }) {
             return Some(child.trim().to_string());
         }
@@ -239,7 +244,13 @@ fn reexporting_child(module: &Module, item: &str) -> Option<String> {
 /// Every import circle among the files of a crate, each as its files in order.
 fn circles(src: &Path, root: &str) -> Vec<Vec<String>> {
     let modules = modules(src, root);
-    let name = |m: &Module| m.file.strip_prefix(src.parent().unwrap()).unwrap().display().to_string();
+    let name = |m: &Module| {
+        m.file
+            .strip_prefix(src.parent().unwrap())
+            .unwrap()
+            .display()
+            .to_string()
+    };
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for module in &modules {
         let from = name(module);
@@ -315,10 +326,26 @@ fn the_checker_finds_a_circle() {
     let src = dir.join("src");
     fs::create_dir_all(src.join("core")).unwrap();
     fs::write(src.join("lib.rs"), "mod a;\nmod b;\nmod core;\n").unwrap();
-    fs::write(src.join("a.rs"), "use crate::b::Thing;\npub struct Other;\n").unwrap();
-    fs::write(src.join("b.rs"), "use super::a::Other;\npub struct Thing;\nuse crate::core::Inner;\n").unwrap();
-    fs::write(src.join("core/mod.rs"), "mod inner;\npub use inner::Inner;\n").unwrap();
-    fs::write(src.join("core/inner.rs"), "pub struct Inner;\nuse super::Inner as Again;\n").unwrap();
+    fs::write(
+        src.join("a.rs"),
+        "use crate::b::Thing;\npub struct Other;\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("b.rs"),
+        "use super::a::Other;\npub struct Thing;\nuse crate::core::Inner;\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("core/mod.rs"),
+        "mod inner;\npub use inner::Inner;\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("core/inner.rs"),
+        "pub struct Inner;\nuse super::Inner as Again;\n",
+    )
+    .unwrap();
     let found = circles(&src, "lib.rs");
     fs::remove_dir_all(&dir).ok();
     assert_eq!(found, vec![vec!["src/a.rs", "src/b.rs", "src/a.rs"]]);
