@@ -16,7 +16,7 @@ pub trait Presented: Game {
     type Range: RangeSource<Self> + Default;
     /// Whether it is an outcome game (final states won, lost or drawn, no points on the way):
     /// then `auto` solves it by retrograde analysis when it is small enough
-    /// ([`RETROGRADE_STATES`](super::run::RETROGRADE_STATES)), for the remoteness and a line
+    /// ([`RETROGRADE_STATES`](super::engines::RETROGRADE_STATES)), for the remoteness and a line
     /// that wins as fast, and loses as slowly, as it can.
     const OUTCOMES: bool = false;
     /// The answer, from the engine's value of the start.

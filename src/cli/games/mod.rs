@@ -1,7 +1,7 @@
 //! The bundled games as the command line knows them: the top of `cli`. Each game describes
 //! itself in its own file of this folder (its name, what its VALUES are, how it is built from
 //! them and checked, its positions, how its answers and moves read: a
-//! [`Bundled`](super::registry::Bundled) constant named `GAME`, and the game's
+//! [`Bundled`] constant named `GAME`, and the game's
 //! [`Presented`](super::present::Presented) impl), and is listed by one line below. `main`
 //! installs the list into the registry; nothing else in the command line names a game.
 

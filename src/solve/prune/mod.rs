@@ -61,7 +61,7 @@ pub enum Driver {
 }
 
 /// The pruning engine's options: the driver, the limits, and whether to use the game's
-/// [`ValueRange`].
+/// [`ValueRange`](crate::ValueRange).
 ///
 /// ```
 /// use gamesolver::{Driver, Limits, Pruning};
@@ -97,7 +97,7 @@ impl Default for Pruning<AnyValue> {
 }
 
 impl<R> Pruning<R> {
-    /// Uses the game's [`ValueRange`] (the engine then prunes on it).
+    /// Uses the game's [`ValueRange`](crate::ValueRange) (the engine then prunes on it).
     pub fn ranged(self) -> Pruning<DeclaredRange> {
         Pruning {
             driver: self.driver,
