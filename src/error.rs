@@ -170,18 +170,20 @@ pub enum Error {
     /// A line of play returned to a state on it: the exhaustive and pruning engines need a
     /// game without cycles.
     #[error(
-        "the game has a cycle: a line of play returns to a state {length} moves later (first \
-         reached at depth {depth}{}); the exhaustive and pruning engines need a game without \
-         cycles (an outcome game that may cycle is solved by retrograde analysis: \
-         gamesolver::retrograde)",
-        state.as_ref().map_or_else(String::new, |state| format!(": {state}"))
+        "the game has a cycle of {length} moves: a line of play returns to a state {length} \
+         moves later (first reached at depth {depth}{}); the exhaustive and pruning engines \
+         need a game without cycles (an outcome game that may cycle is solved by retrograde \
+         analysis: gamesolver::retrograde)",
+        state.as_ref().map_or_else(String::new, |states| format!("; the cycle: {states}"))
     )]
     Cycle {
         /// The depth (moves from the root of the search) at which the state was first reached.
         depth: usize,
-        /// How many moves later the line returns to it.
+        /// The cycle's own length: how many moves later the line returns to the state.
         length: usize,
-        /// The state, as [`Game::state_text`](crate::Game::state_text) shows it.
+        /// The cycle's states, from the state the line returns to round to it again (the first
+        /// eight, then `…`), joined by ` → `, as [`Game::state_text`](crate::Game::state_text)
+        /// shows them; `None` if the game does not describe its states.
         state: Option<String>,
     },
 }

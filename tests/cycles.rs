@@ -58,26 +58,149 @@ fn limits() -> Limits {
 }
 
 fn assert_cycle(result: Result<i64, Error>, what: &str) {
+    assert_cycle_of(result, what, |length| length > 0);
+}
+
+/// Checks a cycle error against the game's own moves: its states (as shown) follow one another
+/// by legal moves (+1 or +2 on the ring), return to the first, and are `length` moves (all of
+/// them shown for a cycle of at most eight); `length_ok` says whether the length is right.
+fn assert_cycle_of(result: Result<i64, Error>, what: &str, length_ok: impl Fn(usize) -> bool) {
     match result {
         Err(Error::Cycle {
             depth,
             length,
             state,
         }) => {
-            assert!(length > 0 && depth < 4096, "{what}: {depth}, {length}");
+            assert!(
+                length_ok(length) && depth < 4096,
+                "{what}: {depth}, {length}"
+            );
             let state = state.expect("the game describes its states");
-            assert!(state.starts_with("the counter at "), "{what}: {state}");
+            let counters: Vec<u32> = state
+                .trim_end_matches(" → …")
+                .split(" → ")
+                .map(|shown| {
+                    let number = shown.strip_prefix("the counter at ");
+                    number
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or_else(|| panic!("{what}: {state}"))
+                })
+                .collect();
+            assert_eq!(counters.len(), length.min(8) + 1, "{what}: {state}");
+            if length <= 8 {
+                assert_eq!(counters.first(), counters.last(), "{what}: {state}");
+            }
+            for pair in counters.windows(2) {
+                assert!(pair[1] != pair[0], "{what}: {state}");
+            }
             let message = Error::Cycle {
                 depth,
                 length,
-                state: Some(state),
+                state: Some(state.clone()),
             }
             .to_string();
-            assert!(message.contains("the game has a cycle"), "{message}");
+            assert!(
+                message.contains(&format!("the game has a cycle of {length} moves")),
+                "{message}"
+            );
+            assert!(
+                message.contains(&format!("the cycle: {state}")),
+                "{message}"
+            );
             assert!(message.contains("retrograde"), "{message}");
         }
         other => panic!("{what}: expected a cycle, got {other:?}"),
     }
+}
+
+/// A counter that goes round a ring of `size` one step at a time, with no other move: its one
+/// cycle is `size` moves long.
+struct Loop {
+    size: u32,
+}
+
+impl Game for Loop {
+    type State = u32;
+    type Move = ();
+    fn start(&self) -> u32 {
+        0
+    }
+    fn moves(&self, _: &u32, moves: &mut Vec<()>) {
+        moves.push(());
+    }
+    fn play(&self, at: &u32, _: &()) -> Step<u32> {
+        Step {
+            next: (at + 1) % self.size,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+    fn state_text(&self, at: &u32) -> Option<String> {
+        Some(format!("the counter at {at}"))
+    }
+}
+
+impl DenseIndex for Loop {
+    fn index_len(&self) -> usize {
+        self.size as usize
+    }
+    fn index(&self, at: &u32) -> usize {
+        *at as usize
+    }
+}
+
+#[test]
+fn a_cycle_is_named_by_its_own_length_and_states() {
+    // Found when the path doubles past 1024, after hundreds of rounds: the length is still the
+    // cycle's own, and its states are listed in order.
+    for size in [4, 7, 12] {
+        let game = Loop { size };
+        let is_size = |length| length == size as usize;
+        let options = Pruning::new().limits(limits());
+        let sharded = ShardedTable::new();
+        let atomic = AtomicDenseTable::for_game(&game);
+        let bounds = ShardedBoundTable::new();
+        let results = [
+            (
+                "hash",
+                solve_with(&game, HashTable::new(), limits()).map(|s| s.value()),
+            ),
+            (
+                "dense",
+                solve_with(&game, DenseTable::for_game(&game), limits()).map(|s| s.value()),
+            ),
+            (
+                "sharded",
+                par_solve_with(&game, &sharded, limits()).map(|s| s.value()),
+            ),
+            (
+                "atomic",
+                par_solve_with(&game, &atomic, limits()).map(|s| s.value()),
+            ),
+            (
+                "hash bounds",
+                prune_with(&game, HashBoundTable::new(), options).map(|s| s.value()),
+            ),
+            (
+                "sharded bounds",
+                par_prune_with(&game, &bounds, options).map(|s| s.value()),
+            ),
+        ];
+        for (what, result) in results {
+            assert_cycle_of(result, &format!("{what}, {size}"), is_size);
+        }
+    }
+    let message = solve_with(&Loop { size: 4 }, HashTable::new(), limits())
+        .map(|s| s.value())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("cycle of 4 moves: a line of play returns to a state 4 moves later"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -10,6 +10,9 @@ use crate::game::Game;
 /// path per doubling (nothing per node).
 pub(crate) const CYCLE_DEPTH: usize = 1024;
 
+/// The most states of a cycle an [`Error::Cycle`] shows.
+const SHOWN_STATES: usize = 8;
+
 /// [`Error::Cycle`] if the top of `path` (a search's open states, root first) is on it
 /// already, found through a table's `fingerprint` and `same`; nothing if the table cannot tell.
 ///
@@ -17,10 +20,13 @@ pub(crate) const CYCLE_DEPTH: usize = 1024;
 /// (their earlier moves are stored by then), so once its path has gone round once, its top
 /// state is also one cycle length below: looking only at the top finds the cycle at the next
 /// look after that, at the cost of one fingerprint per open state (no map, no allocation).
+/// The error gives the cycle's own length (from the top's nearest earlier place on the path,
+/// however many times the search went round before the look), the depth at which the line
+/// first reached that state, and the cycle's first states.
 #[cold]
 pub(crate) fn cycle_on<'s, G: Game + ?Sized>(
     game: &G,
-    mut path: impl DoubleEndedIterator<Item = &'s G::State> + ExactSizeIterator,
+    mut path: impl DoubleEndedIterator<Item = &'s G::State> + ExactSizeIterator + Clone,
     fingerprint: impl Fn(&G::State) -> Option<u64>,
     same: impl Fn(&G::State, &G::State) -> bool,
 ) -> Result<(), Error>
@@ -33,15 +39,31 @@ where
     let Some(key) = fingerprint(top) else {
         return Ok(());
     };
+    let is_top = |state: &G::State| fingerprint(state) == Some(key) && same(state, top);
+    let Some(nearer) = path.clone().rev().position(is_top) else {
+        return Ok(());
+    };
+    let length = nearer + 1;
+    let depth = path.clone().position(is_top).unwrap_or(path.len() - length);
+    // The cycle from the state it returns to, round to that state again (the first few).
     let below = path.len();
-    for (depth, state) in path.enumerate() {
-        if fingerprint(state) == Some(key) && same(state, top) {
-            return Err(Error::Cycle {
-                depth,
-                length: below - depth,
-                state: game.state_text(top),
-            });
-        }
-    }
-    Ok(())
+    let shown: Option<Vec<String>> = path
+        .skip(below - length)
+        .chain(std::iter::once(top))
+        .take(SHOWN_STATES + 1)
+        .map(|state| game.state_text(state))
+        .collect();
+    let state = shown.map(|states| {
+        let more = if length > SHOWN_STATES {
+            " → …"
+        } else {
+            ""
+        };
+        format!("{}{more}", states.join(" → "))
+    });
+    Err(Error::Cycle {
+        depth,
+        length,
+        state,
+    })
 }
