@@ -1649,3 +1649,37 @@ fn cluster_options_belong_to_the_distributed_solver() {
         );
     }
 }
+
+#[test]
+fn a_batch_error_names_its_line_on_one_thread_or_many() {
+    // Line 1 is solved at once; line 2 (one stone on the board) cannot be within the limit.
+    let first = benchmark_lines("Test_L3_R1", 1).remove(0);
+    let file = temp_file(
+        "batch-time-limit.txt",
+        format!("{} {}\n4\n", first.0, first.1).as_bytes(),
+    );
+    let path = file.to_str().unwrap();
+    for threads in ["1", "2"] {
+        let output = gamesolver(
+            &[
+                "connect-four",
+                "--batch",
+                path,
+                "--threads",
+                threads,
+                "--time-limit",
+                "300ms",
+            ],
+            None,
+        );
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{threads}: {stderr}");
+        assert_eq!(stdout, format!("{} {}\n", first.0, first.1), "{threads}");
+        assert!(
+            stderr.starts_with("error: line 2: the solve reached its time limit"),
+            "{threads}: {stderr}"
+        );
+    }
+    std::fs::remove_file(file).ok();
+}

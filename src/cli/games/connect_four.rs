@@ -296,13 +296,15 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
                 .iter()
                 .filter_map(|(_, parsed)| parsed.as_ref().ok().map(|(_, position)| *position))
                 .collect();
-            let scores = pool.install(|| pruner.par_values_of(&positions))?;
+            // Each position's own result, so that an error names the line it stopped at.
+            let scores = pool.install(|| pruner.par_results_of(&positions));
             let mut scores = scores.into_iter();
             for (number, parsed) in chunk {
                 let result = match parsed {
                     Err(problem) => Err(problem),
                     Ok((token, position)) => {
-                        let score = scores.next().expect("one score per position");
+                        let score = scores.next().expect("one result per position");
+                        let score = score.map_err(|error| Failure::AtLine(number, error))?;
                         let answer = answer_line(cli, &game, &mut pruner, &token, &position, score);
                         Ok(answer.map_err(|error| Failure::AtLine(number, error))?)
                     }

@@ -195,6 +195,25 @@ where
     /// assert_eq!(pool.install(|| pruner.par_values_of(&positions)).unwrap(), vec![-1, 1]);
     /// ```
     pub fn par_values_of(&mut self, states: &[G::State]) -> Result<Vec<Score>, Error> {
+        self.par_results_of(states).into_iter().collect()
+    }
+
+    /// [`par_values_of`](Pruner::par_values_of) with each state's own result, in the order
+    /// of `states`: a state whose search failed (the memory budget, the time limit) has its
+    /// error, and the others their values, so a caller can say which state it was.
+    ///
+    /// ```
+    /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(4, 4).unwrap();
+    /// let table = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
+    /// let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
+    /// let positions = [game.position("").unwrap(), game.position("1").unwrap()];
+    /// let results = pruner.par_results_of(&positions);
+    /// assert_eq!(results.len(), 2);
+    /// assert_eq!(*results[0].as_ref().unwrap(), 0); // 4×4 is a draw
+    /// ```
+    pub fn par_results_of(&mut self, states: &[G::State]) -> Vec<Result<Score, Error>> {
         use rayon::prelude::*;
         let clock = Instant::now();
         let (game, table, options) = (self.game, self.table, &self.options);
@@ -217,7 +236,7 @@ where
             values.push(value);
         }
         self.stats.elapsed += clock.elapsed();
-        values.into_iter().collect()
+        values
     }
 }
 
