@@ -494,3 +494,80 @@ fn the_time_limit_stops_every_engine() {
         pool(2).install(|| gamesolver::par_solve_with(&big, &sharded, limits).map(|s| s.value())),
     );
 }
+
+/// A start with two moves: first one whose value is exactly `i64::MIN` (a gain of `-i64::MAX`,
+/// then a state worth 1 to the opponent), then one to a final state worth 3 to the mover (kept
+/// turn). The first is not the best, but `i64::MIN` is never a value, and both engines search
+/// it (the pruning engine meets it first, before any bound could cut it): both report the
+/// overflow. (Seed 157 of the random games found the exhaustive engine letting it pass.)
+struct EdgeOfRange;
+
+impl Game for EdgeOfRange {
+    type State = u8;
+    type Move = u8;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
+        if *at == 0 {
+            moves.extend([2, 1]);
+        }
+    }
+    fn play(&self, _: &u8, to: &u8) -> Step<u8> {
+        match to {
+            1 => Step {
+                next: 1,
+                gain: 0,
+                turn: Turn::Keep,
+            },
+            _ => Step {
+                next: 2,
+                gain: -Score::MAX,
+                turn: Turn::Pass,
+            },
+        }
+    }
+    fn payoff(&self, at: &u8) -> Score {
+        if *at == 1 { 3 } else { 1 }
+    }
+}
+
+impl gamesolver::DenseIndex for EdgeOfRange {
+    fn index_len(&self) -> usize {
+        3
+    }
+    fn index(&self, at: &u8) -> usize {
+        usize::from(*at)
+    }
+}
+
+#[test]
+fn a_move_worth_exactly_i64_min_is_an_overflow_on_every_engine() {
+    let game = EdgeOfRange;
+    let overflow = |result: Result<Score, Error>, what: &str| {
+        assert!(
+            matches!(result, Err(Error::ScoreOverflow)),
+            "{what}: {result:?}"
+        );
+    };
+    overflow(
+        solve(&game, HashTable::new()).map(|s| s.value()),
+        "exhaustive, hash",
+    );
+    overflow(
+        solve(&game, gamesolver::memo::DenseTable::for_game(&game)).map(|s| s.value()),
+        "exhaustive, dense",
+    );
+    let sharded = gamesolver::memo::ShardedTable::new();
+    overflow(
+        gamesolver::par_solve(&game, &sharded).map(|s| s.value()),
+        "parallel exhaustive",
+    );
+    for driver in DRIVERS {
+        let options = Pruning::new().driver(driver);
+        overflow(
+            prune_with(&game, HashBoundTable::new(), options).map(|s| s.value()),
+            &format!("pruning, {driver:?}"),
+        );
+    }
+}

@@ -77,9 +77,9 @@ impl Scan {
     }
 
     /// Counts a move of `gain` and `turn` to a child of value `child`; `true` if the best
-    /// value reached `high` (the caller stops: no other move can do better). A value of exactly
-    /// `Score::MIN` is caught when the state closes: it can only matter if it is the best, and
-    /// then `best` is `Score::MIN`.
+    /// value reached `high` (the caller stops: no other move can do better). A move whose value
+    /// wraps, or is exactly `Score::MIN` (never a value), is an overflow even when another move
+    /// is better, as in the pruning engine.
     ///
     /// The caller leaves its loop on `true` by a branch, not by moving the cursor to the end
     /// in the same instruction stream: the cursor would then wait for the child's value (a
@@ -94,7 +94,7 @@ impl Scan {
         child: Score,
     ) -> bool {
         let (value, wrapped) = gain.overflowing_add(signed(turn, child));
-        self.overflow |= wrapped;
+        self.overflow |= wrapped | (value == Score::MIN);
         self.best = self.best.max(value);
         R::DECLARES && self.best >= self.high
     }
