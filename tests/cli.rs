@@ -1683,3 +1683,40 @@ fn a_batch_error_names_its_line_on_one_thread_or_many() {
     }
     std::fs::remove_file(file).ok();
 }
+
+#[test]
+fn a_score_game_is_analysed_in_points_and_dots_and_boxes_shows_its_board() {
+    // Two boxes side by side; the left one has all four sides.
+    let lines = "0,0-0,1 1,0-1,1 0,0-1,0 0,1-1,1";
+    let output = gamesolver(
+        &["analyze", "dots-and-boxes", "1", "2", "--at", lines],
+        None,
+    );
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(!text.contains("win/loss"), "{text}");
+    assert!(
+        text.contains("(their points minus the opponent's from here on)"),
+        "{text}"
+    );
+    let board: Vec<&str> = text.lines().skip(1).take(4).collect();
+    assert_eq!(
+        board,
+        [
+            "  +---+   +",
+            "  | # |    ",
+            "  +---+   +",
+            "  (dots are ROW,COLUMN from 0,0 at the top left; # is a claimed box)"
+        ],
+        "{text}"
+    );
+    // play's list of move values: points, no win/loss either.
+    let played = gamesolver(&["play", "dots-and-boxes", "1", "2"], Some(b"?\nq\n"));
+    let said = String::from_utf8(played.stdout).unwrap();
+    assert!(said.contains("from here on with best play):"), "{said}");
+    assert!(!said.contains("win/loss"), "{said}");
+    // An outcome game keeps its clause where it has no remoteness to give.
+    let nim = gamesolver(&["play", "nim", "1,2"], Some(b"?\nq\n"));
+    let said = String::from_utf8(nim.stdout).unwrap();
+    assert!(said.contains("+1/-1 for a win/loss"), "{said}");
+}

@@ -115,6 +115,8 @@ where
         position,
         value: moves.0,
         remoteness: None,
+        outcomes: G::OUTCOMES,
+        board: game.board(&state),
         moves: moves.1,
     })
 }
@@ -179,13 +181,23 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
             outcome_words(analysis.value, remoteness)
         )?;
     } else {
+        let outcomes = if analysis.outcomes {
+            "; +1/-1 for a win/loss"
+        } else {
+            ""
+        };
         writeln!(
             out,
             "{} at {at}: the player to move secures {} (their points minus the opponent's from \
-             here on; +1/-1 for a win/loss).",
+             here on{outcomes}).",
             analysis.game.id(),
             analysis.value
         )?;
+    }
+    if let Some(board) = &analysis.board {
+        for row in board.lines() {
+            writeln!(out, "  {row}")?;
+        }
     }
     if analysis.moves.is_empty() {
         return writeln!(out, "No move can be played here: the game is over.");

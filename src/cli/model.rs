@@ -198,6 +198,10 @@ pub struct Moves {
     pub value: Score,
     /// For games with outcomes: its remoteness (`None` for a draw).
     pub remoteness: Option<Option<u32>>,
+    /// Whether the game is won, lost or drawn (values +1, -1, 0), not scored in points.
+    pub outcomes: bool,
+    /// The position drawn, for a game whose positions are boards, in lines.
+    pub board: Option<String>,
     /// Every legal move, best first (ties in the game's move order).
     pub moves: Vec<Valued>,
 }
@@ -230,6 +234,8 @@ impl Moves {
             position,
             value,
             remoteness: Some(remoteness),
+            outcomes: true,
+            board: None,
             moves,
         }
     }

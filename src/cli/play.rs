@@ -401,10 +401,15 @@ fn values<G: Presented>(
     let mut moves = oracle.move_values(state)?;
     moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
     let top = moves.first().map(|mv| mv.value);
+    let outcomes = if G::OUTCOMES {
+        "; +1/-1 for a win/loss"
+    } else {
+        ""
+    };
     writeln!(
         out,
         "Every move, best first, with its value for you (your points minus the opponent's \
-         from here on with best play; +1/-1 for a win/loss):"
+         from here on with best play{outcomes}):"
     )?;
     for mv in &moves {
         let best = if Some(mv.value) == top {

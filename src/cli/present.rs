@@ -41,6 +41,12 @@ pub trait Presented: Game {
     }
     /// The position as `play` shows it before each move (the piles, the board), in lines.
     fn show(&self, state: &Self::State) -> String;
+    /// The position drawn for `analyze`, for a game whose positions are boards (the rest show
+    /// none there: their position is in its text).
+    fn board(&self, state: &Self::State) -> Option<String> {
+        let _ = state;
+        None
+    }
     /// A move at `state` as a person types it in `play` (and as `?` lists it): short, and
     /// distinct from the state's other moves.
     fn move_name(&self, state: &Self::State, mv: &Self::Move) -> String;

@@ -89,16 +89,29 @@ impl Presented for DotsAndBoxes {
             }
             lines.push(dots);
             if row < rows {
-                let sides: Vec<&str> = (0..=columns)
-                    .map(|column| {
-                        if is_drawn(horizontal + row * (columns + 1) + column) { "|" } else { " " }
-                    })
-                    .collect();
-                lines.push(sides.join("   "));
+                let side = |column: u32| is_drawn(horizontal + row * (columns + 1) + column);
+                let mut sides = String::new();
+                for column in 0..=columns {
+                    sides.push(if side(column) { '|' } else { ' ' });
+                    if column < columns {
+                        // A box with its four sides drawn is claimed (by whoever drew the last).
+                        let claimed = side(column)
+                            && side(column + 1)
+                            && is_drawn(row * columns + column)
+                            && is_drawn((row + 1) * columns + column);
+                        sides.push_str(if claimed { " # " } else { "   " });
+                    }
+                }
+                lines.push(sides);
             }
         }
-        lines.push("(dots are ROW,COLUMN from 0,0 at the top left)".to_string());
+        lines.push(
+            "(dots are ROW,COLUMN from 0,0 at the top left; # is a claimed box)".to_string(),
+        );
         lines.join("\n")
+    }
+    fn board(&self, drawn: &u64) -> Option<String> {
+        Some(self.show(drawn))
     }
     fn move_name(&self, _: &u64, edge: &u8) -> String {
         let ((r1, c1), (r2, c2)) = edge_dots(self, *edge);
