@@ -238,6 +238,7 @@ fn failed(failure: Failure) -> ExitCode {
         Failure::Usage(message) => fail(&message, "usage", 2),
         Failure::Rejected(error) => fail(&error.to_string(), error.kind(), 1),
         Failure::AtLine(line, error) => fail(&format!("line {line}: {error}"), error.kind(), 1),
+        Failure::Advised(error, advice) => fail(&format!("{error} ({advice})"), error.kind(), 1),
     }
 }
 

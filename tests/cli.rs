@@ -1720,3 +1720,36 @@ fn a_score_game_is_analysed_in_points_and_dots_and_boxes_shows_its_board() {
     let said = String::from_utf8(nim.stdout).unwrap();
     assert!(said.contains("+1/-1 for a win/loss"), "{said}");
 }
+
+#[test]
+fn analyze_and_play_reach_a_layered_game_past_the_engines_table_by_its_tiers() {
+    // Dots and Boxes on 2×3 boxes: the engine's dense table (1 MiB) does not fit 900 KiB, its
+    // hash table neither; every tier kept (2¹⁷ one-byte values) does, and gives the engine's
+    // analysis exactly.
+    let small = ["dots-and-boxes", "2", "3", "--threads", "1"];
+    let mut tight = vec!["analyze"];
+    tight.extend(small);
+    tight.extend(["--memory-limit", "900K", "--at", "0,0-0,1 1,1-2,1"]);
+    let mut roomy = vec!["analyze"];
+    roomy.extend(small);
+    roomy.extend(["--at", "0,0-0,1 1,1-2,1"]);
+    assert_eq!(json(&tight, None), json(&roomy, None));
+    let mut play = vec!["play"];
+    play.extend(small);
+    play.extend(["--memory-limit", "900K"]);
+    let output = gamesolver(&play, Some(b"?\nq\n"));
+    let said = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("Every move, best first"), "{said}");
+    // The engine's refusal of a layered game says what works.
+    let message = rejected(&["dots-and-boxes", "3", "4", "--solver", "engine"], None, 1);
+    assert!(message.contains("needs about"), "{message}");
+    assert!(
+        message.contains("(--solver tier solves this game tier by tier"),
+        "{message}"
+    );
+}

@@ -4,7 +4,7 @@ use std::hash::Hash;
 use std::io::{self, Write};
 
 use gamesolver::memo::{DenseTable, HashTable, MemoTable};
-use gamesolver::{DenseIndex, Error, Limits, Player, Ply, Score, solve_within};
+use gamesolver::{DenseIndex, Error, Limits, MoveValue, Player, Ply, Score, Tiered, solve_within};
 use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
@@ -82,6 +82,42 @@ impl Analyze<'_> {
     {
         analyze(self.cli, game, self.at, self.limits)
     }
+
+    /// Values every move of a game layered into tiers at the position: by the engine where its
+    /// dense table fits the budget (or from `--load`), else by the tier solver keeping every
+    /// tier, which values any position (Dots and Boxes on 3×4 boxes: 2 GiB of tiers, where the
+    /// engine's table would need about 100 GiB).
+    pub fn with_tiers<G>(self, game: &G) -> Result<Moves, Failure>
+    where
+        G: Presented + DenseIndex + Tiered + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        let budget = self.limits.memory_budget;
+        if self.cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
+            return self.with(game);
+        }
+        let (at, _) = self.at;
+        let state = match at {
+            Some(position) => game.position(position)?,
+            None => game.start(),
+        };
+        let solution = solve::every_tier(self.cli, game, self.limits)?;
+        let (value, moves) = match (solution.value_of(&state), solution.move_values(&state)) {
+            (Some(value), Some(moves)) => (value, moves),
+            _ => return Err(solve::tiers_not_kept().into()),
+        };
+        let (value, moves) = described(game, &state, value, moves);
+        Ok(Moves {
+            game: self.cli.game,
+            position: at.map(str::to_string),
+            value,
+            remoteness: None,
+            outcomes: G::OUTCOMES,
+            board: game.board(&state),
+            moves,
+        })
+    }
 }
 
 /// Solves `game` with the engine (dense table when it fits the budget) and values every move
@@ -134,7 +170,17 @@ where
 {
     let mut solution = solve_within(game, table, limits, G::Range::default())?;
     let value = solution.value_of(state)?;
-    let mut moves = solution.move_values(state)?;
+    let moves = solution.move_values(state)?;
+    Ok(described(game, state, value, moves))
+}
+
+/// The value of `state` and each of its moves, best first, in the game's words.
+fn described<G: Presented>(
+    game: &G,
+    state: &G::State,
+    value: Score,
+    mut moves: Vec<MoveValue<G>>,
+) -> (Score, Vec<Valued>) {
     // Best first; the sort is stable, so equal moves keep the game's order.
     moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
     let plies: Vec<Ply<G>> = moves
@@ -164,7 +210,7 @@ where
             }
         })
         .collect();
-    Ok((value, described))
+    (value, described)
 }
 
 /// Writes the analysis in words.

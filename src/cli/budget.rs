@@ -40,6 +40,7 @@ pub fn whole_budget(failure: Failure) -> Failure {
     match failure {
         Failure::Rejected(error) => Failure::Rejected(whole(error)),
         Failure::AtLine(line, error) => Failure::AtLine(line, whole(error)),
+        Failure::Advised(error, advice) => Failure::Advised(whole(error), advice),
         usage => usage,
     }
 }

@@ -7,9 +7,24 @@ use std::hash::Hash;
 use super::model::Failure;
 use super::present::Presented;
 use super::registry::{Done, Task};
-use gamesolver::DenseIndex;
+use gamesolver::{DenseIndex, Tiered};
 
 impl Task<'_> {
+    /// Does the task with `game`, a game layered into tiers: `analyze` and `play` use the tier
+    /// solver where the engine's table would not fit.
+    pub fn with_tiers<G>(self, game: &G) -> Result<Done, Failure>
+    where
+        G: Presented + DenseIndex + Tiered + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        match self {
+            Task::Analyze(analyze) => analyze.with_tiers(game).map(Done::Moves),
+            Task::Play(play) => play.with_tiers(game).map(|()| Done::Played),
+            task => task.with(game),
+        }
+    }
+
     /// Does the task with `game`.
     pub fn with<G>(self, game: &G) -> Result<Done, Failure>
     where

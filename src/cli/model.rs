@@ -34,6 +34,9 @@ pub enum Failure {
     Rejected(Error),
     /// A line of a batch input stopped the batch (exit code 1).
     AtLine(usize, Error),
+    /// The solve was rejected, and another solver would do (exit code 1): the error, and what
+    /// to use instead.
+    Advised(Error, &'static str),
 }
 
 impl From<Error> for Failure {

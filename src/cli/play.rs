@@ -11,7 +11,7 @@ use std::io::{self, BufRead, Read, Write};
 use gamesolver::memo::{BoundTable, DenseTable, HashTable, MemoTable};
 use gamesolver::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeSource, Score, Solution,
-    solve_within,
+    TierSolution, Tiered, solve_within,
 };
 
 use super::args::{PlayArgs, Side, strip_protection};
@@ -22,6 +22,7 @@ use super::registry;
 use super::registry::Play;
 use super::registry::{Done, Task};
 use super::saved;
+use super::solve;
 
 /// The longest line a move is read from; the rest of a longer line is read as further lines.
 const LINE_BYTES: u64 = 4096;
@@ -83,6 +84,27 @@ impl Play<'_> {
             let mut oracle = solved(game, HashTable::new(), self.limits)?;
             converse_from(game, &mut oracle, start, name, side)
         }
+    }
+
+    /// Plays a game layered into tiers: as [`with`](Play::with) where the engine's dense
+    /// table fits the budget (or with `--load`), else against the tier solver keeping every
+    /// tier.
+    pub fn with_tiers<G>(self, game: &G) -> Result<(), Failure>
+    where
+        G: Presented + DenseIndex + Tiered + Sync,
+        G::State: Eq + Hash + Send,
+    {
+        let cli = &self.args.game;
+        let budget = self.limits.memory_budget;
+        if cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
+            return self.with(game);
+        }
+        let start = match &self.args.at {
+            Some(text) => game.position(strip_protection(text))?,
+            None => game.start(),
+        };
+        let mut oracle = solve::every_tier(cli, game, self.limits)?;
+        converse_from(game, &mut oracle, start, cli.game.id(), self.args.side)
     }
 }
 
@@ -146,6 +168,13 @@ pub trait Oracle<G: Game> {
 impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Oracle<G> for Pruner<'_, G, T, R> {
     fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
         self.analyze(state)
+    }
+}
+
+/// A tier solution that kept every tier values any position's moves from its tiers.
+impl<G: Tiered> Oracle<G> for TierSolution<'_, G> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        TierSolution::move_values(self, state).ok_or_else(solve::tiers_not_kept)
     }
 }
 

@@ -28,8 +28,8 @@ use super::saved::saved_report;
 use gamesolver::error::Bytes;
 use gamesolver::memo::{HashBoundTable, ShardedBoundTable};
 use gamesolver::{
-    DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, Tiered, par_prune_with,
-    par_tier_solve_with, prune_with, tier_solve_with,
+    DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, TierSolution, Tiered,
+    par_prune_with, par_tier_solve_with, prune_with, tier_solve_with,
 };
 
 /// Reads the values, solves, and reports.
@@ -63,8 +63,18 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             fast(cli, values, limits)
         }
         (_, Some(tiers)) if tiered || cli.solver == SolverName::Auto => tiers(cli, values, limits),
-        _ => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
-            .map(Done::report),
+        (_, tiers) => with_engine_game(cli.game, values, Task::Solve(Solve { cli, n, limits }))
+            .map(Done::report)
+            .map_err(|failure| match failure {
+                // A layered game the engine cannot hold: the tier solver may.
+                Failure::Rejected(error @ Error::MemoryBudget { .. }) if tiers.is_some() => {
+                    Failure::Advised(
+                        error,
+                        "--solver tier solves this game tier by tier, in far less memory",
+                    )
+                }
+                failure => failure,
+            }),
     }
 }
 
@@ -162,6 +172,34 @@ pub(super) fn threads_or_cores(cli: &Cli) -> usize {
     cli.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
+    )
+}
+
+/// The tier solution of `game` keeping every tier (so that it values any position), on
+/// `--threads` threads: what `analyze` and `play` use where the engine's table would not fit.
+pub(super) fn every_tier<'g, G>(
+    cli: &Cli,
+    game: &'g G,
+    limits: Limits,
+) -> Result<TierSolution<'g, G>, Error>
+where
+    G: Tiered + Sync,
+    G::State: Send,
+{
+    let mut limits = limits;
+    let pool = pool_if_parallel(threads_or_cores(cli), &mut limits)?;
+    match &pool {
+        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, KeepTiers::All)),
+        None => tier_solve_with(game, limits, KeepTiers::All),
+    }
+}
+
+/// A tier solution that was asked for a position whose tiers it did not keep.
+pub(super) fn tiers_not_kept() -> Error {
+    Error::InvalidState(
+        "the tier solution kept no values for this position's moves (every tier is kept for \
+         analyze and play)"
+            .into(),
     )
 }
 

@@ -15,7 +15,7 @@ pub const GAME: Bundled = Bundled {
     about: "Dots and Boxes: the VALUES are the rows and columns of boxes (3x3 has 24 edges; the tier solver solves 3x4, 31 edges)",
     solves: Solves::Engine(Engine {
         reads: Reads::Integers { example: "2 3" },
-        with: |values, task| task.with(&game(&values)?),
+        with: |values, task| task.with_tiers(&game(&values)?),
         check: |values, options, summary| summary.add_dense(&game(&values)?, options),
         fast: None,
         tiers: Some(|cli, values, limits| {
