@@ -9,14 +9,9 @@ use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
 use super::budget;
-use super::model::Analysis;
-use super::model::Moves;
-use super::model::Valued;
-use super::model::{Failure, Fields};
+use super::model::{Analysis, Failure, Fields, Moves, Valued};
 use super::present::Presented;
-use super::registry;
-use super::registry::Analyze;
-use super::registry::Task;
+use super::registry::{self, Analyze, Task};
 use super::saved;
 use super::solve;
 

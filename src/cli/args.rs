@@ -3,8 +3,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::model::GameName;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use super::model::GameName;
 
 /// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
 /// thousands of them only cost memory and start-up on any machine this runs on (and starting

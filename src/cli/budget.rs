@@ -4,12 +4,13 @@
 use std::io::Read;
 use std::path::Path;
 
+use gamesolver::error::Bytes;
+use gamesolver::{Error, Limits, input};
+
 use super::args::{Cli, strip_protection};
 use super::model::Failure;
 use super::options::refuse_misplaced_options;
 use super::registry::Reads;
-use gamesolver::error::Bytes;
-use gamesolver::{Error, Limits, input};
 
 /// The bytes a game built from `n` values holds: the values and a running sum per value
 /// (Stone Game II's suffix sums, Stone Game VIII's prefix sums), and a little more.

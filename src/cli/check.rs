@@ -3,12 +3,8 @@
 use gamesolver::check::CheckOptions;
 
 use super::args::Cli;
-use super::budget::game_bytes;
-use super::budget::held;
-use super::budget::limits;
-use super::budget::read_values;
-use super::model::CheckSummary;
-use super::model::Failure;
+use super::budget::{game_bytes, held, limits, read_values};
+use super::model::{CheckSummary, Failure};
 use super::options::refuse_misplaced_options;
 
 /// Reads the values, builds the game, and runs the conformance checker on it (Stone Game VIII:

@@ -1,9 +1,10 @@
 //! `--solver distributed`: timely's configuration from the command line's named options, and
 //! its chatter kept off stdout.
 
+use std::io::Write;
+
 use super::args::Cli;
 use super::model::Failure;
-use std::io::Write;
 
 /// timely's configuration from `--workers`, `--processes`, `--process` and `--hostfile`: one
 /// process of `--workers` threads, or process `--process` of a cluster of `--processes`, whose

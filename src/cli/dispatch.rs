@@ -4,10 +4,11 @@
 
 use std::hash::Hash;
 
+use gamesolver::{DenseIndex, Tiered};
+
 use super::model::Failure;
 use super::present::Presented;
 use super::registry::{Done, Task};
-use gamesolver::{DenseIndex, Tiered};
 
 impl Task<'_> {
     /// Does the task with `game`, a game layered into tiers: `analyze` and `play` use the tier

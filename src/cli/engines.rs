@@ -3,10 +3,6 @@
 
 use std::hash::Hash;
 
-use super::args::Cli;
-use super::budget::held;
-use super::model::{Answer, Failure, Report};
-use super::present::Presented;
 use gamesolver::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
     ShardedTable,
@@ -15,6 +11,11 @@ use gamesolver::{
     DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeSource,
     Retrograde, Score, Solution, StateIds, Stats, par_solve_within, retrograde_with, solve_within,
 };
+
+use super::args::Cli;
+use super::budget::held;
+use super::model::{Answer, Failure, Report};
+use super::present::Presented;
 
 /// What an engine run produced.
 pub(super) struct EngineRun<G: Game> {

@@ -1,10 +1,12 @@
 //! The time forecast: before a long solve, how long the exhaustive engine would take, from the
 //! work the game declares.
 
+use std::time::Duration;
+
+use gamesolver::Error;
+
 use super::args::{Cli, SolverName};
 use super::present::Presented;
-use gamesolver::Error;
-use std::time::Duration;
 
 /// Moves per second the exhaustive engine values on large games (Stone Game II on the reference
 /// machine, docs/performance.md).

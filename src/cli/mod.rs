@@ -1,15 +1,16 @@
 //! The `gamesolver` command line, in layers; a module imports only modules of the layers below
-//! its own (docs/architecture.md says how this is checked):
+//! its own (tests/layers.rs checks that no import circle forms; docs/architecture.md says how):
 //!
-//! 1. `model`: names, answers, entries, reports, analyses, failures (imports nothing of `cli`);
-//! 2. `args` (the command line's grammar) and `report`, `progress` (output);
+//! 1. `model` (names, answers, entries, reports, analyses, failures) and `progress`: they
+//!    import nothing of `cli`;
+//! 2. `args` (the command line's grammar) and `report` (words or JSON);
 //! 3. `registry`: what a bundled game is to the command line, and what a command asks of one;
-//! 4. `present`, `budget`, `options`: a game's presentation, the memory budget and threads,
-//!    which options apply;
-//! 5. the commands: `saved`, `solve` (and `engines`, `forecast`, `cluster`), `check`,
-//!    `analyze`, `play`;
-//! 6. `dispatch`: a registry task done with a game, by the commands;
-//! 7. `games`: one file per bundled game, and their list, which `main` installs in the
+//! 4. `options` (which options apply) and `present` (a game's presentation);
+//! 5. `budget`: the memory budget, the threads, reading the values;
+//! 6. the engines as the command line runs them: `engines`, `forecast`, `cluster`;
+//! 7. the commands: `saved`, then `solve`, then `check`, `analyze`, `play`;
+//! 8. `dispatch`: a registry task done with a game, by the commands;
+//! 9. `games`: one file per bundled game, and their list, which `main` installs in the
 //!    registry.
 
 pub mod analyze;

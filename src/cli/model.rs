@@ -6,11 +6,10 @@
 use std::borrow::Cow;
 use std::hash::Hash;
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::Value;
-
 use gamesolver::check::{CheckOptions, CheckReport, check_dense};
 use gamesolver::{DenseIndex, Error, Game, Score, Stats};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
 
 /// A bundled game's name, as typed on the command line (`stone-game-ii`). The registry
 /// (`cli::registry`) knows what the name stands for, and gives the parser that accepts the

@@ -18,9 +18,7 @@ use super::args::{PlayArgs, Side, strip_protection};
 use super::budget;
 use super::model::Failure;
 use super::present::Presented;
-use super::registry;
-use super::registry::Play;
-use super::registry::{Done, Task};
+use super::registry::{self, Done, Play, Task};
 use super::saved;
 use super::solve;
 

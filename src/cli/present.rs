@@ -2,9 +2,10 @@
 //! answer, a headline, its optimal line as entries that read as sentences and serialise as
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
-use super::model::{Answer, Entry, Line};
 use gamesolver::games::{End, Interval};
 use gamesolver::{Error, Game, Player, Ply, RangeSource, Score};
+
+use super::model::{Answer, Entry, Line};
 
 /// What the command line needs from a game besides the rules.
 pub trait Presented: Game {

@@ -10,11 +10,12 @@
 
 use std::sync::OnceLock;
 
-use super::args::{AnalyzeArgs, Cli, PlayArgs};
-use super::model::{CheckSummary, Failure, GameName, Moves, Report};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser, ValueParserFactory};
 use gamesolver::Limits;
 use gamesolver::check::CheckOptions;
+
+use super::args::{AnalyzeArgs, Cli, PlayArgs};
+use super::model::{CheckSummary, Failure, GameName, Moves, Report};
 
 /// The bundled games, in the order the help shows them (installed by [`install`]).
 static GAMES: OnceLock<&'static [&'static Bundled]> = OnceLock::new();

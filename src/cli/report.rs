@@ -2,9 +2,10 @@
 
 use std::io::{self, Write};
 
-use super::model::{Answer, CheckSummary, Fields, Line, Report};
 use gamesolver::Score;
 use serde::{Serialize, Serializer};
+
+use super::model::{Answer, CheckSummary, Fields, Line, Report};
 
 /// Writes the report in words.
 pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {

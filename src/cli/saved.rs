@@ -3,28 +3,21 @@
 //! is in docs/saved-solutions.md.
 
 use std::fs::File;
+use std::hash::Hash;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::args::Cli;
-use super::args::SolverName;
-use super::budget::game_bytes;
-use super::budget::held;
-use super::engines::finish_then;
-use super::engines::presented;
-use super::model::Failure;
-use super::model::GameName;
-use super::model::Report;
-use super::present::Presented;
-use super::registry::Done;
-use super::registry::Saved;
-use super::registry::Task;
-use super::registry::with_engine_game;
 use gamesolver::Limits;
 use gamesolver::memo::DenseTable;
 use gamesolver::solve_within;
 use gamesolver::{DenseIndex, Error, Score};
-use std::hash::Hash;
+
+use super::args::{Cli, SolverName};
+use super::budget::{game_bytes, held};
+use super::engines::{finish_then, presented};
+use super::model::{Failure, GameName, Report};
+use super::present::Presented;
+use super::registry::{Done, Saved, Task, with_engine_game};
 
 /// The file's first eight bytes.
 const MAGIC: &[u8; 8] = b"GSOLVTBL";

@@ -1,36 +1,26 @@
-//! Reading the input, choosing a solver, solving (or checking).
+//! `gamesolver GAME VALUES`: choosing the solver for the game and the options, and solving.
 
 use std::hash::Hash;
 
-use super::args::{Cli, SolverName};
-use super::budget::held;
-use super::budget::pool;
-use super::budget::pool_if_parallel;
-use super::budget::values_and_limits;
-use super::engines::RETROGRADE_BYTES;
-use super::engines::RETROGRADE_STATES;
-use super::engines::edges_past_share;
-use super::engines::engine;
-use super::engines::outcome_report;
-use super::engines::presented;
-use super::engines::pruned;
-use super::forecast::foresee;
-use super::model::Failure;
-use super::model::GameName;
-use super::model::Report;
-use super::options::inapplicable_solver_options;
-use super::options::refuse_misplaced_options;
-use super::present::Presented;
-use super::registry::Solve;
-use super::registry::with_engine_game;
-use super::registry::{Done, Task};
-use super::saved::saved_report;
 use gamesolver::error::Bytes;
 use gamesolver::memo::{HashBoundTable, ShardedBoundTable};
 use gamesolver::{
     DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, TierSolution, Tiered,
     par_prune_with, par_tier_solve_with, prune_with, tier_solve_with,
 };
+
+use super::args::{Cli, SolverName};
+use super::budget::{held, pool, pool_if_parallel, values_and_limits};
+use super::engines::{
+    RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report, presented,
+    pruned,
+};
+use super::forecast::foresee;
+use super::model::{Failure, GameName, Report};
+use super::options::{inapplicable_solver_options, refuse_misplaced_options};
+use super::present::Presented;
+use super::registry::{Done, Solve, Task, with_engine_game};
+use super::saved::saved_report;
 
 /// Reads the values, solves, and reports.
 ///

@@ -5,7 +5,7 @@ use gamesolver::{Outcome, Player, Ply, Score};
 
 use super::chase::{self, in_moves};
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{integers, Presented};
+use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).

@@ -5,9 +5,9 @@ use gamesolver::{Outcome, Player, Ply, Score};
 use serde::Deserialize;
 
 use super::chase::{self, in_moves};
-use super::super::args::{Cli};
+use super::super::args::Cli;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{integers, Presented};
+use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
 
 /// The example in messages (LeetCode's first: the mouse wins).

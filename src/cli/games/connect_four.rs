@@ -14,11 +14,11 @@ use gamesolver::check::check_ranged;
 use gamesolver::{Game, Player, Ply};
 use serde::Serialize;
 
-use super::super::play;
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::budget::{limits, pool, pool_if_parallel};
-use super::super::engines::{concurrent, EngineRun, presented, pruned, sequential};
+use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
 use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
+use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::super::solve::{distributed_report, tier_report};

@@ -2,12 +2,12 @@
 
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::{AnyValue, Error, Ply, Score, Turn};
-use super::super::args::{SolverName};
+
+use super::super::args::SolverName;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{alice_or_bob, Presented};
+use super::super::present::{Presented, alice_or_bob};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 use super::super::solve::{distributed_report, tier_report};
-
 
 /// Dots and Boxes on the command line.
 pub const GAME: Bundled = Bundled {

@@ -2,10 +2,10 @@
 
 use gamesolver::games::Nim;
 use gamesolver::{DeclaredRange, Error, Ply, Score};
-use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{alice_or_bob, integers, Presented, winner};
-use super::super::registry::{Bundled, Engine, Reads, Solves};
 
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{Presented, alice_or_bob, integers, winner};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Nim on the command line.
 pub const GAME: Bundled = Bundled {

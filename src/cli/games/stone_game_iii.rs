@@ -2,10 +2,10 @@
 
 use gamesolver::games::StoneGameIII;
 use gamesolver::{AnyValue, Error, Ply, Score};
-use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{alice_or_bob, integers, Presented, result, row, winner};
-use super::super::registry::{Bundled, Engine, Reads, Solves};
 
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{Presented, alice_or_bob, integers, result, row, winner};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game III on the command line.
 pub const GAME: Bundled = Bundled {

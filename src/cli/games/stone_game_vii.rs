@@ -3,10 +3,10 @@
 
 use gamesolver::games::{End, Interval, StoneGameVII};
 use gamesolver::{AnyValue, Error, Ply, Score};
-use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{alice_or_bob, end_name, interval_position, Presented, row};
-use super::super::registry::{Bundled, Engine, Reads, Solves};
 
+use super::super::model::{Answer, Entry, Fields, Line};
+use super::super::present::{Presented, alice_or_bob, end_name, interval_position, row};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VII on the command line.
 pub const GAME: Bundled = Bundled {

@@ -9,15 +9,12 @@ use gamesolver::games::{
     solve_stone_game_viii_with,
 };
 use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
-use super::super::args::{Cli};
-use super::super::budget::{held};
-use super::super::model::{Answer, Failure, Line, Report};
-use super::super::present::{integers, Presented, row};
-use super::super::registry::{Bundled, Engine, Reads, Solves};
-use super::super::model::Entry;
-use super::super::model::Fields;
-use super::super::present::alice_or_bob;
 
+use super::super::args::Cli;
+use super::super::budget::held;
+use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
+use super::super::present::{Presented, alice_or_bob, integers, row};
+use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VIII on the command line.
 pub const GAME: Bundled = Bundled {

@@ -2,10 +2,10 @@
 
 use gamesolver::games::{Board, TicTacToe};
 use gamesolver::{AnyValue, Error, Player, Ply, Score};
+
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, winner};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
-
 
 /// Tic-tac-toe on the command line.
 pub const GAME: Bundled = Bundled {
