@@ -178,9 +178,23 @@ where
 {
     let mut limits = limits;
     let pool = pool_if_parallel(threads_or_cores(cli), &mut limits)?;
-    match &pool {
-        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, KeepTiers::All)),
-        None => tier_solve_with(game, limits, KeepTiers::All),
+    tiers_on(pool.as_ref(), game, limits, KeepTiers::All)
+}
+
+/// The tier solution of `game`, keeping `keep`, on `pool` (or this thread).
+fn tiers_on<'g, G>(
+    pool: Option<&rayon::ThreadPool>,
+    game: &'g G,
+    limits: Limits,
+    keep: KeepTiers,
+) -> Result<TierSolution<'g, G>, Error>
+where
+    G: Tiered + Sync,
+    G::State: Send,
+{
+    match pool {
+        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep)),
+        None => tier_solve_with(game, limits, keep),
     }
 }
 
@@ -219,10 +233,7 @@ where
     let threads = threads_or_cores(cli);
     let mut limits = limits;
     let pool = pool_if_parallel(threads, &mut limits)?;
-    let solve = |keep| match &pool {
-        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep)),
-        None => tier_solve_with(game, limits, keep),
-    };
+    let solve = |keep| tiers_on(pool.as_ref(), game, limits, keep);
     let (solution, everything) = match solve(KeepTiers::All) {
         Err(Error::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
         solved => (solved?, None),
