@@ -37,11 +37,11 @@ run() {
         tier-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 2 --json > "$out/stdout.txt" ;;
         engine-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver engine --json > "$out/stdout.txt" ;;
         parallel-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver parallel --threads 2 --json > "$out/stdout.txt" ;;
-        timely-1x1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -w 1 > "$out/stdout.txt" ;;
-        timely-1x2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -w 2 > "$out/stdout.txt" ;;
+        timely-1x1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json --workers 1 > "$out/stdout.txt" ;;
+        timely-1x2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json --workers 2 > "$out/stdout.txt" ;;
         timely-2x1)
-            $solver dots-and-boxes "$rows" "$columns" --solver distributed -- -n 2 -p 1 -h "$out/hosts" > /dev/null 2> "$out/helper.txt" &
-            /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json -- -n 2 -p 0 -h "$out/hosts" > "$out/stdout.txt"
+            $solver dots-and-boxes "$rows" "$columns" --solver distributed --processes 2 --process 1 --hostfile "$out/hosts" > /dev/null 2> "$out/helper.txt" &
+            /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json --processes 2 --process 0 --hostfile "$out/hosts" > "$out/stdout.txt"
             wait
             ;;
     esac
