@@ -4,7 +4,7 @@
 //! of play can return to a position).
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 use crate::solve::{Predecessors, StateAt};
 
 /// A position of either game: where the mouse and the cat are, and who moves.
@@ -199,6 +199,13 @@ impl Game for CatAndMouse {
 
     fn payoff(&self, state: &Chase) -> Score {
         payoff_for(state, state.mouse == 0 && state.mouse != state.cat)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none()
+            .dense_index()
+            .outcome_game()
+            .may_cycle()
     }
 }
 
@@ -544,6 +551,13 @@ impl Game for CatAndMouseII {
 
     fn payoff(&self, state: &Chase) -> Score {
         payoff_for(state, self.mouse_won(state))
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none()
+            .dense_index()
+            .outcome_game()
+            .may_cycle()
     }
 }
 

@@ -22,7 +22,9 @@ use std::fmt;
 
 use super::ranks::BINOMIAL;
 use crate::error::Error;
-use crate::game::{CompactKey, Game, Score, Step, Symmetry, Turn, ValueRange};
+use crate::game::{
+    Capabilities, CompactKey, Declares, Game, Score, Step, Symmetry, Turn, ValueRange,
+};
 
 mod tiers;
 
@@ -586,6 +588,10 @@ impl Game for ConnectFour {
             return Some(-(self.cells() - stones) / 2);
         }
         (stones >= self.cells() - 2).then_some(0)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().value_range()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Tiered, Turn};
 
 /// The most edges a board may have: the state is a 64-bit mask of drawn edges. (What a solve
 /// can hold is set by the memory budget: the exhaustive engine's dense index space is
@@ -128,6 +128,10 @@ impl Game for DotsAndBoxes {
     }
     fn state_bound(&self) -> Option<u64> {
         Some(1 << self.edges)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index().tiers()
     }
 }
 

@@ -3,7 +3,7 @@
 //! still there, and differ in what a move scores.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 
 /// Which end of the row a move takes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -215,6 +215,10 @@ impl<R: IntervalRule> Game for IntervalGame<R> {
     fn state_bound(&self) -> Option<u64> {
         let n = self.row.piles.len() as u64;
         Some(n * (n + 1) / 2)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
     }
 }
 

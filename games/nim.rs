@@ -3,7 +3,7 @@
 //! player to move wins, −1 if they lose.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn, ValueRange};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange};
 
 /// The most positions a Nim instance may have (the product of `heap + 1`): 2⁴⁰.
 pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
@@ -142,6 +142,13 @@ impl Game for Nim {
     }
     fn state_bound(&self) -> Option<u64> {
         Some(self.positions)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none()
+            .value_range()
+            .dense_index()
+            .outcome_game()
     }
 }
 

@@ -15,7 +15,7 @@ use std::mem::size_of;
 use std::time::Instant;
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
 use crate::solve::Limits;
 use crate::solve::kernel::limits::growth_fits;
@@ -232,6 +232,10 @@ impl Game for StoneGameII {
     fn state_bound(&self) -> Option<u64> {
         let n = self.piles.len() as u64;
         Some((0..n).map(|next| next.max(1).min((n - next - 1) / 2)).sum())
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
     }
 }
 

@@ -3,7 +3,7 @@
 //! "Tie") and by how much.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 
 /// A validated Stone Game III instance: at least one stone, and `Σ |values|` within `i64`.
 ///
@@ -74,6 +74,10 @@ impl Game for StoneGameIII {
     }
     fn state_bound(&self) -> Option<u64> {
         Some(self.values.len() as u64)
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
     }
 }
 

@@ -17,7 +17,7 @@
 //!   stack handles.
 
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, Player, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::solve::{Limits, Ply};
 use std::time::Instant;
 
@@ -344,6 +344,10 @@ impl Game for Literal<'_> {
     fn state_bound(&self) -> Option<u64> {
         Some(u64::from(self.game.len()))
     }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
+    }
 }
 
 impl DenseIndex for Literal<'_> {
@@ -431,6 +435,10 @@ impl Game for Stepwise<'_> {
 
     fn state_bound(&self) -> Option<u64> {
         Some(u64::from(self.game.len()))
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
     }
 }
 

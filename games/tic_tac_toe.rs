@@ -1,7 +1,7 @@
 //! Tic-tac-toe on the 3×3 board: X moves first; three in a row wins. Value +1 if the player
 //! to move wins, −1 if they lose, 0 for a draw. The value of the empty board is 0.
 
-use crate::game::{DenseIndex, Game, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 
 /// The eight lines, as 9-bit masks (cell `row * 3 + column`).
 const LINES: [u16; 8] = [
@@ -90,6 +90,10 @@ impl Game for TicTacToe {
         } else {
             0
         }
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index().outcome_game()
     }
 }
 

@@ -186,6 +186,14 @@ pub enum Error {
         /// shows them; `None` if the game does not describe its states.
         state: Option<String>,
     },
+    /// The engine asked of [`Solver`](crate::Solver) cannot solve this game as it is declared
+    /// (the message names the missing declaration).
+    #[error("{0}")]
+    Unsupported(String),
+    /// A question a solution cannot answer (the value of a state in a tier the tier solver did
+    /// not keep, or of a state retrograde analysis did not reach); the message says why.
+    #[error("{0}")]
+    Unanswerable(String),
 }
 
 impl Error {
@@ -218,6 +226,8 @@ impl Error {
             Error::Cancelled => "cancelled",
             Error::ScoreOverflow => "score-overflow",
             Error::Cycle { .. } => "cycle",
+            Error::Unsupported(_) => "unsupported",
+            Error::Unanswerable(_) => "unanswerable",
         }
     }
 

@@ -11,6 +11,8 @@
 //! v(s) = max over moves of  gain + (−v(next) if the turn passes, else v(next))
 //! ```
 
+use std::marker::PhantomData;
+
 /// A score: points, or a difference of points, from the side to move.
 ///
 /// Every score an engine computes lies in `-Score::MAX ..= Score::MAX`, so that negating it never
@@ -172,6 +174,280 @@ pub trait Game {
     fn state_text(&self, state: &Self::State) -> Option<String> {
         let _ = state;
         None
+    }
+
+    /// What the game declares beyond these methods, for [`Solver`](crate::Solver): the
+    /// capability traits it implements and wants used ([`ValueRange`], [`DenseIndex`],
+    /// [`Tiered`]), whether it is an outcome game, whether its play may cycle. The default
+    /// declares nothing, and every engine still solves the game exactly.
+    ///
+    /// The declaration is read once per solve, and the solver then runs the engine built for
+    /// exactly what is declared (the same code as the engine's own functions), so a
+    /// declaration costs nothing per state. Declaring a trait the game does not implement
+    /// does not compile.
+    ///
+    /// ```
+    /// use gamesolver::{Capabilities, Declares, Game, Score, Solver, Step, Turn, ValueRange};
+    ///
+    /// /// Take 1 or 2 counters; whoever takes the last one scores a point.
+    /// struct TakeAway { counters: u32 }
+    ///
+    /// impl Game for TakeAway {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 { self.counters }
+    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+    ///         moves.extend((1..=2).filter(|take| take <= left));
+    ///     }
+    ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+    ///         Step { next: left - take, gain: Score::from(left == take), turn: Turn::Pass }
+    ///     }
+    ///     fn payoff(&self, _left: &u32) -> Score { 0 }
+    ///     fn capabilities(&self) -> impl Declares<Self> {
+    ///         Capabilities::none().value_range()
+    ///     }
+    /// }
+    ///
+    /// impl ValueRange for TakeAway {
+    ///     fn value_range(&self, _left: &u32) -> (Score, Score) { (-1, 1) }
+    /// }
+    ///
+    /// let solved = Solver::new(&TakeAway { counters: 10 }).solve()?;
+    /// assert_eq!(solved.value(), 1);
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    fn capabilities(&self) -> impl Declares<Self>
+    where
+        Self: Sized,
+    {
+        Capabilities::none()
+    }
+}
+
+/// Marks a capability as declared in [`Capabilities`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Declared;
+
+/// Marks a capability as not declared in [`Capabilities`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Undeclared;
+
+/// What a game declares ([`Game::capabilities`]), built from [`Capabilities::none`] by naming
+/// each capability: `Capabilities::none().value_range().dense_index()`.
+///
+/// The capability traits are recorded in the type (`R`: [`ValueRange`], `I`: [`DenseIndex`],
+/// `T`: [`Tiered`], each [`Declared`] or [`Undeclared`]), so that the solver runs the engine
+/// monomorphized for them; the facts that choose an engine but change no per-state code
+/// (outcome game, may cycle) are plain flags.
+pub struct Capabilities<G: ?Sized, R = Undeclared, I = Undeclared, T = Undeclared> {
+    outcome_game: bool,
+    may_cycle: bool,
+    kinds: Kinds<G, R, I, T>,
+}
+
+/// The declared kinds, in the type only (a function type: `Send`, `Sync` and `Copy` whatever
+/// the game).
+type Kinds<G, R, I, T> = PhantomData<fn(&G) -> (R, I, T)>;
+
+impl<G: Game> Capabilities<G> {
+    /// Nothing declared.
+    pub fn none() -> Self {
+        Capabilities {
+            outcome_game: false,
+            may_cycle: false,
+            kinds: PhantomData,
+        }
+    }
+}
+
+impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
+    fn with<R2, I2, T2>(self) -> Capabilities<G, R2, I2, T2> {
+        Capabilities {
+            outcome_game: self.outcome_game,
+            may_cycle: self.may_cycle,
+            kinds: PhantomData,
+        }
+    }
+
+    /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
+    /// moves once one reaches the top of the state's range (a win/lose game stops at its first
+    /// winning move), and the pruning engine narrows its windows to it.
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T>
+    where
+        G: ValueRange,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
+    /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
+    /// instead of hash tables, and retrograde analysis numbers states by their index.
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T>
+    where
+        G: DenseIndex,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared>
+    where
+        G: Tiered,
+    {
+        self.with()
+    }
+
+    /// Declares an *outcome game*: every final state's payoff is +1 (won for the side to
+    /// move), −1 (lost) or 0 (drawn), and no move gains points. Values are then −1, 0 or +1,
+    /// which the exhaustive engine cuts on when no range is declared, results report an
+    /// [`Outcome`](crate::Outcome) and remoteness, and a game that [may
+    /// cycle](Capabilities::may_cycle) is solved by retrograde analysis.
+    pub fn outcome_game(self) -> Self {
+        Capabilities {
+            outcome_game: true,
+            ..self
+        }
+    }
+
+    /// Declares that a line of play may return to an earlier state (an outcome game where
+    /// endless play is a draw): the solver then uses retrograde analysis, which needs an
+    /// [outcome game](Capabilities::outcome_game).
+    pub fn may_cycle(self) -> Self {
+        Capabilities {
+            may_cycle: true,
+            ..self
+        }
+    }
+}
+
+/// What the solver reads of a game's declaration: implemented by [`Capabilities`] alone.
+pub trait Declares<G: Game>: sealed::Sealed {
+    /// [`Declared`] if the game declares its [`ValueRange`].
+    type Range: RangeSlot<G>;
+    /// [`Declared`] if the game declares its [`DenseIndex`].
+    type Index: IndexSlot<G>;
+    /// [`Declared`] if the game declares its [`Tiered`] layering.
+    type Tiers: TierSlot<G>;
+
+    /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
+    fn outcome_game(&self) -> bool;
+
+    /// Whether the game's play may cycle ([`Capabilities::may_cycle`]).
+    fn may_cycle(&self) -> bool;
+}
+
+impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>> Declares<G>
+    for Capabilities<G, R, I, T>
+{
+    type Range = R;
+    type Index = I;
+    type Tiers = T;
+
+    fn outcome_game(&self) -> bool {
+        self.outcome_game
+    }
+
+    fn may_cycle(&self) -> bool {
+        self.may_cycle
+    }
+}
+
+impl<G: ?Sized, R, I, T> sealed::Sealed for Capabilities<G, R, I, T> {}
+
+mod sealed {
+    /// Only the crate's declarations are declarations.
+    pub trait Sealed {}
+}
+
+/// Whether a game declares its [`ValueRange`], as a type ([`Declared`] or [`Undeclared`]):
+/// code generic over games dispatches on it with an [`OnRange`] visitor.
+pub trait RangeSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`ValueRange`] (the
+/// solver's side of a [`RangeSlot`]).
+pub trait OnRange<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its range.
+    fn declared(self) -> Self::Output
+    where
+        G: ValueRange;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: ValueRange> RangeSlot<G> for Declared {
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> RangeSlot<G> for Undeclared {
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether a game declares its [`DenseIndex`], as a type; see [`RangeSlot`].
+pub trait IndexSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`DenseIndex`].
+pub trait OnIndex<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its dense index.
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: DenseIndex> IndexSlot<G> for Declared {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> IndexSlot<G> for Undeclared {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether a game declares its [`Tiered`] layering, as a type; see [`RangeSlot`].
+pub trait TierSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without declared [`Tiered`] layering.
+pub trait OnTiers<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its tiers.
+    fn declared(self) -> Self::Output
+    where
+        G: Tiered;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: Tiered> TierSlot<G> for Declared {
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> TierSlot<G> for Undeclared {
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
     }
 }
 

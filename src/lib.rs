@@ -39,17 +39,20 @@ pub mod games;
 
 pub use error::Error;
 pub use game::{
-    CompactKey, DenseIndex, Game, Player, Score, Step, Symmetry, Tiered, Turn, ValueRange,
+    Capabilities, CompactKey, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange,
+    OnTiers, Player, RangeSlot, Score, Step, Symmetry, TierSlot, Tiered, Turn, Undeclared,
+    ValueRange,
 };
 pub use solve::{
-    AnyValue, DeclaredRange, DenseIds, Driver, HashIds, Indexed, KeepTiers, Limits,
-    MAX_RETROGRADE_STATES, MoveValue, Outcome, Ply, Predecessors, Progress, Pruned, Pruner,
-    Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF, Solution, StateAt, StateIds,
-    Stats, TierSolution, TierStats, par_prune, par_prune_with, par_retrograde,
-    par_retrograde_indexed, par_retrograde_with, par_retrograde_with_predecessors, par_solve,
-    par_solve_with, par_solve_within, par_tier_solve, par_tier_solve_with, prune, prune_with,
-    retrograde, retrograde_indexed, retrograde_with, retrograde_with_predecessors, solve,
-    solve_ranged_with, solve_with, solve_within, tier_solve, tier_solve_with,
+    Answer, AnyValue, Cuts, DeclaredRange, DenseIds, Driver, Engine, HashIds, Indexed, KeepTiers,
+    Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, OutcomeRange, Plan, Ply, Predecessors,
+    Progress, Pruned, Pruner, Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF,
+    Solution, Solved, Solver, StateAt, StateIds, Stats, TierSolution, TierStats, par_prune,
+    par_prune_with, par_retrograde, par_retrograde_indexed, par_retrograde_with,
+    par_retrograde_with_predecessors, par_solve, par_solve_with, par_solve_within, par_tier_solve,
+    par_tier_solve_with, prune, prune_with, retrograde, retrograde_indexed, retrograde_with,
+    retrograde_with_predecessors, solve, solve_ranged_with, solve_with, solve_within, tier_solve,
+    tier_solve_with,
 };
 
 #[cfg(feature = "distributed")]

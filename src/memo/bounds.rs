@@ -208,6 +208,43 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
     }
 }
 
+/// The same bridge for a concurrent bound table held through an `Arc` (what
+/// [`Solver`](crate::Solver)'s parallel pruning keeps in its result).
+impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::Arc<T> {
+    #[inline]
+    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+        ConcurrentBoundTable::get(&**self, game, state)
+    }
+
+    #[inline]
+    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
+        ConcurrentBoundTable::store(&**self, game, state, bound)
+    }
+
+    fn len(&self) -> usize {
+        ConcurrentBoundTable::len(&**self)
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        ConcurrentBoundTable::fingerprint(&**self, game, state)
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        ConcurrentBoundTable::same(&**self, game, a, b)
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        ConcurrentBoundTable::peak_bytes(&**self, upcoming)
+    }
+
+    const PREFETCH: bool = T::PREFETCH;
+
+    #[inline]
+    fn prefetch(&self, game: &G, state: &G::State) {
+        ConcurrentBoundTable::prefetch(&**self, game, state)
+    }
+}
+
 /// A growable hash map from state to bound (hashbrown with foldhash). It forgets nothing, so
 /// it grows with the search; the engine checks it against the memory budget as it grows.
 ///

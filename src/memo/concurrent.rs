@@ -139,3 +139,48 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
         ConcurrentMemoTable::same(*self, game, a, b)
     }
 }
+
+/// The same bridge for a concurrent table that the holder owns with others: a solution that
+/// keeps the table a parallel solve filled ([`Solver`](crate::Solver) returns one) holds it
+/// through an `Arc`.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamesolver::{solve, games::Nim, memo::{MemoTable, ShardedTable}};
+///
+/// let game = Nim::new(vec![3, 4, 5]).unwrap();
+/// let table = Arc::new(ShardedTable::new());
+/// assert_eq!(solve(&game, Arc::clone(&table)).unwrap().value(), 1);
+/// assert!(!MemoTable::<Nim>::is_empty(&table));
+/// ```
+impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for std::sync::Arc<T> {
+    #[inline(always)]
+    fn get(&self, game: &G, state: &G::State) -> Option<Score> {
+        ConcurrentMemoTable::get(&**self, game, state)
+    }
+
+    #[inline]
+    fn insert(&mut self, game: &G, state: G::State, value: Score) {
+        ConcurrentMemoTable::insert(&**self, game, state, value)
+    }
+
+    fn len(&self) -> usize {
+        ConcurrentMemoTable::len(&**self)
+    }
+
+    fn peak_bytes(&self, upcoming: usize) -> u64 {
+        ConcurrentMemoTable::peak_bytes(&**self, upcoming)
+    }
+
+    fn bytes_for(&self, states: u64) -> u64 {
+        ConcurrentMemoTable::bytes_for(&**self, states)
+    }
+
+    fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
+        ConcurrentMemoTable::fingerprint(&**self, game, state)
+    }
+
+    fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
+        ConcurrentMemoTable::same(&**self, game, a, b)
+    }
+}

@@ -7,6 +7,7 @@
 //! (layered games, on rayon or, behind the `distributed` feature, on timely dataflow).
 
 mod exhaustive;
+mod front;
 pub(crate) mod kernel;
 mod prune;
 mod retrograde;
@@ -17,7 +18,10 @@ pub use exhaustive::{
     SERIAL_CUTOFF, Solution, par_solve, par_solve_with, par_solve_within, solve, solve_ranged_with,
     solve_with, solve_within,
 };
-pub use kernel::{AnyValue, DeclaredRange, Limits, MoveValue, Ply, Progress, RangeSource, Stats};
+pub use front::{Answer, Cuts, Engine, Plan, Solved, Solver};
+pub use kernel::{
+    AnyValue, DeclaredRange, Limits, MoveValue, OutcomeRange, Ply, Progress, RangeSource, Stats,
+};
 pub use prune::{Driver, Pruned, Pruner, Pruning, par_prune, par_prune_with, prune, prune_with};
 pub use retrograde::{
     DenseIds, HashIds, Indexed, MAX_RETROGRADE_STATES, Outcome, Predecessors, RetroStats,

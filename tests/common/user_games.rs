@@ -1,4 +1,5 @@
-//! Games as a user writes them against the public API only (no dense index), each with the
+//! Games as a user writes them against the public API only, declarations included (a value
+//! range; Stone Game IV also a dense index and that it is an outcome game), each with the
 //! memoized recursion a user would write by hand over the same hash map and hasher: the
 //! yardstick for the engine's overhead (tests/user_games.rs checks values, benches/user_games.rs
 //! measures).
@@ -8,7 +9,7 @@
 use hashbrown::HashMap;
 
 use gamesolver::memo::FastHashBuilder;
-use gamesolver::{Game, Score, Step, Turn, ValueRange};
+use gamesolver::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange};
 
 type Memo<K> = HashMap<K, Score, FastHashBuilder>;
 
@@ -79,6 +80,9 @@ impl Game for CanIWin {
     }
     fn payoff(&self, _: &u64) -> Score {
         0
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().value_range()
     }
 }
 
@@ -165,6 +169,9 @@ impl Game for EndsGame {
     }
     fn payoff(&self, _: &(u16, u16)) -> Score {
         0
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().value_range()
     }
 }
 
@@ -271,6 +278,9 @@ impl Game for PlainFour {
     fn payoff(&self, board: &Board) -> Score {
         if board.over { -1 } else { 0 }
     }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().value_range()
+    }
 }
 
 impl ValueRange for PlainFour {
@@ -285,5 +295,61 @@ impl ValueRange for EndsGame {
     fn value_range(&self, &(first, end): &(u16, u16)) -> (Score, Score) {
         let sum = self.absolute[end as usize] - self.absolute[first as usize];
         (-sum, sum)
+    }
+}
+
+/// LeetCode 1510 "Stone Game IV": take a non-zero square number of stones; whoever cannot move
+/// (no stone left) loses. State: the stones left. An outcome game with a dense index.
+#[derive(Debug, Clone, Copy)]
+pub struct SquareTakeaway {
+    pub stones: u32,
+}
+
+impl SquareTakeaway {
+    /// The array DP a user writes by hand: a count is won if some square leaves a lost one.
+    pub fn by_hand(&self) -> Score {
+        let n = self.stones as usize;
+        let mut won = vec![false; n + 1];
+        for left in 1..=n {
+            won[left] = (1..)
+                .take_while(|root| root * root <= left)
+                .any(|root| !won[left - root * root]);
+        }
+        if won[n] { 1 } else { -1 }
+    }
+}
+
+impl Game for SquareTakeaway {
+    type State = u32;
+    /// The square root of the stones taken.
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.stones
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.extend((1..).take_while(|root| root * root <= *left));
+    }
+    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+        Step {
+            next: left - root * root,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    /// No stone left: the side to move cannot move and loses.
+    fn payoff(&self, _: &u32) -> Score {
+        -1
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index().outcome_game()
+    }
+}
+
+impl DenseIndex for SquareTakeaway {
+    fn index_len(&self) -> usize {
+        self.stones as usize + 1
+    }
+    fn index(&self, left: &u32) -> usize {
+        *left as usize
     }
 }

@@ -66,6 +66,20 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
         solution
     }
 
+    /// The same solution over `table`, which must hold what the solve's table holds (the
+    /// owner of a table the solve borrowed).
+    pub(crate) fn with_table<U: MemoTable<G>>(self, table: U) -> Solution<'g, G, U, R> {
+        Solution {
+            game: self.game,
+            table,
+            limits: self.limits,
+            search: self.search,
+            stats: self.stats,
+            start: self.start,
+            scratch: self.scratch,
+        }
+    }
+
     fn start_entry(&self) -> &(G::State, Score) {
         self.start
             .as_ref()

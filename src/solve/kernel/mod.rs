@@ -18,6 +18,6 @@ pub use limits::Limits;
 pub use moves::{MoveValue, Ply};
 pub(crate) use moves::{best_of, valued_moves};
 pub use progress::Progress;
-pub use range::{AnyValue, DeclaredRange, RangeSource};
+pub use range::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
 pub(crate) use score::{combine, signed, valid};
 pub use stats::Stats;

@@ -39,3 +39,17 @@ impl<G: ValueRange + ?Sized> RangeSource<G> for DeclaredRange {
         game.value_range(state)
     }
 }
+
+/// The range of an outcome game ([`Capabilities::outcome_game`](crate::Capabilities::outcome_game)):
+/// every state's value is −1, 0 or +1, so the first winning move decides a state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutcomeRange;
+
+impl<G: Game + ?Sized> RangeSource<G> for OutcomeRange {
+    const DECLARES: bool = true;
+
+    #[inline]
+    fn range(&self, _game: &G, _state: &G::State) -> (Score, Score) {
+        (-1, 1)
+    }
+}

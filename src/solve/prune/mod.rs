@@ -477,6 +477,33 @@ pub struct Pruned<'g, G: Game, T, R = AnyValue> {
     value: Score,
 }
 
+impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
+    /// The same result over `table`, which must hold what the solve's table holds (the owner
+    /// of a table the solve borrowed).
+    pub(crate) fn with_table<U>(self, table: U) -> Pruned<'g, G, U, R> {
+        let Pruner {
+            game,
+            options,
+            search,
+            stats,
+            scratch,
+            ..
+        } = self.pruner;
+        Pruned {
+            pruner: Pruner {
+                game,
+                table,
+                options,
+                search,
+                stats,
+                scratch,
+            },
+            start: self.start,
+            value: self.value,
+        }
+    }
+}
+
 impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
     /// The value of the start for the first player.
     pub fn value(&self) -> Score {

@@ -1,0 +1,438 @@
+//! The front door: [`Solver`] reads what a game declares ([`Game::capabilities`]) and runs the
+//! engine and table that suit it; every engine's result answers through [`Solved`].
+
+mod run;
+mod solved;
+
+use std::time::Duration;
+
+pub use solved::Solved;
+
+use crate::error::Error;
+use crate::game::{
+    Declares, Game, IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, Score, TierSlot,
+};
+use crate::solve::kernel::{Limits, MoveValue, Ply, Progress, Stats};
+use crate::solve::retrograde::Outcome;
+use crate::{DenseIndex, Tiered, ValueRange};
+
+/// The engines [`Solver`] chooses among.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Memoized negamax over every state the search needs ([`solve`](crate::solve),
+    /// [`par_solve`](crate::par_solve)).
+    Exhaustive,
+    /// Alpha-beta with a table of bounds ([`prune`](crate::prune)): one position's value in a
+    /// game too large for every state's.
+    Pruning,
+    /// Retrograde analysis of an outcome game that may cycle ([`retrograde`](crate::retrograde)).
+    Retrograde,
+    /// Tier by tier, for a layered game ([`tier_solve`](crate::tier_solve)).
+    Tiers,
+}
+
+/// How a solve cuts on the values a state can still have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Cuts {
+    /// No cut: every move of every state is searched.
+    None,
+    /// The game's declared [`ValueRange`].
+    Declared,
+    /// −1..1, the values of an outcome game.
+    Outcome,
+}
+
+/// What [`Solver`] will run: its reading of the game's declarations and the builder's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Plan {
+    /// The engine.
+    pub engine: Engine,
+    /// Threads (1: the sequential engine).
+    pub threads: usize,
+    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables).
+    pub dense: bool,
+    /// Where the search cuts.
+    pub cuts: Cuts,
+}
+
+/// What a game declares, as plain facts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Facts {
+    range: bool,
+    dense: bool,
+    tiers: bool,
+    outcome_game: bool,
+    may_cycle: bool,
+}
+
+/// A visitor that only tells whether a slot is declared.
+struct IsDeclared;
+
+impl<G: Game> OnRange<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: ValueRange,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl<G: Game> OnIndex<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl<G: Game> OnTiers<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: Tiered,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl Facts {
+    fn of<G: Game, D: Declares<G>>(declared: &D) -> Facts {
+        Facts {
+            range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
+            dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
+            tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
+            outcome_game: declared.outcome_game(),
+            may_cycle: declared.may_cycle(),
+        }
+    }
+}
+
+/// Solves any [`Game`] with the engine and table that suit what the game declares.
+///
+/// `Solver::new(&game).solve()?` is the way in: the solver reads the game's
+/// [`capabilities`](Game::capabilities) once and runs the engine built for them, so a
+/// declaration costs nothing per state. The builder's options are the run's threads, memory
+/// budget, time limit, progress and, where the choice should not be the solver's, the engine.
+///
+/// # Which engine
+///
+/// | the game declares | engine | tables |
+/// |---|---|---|
+/// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread) | one flat array per tier |
+/// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
+/// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) if it fits the memory budget, else a hash table |
+///
+/// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
+/// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
+/// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
+/// position of a game too large to value every state, without the exhaustive engine's
+/// answers about every state it met.
+///
+/// One thread unless [`threads`](Solver::threads) says more: two threads pay off on large
+/// games only (docs/performance.md).
+///
+/// ```
+/// use gamesolver::{Solved, Solver, games::StoneGameII};
+///
+/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4])?;
+/// let mut solved = Solver::new(&game).threads(2).solve()?;
+/// assert_eq!(game.alice_stones(solved.value()), 10);
+/// assert_eq!(solved.line()?.len(), 3);
+/// # Ok::<(), gamesolver::Error>(())
+/// ```
+pub struct Solver<'g, G> {
+    game: &'g G,
+    threads: usize,
+    limits: Limits,
+    engine: Option<Engine>,
+    every_tier: bool,
+}
+
+impl<G> Clone for Solver<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Solver<'_, G> {}
+
+impl<G> std::fmt::Debug for Solver<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("threads", &self.threads)
+            .field("limits", &self.limits)
+            .field("engine", &self.engine)
+            .field("every_tier", &self.every_tier)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g, G: Game> Solver<'g, G> {
+    /// A solver for `game`: one thread, the default [`Limits`], the engine its declarations
+    /// choose.
+    pub fn new(game: &'g G) -> Self {
+        Solver {
+            game,
+            threads: 1,
+            limits: Limits::default(),
+            engine: None,
+            every_tier: false,
+        }
+    }
+
+    /// Solves on `threads` threads (0: one per core), in a rayon pool of the solver's own.
+    pub fn threads(self, threads: usize) -> Self {
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            threads
+        };
+        Solver { threads, ..self }
+    }
+
+    /// The most heap bytes the solve may use ([`Limits::memory_budget`]); past it the solve
+    /// stops with [`Error::MemoryBudget`]. The default is half of the memory the system lets
+    /// this process have.
+    pub fn memory_limit(self, bytes: u64) -> Self {
+        Solver {
+            limits: Limits {
+                memory_budget: bytes,
+                ..self.limits
+            },
+            ..self
+        }
+    }
+
+    /// The longest the solve (and each later query) may search; past it the solve stops with
+    /// [`Error::TimeLimit`].
+    pub fn time_limit(self, limit: Duration) -> Self {
+        Solver {
+            limits: self.limits.time_limit(limit),
+            ..self
+        }
+    }
+
+    /// Publishes the solve's progress to `progress`, which another thread may read.
+    pub fn progress(self, progress: &'static Progress) -> Self {
+        Solver {
+            limits: self.limits.progress(progress),
+            ..self
+        }
+    }
+
+    /// All the limits at once.
+    pub fn limits(self, limits: Limits) -> Self {
+        Solver { limits, ..self }
+    }
+
+    /// Runs `engine` instead of the one the declarations choose; [`Error::Unsupported`] if the
+    /// game does not declare what it needs (tiers for the tier solver, an outcome game for
+    /// retrograde analysis).
+    pub fn engine(self, engine: Engine) -> Self {
+        Solver {
+            engine: Some(engine),
+            ..self
+        }
+    }
+
+    /// Keeps every tier the tier solver solves, so that the result answers for every state
+    /// and gives the line of play (by default it keeps only the tiers a move can still reach).
+    pub fn keep_every_tier(self) -> Self {
+        Solver {
+            every_tier: true,
+            ..self
+        }
+    }
+
+    /// What [`solve`](Solver::solve) will run, or why it cannot.
+    ///
+    /// ```
+    /// use gamesolver::{Cuts, Engine, Solver, games::Nim};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5])?;
+    /// let plan = Solver::new(&game).threads(2).plan()?;
+    /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Exhaustive, 2, true));
+    /// assert_eq!(plan.cuts, Cuts::Declared);
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn plan(&self) -> Result<Plan, Error> {
+        self.plan_for(Facts::of(&self.game.capabilities()))
+    }
+
+    fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
+        let engine = match self.engine {
+            Some(engine) => engine,
+            None if facts.tiers => Engine::Tiers,
+            None if facts.may_cycle => Engine::Retrograde,
+            None => Engine::Exhaustive,
+        };
+        match engine {
+            Engine::Tiers if !facts.tiers => {
+                return Err(Error::Unsupported(
+                    "the tier solver needs a game that declares its tiers \
+                     (Capabilities::tiers, with an implementation of Tiered)"
+                        .into(),
+                ));
+            }
+            Engine::Retrograde if !facts.outcome_game => {
+                return Err(Error::Unsupported(format!(
+                    "retrograde analysis needs an outcome game (payoffs of +1, 0 or -1 and moves \
+                     that gain nothing), declared with Capabilities::outcome_game{}",
+                    if facts.may_cycle {
+                        "; a game that may cycle is solved only this way"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            _ => {}
+        }
+        let cuts = match engine {
+            Engine::Exhaustive | Engine::Pruning if facts.range => Cuts::Declared,
+            Engine::Exhaustive | Engine::Pruning if facts.outcome_game => Cuts::Outcome,
+            _ => Cuts::None,
+        };
+        let dense = facts.dense && matches!(engine, Engine::Exhaustive | Engine::Retrograde);
+        Ok(Plan {
+            engine,
+            threads: self.threads,
+            dense,
+            cuts,
+        })
+    }
+}
+
+/// What [`Solver::solve`] returns: the result of whichever engine ran, answering through
+/// [`Solved`].
+pub struct Answer<'g, G: Game> {
+    inner: Box<dyn Solved<G> + 'g>,
+    outcome_game: bool,
+}
+
+/// The questions of [`Solved`], answerable without importing it.
+impl<G: Game> Answer<'_, G> {
+    /// [`Solved::engine`].
+    pub fn engine(&self) -> Engine {
+        self.inner.engine()
+    }
+
+    /// [`Solved::value`]: the start's value for the first player.
+    pub fn value(&self) -> Score {
+        self.inner.value()
+    }
+
+    /// [`Solved::start`].
+    pub fn start(&self) -> &G::State {
+        self.inner.start()
+    }
+
+    /// [`Solved::value_of`].
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.inner.value_of(state)
+    }
+
+    /// [`Solved::move_values`].
+    pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.inner.move_values(state)
+    }
+
+    /// [`Solved::best_moves`].
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.inner.best_moves(state)
+    }
+
+    /// [`Solved::line`].
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.inner.line()
+    }
+
+    /// [`Solved::stats`].
+    pub fn stats(&self) -> Stats {
+        self.inner.stats()
+    }
+
+    /// [`Solved::outcome`]: the start's outcome, if the game declares it is an outcome game.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_game
+            .then(|| solved::outcome_of(self.inner.value()))
+    }
+
+    /// [`Solved::remoteness`], if the game declares it is an outcome game.
+    pub fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        if !self.outcome_game {
+            return Ok(None);
+        }
+        match self.inner.remoteness(state)? {
+            // The exhaustive engine measures a drawn state's length too: not a remoteness.
+            Some(_) if self.inner.value_of(state)? == 0 => Ok(None),
+            remoteness => Ok(remoteness),
+        }
+    }
+}
+
+impl<G: Game> Solved<G> for Answer<'_, G> {
+    fn engine(&self) -> Engine {
+        Answer::engine(self)
+    }
+
+    fn value(&self) -> Score {
+        Answer::value(self)
+    }
+
+    fn start(&self) -> &G::State {
+        Answer::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        Answer::value_of(self, state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        Answer::move_values(self, state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        Answer::best_moves(self, state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        Answer::line(self)
+    }
+
+    fn stats(&self) -> Stats {
+        Answer::stats(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Answer::outcome(self)
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        Answer::remoteness(self, state)
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Answer<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answer")
+            .field("engine", &self.engine())
+            .field("value", &self.value())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}

@@ -1,0 +1,332 @@
+//! [`Solver::solve`]: the declarations read as types, and the engine each combination runs.
+//!
+//! Each capability slot is visited once ([`RangeSlot`], [`IndexSlot`], [`TierSlot`]); the
+//! visitor that reaches a declared slot knows the game implements the capability's trait and
+//! calls the engine's own generic function with it, so the search is the same code as the
+//! engine's free functions, monomorphized for the game.
+
+use std::hash::Hash;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use super::solved::RetroAnswer;
+use super::{Answer, Cuts, Engine, Facts, Plan, Solved, Solver};
+use crate::error::Error;
+use crate::game::{Declares, Game, IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, TierSlot};
+use crate::memo::{
+    AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
+};
+use crate::solve::kernel::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
+use crate::solve::retrograde::{DenseIds, HashIds};
+use crate::solve::tiers::KeepTiers;
+use crate::solve::{
+    Driver, Pruning, par_prune_with, par_retrograde_with, par_solve_within, par_tier_solve_with,
+    prune_with, retrograde_with, solve_within, tier_solve_with,
+};
+use crate::{DenseIndex, Tiered, ValueRange};
+
+/// A boxed result, or why there is none.
+type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, Error>;
+
+impl<'g, G> Solver<'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+{
+    /// Solves the game from its start, with the engine and tables [`plan`](Solver::plan)
+    /// names.
+    ///
+    /// ```
+    /// use gamesolver::{Engine, Solver, games::TicTacToe};
+    ///
+    /// let game = TicTacToe;
+    /// let solved = Solver::new(&game).solve()?;
+    /// assert_eq!((solved.value(), solved.engine()), (0, Engine::Exhaustive)); // a draw
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn solve(self) -> Result<Answer<'g, G>, Error> {
+        let declared = self.game.capabilities();
+        self.solve_declared(&declared)
+    }
+
+    fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, Error> {
+        let facts = Facts::of(declared);
+        let plan = self.plan_for(facts)?;
+        let pool = if plan.threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(plan.threads)
+                    .build()
+                    .map_err(|error| Error::ThreadStart {
+                        threads: plan.threads,
+                        message: error.to_string(),
+                    })?,
+            )
+        } else {
+            None
+        };
+        let run = Run {
+            solver: self,
+            plan,
+            pool: pool.as_ref(),
+        };
+        let inner = match plan.engine {
+            Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
+            Engine::Retrograde => <D::Index as IndexSlot<G>>::visit(Retro(run)),
+            Engine::Exhaustive => {
+                <D::Range as RangeSlot<G>>::visit(Ranges::<_, D, _>(run, Exhaustive, PhantomData))
+            }
+            Engine::Pruning => {
+                <D::Range as RangeSlot<G>>::visit(Ranges::<_, D, _>(run, Prune, PhantomData))
+            }
+        }?;
+        Ok(Answer {
+            inner,
+            outcome_game: facts.outcome_game,
+        })
+    }
+}
+
+/// A solve under way: the options, the plan, and the pool for more than one thread.
+struct Run<'a, 'g, G> {
+    solver: Solver<'g, G>,
+    plan: Plan,
+    pool: Option<&'a rayon::ThreadPool>,
+}
+
+impl<G> Run<'_, '_, G> {
+    /// Runs `job` on the pool, or here.
+    fn on_pool<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
+        match self.pool {
+            Some(pool) => pool.install(job),
+            None => job(),
+        }
+    }
+}
+
+impl<'g, G> OnTiers<G> for Run<'_, 'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Send + 'g,
+    G::Move: 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Tiered,
+    {
+        let Solver { game, limits, .. } = self.solver;
+        let keep = if self.solver.every_tier {
+            KeepTiers::All
+        } else {
+            KeepTiers::Needed
+        };
+        let solved = match self.pool {
+            Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep))?,
+            None => tier_solve_with(game, limits, keep)?,
+        };
+        Ok(Box::new(solved))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        unreachable!("the plan runs the tier solver only on a game that declares tiers")
+    }
+}
+
+/// Retrograde analysis, its states numbered by the dense index where the game declares one.
+struct Retro<'a, 'g, G>(Run<'a, 'g, G>);
+
+impl<'g, G> OnIndex<G> for Retro<'_, 'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        let Solver { game, limits, .. } = self.0.solver;
+        match DenseIds::try_for_game(game, limits.memory_budget) {
+            Ok(ids) => retrograde_on(&self.0, ids),
+            Err(Error::MemoryBudget { .. }) => self.undeclared(),
+            Err(error) => Err(error),
+        }
+    }
+
+    fn undeclared(self) -> Self::Output {
+        retrograde_on(&self.0, HashIds::new())
+    }
+}
+
+fn retrograde_on<'g, G, I>(run: &Run<'_, 'g, G>, ids: I) -> Boxed<'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Send + Sync + 'g,
+    G::Move: 'g,
+    I: crate::solve::retrograde::StateIds<G> + Send + 'g,
+{
+    let Solver { game, limits, .. } = run.solver;
+    let solved = match run.pool {
+        Some(pool) => pool.install(|| par_retrograde_with(game, ids, limits))?,
+        None => retrograde_with(game, ids, limits)?,
+    };
+    Ok(Box::new(RetroAnswer {
+        solved,
+        start: game.start(),
+    }))
+}
+
+/// The exhaustive engine (a unit type that picks it in [`Ranges`] and [`Tables`]).
+struct Exhaustive;
+
+/// The pruning engine.
+struct Prune;
+
+/// The range slot's visit: which [`RangeSource`] the engine `E` cuts on.
+struct Ranges<'a, 'g, G, D, E>(Run<'a, 'g, G>, E, PhantomData<D>);
+
+impl<'a, 'g, G, D, E> OnRange<G> for Ranges<'a, 'g, G, D, E>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    D: Declares<G>,
+    E: WithRange<'g, G, D>,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: ValueRange,
+    {
+        E::run(self.0, DeclaredRange)
+    }
+
+    fn undeclared(self) -> Self::Output {
+        match self.0.plan.cuts {
+            Cuts::Outcome => E::run(self.0, OutcomeRange),
+            _ => E::run(self.0, AnyValue),
+        }
+    }
+}
+
+/// An engine that runs with a range source chosen by [`Ranges`].
+trait WithRange<'g, G: Game, D> {
+    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G>;
+}
+
+impl<'g, G, D> WithRange<'g, G, D> for Exhaustive
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    D: Declares<G>,
+{
+    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G> {
+        <D::Index as IndexSlot<G>>::visit(Tables { run, range })
+    }
+}
+
+impl<'g, G, D> WithRange<'g, G, D> for Prune
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+{
+    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G> {
+        let Solver { game, limits, .. } = run.solver;
+        let options = Pruning {
+            driver: Driver::Auto,
+            limits,
+            range,
+        };
+        Ok(match run.pool {
+            Some(pool) => {
+                let table = Arc::new(ShardedBoundTable::new());
+                let pruned = pool.install(|| par_prune_with(game, &*table, options))?;
+                Box::new(pruned.with_table(Arc::clone(&table)))
+            }
+            None => Box::new(prune_with(game, HashBoundTable::new(), options)?),
+        })
+    }
+}
+
+/// The index slot's visit for the exhaustive engine: a flat array by the dense index where it
+/// fits the budget, else a hash table.
+struct Tables<'a, 'g, G, R> {
+    run: Run<'a, 'g, G>,
+    range: R,
+}
+
+impl<'g, G, R> OnIndex<G> for Tables<'_, 'g, G, R>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        let Solver { game, limits, .. } = self.run.solver;
+        let budget = limits.memory_budget;
+        // Where the array for every index does not fit the budget, a hash table holds only
+        // the states the search meets.
+        if self.run.pool.is_some() {
+            match AtomicDenseTable::try_for_game(game, budget) {
+                Ok(table) => self.shared(Arc::new(table)),
+                Err(Error::MemoryBudget { .. }) => self.undeclared(),
+                Err(error) => Err(error),
+            }
+        } else {
+            match DenseTable::try_for_game(game, budget) {
+                Ok(table) => Ok(Box::new(solve_within(game, table, limits, self.range)?)),
+                Err(Error::MemoryBudget { .. }) => self.undeclared(),
+                Err(error) => Err(error),
+            }
+        }
+    }
+
+    fn undeclared(self) -> Self::Output {
+        let Solver { game, limits, .. } = self.run.solver;
+        if self.run.pool.is_some() {
+            self.shared(Arc::new(ShardedTable::new()))
+        } else {
+            Ok(Box::new(solve_within(
+                game,
+                HashTable::new(),
+                limits,
+                self.range,
+            )?))
+        }
+    }
+}
+
+impl<'g, G, R> Tables<'_, 'g, G, R>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'g,
+{
+    /// The parallel exhaustive engine on `table`, which the result then holds.
+    fn shared<T>(self, table: Arc<T>) -> Boxed<'g, G>
+    where
+        T: crate::memo::ConcurrentMemoTable<G> + Send + 'g,
+    {
+        let Solver { game, limits, .. } = self.run.solver;
+        let range = self.range;
+        let solution = self
+            .run
+            .on_pool(|| par_solve_within(game, &*table, limits, range))?;
+        Ok(Box::new(solution.with_table(Arc::clone(&table))))
+    }
+}

@@ -1,0 +1,348 @@
+//! The front door: `Solver` on games that declare what they know, against independent oracles
+//! (the hand-written solutions of tests/common/user_games.rs, Nim's closed form) and against
+//! the exhaustive engine, for every combination of declarations, engine and 1..=8 threads.
+
+#[path = "common/user_games.rs"]
+mod user_games;
+
+use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
+use gamesolver::memo::{DenseTable, HashTable};
+use gamesolver::{
+    Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solver, Step,
+    ValueRange, solve,
+};
+use proptest::prelude::*;
+use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
+
+/// The value `Solver` finds on `threads` threads.
+fn solved_value<G>(game: &G, threads: usize) -> Score
+where
+    G: Game + Sync,
+    G::State: Eq + std::hash::Hash + Send + Sync,
+    G::Move: Send,
+{
+    Solver::new(game).threads(threads).solve().unwrap().value()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn can_i_win_equals_the_recursion_by_hand(numbers in 1u32..=12, target in 1u32..=90) {
+        let game = CanIWin { numbers, target };
+        let expected = game.by_hand();
+        for threads in [1, 2] {
+            prop_assert_eq!(solved_value(&game, threads), expected);
+        }
+    }
+
+    #[test]
+    fn predict_the_winner_equals_the_recursion_by_hand(
+        numbers in prop::collection::vec(-50i64..=50, 1..40)
+    ) {
+        let game = EndsGame::new(numbers);
+        let expected = game.by_hand();
+        for threads in [1, 2] {
+            prop_assert_eq!(solved_value(&game, threads), expected);
+        }
+    }
+
+    #[test]
+    fn stone_game_iv_equals_the_array_dp(stones in 0u32..=3000) {
+        let game = SquareTakeaway { stones };
+        let expected = game.by_hand();
+        for threads in [1, 2] {
+            let solved = Solver::new(&game).threads(threads).solve().unwrap();
+            prop_assert_eq!(solved.value(), expected);
+            let outcome = if expected == 1 { Outcome::Win } else { Outcome::Loss };
+            prop_assert_eq!(solved.outcome(), Some(outcome));
+        }
+    }
+}
+
+#[test]
+fn plain_connect_four_equals_the_recursion_by_hand() {
+    for (width, height) in [(3, 3), (4, 3), (4, 4)] {
+        let game = PlainFour { width, height };
+        let expected = game.by_hand();
+        for threads in [1, 2] {
+            assert_eq!(solved_value(&game, threads), expected, "{width}x{height}");
+        }
+    }
+}
+
+#[test]
+fn the_plan_follows_the_declarations() {
+    let plan = |plan: Result<gamesolver::Plan, Error>| {
+        let plan = plan.unwrap();
+        (plan.engine, plan.dense, plan.cuts)
+    };
+    let stones = SquareTakeaway { stones: 10 };
+    assert_eq!(
+        plan(Solver::new(&stones).plan()),
+        (Engine::Exhaustive, true, Cuts::Outcome)
+    );
+    let can_i_win = CanIWin {
+        numbers: 5,
+        target: 9,
+    };
+    assert_eq!(
+        plan(Solver::new(&can_i_win).plan()),
+        (Engine::Exhaustive, false, Cuts::Declared)
+    );
+    let piles = StoneGameII::new(vec![2, 7, 9]).unwrap();
+    assert_eq!(
+        plan(Solver::new(&piles).plan()),
+        (Engine::Exhaustive, true, Cuts::None)
+    );
+    let boxes = DotsAndBoxes::new(2, 2).unwrap();
+    assert_eq!(plan(Solver::new(&boxes).plan()).0, Engine::Tiers);
+    let chase = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
+    assert_eq!(
+        plan(Solver::new(&chase).plan()),
+        (Engine::Retrograde, true, Cuts::None)
+    );
+    let forced = Solver::new(&stones)
+        .engine(Engine::Pruning)
+        .threads(3)
+        .plan();
+    let forced = forced.unwrap();
+    assert_eq!((forced.engine, forced.threads), (Engine::Pruning, 3));
+}
+
+#[test]
+fn an_engine_the_declarations_cannot_serve_is_refused_by_name() {
+    let piles = StoneGameII::new(vec![2, 7, 9]).unwrap();
+    let tiers = Solver::new(&piles)
+        .engine(Engine::Tiers)
+        .solve()
+        .unwrap_err();
+    assert!(
+        matches!(&tiers, Error::Unsupported(message) if message.contains("Capabilities::tiers"))
+    );
+    let retro = Solver::new(&piles).engine(Engine::Retrograde).solve();
+    assert!(matches!(retro, Err(Error::Unsupported(message)) if message.contains("outcome game")));
+    // No message of the library names a command-line flag.
+    assert!(!tiers.to_string().contains("--"));
+}
+
+#[test]
+fn a_tier_solution_says_which_questions_need_every_tier() {
+    let game = DotsAndBoxes::new(2, 2).unwrap();
+    let mut needed = Solver::new(&game).solve().unwrap();
+    assert_eq!(needed.value(), 2);
+    let error = needed.line().unwrap_err();
+    assert!(matches!(&error, Error::Unanswerable(message) if message.contains("keep_every_tier")));
+    let mut every = Solver::new(&game).keep_every_tier().solve().unwrap();
+    let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+    assert_eq!(every.line().unwrap(), engine.line().unwrap());
+}
+
+#[test]
+fn limits_reach_every_engine() {
+    let game = StoneGameII::new(vec![5; 3000]).unwrap();
+    let refused = Solver::new(&game).memory_limit(1 << 20).solve();
+    assert!(
+        matches!(refused, Err(Error::MemoryBudget { .. })),
+        "{refused:?}"
+    );
+    let boxes = DotsAndBoxes::new(2, 3).unwrap();
+    let refused = Solver::new(&boxes).memory_limit(1 << 10).solve();
+    assert!(
+        matches!(refused, Err(Error::MemoryBudget { .. })),
+        "{refused:?}"
+    );
+}
+
+/// Nim behind a declaration of its own: every combination of what Nim can declare, so that
+/// each runs the engine and tables it selects.
+macro_rules! declaring {
+    ($name:ident: $($declared:tt)*) => {
+        struct $name(Nim);
+
+        impl Game for $name {
+            type State = u64;
+            type Move = (u32, u32);
+            fn start(&self) -> u64 {
+                self.0.start()
+            }
+            fn moves(&self, state: &u64, moves: &mut Vec<(u32, u32)>) {
+                self.0.moves(state, moves)
+            }
+            fn play(&self, state: &u64, mv: &(u32, u32)) -> Step<u64> {
+                self.0.play(state, mv)
+            }
+            fn payoff(&self, state: &u64) -> Score {
+                self.0.payoff(state)
+            }
+            fn capabilities(&self) -> impl Declares<Self> {
+                Capabilities::none()$($declared)*
+            }
+        }
+
+        impl ValueRange for $name {
+            fn value_range(&self, state: &u64) -> (Score, Score) {
+                self.0.value_range(state)
+            }
+        }
+
+        impl DenseIndex for $name {
+            fn index_len(&self) -> usize {
+                self.0.index_len()
+            }
+            fn index(&self, state: &u64) -> usize {
+                self.0.index(state)
+            }
+        }
+    };
+}
+
+declaring!(Plain:);
+declaring!(Ranged: .value_range());
+declaring!(Dense: .dense_index());
+declaring!(Outcomes: .outcome_game());
+declaring!(RangedDense: .value_range().dense_index());
+declaring!(DenseOutcomes: .dense_index().outcome_game());
+declaring!(Everything: .value_range().dense_index().outcome_game());
+declaring!(Cycling: .outcome_game().may_cycle());
+declaring!(DenseCycling: .dense_index().outcome_game().may_cycle());
+
+/// `Solver` on `game` with every engine it can run and 1..=8 threads gives the exhaustive
+/// engine's value, move values at the start, best moves, and a line of optimal moves; an
+/// outcome game also its outcome, and (for a win or a loss) the exhaustive engine's remoteness.
+fn agrees_with_the_exhaustive_engine<G>(game: &G, outcome_game: bool)
+where
+    G: Game<State = u64, Move = (u32, u32)> + Sync,
+{
+    let mut oracle = solve(game, HashTable::new()).unwrap();
+    let start = game.start();
+    let values: Vec<Score> = oracle
+        .move_values(&start)
+        .unwrap()
+        .iter()
+        .map(|m| m.value)
+        .collect();
+    let remoteness = oracle.remoteness(&start).unwrap();
+    let mut engines = vec![None, Some(Engine::Exhaustive), Some(Engine::Pruning)];
+    if outcome_game {
+        engines.push(Some(Engine::Retrograde));
+    }
+    for threads in 1..=8 {
+        for &engine in &engines {
+            let solver = Solver::new(game).threads(threads);
+            let solver = engine.map_or(solver, |engine| solver.engine(engine));
+            let context = format!("{engine:?} on {threads} threads");
+            let mut solved = solver.solve().unwrap();
+            assert_eq!(solved.value(), oracle.value(), "{context}");
+            let found: Vec<Score> = solved
+                .move_values(&start)
+                .unwrap()
+                .iter()
+                .map(|m| m.value)
+                .collect();
+            assert_eq!(found, values, "{context}");
+            assert_eq!(
+                solved.best_moves(&start).unwrap(),
+                oracle.best_moves(&start).unwrap(),
+                "{context}"
+            );
+            let line = solved.line().unwrap();
+            let mut state = start;
+            for ply in &line {
+                assert_eq!(ply.state, state, "{context}");
+                assert_eq!(ply.value, oracle.value_of(&state).unwrap(), "{context}");
+                let next = game.play(&state, &ply.mv).next;
+                assert_eq!(-oracle.value_of(&next).unwrap(), ply.value, "{context}");
+                state = next;
+            }
+            let mut last = Vec::new();
+            game.moves(&state, &mut last);
+            assert!(last.is_empty(), "{context}: the line ends at a final state");
+            if outcome_game {
+                let outcome = if oracle.value() > 0 {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                };
+                assert_eq!(solved.outcome(), Some(outcome), "{context}");
+                if solved.engine() != Engine::Pruning {
+                    assert_eq!(
+                        solved.remoteness(&start).unwrap(),
+                        Some(remoteness),
+                        "{context}"
+                    );
+                }
+            } else {
+                assert_eq!(solved.outcome(), None, "{context}");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    #[test]
+    fn every_declaration_agrees_with_the_exhaustive_engine(
+        heaps in prop::collection::vec(1i64..=5, 1..=3)
+    ) {
+        let nim = || Nim::new(heaps.clone()).unwrap();
+        // Nim's closed form: the first player wins exactly when the heaps' XOR is not 0.
+        let closed = if heaps.iter().fold(0, |x, h| x ^ h) != 0 { 1 } else { -1 };
+        prop_assert_eq!(solved_value(&nim(), 1), closed);
+        agrees_with_the_exhaustive_engine(&Plain(nim()), false);
+        agrees_with_the_exhaustive_engine(&Ranged(nim()), false);
+        agrees_with_the_exhaustive_engine(&Dense(nim()), false);
+        agrees_with_the_exhaustive_engine(&Outcomes(nim()), true);
+        agrees_with_the_exhaustive_engine(&RangedDense(nim()), false);
+        agrees_with_the_exhaustive_engine(&DenseOutcomes(nim()), true);
+        agrees_with_the_exhaustive_engine(&Everything(nim()), true);
+        agrees_with_the_exhaustive_engine(&Cycling(nim()), true);
+        agrees_with_the_exhaustive_engine(&DenseCycling(nim()), true);
+    }
+}
+
+#[test]
+fn declarations_pick_their_engines() {
+    let nim = || Nim::new(vec![2, 3]).unwrap();
+    let cycling = Cycling(nim());
+    assert_eq!(
+        Solver::new(&cycling).solve().unwrap().engine(),
+        Engine::Retrograde
+    );
+    let everything = Everything(nim());
+    assert_eq!(
+        Solver::new(&everything).solve().unwrap().engine(),
+        Engine::Exhaustive
+    );
+    // A game that may cycle must be an outcome game for retrograde analysis.
+    struct Loop;
+    impl Game for Loop {
+        type State = u8;
+        type Move = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn moves(&self, _: &u8, moves: &mut Vec<u8>) {
+            moves.push(1);
+        }
+        fn play(&self, at: &u8, by: &u8) -> Step<u8> {
+            Step {
+                next: (at + by) % 3,
+                gain: 0,
+                turn: gamesolver::Turn::Pass,
+            }
+        }
+        fn payoff(&self, _: &u8) -> Score {
+            0
+        }
+        fn capabilities(&self) -> impl Declares<Self> {
+            Capabilities::none().may_cycle()
+        }
+    }
+    let refused = Solver::new(&Loop).solve();
+    assert!(
+        matches!(&refused, Err(Error::Unsupported(message)) if message.contains("may cycle")),
+        "{refused:?}"
+    );
+}
