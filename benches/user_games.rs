@@ -1,7 +1,8 @@
 //! The engine on games written as a user writes them (no dense index; tests/common/
 //! user_games.rs), side by side with the memoized recursion a user writes by hand over the same
 //! hash map and hasher: the engine with `HashTable`, with the declared value ranges
-//! (`solve_ranged_with`), and `par_solve` with `ShardedTable` on 1 and 2 threads.
+//! (`solve_ranged_with`), `par_solve` with `ShardedTable` on 1 and 2 threads, and `Solver` (the
+//! front door, reading the games' declarations) on 1 and 2 threads.
 //!
 //! `cargo bench --bench user_games`; ratios in docs/performance.md.
 
@@ -13,13 +14,14 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{Limits, Score, ValueRange, par_solve, solve, solve_ranged_with};
-use user_games::{CanIWin, EndsGame, PlainFour};
+use gamesolver::{Game, Limits, Score, Solver, ValueRange, par_solve, solve, solve_ranged_with};
+use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
 
 fn compare<G>(c: &mut Criterion, name: &str, game: &G, by_hand: impl Fn() -> Score)
 where
     G: ValueRange + Sync,
     G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
 {
     let expected = by_hand();
     let mut group = c.benchmark_group(name);
@@ -49,7 +51,28 @@ where
             })
         });
     }
+    front_door(&mut group, game, expected);
     group.finish();
+}
+
+/// `Solver` on 1 and 2 threads, beside the other variants of `group`.
+fn front_door<G>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    game: &G,
+    expected: Score,
+) where
+    G: Game + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    for threads in [1, 2] {
+        group.bench_function(format!("Solver, {threads} threads"), |b| {
+            b.iter(|| {
+                let solved = Solver::new(game).threads(threads).solve();
+                assert_eq!(solved.unwrap().value(), expected)
+            })
+        });
+    }
 }
 
 fn user_games(c: &mut Criterion) {
@@ -58,6 +81,11 @@ fn user_games(c: &mut Criterion) {
         target: 120,
     };
     compare(c, "can-i-win 18 to 120", &can_i_win, || can_i_win.by_hand());
+    let can_i_win = CanIWin {
+        numbers: 20,
+        target: 200,
+    };
+    compare(c, "can-i-win 20 to 200", &can_i_win, || can_i_win.by_hand());
     let numbers: Vec<Score> = (0..1200).map(|i| (i * 7919 % 2001) - 1000).collect();
     let ends = EndsGame::new(numbers);
     compare(c, "predict-the-winner 1200", &ends, || ends.by_hand());
@@ -66,6 +94,17 @@ fn user_games(c: &mut Criterion) {
         height: 4,
     };
     compare(c, "plain connect-four 5x4", &four, || four.by_hand());
+    // Stone Game IV declares a dense index and that it is an outcome game, no range: the
+    // by-hand array DP against `Solver` alone.
+    let stones = SquareTakeaway { stones: 100_000 };
+    let expected = stones.by_hand();
+    let mut group = c.benchmark_group("stone-game-iv 100000");
+    group.sample_size(10);
+    group.bench_function("by hand (array DP)", |b| {
+        b.iter(|| assert_eq!(black_box(stones.by_hand()), expected))
+    });
+    front_door(&mut group, &stones, expected);
+    group.finish();
 }
 
 criterion_group!(benches, user_games);

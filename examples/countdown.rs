@@ -9,8 +9,7 @@
 //! Run it with `cargo run --example countdown -- 20`; `cargo test` runs its tests.
 
 use gamesolver::check::{CheckOptions, check_dense};
-use gamesolver::memo::DenseTable;
-use gamesolver::{DenseIndex, Game, Player, Score, Step, Turn, solve};
+use gamesolver::{Capabilities, Declares, DenseIndex, Game, Player, Score, Solver, Step, Turn};
 
 /// The rules value: everything fixed for one game lives here.
 #[derive(Debug)]
@@ -50,6 +49,11 @@ impl Game for Countdown {
 
     fn payoff(&self, _left: &u32) -> Score {
         0 // no counters, no points
+    }
+
+    /// What `Solver` may use: the dense index below (values in a flat array).
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
     }
 }
 
@@ -94,7 +98,7 @@ fn report(counters: u32) -> Result<String, gamesolver::Error> {
     writeln!(text, "conformance: {check}").unwrap();
 
     // 2. Solve, and show the optimal line.
-    let mut solution = solve(&game, DenseTable::for_game(&game))?;
+    let mut solution = Solver::new(&game).solve()?;
     let value = solution.value();
     writeln!(
         text,
@@ -156,7 +160,7 @@ mod tests {
     fn solves_as_the_literal_rules_say() {
         for counters in 0..=16 {
             let game = Countdown { counters };
-            let value = solve(&game, DenseTable::for_game(&game)).unwrap().value();
+            let value = Solver::new(&game).solve().unwrap().value();
             assert_eq!(
                 value,
                 brute_force(counters, true, 0, 0),
