@@ -22,9 +22,8 @@ use std::fmt;
 
 use super::ranks::BINOMIAL;
 use crate::error::Error;
-use crate::game::{
-    Capabilities, CompactKey, Declares, Game, Score, Step, Symmetry, Turn, ValueRange,
-};
+use crate::game::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
+use crate::keys::{CompactKey, Symmetry};
 
 mod tiers;
 

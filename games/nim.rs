@@ -112,6 +112,9 @@ impl Nim {
     }
 }
 
+/// How many moves [`Nim::moves_batch`](Game::moves_batch) gives at a time.
+const MOVE_BATCH: u64 = 64;
+
 impl Game for Nim {
     /// The heap sizes, packed.
     type State = u64;
@@ -128,6 +131,34 @@ impl Game for Nim {
             let size = self.heap(*position, k);
             moves.extend((1..=size).rev().map(|take| (k as u32, take)));
         }
+    }
+    /// Lazy moves: [`moves`](Game::moves)' order, [`MOVE_BATCH`] moves a batch, so that a
+    /// position whose winning move comes early (the largest take of a heap, often) never
+    /// lists the heaps' other takes.
+    fn moves_batch(&self, position: &u64, batch: usize, moves: &mut Vec<(u32, u32)>) -> bool {
+        let mut skip = batch as u64 * MOVE_BATCH;
+        let mut room = MOVE_BATCH;
+        let mut rest = 0;
+        for k in 0..self.heaps.len() {
+            let size = u64::from(self.heap(*position, k));
+            if room == 0 {
+                rest += size;
+            } else if skip >= size {
+                skip -= size;
+            } else {
+                // This heap's takes from `size - skip` down, as many as the batch has room.
+                let first = size - skip;
+                let count = first.min(room);
+                let heap = k as u32;
+                moves.extend(
+                    (first + 1 - count..=first)
+                        .rev()
+                        .map(|take| (heap, take as u32)),
+                );
+                (skip, room, rest) = (0, room - count, first - count);
+            }
+        }
+        rest > 0
     }
     fn play(&self, position: &u64, &(k, take): &(u32, u32)) -> Step<u64> {
         Step {
@@ -166,5 +197,36 @@ impl DenseIndex for Nim {
     }
     fn index(&self, position: &u64) -> usize {
         *position as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batches, concatenated, are the moves, at every position of a few games (batch
+    /// boundaries inside a heap, at its end, and across empty heaps).
+    #[test]
+    fn batches_are_the_moves_in_order() {
+        for heaps in [
+            vec![1, 16000],
+            vec![64, 0, 63],
+            vec![100, 100, 28],
+            vec![3, 4, 5],
+        ] {
+            let game = Nim::new(heaps).unwrap();
+            let step = (game.positions / 997).max(1);
+            for position in (0..game.positions).step_by(step as usize) {
+                let mut all = Vec::new();
+                game.moves(&position, &mut all);
+                let mut batched = Vec::new();
+                let mut batch = 0;
+                while game.moves_batch(&position, batch, &mut batched) {
+                    batch += 1;
+                    assert!(batch <= all.len(), "batches past the moves at {position}");
+                }
+                assert_eq!(batched, all, "position {position}");
+            }
+        }
     }
 }

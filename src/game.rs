@@ -151,6 +151,61 @@ pub trait Game {
     /// The value, for the side to move, of a state with no move.
     fn payoff(&self, state: &Self::State) -> Score;
 
+    /// Lazy moves: appends the `batch`-th batch of `state`'s moves to `moves` and returns
+    /// whether another batch may follow. Concatenated in order, batches 0, 1, … up to the
+    /// first that returns `false` are exactly [`moves`](Game::moves), in its order (a batch
+    /// may be empty).
+    ///
+    /// The exhaustive engine asks for the next batch only when the moves so far have not
+    /// decided the state: once a move reaches the top of the state's range (a declared
+    /// [`ValueRange`], or −1..1 in an outcome game), the rest are never generated. A win/lose
+    /// game whose winning move usually comes early (Stone Game IV: a small square) is spared
+    /// listing every move of every state. The default gives every move as batch 0 (and the
+    /// engine then pays nothing for the hook); the checker verifies that an override agrees
+    /// with `moves`.
+    ///
+    /// ```
+    /// use gamesolver::{Game, Score, Step, Turn};
+    ///
+    /// /// Take a positive square number of stones; who cannot move loses.
+    /// struct Squares { stones: u32 }
+    ///
+    /// impl Game for Squares {
+    ///     type State = u32;
+    ///     type Move = u32; // the square root of the stones taken
+    ///     fn start(&self) -> u32 { self.stones }
+    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+    ///         moves.extend((1..).take_while(|root| root * root <= *left));
+    ///     }
+    ///     /// Eight roots a batch: 1..=8, 9..=16, …
+    ///     fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+    ///         let first = 8 * batch as u32 + 1;
+    ///         moves.extend((first..first + 8).take_while(|root| root * root <= *left));
+    ///         (first + 8) * (first + 8) <= *left
+    ///     }
+    ///     fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+    ///         Step { next: left - root * root, gain: 0, turn: Turn::Pass }
+    ///     }
+    ///     fn payoff(&self, _left: &u32) -> Score { -1 }
+    /// }
+    ///
+    /// let game = Squares { stones: 200 };
+    /// let (mut all, mut batched) = (Vec::new(), Vec::new());
+    /// game.moves(&200, &mut all);
+    /// let mut batch = 0;
+    /// while game.moves_batch(&200, batch, &mut batched) {
+    ///     batch += 1;
+    /// }
+    /// assert_eq!(batched, all);
+    /// ```
+    #[inline(always)]
+    fn moves_batch(&self, state: &Self::State, batch: usize, moves: &mut Vec<Self::Move>) -> bool {
+        if batch == 0 {
+            self.moves(state, moves);
+        }
+        false
+    }
+
     /// The state's exact value when the game knows it without search, else `None`.
     ///
     /// In Stone Game II, when `2M` covers every pile left, the mover takes everything. Saying so
@@ -508,46 +563,6 @@ pub trait DenseIndex: Game {
 pub trait ValueRange: Game {
     /// `(low, high)`: the state's value lies in `low..=high`.
     fn value_range(&self, state: &Self::State) -> (Score, Score);
-}
-
-/// An optional capability: an exact key of at most [`key_bits`](CompactKey::key_bits) bits for
-/// every state.
-///
-/// The fixed-capacity bound tables ([`FixedBoundTable`](crate::memo::FixedBoundTable),
-/// [`AtomicBoundTable`](crate::memo::AtomicBoundTable)) store the key instead of the state, in
-/// one 64-bit word per entry together with the bounds. Fewer key bits leave more room for the
-/// bounds: with keys of 49 bits (Connect Four on 7×6) and 2²³ slots, values up to ±(2¹⁷ − 1) are
-/// kept exactly, and larger values as weaker (still correct) bounds.
-///
-/// # Contract
-///
-/// Two states with the same key are the same state (or, with [`Symmetry`], states with the same
-/// value); every key is below `2^key_bits()`. A lossy key that maps two different states to
-/// one key makes one read the other's bounds: a wrong answer.
-pub trait CompactKey: Game {
-    /// Every key is below `2^key_bits()` (at most 64; the default says nothing narrower).
-    fn key_bits(&self) -> u32 {
-        64
-    }
-
-    /// The state's key.
-    fn key(&self, state: &Self::State) -> u64;
-}
-
-/// An optional capability: a canonical representative among states that have the same value
-/// (mirror images, rotations, relabellings).
-///
-/// Wrap any table in [`Canonical`](crate::memo::Canonical) to store each class of symmetric
-/// states once: the table is then asked and told about `canonical(state)` instead of `state`.
-/// Only the table sees canonical states; engines still play and report the real ones, so lines
-/// and move values are in the position's own terms.
-///
-/// # Contract
-///
-/// `canonical(canonical(s)) == canonical(s)`, and `s` and `canonical(s)` have the same value.
-pub trait Symmetry: Game {
-    /// The representative of `state`'s class.
-    fn canonical(&self, state: &Self::State) -> Self::State;
 }
 
 /// An optional capability: the game is layered into *tiers*, and every move leads to a later

@@ -42,6 +42,7 @@ pub mod check;
 pub mod error;
 mod game;
 pub mod input;
+mod keys;
 pub mod memo;
 mod solve;
 
@@ -50,10 +51,10 @@ pub mod games;
 
 pub use error::Error;
 pub use game::{
-    Capabilities, CompactKey, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange,
-    OnTiers, Player, RangeSlot, Score, Step, Symmetry, TierSlot, Tiered, Turn, Undeclared,
-    ValueRange,
+    Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,
+    Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
 };
+pub use keys::{CompactKey, Symmetry};
 pub use solve::{
     Answer, AnyValue, Cuts, DeclaredRange, DenseIds, Driver, Engine, HashIds, Indexed, KeepTiers,
     Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, OutcomeRange, Plan, Ply, Predecessors,

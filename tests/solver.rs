@@ -346,3 +346,42 @@ fn declarations_pick_their_engines() {
         "{refused:?}"
     );
 }
+
+#[test]
+fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
+    use gamesolver::check::{CheckOptions, Violation, check_dense};
+    let game = SquareTakeaway { stones: 400 };
+    let report = check_dense(&game, &CheckOptions::default());
+    assert!(report.is_ok(), "{report}");
+    /// Batches that skip the ninth root: not the moves.
+    struct Skipping(SquareTakeaway);
+    impl Game for Skipping {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            self.0.start()
+        }
+        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+            self.0.moves(left, moves)
+        }
+        fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+            let more = self.0.moves_batch(left, batch, moves);
+            moves.retain(|&root| root != 9);
+            more
+        }
+        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+            self.0.play(left, root)
+        }
+        fn payoff(&self, left: &u32) -> Score {
+            self.0.payoff(left)
+        }
+    }
+    let report = gamesolver::check::check(&Skipping(game), &CheckOptions::default());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
+        "{report}"
+    );
+}

@@ -47,6 +47,16 @@ pub enum Violation<G: Game + ?Sized> {
         /// The state.
         state: G::State,
     },
+    /// [`moves_batch`](Game::moves_batch)'s batches, concatenated, are not `moves` (or it
+    /// promised batches past any sensible count).
+    BatchesDisagree {
+        /// The state.
+        state: G::State,
+        /// What `moves` gave.
+        moves: Vec<G::Move>,
+        /// What the batches gave, in order.
+        batched: Vec<G::Move>,
+    },
     /// Two states that are equal were stored apart by a hash map: `Hash` hashes something
     /// `Eq` ignores (a path counter, say), so a memo table stores one state many times.
     EqualStatesApart {
@@ -239,6 +249,16 @@ where
                 f,
                 "moves({state:?}) removed or changed the moves already in the buffer it was \
                  given: it must only append its moves"
+            ),
+            Violation::BatchesDisagree {
+                state,
+                moves,
+                batched,
+            } => write!(
+                f,
+                "the batches of moves_batch({state:?}, …) are {batched:?} in order, but \
+                 moves({state:?}) is {moves:?}: concatenated, the batches must be exactly the \
+                 moves, in their order"
             ),
             Violation::EqualStatesApart { first, second } => write!(
                 f,

@@ -93,6 +93,26 @@ where
         }
     }
 
+    /// Checks that `state`'s batches of moves ([`Game::moves_batch`]) concatenate to `moves`.
+    fn check_batches(&mut self, state: &G::State, moves: &[G::Move]) {
+        let mut batched = Vec::new();
+        let mut batch = 0;
+        // A game may give empty batches, but not more of them than a batch per move and a
+        // generous margin: past that it would never stop.
+        let most = moves.len() + 64;
+        while self.game.moves_batch(state, batch, &mut batched) && batch <= most {
+            batch += 1;
+        }
+        self.generated += batched.len() as u64;
+        if batched != moves || batch > most {
+            self.report(Violation::BatchesDisagree {
+                state: state.clone(),
+                moves: moves.to_vec(),
+                batched,
+            });
+        }
+    }
+
     /// Checks one state's own answers, records it if new, and compares it with an equal state
     /// met before. Returns its moves; errors once the check is over its memory budget or its
     /// time limit.
@@ -122,6 +142,7 @@ where
                 });
             }
         }
+        self.check_batches(state, &first);
         let hash = hash_of(state);
         if hash != hash_of(&state.clone()) || hash != hash_of(state) {
             self.report(Violation::HashInconsistent {

@@ -2,7 +2,8 @@
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::{ConcurrentMemoTable, MemoTable, TableJob};
-use crate::game::{Score, Symmetry};
+use crate::game::Score;
+use crate::keys::Symmetry;
 
 /// Wraps a table so that it is asked and told only about
 /// [`canonical`](crate::Symmetry::canonical) states: a state and its mirror image share one

@@ -23,7 +23,8 @@ use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::dense::empty_slots;
 use super::prefetch;
 use crate::error::Error;
-use crate::game::{CompactKey, Score};
+use crate::game::Score;
+use crate::keys::CompactKey;
 
 /// The odd multiplier that mixes keys (2⁶⁴ divided by the golden ratio, made odd).
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -299,7 +299,8 @@ impl ValueRange for EndsGame {
 }
 
 /// LeetCode 1510 "Stone Game IV": take a non-zero square number of stones; whoever cannot move
-/// (no stone left) loses. State: the stones left. An outcome game with a dense index.
+/// (no stone left) loses. State: the stones left. An outcome game with a dense index, whose
+/// moves come in batches (lazy moves).
 #[derive(Debug, Clone, Copy)]
 pub struct SquareTakeaway {
     pub stones: u32,
@@ -328,6 +329,13 @@ impl Game for SquareTakeaway {
     }
     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
         moves.extend((1..).take_while(|root| root * root <= *left));
+    }
+    /// Lazy moves: eight roots a batch (1..=8, 9..=16, …), so that a state whose winning move
+    /// is a small square never lists the others.
+    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+        let first = 8 * batch as u32 + 1;
+        moves.extend((first..first + 8).take_while(|root| root * root <= *left));
+        (first + 8) * (first + 8) <= *left
     }
     fn play(&self, left: &u32, root: &u32) -> Step<u32> {
         Step {

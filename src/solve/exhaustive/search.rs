@@ -29,6 +29,9 @@ struct Frame<S> {
     /// The gain and turn rule of the move whose subgame is being searched above this frame.
     gain: Score,
     turn: Turn,
+    /// The next batch of the state's moves to ask for ([`Game::moves_batch`]); 0 once there
+    /// is none.
+    next_batch: usize,
 }
 
 /// The reusable buffers of a search, the order in which it tries moves, and the value ranges
@@ -97,6 +100,24 @@ impl<G: Game> Search<G> {
     /// A search that tries moves in the given order (0 = the game's order).
     pub(crate) fn new(order: usize) -> Self {
         Search::with_range(order, AnyValue)
+    }
+}
+
+/// Appends `state`'s moves from batch `batch` on ([`Game::moves_batch`]) until at least one
+/// move is appended or no batch follows; returns the number of the next batch, 0 if none
+/// follows. For a game without batches, exactly one call of [`Game::moves`].
+#[inline(always)]
+fn fetch<G: Game>(game: &G, state: &G::State, mut batch: usize, moves: &mut Vec<G::Move>) -> usize {
+    let len = moves.len();
+    loop {
+        let more = game.moves_batch(state, batch, moves);
+        batch += 1;
+        if !more {
+            return 0;
+        }
+        if moves.len() > len {
+            return batch;
+        }
     }
 }
 
@@ -220,7 +241,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         state: G::State,
     ) -> Result<Option<Score>, Overflow> {
         let moves_start = self.moves.len();
-        dive.game.moves(&state, &mut self.fresh);
+        let next_batch = fetch(dive.game, &state, 0, &mut self.fresh);
         if self.fresh.is_empty() {
             dive.terminal += 1;
             let payoff = dive.game.payoff(&state);
@@ -240,6 +261,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             best: Score::MIN,
             gain: 0,
             turn: Turn::Pass,
+            next_batch,
         });
         dive.max_depth = dive.max_depth.max(self.frames.len());
         Ok(None)
@@ -276,18 +298,45 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     }
 
     /// The top state's moves, generated again (they were given back): the same moves in the
-    /// same order, since moves are a function of the state.
+    /// same order, since moves are a function of the state; for a game with batches, the
+    /// batches it had been given, fetched and arranged in the same groups.
     #[cold]
     fn take_back(&mut self, game: &G) {
         let top = self.frames.len() - 1;
         let start = self.moves.len();
-        game.moves(&self.frames[top].state, &mut self.fresh);
-        self.moves.append(&mut self.fresh);
-        arrange(self.order, &mut self.moves[start..]);
         let frame = &mut self.frames[top];
+        let mut batch = 0;
+        loop {
+            let group = self.moves.len();
+            batch = fetch(game, &frame.state, batch, &mut self.fresh);
+            self.moves.append(&mut self.fresh);
+            arrange(self.order, &mut self.moves[group..]);
+            if batch == 0 || batch == frame.next_batch {
+                break;
+            }
+        }
         frame.next_move += start;
         frame.moves_start = start;
         self.kept_from = top;
+    }
+
+    /// Whether the top frame's best move reached the top of its range: its other moves,
+    /// given or not, cannot change its value.
+    #[inline]
+    fn decided(&self, game: &G, top: usize) -> bool {
+        let frame = &self.frames[top];
+        R::DECLARES && frame.best >= self.range.range(game, &frame.state).1
+    }
+
+    /// The top frame's next batch of moves, after the ones it has (which are the buffer's
+    /// tail).
+    #[inline(never)]
+    fn refill(&mut self, game: &G, top: usize) {
+        let start = self.moves.len();
+        let frame = &mut self.frames[top];
+        frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.fresh);
+        self.moves.append(&mut self.fresh);
+        arrange(self.order, &mut self.moves[start..]);
     }
 
     /// Moves a dive that could go no deeper natively onto the explicit stack: its open states
@@ -317,7 +366,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 }
             }
         }
-        if let Some(state) = dive.deep.take() {
+        if let Some((state, next_batch)) = dive.deep.take() {
             // `out_of_levels` listed its moves in `spare` (it has some): they become the top
             // frame's, not generated a second time.
             let moves_start = self.moves.len();
@@ -327,6 +376,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             self.frames.push(Frame {
                 moves_start,
                 next_move: moves_start,
+                next_batch,
                 ..Frame::fresh(state)
             });
             dive.max_depth = dive.max_depth.max(self.frames.len());
@@ -429,6 +479,13 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 }
                 continue;
             }
+            if self.frames[top].next_batch != 0 && !self.decided(game, top) {
+                self.refill(game, top);
+                if let Err(error) = self.grown(dive) {
+                    break Err(error);
+                }
+                continue;
+            }
             let done = self
                 .frames
                 .pop()
@@ -502,6 +559,7 @@ impl<S> Frame<S> {
             best: Score::MIN,
             gain: 0,
             turn: Turn::Pass,
+            next_batch: 0,
         }
     }
 }

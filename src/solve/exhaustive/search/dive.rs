@@ -125,9 +125,9 @@ pub(super) struct Dive<'a, G: Game, T, R> {
     /// The open states of a dive that went deep, deepest first: each frame's `next_move` is
     /// relative to its level's moves, and `moves_start` is set when it is settled.
     pub(super) pending: Vec<Frame<G::State>>,
-    /// The state a dive reached with no level left, which has moves (in `spare`): opened on
-    /// the explicit stack.
-    pub(super) deep: Option<G::State>,
+    /// The state a dive reached with no level left, which has moves (in `spare`), and the
+    /// next batch of its moves to ask for: opened on the explicit stack.
+    pub(super) deep: Option<(G::State, usize)>,
     /// Where a state with no level left has its moves listed, to see whether it has any (and
     /// then to hand them to the explicit stack).
     pub(super) spare: Vec<G::Move>,
@@ -165,7 +165,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         let game = self.game;
         moves.clear();
         let capacity = moves.capacity();
-        game.moves(&state, moves);
+        let mut next_batch = fetch(game, &state, 0, moves);
         if moves.capacity() != capacity {
             self.level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
         }
@@ -182,7 +182,10 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         self.max_depth = self.max_depth.max(depth);
         arrange(self.order, moves);
         if moves.len() * size_of::<G::Move>() > LEVEL_BYTES {
-            self.pending.push(Frame::fresh(state));
+            self.pending.push(Frame {
+                next_batch,
+                ..Frame::fresh(state)
+            });
             return Err(Stop::Deep);
         }
         let high = if R::DECLARES {
@@ -194,26 +197,48 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         // The scan makes no call but the game's and the table's, so its cursor, best value
         // and counters stay in registers; it returns only to dive into a child. (With the
         // dive inside the loop, they were spilled around the call on every move.)
-        while let Some(step) = scan.run::<G, T, R>(game, &*self.table, &state, moves) {
-            let child = match self.dive(step.next, deeper, depth + 1) {
-                Ok(value) => value,
-                Err(Stop::Deep) if !scan.overflow => {
-                    (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
-                    self.pending.push(Frame {
-                        state,
-                        moves_start: 0,
-                        next_move: scan.next_move,
-                        best: scan.best,
-                        gain: step.gain,
-                        turn: step.turn,
-                    });
-                    return Err(Stop::Deep);
+        loop {
+            while let Some(step) = scan.run::<G, T, R>(game, &*self.table, &state, moves) {
+                let child = match self.dive(step.next, deeper, depth + 1) {
+                    Ok(value) => value,
+                    Err(Stop::Deep) if !scan.overflow => {
+                        (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
+                        self.pending.push(Frame {
+                            state,
+                            moves_start: 0,
+                            next_move: scan.next_move,
+                            best: scan.best,
+                            gain: step.gain,
+                            turn: step.turn,
+                            next_batch,
+                        });
+                        return Err(Stop::Deep);
+                    }
+                    Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
+                    Err(Stop::Failed) => return Err(Stop::Failed),
+                };
+                if scan.take::<G, R>(step.gain, step.turn, child) {
+                    break;
                 }
-                Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
-                Err(Stop::Failed) => return Err(Stop::Failed),
-            };
-            if scan.take::<G, R>(step.gain, step.turn, child) {
+            }
+            // Lazy moves: the next batch, unless the state is decided or has no more.
+            if next_batch == 0 || (R::DECLARES && scan.best >= scan.high) {
                 break;
+            }
+            next_batch = self.refill(&state, next_batch, moves);
+            if moves.len() * size_of::<G::Move>() > LEVEL_BYTES && !scan.overflow {
+                // Too many for a level now: the explicit stack goes on from here.
+                (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
+                self.pending.push(Frame {
+                    state,
+                    moves_start: 0,
+                    next_move: scan.next_move,
+                    best: scan.best,
+                    gain: 0,
+                    turn: Turn::Pass,
+                    next_batch,
+                });
+                return Err(Stop::Deep);
             }
         }
         (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
@@ -225,6 +250,19 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         Ok(best)
     }
 
+    /// Appends `state`'s next batch of moves (from batch `batch`) to its level's `moves`;
+    /// returns the batch after it (0: none).
+    #[inline(never)]
+    fn refill(&mut self, state: &G::State, batch: usize, moves: &mut Vec<G::Move>) -> usize {
+        let (start, capacity) = (moves.len(), moves.capacity());
+        let next = fetch(self.game, state, batch, moves);
+        if moves.capacity() != capacity {
+            self.level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
+        }
+        arrange(self.order, &mut moves[start..]);
+        next
+    }
+
     /// A state reached with no level left: valued here if it ends the game (a line exactly as
     /// deep as the levels would otherwise hand 1024 open states to the explicit stack for one
     /// payoff), else left for the explicit stack to open.
@@ -232,10 +270,10 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     pub(super) fn out_of_levels(&mut self, state: G::State) -> Result<Score, Stop> {
         let capacity = self.spare.capacity();
         self.spare.clear();
-        self.game.moves(&state, &mut self.spare);
+        let next_batch = fetch(self.game, &state, 0, &mut self.spare);
         self.level_bytes += ((self.spare.capacity() - capacity) * size_of::<G::Move>()) as u64;
         if !self.spare.is_empty() {
-            self.deep = Some(state);
+            self.deep = Some((state, next_batch));
             return Err(Stop::Deep);
         }
         self.terminal += 1;

@@ -147,3 +147,69 @@ fn the_move_buffer_stays_near_its_cap() {
     assert_eq!(solve(64 << 10), Ok(1)); // 1 XOR 3000 is not 0: the first player wins.
     assert!(matches!(solve(usize::MAX), Err(Error::MemoryBudget { .. })));
 }
+
+/// Nim whose moves come in batches of two, each followed by an empty batch: lazy moves.
+struct Trickle(Nim);
+
+impl Game for Trickle {
+    type State = u64;
+    type Move = (u32, u32);
+    fn start(&self) -> u64 {
+        self.0.start()
+    }
+    fn moves(&self, state: &u64, moves: &mut Vec<(u32, u32)>) {
+        self.0.moves(state, moves)
+    }
+    fn moves_batch(&self, state: &u64, batch: usize, moves: &mut Vec<(u32, u32)>) -> bool {
+        let mut all = Vec::new();
+        self.0.moves(state, &mut all);
+        if batch.is_multiple_of(2) {
+            moves.extend(all.iter().skip(batch).take(2));
+        }
+        // Batch 2i holds moves 2i and 2i + 1; batch 2i + 1 is empty.
+        (batch | 1) + 1 < all.len()
+    }
+    fn play(&self, state: &u64, mv: &(u32, u32)) -> Step<u64> {
+        self.0.play(state, mv)
+    }
+    fn payoff(&self, state: &u64) -> Score {
+        self.0.payoff(state)
+    }
+}
+
+impl crate::ValueRange for Trickle {
+    fn value_range(&self, state: &u64) -> (Score, Score) {
+        self.0.value_range(state)
+    }
+}
+
+/// Lazy moves handed over between dives and the explicit stack, given back and taken back
+/// (the batches fetched again in the same groups), in every order, with and without cuts:
+/// the rules' value, and a cut never stores more than the search without batches.
+#[test]
+fn batches_of_moves_hand_over_exactly() {
+    for heaps in [
+        vec![3, 4, 5],
+        vec![2, 300],
+        vec![1, 2, 3, 4],
+        vec![5, 5],
+        vec![1, 1],
+    ] {
+        let nim = Nim::new(heaps.clone()).unwrap();
+        let game = Trickle(nim.clone());
+        let value = oracle(&game, game.start(), &mut HashMap::new());
+        let (_, all) = value_with_cap(&nim, 0, LIST_BYTES);
+        for order in 0..5 {
+            for levels in [1, 2, 3, 7, MAX_LEVELS] {
+                for list_cap in [0, LIST_BYTES] {
+                    let case = format!("{heaps:?}, order {order}, {levels} levels, cap {list_cap}");
+                    let plain = value_with(&game, order, list_cap, levels, AnyValue);
+                    assert_eq!(plain, (value, all), "{case}");
+                    let (cut, stored) = value_with(&game, order, list_cap, levels, DeclaredRange);
+                    assert_eq!(cut, value, "{case}");
+                    assert!(stored <= all, "{case}: {stored} stored, {all} without cuts");
+                }
+            }
+        }
+    }
+}
