@@ -64,7 +64,7 @@ pub use solve::{
     par_retrograde_with_predecessors, par_solve, par_solve_with, par_solve_within, par_tier_solve,
     par_tier_solve_with, prune, prune_with, retrograde, retrograde_indexed, retrograde_with,
     retrograde_with_predecessors, solve, solve_ranged_with, solve_with, solve_within, tier_solve,
-    tier_solve_with,
+    tier_solve_bytes, tier_solve_with,
 };
 
 #[cfg(feature = "distributed")]

@@ -222,8 +222,10 @@ fn a_solve_known_to_exceed_the_time_limit_is_refused_at_once() {
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
+    // In hours or days: the rate is this build's on this machine.
     assert!(
-        stderr.contains("hours, past the time limit of 10 s"),
+        stderr.contains("hours, past the time limit of 10 s")
+            || stderr.contains("days, past the time limit of 10 s"),
         "{stderr}"
     );
     assert!(stderr.contains("use --solver fast"), "{stderr}");

@@ -78,11 +78,33 @@ pub trait Presented: Game {
     fn legend(&self) -> Option<&'static str> {
         None
     }
-    /// How many moves the exhaustive engine values to solve the game, where that is known
-    /// (for an estimate of its time before it starts), with the game's faster solver.
-    fn engine_work(&self) -> Option<(u64, &'static str)> {
+    /// The work the exhaustive engine does to solve this input, where the game knows it (for
+    /// an estimate of its time before it starts: [`forecast`](super::forecast)).
+    fn engine_work(&self) -> Option<Work> {
         None
     }
+    /// The work the tier solver does on this input, where the game knows it.
+    fn tier_work(&self) -> Option<Work> {
+        None
+    }
+    /// A small input of the same game for the tier solver to time, so that the forecast knows
+    /// how fast this machine solves this game's tiers.
+    fn tier_sample(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// The work a solve will do, as a game declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Work {
+    /// The moves the solver values (the exhaustive engine: each expanded state's moves; the
+    /// tier solver: every rank's moves, as `TierStats::moves` counts them).
+    pub moves: u64,
+    /// A faster way to the same answer, as the user asks for it, if there is one.
+    pub faster: Option<&'static str>,
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.

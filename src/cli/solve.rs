@@ -15,7 +15,7 @@ use super::engines::{
     RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report, presented,
     pruned,
 };
-use super::forecast::foresee;
+use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
 use super::options::{inapplicable_solver_options, refuse_misplaced_options};
 use super::present::Presented;
@@ -231,6 +231,7 @@ where
     G::State: Send,
 {
     let threads = threads_or_cores(cli);
+    foresee_tiers(cli, game, threads, limits.memory_budget)?;
     let mut limits = limits;
     let pool = pool_if_parallel(threads, &mut limits)?;
     let solve = |keep| tiers_on(pool.as_ref(), game, limits, keep);

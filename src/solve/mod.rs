@@ -35,5 +35,5 @@ pub use tiers::distributed::{
 };
 pub use tiers::{
     KeepTiers, TierSolution, TierStats, par_tier_solve, par_tier_solve_with, tier_solve,
-    tier_solve_with,
+    tier_solve_bytes, tier_solve_with,
 };

@@ -5,7 +5,7 @@ use gamesolver::{AnyValue, Error, Ply, Score, Turn};
 
 use super::super::args::SolverName;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{Presented, alice_or_bob};
+use super::super::present::{Presented, Work, alice_or_bob};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 use super::super::solve::{distributed_report, tier_report};
 
@@ -58,6 +58,18 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 
 impl Presented for DotsAndBoxes {
     type Range = AnyValue;
+    /// Every set of the `E` edges is a rank, with a move per edge not drawn: `E · 2^(E − 1)`.
+    fn tier_work(&self) -> Option<Work> {
+        let edges = self.edges();
+        Some(Work {
+            moves: u64::from(edges).checked_shl(edges - 1)?,
+            faster: None,
+        })
+    }
+    /// 2×3 boxes: 17 edges, 1.1 million moves.
+    fn tier_sample(&self) -> Option<Self> {
+        DotsAndBoxes::new(2, 3).ok()
+    }
     fn position(&self, position: &str) -> Result<u64, Error> {
         let mut drawn = 0u64;
         for line in position
@@ -172,4 +184,19 @@ fn same_line(name: &str, typed: &str) -> bool {
     let typed = plain(typed);
     let reversed = name.split_once('-').map(|(a, b)| format!("{b}-{a}"));
     typed == name || reversed.is_some_and(|reversed| typed == reversed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The forecast's unit: the moves the tier solver counts.
+    #[test]
+    fn the_declared_tier_work_is_what_the_tier_solver_counts() {
+        for (rows, columns) in [(1, 1), (1, 2), (2, 2), (2, 3)] {
+            let game = DotsAndBoxes::new(rows, columns).unwrap();
+            let solved = gamesolver::tier_solve(&game).unwrap();
+            assert_eq!(game.tier_work().unwrap().moves, solved.stats().moves);
+        }
+    }
 }

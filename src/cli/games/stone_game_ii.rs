@@ -8,7 +8,7 @@ use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
 use super::super::args::Cli;
 use super::super::budget::held;
 use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
-use super::super::present::{Presented, alice_or_bob, integers, row};
+use super::super::present::{Presented, Work, alice_or_bob, integers, row};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game II on the command line.
@@ -107,7 +107,7 @@ impl Presented for StoneGameII {
         Line::lazy(self.describe(line), entry)
     }
     /// Each state `(next, M)` without a known value has `2M` moves: about `n³ / 27` in all.
-    fn engine_work(&self) -> Option<(u64, &'static str)> {
+    fn engine_work(&self) -> Option<Work> {
         let n = self.piles().len() as u64;
         let work = (0..n)
             .map(|next| {
@@ -115,7 +115,10 @@ impl Presented for StoneGameII {
                 top.saturating_mul(top + 1)
             })
             .fold(0u64, u64::saturating_add);
-        Some((work, "--solver fast (O(n²))"))
+        Some(Work {
+            moves: work,
+            faster: Some("--solver fast (O(n²))"),
+        })
     }
 }
 

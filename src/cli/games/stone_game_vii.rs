@@ -5,7 +5,7 @@ use gamesolver::games::{End, Interval, StoneGameVII};
 use gamesolver::{AnyValue, Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{Presented, alice_or_bob, end_name, interval_position, row};
+use super::super::present::{Presented, Work, alice_or_bob, end_name, interval_position, row};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VII on the command line.
@@ -26,6 +26,14 @@ pub const GAME: Bundled = Bundled {
 
 impl Presented for StoneGameVII {
     type Range = AnyValue;
+    /// Every interval of two stones or more has two moves, a single stone one: `n + n(n − 1)`.
+    fn engine_work(&self) -> Option<Work> {
+        let n = self.piles().len() as u64;
+        Some(Work {
+            moves: n.saturating_add(n.saturating_mul(n.saturating_sub(1))),
+            faster: None,
+        })
+    }
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         interval_position(self.piles().len(), position, "stones")
     }

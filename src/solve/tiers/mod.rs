@@ -356,6 +356,29 @@ impl Store {
     }
 }
 
+/// The bytes of values a tier solve of `game` from its start holds at its peak, keeping
+/// `keep`: a solve refuses, before it begins, a peak past its memory budget.
+///
+/// ```
+/// use gamesolver::{KeepTiers, tier_solve_bytes, games::DotsAndBoxes};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap(); // 12 edges: 4096 states, a byte each
+/// assert!(tier_solve_bytes(&game, KeepTiers::Needed) < tier_solve_bytes(&game, KeepTiers::All));
+/// assert_eq!(tier_solve_bytes(&game, KeepTiers::All), 4096);
+/// ```
+pub fn tier_solve_bytes<G: Tiered>(game: &G, keep: KeepTiers) -> u64 {
+    let from = game.tier(&game.start());
+    if from >= game.tier_count() {
+        return 0;
+    }
+    let bound = game.value_bound().max(0);
+    let width = [i8::MAX.into(), i16::MAX.into(), i32::MAX.into()]
+        .into_iter()
+        .position(|most: Score| bound <= most)
+        .map_or(8, |narrowest| 1 << narrowest);
+    peak(game, from, keep, width).0
+}
+
 /// Chooses the width of the values from the game's bound and runs the sweep.
 fn run<G: Tiered, S: Sweep<G>>(
     game: &G,
