@@ -4,6 +4,7 @@ use std::fmt;
 
 /// Everything the library can reject, each variant carrying the rejected input.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// Too few values for the game (an empty list, or one stone for Stone Game VIII).
     #[error("{game} needs at least {needed} {unit}, got {got}")]
@@ -120,7 +121,7 @@ pub enum Error {
         bytes: u64,
     },
     /// The worker threads could not be started (the system's limit on threads or memory).
-    #[error("could not start {threads} threads: {message}; use fewer (--threads)")]
+    #[error("could not start {threads} threads: {message}; use fewer threads")]
     ThreadStart {
         /// How many threads were asked for.
         threads: usize,

@@ -5,6 +5,7 @@ use std::fmt::{self, Debug};
 use crate::game::{Game, Score, Step, Turn};
 
 /// One broken promise, with the evidence. Its `Debug` form is its `Display` sentence.
+#[non_exhaustive]
 pub enum Violation<G: Game + ?Sized> {
     /// `moves` gave different moves for the same state on two calls.
     MovesNotDeterministic {
