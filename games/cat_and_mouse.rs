@@ -3,9 +3,9 @@
 //! by [`retrograde`](crate::retrograde) analysis; the exhaustive engines do not apply (a line
 //! of play can return to a position).
 
+use crate::engines::{Predecessors, StateAt};
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
-use crate::solve::{Predecessors, StateAt};
 
 /// A position of either game: where the mouse and the cat are, and who moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

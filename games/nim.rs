@@ -132,7 +132,7 @@ impl Game for Nim {
             moves.extend((1..=size).rev().map(|take| (k as u32, take)));
         }
     }
-    /// Lazy moves: [`moves`](Game::moves)' order, [`MOVE_BATCH`] moves a batch, so that a
+    /// Lazy moves: [`moves`](Game::moves)' order, 64 moves a batch, so that a
     /// position whose winning move comes early (the largest take of a heap, often) never
     /// lists the heaps' other takes.
     fn moves_batch(&self, position: &u64, batch: usize, moves: &mut Vec<(u32, u32)>) -> bool {

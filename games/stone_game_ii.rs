@@ -14,11 +14,11 @@ use std::collections::VecDeque;
 use std::mem::size_of;
 use std::time::Instant;
 
+use crate::engines::Limits;
+use crate::engines::kernel::limits::growth_fits;
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
-use crate::solve::Limits;
-use crate::solve::kernel::limits::growth_fits;
 
 const NAME: &str = "Stone Game II";
 

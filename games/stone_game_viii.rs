@@ -16,9 +16,9 @@
 //!   turn). Two moves per state, so O(n) for the engine — but `n` deep, which the explicit
 //!   stack handles.
 
+use crate::engines::{Limits, Ply};
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
-use crate::solve::{Limits, Ply};
 use std::time::Instant;
 
 const NAME: &str = "Stone Game VIII";

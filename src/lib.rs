@@ -39,23 +39,18 @@
 #![deny(missing_docs)]
 
 pub mod check;
+#[path = "solve/mod.rs"]
+pub mod engines;
 pub mod error;
 mod game;
 pub mod input;
 mod keys;
 pub mod memo;
-mod solve;
 
 #[path = "../games/mod.rs"]
 pub mod games;
 
-pub use error::Error;
-pub use game::{
-    Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,
-    Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
-};
-pub use keys::{CompactKey, Symmetry};
-pub use solve::{
+pub use engines::{
     Answer, AnyValue, Cuts, DeclaredRange, DenseIds, Driver, Engine, HashIds, Indexed, KeepTiers,
     Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, OutcomeRange, Plan, Ply, Predecessors,
     Progress, Pruned, Pruner, Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF,
@@ -66,9 +61,15 @@ pub use solve::{
     retrograde_with_predecessors, solve, solve_ranged_with, solve_with, solve_within, tier_solve,
     tier_solve_bytes, tier_solve_with,
 };
+pub use error::Error;
+pub use game::{
+    Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,
+    Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
+};
+pub use keys::{CompactKey, Symmetry};
 
 #[cfg(feature = "distributed")]
-pub use solve::{Distributed, DistributedConfig, WorkerStats, distributed_tier_solve};
+pub use engines::{Distributed, DistributedConfig, WorkerStats, distributed_tier_solve};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

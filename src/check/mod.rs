@@ -32,10 +32,10 @@ mod walk;
 pub use violation::Violation;
 use walk::{explore, reference};
 
+use crate::engines::{Limits, value_at};
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Score, Step, Tiered, Turn};
 use crate::memo::HashTable;
-use crate::solve::{Limits, value_at};
 
 /// What to explore and what the game declares about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]

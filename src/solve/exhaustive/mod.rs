@@ -3,8 +3,8 @@
 //!
 //! [`solve`] searches depth-first on an explicit stack (no native recursion, so games 10⁶ moves
 //! deep are fine), storing each expanded state's value in a [`MemoTable`]. [`solve_with`] does
-//! the same under explicit [`Limits`]. [`par_solve`](crate::par_solve) and
-//! [`par_solve_with`](crate::par_solve_with) mirror them on every thread of the current rayon
+//! the same under explicit [`Limits`]. [`par_solve`] and
+//! [`par_solve_with`] mirror them on every thread of the current rayon
 //! pool, sharing a [`ConcurrentMemoTable`](crate::memo::ConcurrentMemoTable).
 
 mod parallel;

@@ -14,10 +14,10 @@ use std::time::Instant;
 
 use super::search::Search;
 use super::{Solution, refuse_over_budget};
+use crate::engines::kernel::{AnyValue, Limits, RangeSource, RunGuard, Stats};
 use crate::error::Error;
 use crate::game::{Game, Score};
 use crate::memo::{ConcurrentMemoTable, MemoTable, TableJob};
-use crate::solve::kernel::{AnyValue, Limits, RangeSource, RunGuard, Stats};
 
 /// Games whose [`state_bound`](Game::state_bound) is below this many states are solved by one
 /// search: starting the pool's workers would cost more than it saves (docs/performance.md). A game that declares no bound is first searched by one worker for

@@ -6,13 +6,13 @@
 //! explicit stack: each open state a [`Frame`] in a `Vec`, the moves of every open state in one
 //! buffer (the top frame's moves are the buffer's tail). No state allocates.
 
-use crate::error::Error;
-use crate::game::{Game, Score, Step, Turn};
-use crate::memo::MemoTable;
-use crate::solve::kernel::{
+use crate::engines::kernel::{
     AnyValue, CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes,
     combine, cycle_on, valid,
 };
+use crate::error::Error;
+use crate::game::{Game, Score, Step, Turn};
+use crate::memo::MemoTable;
 use dive::{Dive, Scan, Stop, arrange, levels_for};
 
 mod dive;

@@ -7,13 +7,13 @@ use hashbrown::HashMap;
 
 use super::search::Search;
 use super::timed;
+use crate::engines::kernel::limits::reserve_within;
+use crate::engines::kernel::{
+    AnyValue, Limits, MoveValue, Ply, RangeSource, Stats, best_of, combine, valued_moves,
+};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Step};
 use crate::memo::{FastHashBuilder, MemoTable};
-use crate::solve::kernel::limits::reserve_within;
-use crate::solve::kernel::{
-    AnyValue, Limits, MoveValue, Ply, RangeSource, Stats, best_of, combine, valued_moves,
-};
 
 /// A solved game: its value, and a memo table that answers further questions.
 ///

@@ -8,12 +8,12 @@ use std::time::Duration;
 
 pub use solved::Solved;
 
+use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
+use crate::engines::outcomes::Outcome;
 use crate::error::Error;
 use crate::game::{
     Declares, Game, IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, Score, TierSlot,
 };
-use crate::solve::kernel::{Limits, MoveValue, Ply, Progress, Stats};
-use crate::solve::retrograde::Outcome;
 use crate::{DenseIndex, Tiered, ValueRange};
 
 /// The engines [`Solver`] chooses among.

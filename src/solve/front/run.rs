@@ -11,17 +11,17 @@ use std::sync::Arc;
 
 use super::solved::RetroAnswer;
 use super::{Answer, Cuts, Engine, Facts, Plan, Solved, Solver};
+use crate::engines::kernel::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
+use crate::engines::outcomes::{DenseIds, HashIds};
+use crate::engines::tiers::KeepTiers;
+use crate::engines::{
+    Driver, Pruning, par_prune_with, par_retrograde_with, par_solve_within, par_tier_solve_with,
+    prune_with, retrograde_with, solve_within, tier_solve_with,
+};
 use crate::error::Error;
 use crate::game::{Declares, Game, IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, TierSlot};
 use crate::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
-};
-use crate::solve::kernel::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
-use crate::solve::retrograde::{DenseIds, HashIds};
-use crate::solve::tiers::KeepTiers;
-use crate::solve::{
-    Driver, Pruning, par_prune_with, par_retrograde_with, par_solve_within, par_tier_solve_with,
-    prune_with, retrograde_with, solve_within, tier_solve_with,
 };
 use crate::{DenseIndex, Tiered, ValueRange};
 
@@ -168,7 +168,7 @@ where
     G: Game + Sync + 'g,
     G::State: Send + Sync + 'g,
     G::Move: 'g,
-    I: crate::solve::retrograde::StateIds<G> + Send + 'g,
+    I: crate::engines::outcomes::StateIds<G> + Send + 'g,
 {
     let Solver { game, limits, .. } = run.solver;
     let solved = match run.pool {

@@ -3,17 +3,17 @@
 use std::hash::Hash;
 
 use super::Engine;
+use crate::engines::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
+use crate::engines::outcomes::{Outcome, Retrograde, StateIds};
+use crate::engines::pruning::Pruned;
+use crate::engines::{Solution, TierSolution};
 use crate::error::Error;
 use crate::game::{Game, Score, Tiered};
 use crate::memo::{BoundTable, MemoTable};
-use crate::solve::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
-use crate::solve::prune::Pruned;
-use crate::solve::retrograde::{Outcome, Retrograde, StateIds};
-use crate::solve::{Solution, TierSolution};
 
 /// A solved game, whichever engine solved it: the questions every result answers.
 ///
-/// [`Solver::solve`](crate::Solver::solve) returns one ([`Answer`]); each engine's own result
+/// [`Solver::solve`](crate::Solver::solve) returns one ([`Answer`](crate::Answer)); each engine's own result
 /// ([`Solution`], [`Pruned`](crate::Pruned), [`Retrograde`], [`TierSolution`]) implements it
 /// too. Queries take `&mut self` because the exhaustive and pruning engines answer a question
 /// about a state the solve did not need by searching further; every answer is exact.

@@ -4,7 +4,7 @@
 //! reaches; that is right when all of them are wanted, and hopeless for games like Connect Four
 //! (4.5·10¹² positions). This engine answers one state at a time, visiting only what it must to
 //! prove the value: a fail-soft negamax alpha-beta on an explicit stack (no depth limit), with a
-//! [`BoundTable`] of what it learned, the game's [`ValueRange`] where it has one, and a *driver*
+//! [`BoundTable`] of what it learned, the game's [`ValueRange`](crate::ValueRange) where it has one, and a *driver*
 //! that finds the exact value from narrow searches.
 //!
 //! - [`prune`] / [`prune_with`] solve the start and return a [`Pruned`] that answers more

@@ -12,13 +12,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::error::Error;
-use crate::game::{Game, Score, Turn};
-use crate::memo::{Bound, BoundTable};
-use crate::solve::kernel::{
+use crate::engines::kernel::{
     CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes, cycle_on,
     valid,
 };
+use crate::error::Error;
+use crate::game::{Game, Score, Turn};
+use crate::memo::{Bound, BoundTable};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after another worker narrowed the value: a window search can take well under a millisecond).

@@ -24,12 +24,12 @@ use std::time::{Duration, Instant};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
+use crate::engines::kernel::Limits;
+use crate::engines::kernel::Ply;
+use crate::engines::kernel::limits::reserve_within;
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, Player, Score, Turn};
 use crate::memo::FastHashBuilder;
-use crate::solve::kernel::Limits;
-use crate::solve::kernel::Ply;
-use crate::solve::kernel::limits::reserve_within;
 
 mod graph;
 mod ids;

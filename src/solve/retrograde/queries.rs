@@ -106,7 +106,7 @@ where
                 let others = solved.bytes() - solved.children.capacity() as u64 * 4;
                 let grown =
                     (solved.children.capacity() * 2).max(solved.children.len() + moves.len());
-                crate::solve::kernel::limits::growth_fits(
+                crate::engines::kernel::limits::growth_fits(
                     others,
                     solved.children.capacity() as u64 * 4,
                     grown as u64 * 4,

@@ -25,9 +25,9 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::{Cell, KeepTiers, Kept, beyond_bound, peak, unheld};
+use crate::engines::kernel::{Limits, combine};
 use crate::error::Error;
 use crate::game::{Score, Tiered, Turn};
-use crate::solve::kernel::{Limits, combine};
 
 pub use timely::Config;
 

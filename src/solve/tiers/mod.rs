@@ -21,9 +21,9 @@ use rayon::prelude::*;
 pub mod distributed;
 
 use super::kernel::{Limits, combine};
+use crate::engines::kernel::{MoveValue, Ply};
 use crate::error::Error;
 use crate::game::{Player, Score, Tiered};
-use crate::solve::kernel::{MoveValue, Ply};
 
 /// Ranks per unit of work (and per check of the time limit).
 const CHUNK: usize = 1 << 12;

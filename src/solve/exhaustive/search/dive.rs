@@ -2,7 +2,7 @@
 //! onto the search's explicit stack; and the scan of one state's moves.
 
 use super::*;
-use crate::solve::kernel::signed;
+use crate::engines::kernel::signed;
 
 /// Where a state's moves stand: the next one to try, the best value so far, the highest
 /// value the state can have (a move that reaches it ends the scan), whether a value overflowed,

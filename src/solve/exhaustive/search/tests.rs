@@ -1,9 +1,9 @@
 //! Unit tests of the search: cut-offs across dives and the explicit stack, move orders.
 
 use super::*;
+use crate::engines::kernel::{Limits, signed};
 use crate::games::{Nim, StoneGameII, StoneGameVIII};
 use crate::memo::HashTable;
-use crate::solve::kernel::{Limits, signed};
 use crate::{AnyValue, DeclaredRange};
 use std::collections::HashMap;
 
