@@ -355,8 +355,8 @@ where
 
 /// The most moves the swift line of an outcome game may value (`Solution::swift_line_within`)
 /// before the command line keeps the first optimal move at each state instead, and reports no
-/// remoteness.
-pub const SWIFT_MOVES: usize = 1 << 15;
+/// remoteness: the library's, as `Solver`'s answers use it.
+pub use gamesolver::SWIFT_MOVES;
 
 /// The bytes a line's buffer holds.
 pub(super) fn line_bytes<T>(line: &Vec<T>) -> u64 {

@@ -317,6 +317,11 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 }
 
+/// The most moves [`Answer::line`] values to find an outcome game's swift line (the winner as
+/// fast as it can, the loser as slowly) before it gives the first optimal move at each state
+/// instead: in a game of many moves a state, finding it can cost far more than the solve.
+pub const SWIFT_MOVES: usize = 1 << 15;
+
 /// What [`Solver::solve`] returns: the result of whichever engine ran, answering through
 /// [`Solved`].
 pub struct Answer<'g, G: Game> {
@@ -356,9 +361,22 @@ impl<G: Game> Answer<'_, G> {
         self.inner.best_moves(state)
     }
 
-    /// [`Solved::line`].
+    /// [`Solved::line`]; for an outcome game, the line in which the winner wins as fast as it
+    /// can and the loser loses as slowly as it can, where finding it values at most
+    /// [`SWIFT_MOVES`] moves (as retrograde analysis gives it), else the first optimal move at
+    /// each state.
     pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        if self.outcome_game
+            && let Some(line) = self.inner.swift_line_within(SWIFT_MOVES)?
+        {
+            return Ok(line);
+        }
         self.inner.line()
+    }
+
+    /// [`Solved::swift_line_within`].
+    pub fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        self.inner.swift_line_within(moves)
     }
 
     /// [`Solved::stats`].
@@ -412,6 +430,10 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
 
     fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
         Answer::line(self)
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        Answer::swift_line_within(self, moves)
     }
 
     fn stats(&self) -> Stats {

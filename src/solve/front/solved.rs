@@ -59,6 +59,15 @@ pub trait Solved<G: Game> {
     /// loss instead).
     fn line(&mut self) -> Result<Vec<Ply<G>>, Error>;
 
+    /// The optimal line in which the side ahead ends the game as soon as it can and the side
+    /// behind as late as it can (ties by the game's move order), if finding it values at most
+    /// `moves` moves; `None` past that, or from an engine that does not measure remoteness
+    /// (pruning, tiers). Retrograde analysis's [`line`](Solved::line) is this line already.
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        let _ = moves;
+        Ok(None)
+    }
+
     /// What the solve (and the queries since) did. Retrograde analysis and the tier solver
     /// count their own way: `stored` and `expanded` are the states they valued, `terminal`
     /// their final states where they count them, and `max_depth` is 0.
@@ -116,6 +125,10 @@ where
 
     fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
         Solution::line(self)
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        Solution::swift_line_within(self, moves)
     }
 
     fn stats(&self) -> Stats {
@@ -242,6 +255,10 @@ impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
 
     fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
         Ok(self.solved.line())
+    }
+
+    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        Ok(Some(self.solved.line()))
     }
 
     fn stats(&self) -> Stats {
