@@ -53,13 +53,13 @@ pub mod games;
 pub use engines::{
     Answer, AnyValue, Cuts, DeclaredRange, DenseIds, Driver, Engine, HashIds, Indexed, KeepTiers,
     Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, OutcomeRange, Plan, Ply, Predecessors,
-    Progress, Pruned, Pruner, Pruning, RangeSource, RetroStats, Retrograde, SERIAL_CUTOFF,
-    SWIFT_MOVES, Solution, Solved, Solver, StateAt, StateIds, Stats, TierSolution, TierStats,
-    par_prune, par_prune_with, par_retrograde, par_retrograde_indexed, par_retrograde_with,
-    par_retrograde_with_predecessors, par_solve, par_solve_with, par_solve_within, par_tier_solve,
-    par_tier_solve_with, prune, prune_with, retrograde, retrograde_indexed, retrograde_with,
-    retrograde_with_predecessors, solve, solve_ranged_with, solve_with, solve_within, tier_solve,
-    tier_solve_bytes, tier_solve_with,
+    Progress, Pruned, Pruner, Pruning, RangeJob, RangeSource, RetroStats, Retrograde,
+    SERIAL_CUTOFF, SWIFT_MOVES, Solution, Solved, Solver, StateAt, StateIds, Stats, TierSolution,
+    TierStats, par_prune, par_prune_with, par_retrograde, par_retrograde_indexed,
+    par_retrograde_with, par_retrograde_with_predecessors, par_solve, par_solve_with,
+    par_solve_within, par_tier_solve, par_tier_solve_with, prune, prune_with, retrograde,
+    retrograde_indexed, retrograde_with, retrograde_with_predecessors, solve, solve_ranged_with,
+    solve_with, solve_within, tier_solve, tier_solve_bytes, tier_solve_with, with_declared_range,
 };
 pub use error::Error;
 pub use game::{

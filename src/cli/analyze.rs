@@ -4,13 +4,16 @@ use std::hash::Hash;
 use std::io::{self, Write};
 
 use gamesolver::memo::{DenseTable, HashTable, MemoTable};
-use gamesolver::{DenseIndex, Error, Limits, MoveValue, Player, Ply, Score, Tiered, solve_within};
+use gamesolver::{
+    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeJob, RangeSource, Score, Tiered,
+    solve_within, with_declared_range,
+};
 use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
 use super::budget;
 use super::model::{Analysis, Failure, Fields, Moves, Valued};
-use super::present::Presented;
+use super::present::{Presented, outcome_game};
 use super::registry::{self, Analyze, Task};
 use super::saved;
 use super::solve;
@@ -108,7 +111,7 @@ impl Analyze<'_> {
             position: at.map(str::to_string),
             value,
             remoteness: None,
-            outcomes: G::OUTCOMES,
+            outcomes: outcome_game(game),
             board: game.board(&state),
             moves,
         })
@@ -146,13 +149,14 @@ where
         position,
         value: moves.0,
         remoteness: None,
-        outcomes: G::OUTCOMES,
+        outcomes: outcome_game(game),
         board: game.board(&state),
         moves: moves.1,
     })
 }
 
-/// The value of `state` and of each of its moves, best first, in the game's words.
+/// The value of `state` and of each of its moves, best first, in the game's words, cutting
+/// where the game declares it may.
 fn valued<G, T>(
     game: &G,
     table: T,
@@ -163,10 +167,34 @@ where
     G: Presented,
     T: MemoTable<G>,
 {
-    let mut solution = solve_within(game, table, limits, G::Range::default())?;
-    let value = solution.value_of(state)?;
-    let moves = solution.move_values(state)?;
-    Ok(described(game, state, value, moves))
+    with_declared_range(
+        game,
+        Valuing {
+            game,
+            table,
+            state,
+            limits,
+        },
+    )
+}
+
+/// [`valued`]'s work, with the range source the game declares.
+struct Valuing<'a, G: Game, T> {
+    game: &'a G,
+    table: T,
+    state: &'a G::State,
+    limits: Limits,
+}
+
+impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T> {
+    type Output = Result<(Score, Vec<Valued>), Error>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let mut solution = solve_within(self.game, self.table, self.limits, range)?;
+        let value = solution.value_of(self.state)?;
+        let moves = solution.move_values(self.state)?;
+        Ok(described(self.game, self.state, value, moves))
+    }
 }
 
 /// The value of `state` and each of its moves, best first, in the game's words.

@@ -8,14 +8,15 @@ use gamesolver::memo::{
     ShardedTable,
 };
 use gamesolver::{
-    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeSource,
-    Retrograde, Score, Solution, StateIds, Stats, par_solve_within, retrograde_with, solve_within,
+    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeJob,
+    RangeSource, Retrograde, Score, Solution, StateIds, Stats, par_solve_within, retrograde_with,
+    solve_within, with_declared_range,
 };
 
 use super::args::Cli;
 use super::budget::held;
 use super::model::{Answer, Failure, Report};
-use super::present::Presented;
+use super::present::{Presented, outcome_game};
 
 /// What an engine run produced.
 pub(super) struct EngineRun<G: Game> {
@@ -176,7 +177,7 @@ pub(super) fn presented<G: Presented>(
         || format!("the solution and its optimal line of {plies} moves in words"),
     )?;
     // An outcome game's line is the swift one (`finish_then`): its length is the remoteness.
-    let outcome = (G::OUTCOMES && run.swift).then(|| {
+    let outcome = (outcome_game(game) && run.swift).then(|| {
         let outcome = match run.value.signum() {
             1 => Outcome::Win,
             -1 => Outcome::Loss,
@@ -241,9 +242,54 @@ where
     G: Presented + DenseIndex + Sync,
     G::State: Eq + Hash + Send + Sync,
 {
+    with_declared_range(
+        game,
+        EngineJob {
+            game,
+            parallel,
+            limits,
+        },
+    )
+}
+
+/// [`engine`]'s work, with the range source the game declares.
+struct EngineJob<'a, G> {
+    game: &'a G,
+    parallel: bool,
+    limits: Limits,
+}
+
+impl<G> RangeJob<G> for EngineJob<'_, G>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+{
+    type Output = Result<EngineRun<G>, Error>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let EngineJob {
+            game,
+            parallel,
+            limits,
+        } = self;
+        engine_on(game, parallel, limits, range)
+    }
+}
+
+/// [`engine`] cutting on `range`.
+fn engine_on<G, R>(
+    game: &G,
+    parallel: bool,
+    limits: Limits,
+    range: R,
+) -> Result<EngineRun<G>, Error>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    R: RangeSource<G>,
+{
     let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
     let budget = limits.memory_budget;
-    let range = G::Range::default();
     match (parallel, dense_fits) {
         (false, true) => sequential(
             game,
@@ -331,7 +377,7 @@ where
 {
     // An outcome game's line wins as fast, and loses as slowly, as it can, where that costs
     // little; else the first optimal move at each state.
-    let swift = match G::OUTCOMES {
+    let swift = match outcome_game(solution.game()) {
         true => solution.swift_line_within(SWIFT_MOVES)?,
         false => None,
     };

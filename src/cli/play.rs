@@ -10,14 +10,14 @@ use std::io::{self, BufRead, Read, Write};
 
 use gamesolver::memo::{BoundTable, DenseTable, HashTable, MemoTable};
 use gamesolver::{
-    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeSource, Score, Solution,
-    TierSolution, Tiered, solve_within,
+    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeJob, RangeSource, Score,
+    Solution, TierSolution, Tiered, solve_within, with_declared_range,
 };
 
 use super::args::{PlayArgs, Side, strip_protection};
 use super::budget;
 use super::model::Failure;
-use super::present::Presented;
+use super::present::{Presented, outcome_game};
 use super::registry::{self, Done, Play, Task};
 use super::saved;
 use super::solve;
@@ -72,15 +72,12 @@ impl Play<'_> {
         let (name, side) = (cli.game.id(), self.args.side);
         if let Some(path) = &cli.load {
             let table = saved::load(path, cli.game, self.params, game, budget)?;
-            let mut oracle = solved(game, table, self.limits)?;
-            converse_from(game, &mut oracle, start, name, side)
+            solved_and_played(game, table, self.limits, (start, name, side))
         } else if DenseTable::bytes_for_len(game.index_len()) <= budget {
             let table = DenseTable::try_for_game(game, budget)?;
-            let mut oracle = solved(game, table, self.limits)?;
-            converse_from(game, &mut oracle, start, name, side)
+            solved_and_played(game, table, self.limits, (start, name, side))
         } else {
-            let mut oracle = solved(game, HashTable::new(), self.limits)?;
-            converse_from(game, &mut oracle, start, name, side)
+            solved_and_played(game, HashTable::new(), self.limits, (start, name, side))
         }
     }
 
@@ -147,13 +144,44 @@ fn converse_from<G: Presented>(
     })
 }
 
-/// The game solved on `table`, cutting where the game declares its ranges.
-fn solved<'g, G: Presented, T: MemoTable<G>>(
-    game: &'g G,
+/// The game solved on `table`, cutting where the game declares it may, then played from
+/// `start` with `name` and `side`.
+fn solved_and_played<G: Presented, T: MemoTable<G>>(
+    game: &G,
     table: T,
     limits: Limits,
-) -> Result<Solution<'g, G, T, G::Range>, Error> {
-    solve_within(game, table, limits, G::Range::default())
+    (start, name, side): (G::State, &'static str, Side),
+) -> Result<(), Failure> {
+    with_declared_range(
+        game,
+        Conversation {
+            game,
+            table,
+            limits,
+            start,
+            name,
+            side,
+        },
+    )
+}
+
+/// [`solved_and_played`]'s work, with the range source the game declares.
+struct Conversation<'a, G: Game, T> {
+    game: &'a G,
+    table: T,
+    limits: Limits,
+    start: G::State,
+    name: &'static str,
+    side: Side,
+}
+
+impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Conversation<'_, G, T> {
+    type Output = Result<(), Failure>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let mut oracle = solve_within(self.game, self.table, self.limits, range)?;
+        converse_from(self.game, &mut oracle, self.start, self.name, self.side)
+    }
 }
 
 /// What values the moves of a state for `play`: a solved game.
@@ -428,7 +456,7 @@ fn values<G: Presented>(
     let mut moves = oracle.move_values(state)?;
     moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
     let top = moves.first().map(|mv| mv.value);
-    let outcomes = if G::OUTCOMES {
+    let outcomes = if outcome_game(game) {
         "; +1/-1 for a win/loss"
     } else {
         ""
@@ -517,8 +545,9 @@ mod tests {
         let value = solve(game, HashTable::new()).unwrap().value();
         for you in [Player::First, Player::Second] {
             for seed in 0..20 {
+                let table = DenseTable::for_game(game);
                 let mut oracle =
-                    solved(game, DenseTable::for_game(game), Limits::default()).unwrap();
+                    solve_within(game, table, Limits::default(), gamesolver::AnyValue).unwrap();
                 let session = Session {
                     name: "test",
                     start: game.start(),

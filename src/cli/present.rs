@@ -3,7 +3,7 @@
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
 use gamesolver::games::{End, Interval};
-use gamesolver::{Error, Game, Player, Ply, RangeSource, Score};
+use gamesolver::{Declares, Error, Game, Player, Ply, Score};
 
 use super::model::{Answer, Entry, Line};
 
@@ -11,15 +11,6 @@ use super::model::{Answer, Entry, Line};
 pub trait Presented: Game {
     /// About how many bytes one move of [`entries`](Presented::entries) holds.
     const ENTRY_BYTES: u64 = Entry::BYTES;
-    /// Where the exhaustive engine may cut: [`DeclaredRange`](gamesolver::DeclaredRange) for a
-    /// game with a [`ValueRange`](gamesolver::ValueRange), else
-    /// [`AnyValue`](gamesolver::AnyValue).
-    type Range: RangeSource<Self> + Default;
-    /// Whether it is an outcome game (final states won, lost or drawn, no points on the way):
-    /// then `auto` solves it by retrograde analysis when it is small enough
-    /// ([`RETROGRADE_STATES`](super::engines::RETROGRADE_STATES)), for the remoteness and a line
-    /// that wins as fast, and loses as slowly, as it can.
-    const OUTCOMES: bool = false;
     /// The answer, from the engine's value of the start.
     fn answer(&self, value: Score) -> Answer;
     /// One sentence stating the result.
@@ -105,6 +96,14 @@ pub struct Work {
     pub moves: u64,
     /// A faster way to the same answer, as the user asks for it, if there is one.
     pub faster: Option<&'static str>,
+}
+
+/// Whether `game` declares that it is an outcome game (final states won, lost or drawn, no
+/// points on the way: `Capabilities::outcome_game`): then `auto` solves it by retrograde
+/// analysis when it is small enough ([`RETROGRADE_STATES`](super::engines::RETROGRADE_STATES)),
+/// for the remoteness and a line that wins as fast, and loses as slowly, as it can.
+pub fn outcome_game<G: Game>(game: &G) -> bool {
+    game.capabilities().outcome_game()
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.

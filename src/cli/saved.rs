@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use gamesolver::Limits;
 use gamesolver::memo::DenseTable;
 use gamesolver::solve_within;
-use gamesolver::{DenseIndex, Error, Score};
+use gamesolver::{DenseIndex, Error, RangeJob, RangeSource, Score, with_declared_range};
 
 use super::args::{Cli, SolverName};
 use super::budget::{game_bytes, held};
-use super::engines::{finish_then, presented};
+use super::engines::{EngineRun, finish_then, presented};
 use super::model::{Failure, GameName, Report};
 use super::present::Presented;
 use super::registry::{Done, Saved, Task, with_engine_game};
@@ -357,10 +357,50 @@ where
             "dense",
         ),
     };
-    let solution = solve_within(game, table, limits, G::Range::default())?;
-    let run = finish_then(solution, ("engine", name, 1), |table| match &cli.save {
-        Some(path) => super::saved::save(path, cli.game, params, table),
-        None => Ok(()),
-    })?;
+    let run = with_declared_range(
+        game,
+        Saving {
+            cli,
+            game,
+            params,
+            table,
+            name,
+            limits,
+        },
+    )?;
     Ok(presented(cli, game, params.len(), run, limits)?)
+}
+
+/// [`with_saved`]'s solve, with the range source the game declares, and the table saved.
+struct Saving<'a, G> {
+    cli: &'a Cli,
+    game: &'a G,
+    params: &'a [i64],
+    table: DenseTable,
+    name: &'static str,
+    limits: Limits,
+}
+
+impl<G> RangeJob<G> for Saving<'_, G>
+where
+    G: Presented + DenseIndex,
+    G::State: Eq + Hash,
+{
+    type Output = Result<EngineRun<G>, Error>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let Saving {
+            cli,
+            game,
+            params,
+            table,
+            name,
+            limits,
+        } = self;
+        let solution = solve_within(game, table, limits, range)?;
+        finish_then(solution, ("engine", name, 1), |table| match &cli.save {
+            Some(path) => super::saved::save(path, cli.game, params, table),
+            None => Ok(()),
+        })
+    }
 }

@@ -18,7 +18,7 @@ use super::engines::{
 use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
 use super::options::{inapplicable_solver_options, refuse_misplaced_options};
-use super::present::Presented;
+use super::present::{Presented, outcome_game};
 use super::registry::{Done, Solve, Task, with_engine_game};
 use super::saved::saved_report;
 
@@ -94,7 +94,7 @@ where
 {
     let threads = threads_or_cores(cli);
     foresee(cli, game)?;
-    if G::OUTCOMES
+    if outcome_game(game)
         && cli.solver == SolverName::Auto
         && game.index_len() as u64 <= RETROGRADE_STATES
         && !edges_past_share(game)

@@ -23,7 +23,9 @@ pub use exhaustive::{
     SERIAL_CUTOFF, Solution, par_solve, par_solve_with, par_solve_within, solve, solve_ranged_with,
     solve_with, solve_within,
 };
-pub use front::{Answer, Cuts, Engine, Plan, SWIFT_MOVES, Solved, Solver};
+pub use front::{
+    Answer, Cuts, Engine, Plan, RangeJob, SWIFT_MOVES, Solved, Solver, with_declared_range,
+};
 pub use kernel::{
     AnyValue, DeclaredRange, Limits, MoveValue, OutcomeRange, Ply, Progress, RangeSource, Stats,
 };

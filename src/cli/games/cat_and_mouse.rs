@@ -56,7 +56,6 @@ fn game(cli: &super::super::args::Cli) -> Result<CatAndMouse, Failure> {
 }
 
 impl Presented for CatAndMouse {
-    type Range = gamesolver::AnyValue;
     fn player_name(&self, player: Player) -> &'static str {
         if player.is_first() { "Mouse" } else { "Cat" }
     }

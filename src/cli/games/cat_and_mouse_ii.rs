@@ -89,7 +89,6 @@ fn cell_text(game: &CatAndMouseII, cell: u16) -> String {
 }
 
 impl Presented for CatAndMouseII {
-    type Range = gamesolver::AnyValue;
     fn player_name(&self, player: Player) -> &'static str {
         if player.is_first() { "Mouse" } else { "Cat" }
     }

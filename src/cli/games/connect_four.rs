@@ -465,7 +465,6 @@ fn answer_line<T: BoundTable<ConnectFour>>(
 }
 
 impl Presented for ConnectFour {
-    type Range = DeclaredRange;
     /// The marks of the board: X for the player who moved first on the empty board.
     /// (`Player::First` is whoever moves at the start position.)
     fn player_name(&self, player: Player) -> &'static str {

@@ -1,7 +1,7 @@
 //! Dots and Boxes: the VALUES are the rows and columns of boxes.
 
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{AnyValue, Error, Ply, Score, Turn};
+use gamesolver::{Error, Ply, Score, Turn};
 
 use super::super::args::SolverName;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
@@ -57,7 +57,6 @@ fn edge_dots(game: &DotsAndBoxes, edge: u8) -> ((u32, u32), (u32, u32)) {
 }
 
 impl Presented for DotsAndBoxes {
-    type Range = AnyValue;
     /// Every set of the `E` edges is a rank, with a move per edge not drawn: `E · 2^(E − 1)`.
     fn tier_work(&self) -> Option<Work> {
         let edges = self.edges();

@@ -1,7 +1,7 @@
 //! Nim: the VALUES are the heap sizes; who wins, and a winning move.
 
 use gamesolver::games::Nim;
-use gamesolver::{DeclaredRange, Error, Ply, Score};
+use gamesolver::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, winner};
@@ -22,8 +22,6 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for Nim {
-    type Range = DeclaredRange;
-    const OUTCOMES: bool = true;
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         Nim::position(self, &integers(position)?)
     }

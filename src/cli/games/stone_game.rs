@@ -1,7 +1,7 @@
 //! LeetCode 877, Stone Game: take the first or last pile; who wins.
 
 use gamesolver::games::{End, Interval, StoneGame};
-use gamesolver::{AnyValue, Error, Ply, Score};
+use gamesolver::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, end_name, interval_position, result, row, winner};
@@ -24,7 +24,6 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for StoneGame {
-    type Range = AnyValue;
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         interval_position(self.piles().len(), position, "piles")
     }

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use gamesolver::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
-use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
+use gamesolver::{Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
 use super::super::budget::held;
@@ -65,7 +65,6 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
 }
 
 impl Presented for StoneGameII {
-    type Range = AnyValue;
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         let n = self.piles().len() as i64;
         match *integers(position)? {

@@ -1,7 +1,7 @@
 //! LeetCode 1406, Stone Game III: take 1 to 3 stones from the front; who wins.
 
 use gamesolver::games::StoneGameIII;
-use gamesolver::{AnyValue, Error, Ply, Score};
+use gamesolver::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, result, row, winner};
@@ -24,7 +24,6 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for StoneGameIII {
-    type Range = AnyValue;
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         let n = self.values().len() as i64;
         match *integers(position)? {

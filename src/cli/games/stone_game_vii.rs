@@ -2,7 +2,7 @@
 //! Bob's.
 
 use gamesolver::games::{End, Interval, StoneGameVII};
-use gamesolver::{AnyValue, Error, Ply, Score};
+use gamesolver::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, Work, alice_or_bob, end_name, interval_position, row};
@@ -25,7 +25,6 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for StoneGameVII {
-    type Range = AnyValue;
     /// Every interval of two stones or more has two moves, a single stone one: `n + n(n − 1)`.
     fn engine_work(&self) -> Option<Work> {
         let n = self.piles().len() as u64;

@@ -8,7 +8,7 @@ use gamesolver::games::{
     Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIITake,
     solve_stone_game_viii_with,
 };
-use gamesolver::{AnyValue, Error, Limits, Ply, Score, Stats};
+use gamesolver::{Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
 use super::super::budget::held;
@@ -87,7 +87,6 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
 
 /// Stone Game VIII through its stepwise model, which the engine solves.
 impl Presented for Stepwise<'_> {
-    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }
@@ -115,7 +114,6 @@ impl Presented for Stepwise<'_> {
 /// Stone Game VIII as the problem states it (a move takes x ≥ 2 stones): the model `play`
 /// offers.
 impl Presented for Literal<'_> {
-    type Range = AnyValue;
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(value)
     }

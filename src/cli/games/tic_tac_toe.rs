@@ -1,7 +1,7 @@
 //! Tic-tac-toe from the empty board.
 
 use gamesolver::games::{Board, TicTacToe};
-use gamesolver::{AnyValue, Error, Player, Ply, Score};
+use gamesolver::{Error, Player, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, winner};
@@ -27,8 +27,6 @@ fn mark(player: Player) -> &'static str {
 }
 
 impl Presented for TicTacToe {
-    type Range = AnyValue;
-    const OUTCOMES: bool = true;
     fn player_name(&self, player: Player) -> &'static str {
         mark(player)
     }

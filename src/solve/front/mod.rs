@@ -1,11 +1,13 @@
 //! The front door: [`Solver`] reads what a game declares ([`Game::capabilities`]) and runs the
 //! engine and table that suit it; every engine's result answers through [`Solved`].
 
+mod declared;
 mod run;
 mod solved;
 
 use std::time::Duration;
 
+pub use declared::{RangeJob, with_declared_range};
 pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};

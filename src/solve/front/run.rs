@@ -1,6 +1,7 @@
 //! [`Solver::solve`]: the declarations read as types, and the engine each combination runs.
 //!
-//! Each capability slot is visited once ([`RangeSlot`], [`IndexSlot`], [`TierSlot`]); the
+//! Each capability slot is visited once (the range by [`with_range_of`], [`IndexSlot`],
+//! [`TierSlot`]); the
 //! visitor that reaches a declared slot knows the game implements the capability's trait and
 //! calls the engine's own generic function with it, so the search is the same code as the
 //! engine's free functions, monomorphized for the game.
@@ -9,9 +10,10 @@ use std::hash::Hash;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use super::declared::{RangeJob, with_range_of};
 use super::solved::RetroAnswer;
-use super::{Answer, Cuts, Engine, Facts, Plan, Solved, Solver};
-use crate::engines::kernel::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
+use super::{Answer, Engine, Facts, Solved, Solver};
+use crate::engines::kernel::RangeSource;
 use crate::engines::outcomes::{DenseIds, HashIds};
 use crate::engines::tiers::KeepTiers;
 use crate::engines::{
@@ -19,11 +21,11 @@ use crate::engines::{
     prune_with, retrograde_with, solve_within, tier_solve_with,
 };
 use crate::error::Error;
-use crate::game::{Declares, Game, IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, TierSlot};
+use crate::game::{Declares, Game, IndexSlot, OnIndex, OnTiers, TierSlot};
 use crate::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
 };
-use crate::{DenseIndex, Tiered, ValueRange};
+use crate::{DenseIndex, Tiered};
 
 /// A boxed result, or why there is none.
 type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, Error>;
@@ -68,18 +70,13 @@ where
         };
         let run = Run {
             solver: self,
-            plan,
             pool: pool.as_ref(),
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
             Engine::Retrograde => <D::Index as IndexSlot<G>>::visit(Retro(run)),
-            Engine::Exhaustive => {
-                <D::Range as RangeSlot<G>>::visit(Ranges::<_, D, _>(run, Exhaustive, PhantomData))
-            }
-            Engine::Pruning => {
-                <D::Range as RangeSlot<G>>::visit(Ranges::<_, D, _>(run, Prune, PhantomData))
-            }
+            Engine::Exhaustive => with_range_of(declared, Exhaustive::<_, D>(run, PhantomData)),
+            Engine::Pruning => with_range_of(declared, Prune(run)),
         }?;
         Ok(Answer {
             inner,
@@ -88,10 +85,9 @@ where
     }
 }
 
-/// A solve under way: the options, the plan, and the pool for more than one thread.
+/// A solve under way: the options, and the pool for more than one thread.
 struct Run<'a, 'g, G> {
     solver: Solver<'g, G>,
-    plan: Plan,
     pool: Option<&'a rayon::ThreadPool>,
 }
 
@@ -181,71 +177,42 @@ where
     }))
 }
 
-/// The exhaustive engine (a unit type that picks it in [`Ranges`] and [`Tables`]).
-struct Exhaustive;
+/// The exhaustive engine with the range source the game declares: its tables next.
+struct Exhaustive<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
 
-/// The pruning engine.
-struct Prune;
-
-/// The range slot's visit: which [`RangeSource`] the engine `E` cuts on.
-struct Ranges<'a, 'g, G, D, E>(Run<'a, 'g, G>, E, PhantomData<D>);
-
-impl<'a, 'g, G, D, E> OnRange<G> for Ranges<'a, 'g, G, D, E>
+impl<'g, G, D> RangeJob<G> for Exhaustive<'_, 'g, G, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
     D: Declares<G>,
-    E: WithRange<'g, G, D>,
 {
     type Output = Boxed<'g, G>;
 
-    fn declared(self) -> Self::Output
-    where
-        G: ValueRange,
-    {
-        E::run(self.0, DeclaredRange)
-    }
-
-    fn undeclared(self) -> Self::Output {
-        match self.0.plan.cuts {
-            Cuts::Outcome => E::run(self.0, OutcomeRange),
-            _ => E::run(self.0, AnyValue),
-        }
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        <D::Index as IndexSlot<G>>::visit(Tables { run: self.0, range })
     }
 }
 
-/// An engine that runs with a range source chosen by [`Ranges`].
-trait WithRange<'g, G: Game, D> {
-    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G>;
-}
+/// The pruning engine with the range source the game declares.
+struct Prune<'a, 'g, G>(Run<'a, 'g, G>);
 
-impl<'g, G, D> WithRange<'g, G, D> for Exhaustive
-where
-    G: Game + Sync + 'g,
-    G::State: Eq + Hash + Send + Sync + 'g,
-    G::Move: Send + 'g,
-    D: Declares<G>,
-{
-    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G> {
-        <D::Index as IndexSlot<G>>::visit(Tables { run, range })
-    }
-}
-
-impl<'g, G, D> WithRange<'g, G, D> for Prune
+impl<'g, G> RangeJob<G> for Prune<'_, 'g, G>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
 {
-    fn run<R: RangeSource<G> + 'g>(run: Run<'_, 'g, G>, range: R) -> Boxed<'g, G> {
-        let Solver { game, limits, .. } = run.solver;
+    type Output = Boxed<'g, G>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let Solver { game, limits, .. } = self.0.solver;
         let options = Pruning {
             driver: Driver::Auto,
             limits,
             range,
         };
-        Ok(match run.pool {
+        Ok(match self.0.pool {
             Some(pool) => {
                 let table = Arc::new(ShardedBoundTable::new());
                 let pruned = pool.install(|| par_prune_with(game, &*table, options))?;
