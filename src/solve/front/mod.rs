@@ -142,8 +142,11 @@ impl Facts {
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
 /// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
 /// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
-/// position of a game too large to value every state, without the exhaustive engine's
-/// answers about every state it met.
+/// position of a game too large to value every state, and proves bounds with null windows
+/// where the exhaustive engine must value every move of a state that cannot win (a drawn or
+/// lost one). Which pays is the game's: on plain Connect Four 5×4 (a win/draw/loss game)
+/// pruning took 75 ms against the exhaustive engine's 690 ms, on Can I Win 20/200 11.5 ms
+/// against 5.8 ms (docs/performance.md); time both on your game.
 ///
 /// One thread unless [`threads`](Solver::threads) says more: two threads pay off on large
 /// games only (docs/performance.md).
