@@ -385,3 +385,54 @@ fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
         "{report}"
     );
 }
+
+/// The tier solver through `Solver` (Dots and Boxes declares tiers and a dense index) and the
+/// engines it can be asked for instead, on 1..=8 threads, against the exhaustive engine; and
+/// a game with lazy moves (Stone Game IV) on every engine and thread count against its DP.
+#[test]
+fn tiers_and_lazy_moves_agree_on_every_thread_count() {
+    for (rows, columns) in [(1, 1), (1, 2), (2, 2)] {
+        let game = DotsAndBoxes::new(rows, columns).unwrap();
+        let mut oracle = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let start = game.start();
+        let values: Vec<Score> = oracle
+            .move_values(&start)
+            .unwrap()
+            .iter()
+            .map(|m| m.value)
+            .collect();
+        for threads in 1..=8 {
+            for engine in [None, Some(Engine::Exhaustive), Some(Engine::Pruning)] {
+                let solver = Solver::new(&game).threads(threads).keep_every_tier();
+                let solver = engine.map_or(solver, |engine| solver.engine(engine));
+                let mut solved = solver.solve().unwrap();
+                let context = format!("{rows}x{columns}, {engine:?}, {threads} threads");
+                assert_eq!(solved.value(), oracle.value(), "{context}");
+                let found: Vec<Score> = solved
+                    .move_values(&start)
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.value)
+                    .collect();
+                assert_eq!(found, values, "{context}");
+                assert_eq!(solved.line().unwrap(), oracle.line().unwrap(), "{context}");
+            }
+        }
+    }
+    for stones in [0, 1, 2, 7, 17, 200, 1000] {
+        let game = SquareTakeaway { stones };
+        let expected = game.by_hand();
+        for threads in 1..=8 {
+            for engine in [None, Some(Engine::Pruning), Some(Engine::Retrograde)] {
+                let solver = Solver::new(&game).threads(threads);
+                let solver = engine.map_or(solver, |engine| solver.engine(engine));
+                let solved = solver.solve().unwrap();
+                assert_eq!(
+                    solved.value(),
+                    expected,
+                    "{stones} stones, {engine:?}, {threads} threads"
+                );
+            }
+        }
+    }
+}
