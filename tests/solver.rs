@@ -8,11 +8,17 @@ mod user_games;
 use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solver, Step,
-    ValueRange, solve,
+    Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solved, Solver,
+    Step, ValueRange, solve,
 };
 use proptest::prelude::*;
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
+
+/// The values of `state`'s moves, in the game's order.
+fn move_values_at<G: Game>(solved: &mut impl Solved<G>, state: &G::State) -> Vec<Score> {
+    let moves = solved.move_values(state).unwrap();
+    moves.iter().map(|m| m.value).collect()
+}
 
 /// The value `Solver` finds on `threads` threads.
 fn solved_value<G>(game: &G, threads: usize) -> Score
@@ -216,12 +222,7 @@ where
 {
     let mut oracle = solve(game, HashTable::new()).unwrap();
     let start = game.start();
-    let values: Vec<Score> = oracle
-        .move_values(&start)
-        .unwrap()
-        .iter()
-        .map(|m| m.value)
-        .collect();
+    let values = move_values_at(&mut oracle, &start);
     let remoteness = oracle.remoteness(&start).unwrap();
     let mut engines = vec![None, Some(Engine::Exhaustive), Some(Engine::Pruning)];
     if outcome_game {
@@ -234,13 +235,7 @@ where
             let context = format!("{engine:?} on {threads} threads");
             let mut solved = solver.solve().unwrap();
             assert_eq!(solved.value(), oracle.value(), "{context}");
-            let found: Vec<Score> = solved
-                .move_values(&start)
-                .unwrap()
-                .iter()
-                .map(|m| m.value)
-                .collect();
-            assert_eq!(found, values, "{context}");
+            assert_eq!(move_values_at(&mut solved, &start), values, "{context}");
             assert_eq!(
                 solved.best_moves(&start).unwrap(),
                 oracle.best_moves(&start).unwrap(),
@@ -395,12 +390,7 @@ fn tiers_and_lazy_moves_agree_on_every_thread_count() {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
         let mut oracle = solve(&game, DenseTable::for_game(&game)).unwrap();
         let start = game.start();
-        let values: Vec<Score> = oracle
-            .move_values(&start)
-            .unwrap()
-            .iter()
-            .map(|m| m.value)
-            .collect();
+        let values = move_values_at(&mut oracle, &start);
         for threads in 1..=8 {
             for engine in [None, Some(Engine::Exhaustive), Some(Engine::Pruning)] {
                 let solver = Solver::new(&game).threads(threads).keep_every_tier();
@@ -408,13 +398,7 @@ fn tiers_and_lazy_moves_agree_on_every_thread_count() {
                 let mut solved = solver.solve().unwrap();
                 let context = format!("{rows}x{columns}, {engine:?}, {threads} threads");
                 assert_eq!(solved.value(), oracle.value(), "{context}");
-                let found: Vec<Score> = solved
-                    .move_values(&start)
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.value)
-                    .collect();
-                assert_eq!(found, values, "{context}");
+                assert_eq!(move_values_at(&mut solved, &start), values, "{context}");
                 assert_eq!(solved.line().unwrap(), oracle.line().unwrap(), "{context}");
             }
         }

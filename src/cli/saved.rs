@@ -389,18 +389,13 @@ where
     type Output = Result<EngineRun<G>, Error>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let Saving {
-            cli,
-            game,
-            params,
-            table,
-            name,
-            limits,
-        } = self;
-        let solution = solve_within(game, table, limits, range)?;
-        finish_then(solution, ("engine", name, 1), |table| match &cli.save {
-            Some(path) => super::saved::save(path, cli.game, params, table),
-            None => Ok(()),
+        let solution = solve_within(self.game, self.table, self.limits, range)?;
+        let (cli, params) = (self.cli, self.params);
+        finish_then(solution, ("engine", self.name, 1), |table| {
+            match &cli.save {
+                Some(path) => super::saved::save(path, cli.game, params, table),
+                None => Ok(()),
+            }
         })
     }
 }

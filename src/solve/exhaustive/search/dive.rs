@@ -202,17 +202,8 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
                 let child = match self.dive(step.next, deeper, depth + 1) {
                     Ok(value) => value,
                     Err(Stop::Deep) if !scan.overflow => {
-                        (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
-                        self.pending.push(Frame {
-                            state,
-                            moves_start: 0,
-                            next_move: scan.next_move,
-                            best: scan.best,
-                            gain: step.gain,
-                            turn: step.turn,
-                            next_batch,
-                        });
-                        return Err(Stop::Deep);
+                        let at = (scan.next_move, scan.best, scan.known, scan.hits);
+                        return self.hand_over(state, at, (step.gain, step.turn), next_batch);
                     }
                     Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
                     Err(Stop::Failed) => return Err(Stop::Failed),
@@ -228,17 +219,8 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
             next_batch = self.refill(&state, next_batch, moves);
             if moves.len() * size_of::<G::Move>() > LEVEL_BYTES && !scan.overflow {
                 // Too many for a level now: the explicit stack goes on from here.
-                (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
-                self.pending.push(Frame {
-                    state,
-                    moves_start: 0,
-                    next_move: scan.next_move,
-                    best: scan.best,
-                    gain: 0,
-                    turn: Turn::Pass,
-                    next_batch,
-                });
-                return Err(Stop::Deep);
+                let at = (scan.next_move, scan.best, scan.known, scan.hits);
+                return self.hand_over(state, at, (0, Turn::Pass), next_batch);
             }
         }
         (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
@@ -248,6 +230,32 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         }
         self.store(state, best, depth)?;
         Ok(best)
+    }
+
+    /// Leaves `state` to the explicit stack, its scan at `next_move` with `best` so far and
+    /// `known` and `hits` counted (with the gain and turn of the move being searched above it,
+    /// if any, and the next batch of its moves): the dive unwinds with [`Stop::Deep`]. The
+    /// scan's fields come by value: a reference to the scan would keep it out of registers in
+    /// the dive's loop (docs/performance.md).
+    #[cold]
+    fn hand_over(
+        &mut self,
+        state: G::State,
+        (next_move, best, known, hits): (usize, Score, u64, u64),
+        (gain, turn): (Score, Turn),
+        next_batch: usize,
+    ) -> Result<Score, Stop> {
+        (self.known, self.hits) = (self.known + known, self.hits + hits);
+        self.pending.push(Frame {
+            state,
+            moves_start: 0,
+            next_move,
+            best,
+            gain,
+            turn,
+            next_batch,
+        });
+        Err(Stop::Deep)
     }
 
     /// Appends `state`'s next batch of moves (from batch `batch`) to its level's `moves`;
