@@ -154,7 +154,8 @@ pub trait Game {
     /// Lazy moves: appends the `batch`-th batch of `state`'s moves to `moves` and returns
     /// whether another batch may follow. Concatenated in order, batches 0, 1, … up to the
     /// first that returns `false` are exactly [`moves`](Game::moves), in its order (a batch
-    /// may be empty).
+    /// may be empty). A batch past the first is appended to a buffer that holds other moves:
+    /// it must leave them as they are.
     ///
     /// The exhaustive engine asks for the next batch only when the moves so far have not
     /// decided the state: once a move reaches the top of the state's range (a declared

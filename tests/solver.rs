@@ -379,6 +379,36 @@ fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
             .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
         "{report}"
     );
+    /// Batches that clear the buffer first (the engine appends them to other moves).
+    struct Clearing(SquareTakeaway);
+    impl Game for Clearing {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            self.0.start()
+        }
+        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+            self.0.moves(left, moves)
+        }
+        fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+            moves.clear();
+            self.0.moves_batch(left, batch, moves)
+        }
+        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+            self.0.play(left, root)
+        }
+        fn payoff(&self, left: &u32) -> Score {
+            self.0.payoff(left)
+        }
+    }
+    let report = gamesolver::check::check(&Clearing(game), &CheckOptions::default());
+    assert!(
+        report
+            .violations
+            .iter()
+            .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
+        "{report}"
+    );
 }
 
 /// The tier solver through `Solver` (Dots and Boxes declares tiers and a dense index) and the

@@ -93,7 +93,10 @@ where
         }
     }
 
-    /// Checks that `state`'s batches of moves ([`Game::moves_batch`]) concatenate to `moves`.
+    /// Checks that `state`'s batches of moves ([`Game::moves_batch`]) concatenate to `moves`:
+    /// each appended after the batches before it in one buffer, so that a batch that clears or
+    /// changes what the buffer held (which the engine's buffer holds: other states' moves) is
+    /// found too.
     fn check_batches(&mut self, state: &G::State, moves: &[G::Move]) {
         let mut batched = Vec::new();
         let mut batch = 0;

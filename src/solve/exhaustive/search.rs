@@ -329,13 +329,14 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     }
 
     /// The top frame's next batch of moves, after the ones it has (which are the buffer's
-    /// tail).
+    /// tail). A batch past the first comes from the game's own `moves_batch`, which only
+    /// appends (the checker verifies it): straight into the buffer, with no copy (through
+    /// `fresh`, the copy of a few moves cost more than making them: docs/performance.md).
     #[inline(never)]
     fn refill(&mut self, game: &G, top: usize) {
         let start = self.moves.len();
         let frame = &mut self.frames[top];
-        frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.fresh);
-        self.moves.append(&mut self.fresh);
+        frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.moves);
         arrange(self.order, &mut self.moves[start..]);
     }
 
