@@ -81,6 +81,11 @@ impl Game for CanIWin {
     fn payoff(&self, _: &u64) -> Score {
         0
     }
+    /// A game that is over is worth nothing more to the side to move (its winner was paid by
+    /// the winning pick): known without a look at the table.
+    fn known_value(&self, state: &u64) -> Option<Score> {
+        (state & OVER != 0).then_some(0)
+    }
     fn capabilities(&self) -> impl Declares<Self> {
         Capabilities::none().value_range()
     }
