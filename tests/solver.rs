@@ -348,67 +348,55 @@ fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
     let game = SquareTakeaway { stones: 400 };
     let report = check_dense(&game, &CheckOptions::default());
     assert!(report.is_ok(), "{report}");
-    /// Batches that skip the ninth root: not the moves.
-    struct Skipping(SquareTakeaway);
-    impl Game for Skipping {
+    /// A way to give Stone Game IV's batches: the game, the stones left, the batch, the buffer.
+    type Batches = fn(&SquareTakeaway, &u32, usize, &mut Vec<u32>) -> bool;
+    /// Stone Game IV whose batches come from `batches` instead of its own.
+    struct Spoiled {
+        game: SquareTakeaway,
+        batches: Batches,
+    }
+    impl Game for Spoiled {
         type State = u32;
         type Move = u32;
         fn start(&self) -> u32 {
-            self.0.start()
+            self.game.start()
         }
         fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-            self.0.moves(left, moves)
+            self.game.moves(left, moves)
         }
         fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-            let more = self.0.moves_batch(left, batch, moves);
+            (self.batches)(&self.game, left, batch, moves)
+        }
+        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+            self.game.play(left, root)
+        }
+        fn payoff(&self, left: &u32) -> Score {
+            self.game.payoff(left)
+        }
+    }
+    let spoiled: [Batches; 2] = [
+        // Batches that skip the ninth root: not the moves.
+        |game, left, batch, moves| {
+            let more = game.moves_batch(left, batch, moves);
             moves.retain(|&root| root != 9);
             more
-        }
-        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-            self.0.play(left, root)
-        }
-        fn payoff(&self, left: &u32) -> Score {
-            self.0.payoff(left)
-        }
-    }
-    let report = gamesolver::check::check(&Skipping(game), &CheckOptions::default());
-    assert!(
-        report
-            .violations
-            .iter()
-            .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
-        "{report}"
-    );
-    /// Batches that clear the buffer first (the engine appends them to other moves).
-    struct Clearing(SquareTakeaway);
-    impl Game for Clearing {
-        type State = u32;
-        type Move = u32;
-        fn start(&self) -> u32 {
-            self.0.start()
-        }
-        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-            self.0.moves(left, moves)
-        }
-        fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+        },
+        // Batches that clear the buffer first (the engine appends them to other moves).
+        |game, left, batch, moves| {
             moves.clear();
-            self.0.moves_batch(left, batch, moves)
-        }
-        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-            self.0.play(left, root)
-        }
-        fn payoff(&self, left: &u32) -> Score {
-            self.0.payoff(left)
-        }
+            game.moves_batch(left, batch, moves)
+        },
+    ];
+    for batches in spoiled {
+        let report = gamesolver::check::check(&Spoiled { game, batches }, &CheckOptions::default());
+        assert!(
+            report
+                .violations
+                .iter()
+                .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
+            "{report}"
+        );
     }
-    let report = gamesolver::check::check(&Clearing(game), &CheckOptions::default());
-    assert!(
-        report
-            .violations
-            .iter()
-            .any(|v| matches!(v, Violation::BatchesDisagree { .. })),
-        "{report}"
-    );
 }
 
 /// The tier solver through `Solver` (Dots and Boxes declares tiers and a dense index) and the

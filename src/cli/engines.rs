@@ -9,8 +9,8 @@ use gamesolver::memo::{
 };
 use gamesolver::{
     DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeJob,
-    RangeSource, Retrograde, Score, Solution, StateIds, Stats, par_solve_within, retrograde_with,
-    solve_within, with_declared_range,
+    RangeSource, Retrograde, SWIFT_MOVES, Score, Solution, StateIds, Stats, par_solve_within,
+    retrograde_with, solve_within, with_declared_range,
 };
 
 use super::args::Cli;
@@ -178,11 +178,7 @@ pub(super) fn presented<G: Presented>(
     )?;
     // An outcome game's line is the swift one (`finish_then`): its length is the remoteness.
     let outcome = (outcome_game(game) && run.swift).then(|| {
-        let outcome = match run.value.signum() {
-            1 => Outcome::Win,
-            -1 => Outcome::Loss,
-            _ => Outcome::Draw,
-        };
+        let outcome = Outcome::of_value(run.value);
         (outcome, (outcome != Outcome::Draw).then_some(plies as u32))
     });
     let headline = game.headline(run.value);
@@ -398,11 +394,6 @@ where
         swift,
     })
 }
-
-/// The most moves the swift line of an outcome game may value (`Solution::swift_line_within`)
-/// before the command line keeps the first optimal move at each state instead, and reports no
-/// remoteness: the library's, as `Solver`'s answers use it.
-pub use gamesolver::SWIFT_MOVES;
 
 /// The bytes a line's buffer holds.
 pub(super) fn line_bytes<T>(line: &Vec<T>) -> u64 {

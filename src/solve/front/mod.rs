@@ -392,7 +392,7 @@ impl<G: Game> Answer<'_, G> {
     /// [`Solved::outcome`]: the start's outcome, if the game declares it is an outcome game.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome_game
-            .then(|| solved::outcome_of(self.inner.value()))
+            .then(|| Outcome::of_value(self.inner.value()))
     }
 
     /// [`Solved::remoteness`], if the game declares it is an outcome game.

@@ -83,15 +83,6 @@ pub trait Solved<G: Game> {
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error>;
 }
 
-/// The outcome a value of an outcome game stands for.
-pub(super) fn outcome_of(value: Score) -> Outcome {
-    match value.signum() {
-        1 => Outcome::Win,
-        -1 => Outcome::Loss,
-        _ => Outcome::Draw,
-    }
-}
-
 impl<G, T, R> Solved<G> for Solution<'_, G, T, R>
 where
     G: Game,

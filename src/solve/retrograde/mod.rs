@@ -67,6 +67,22 @@ impl Outcome {
         }
     }
 
+    /// The outcome a value of an outcome game stands for: positive a win, negative a loss,
+    /// 0 a draw.
+    ///
+    /// ```
+    /// use gamesolver::Outcome;
+    /// assert_eq!(Outcome::of_value(1), Outcome::Win);
+    /// assert_eq!(Outcome::of_value(0), Outcome::Draw);
+    /// ```
+    pub fn of_value(value: Score) -> Outcome {
+        match value.signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        }
+    }
+
     /// The outcome for the other side.
     pub fn flipped(self) -> Outcome {
         match self {
