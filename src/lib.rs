@@ -39,6 +39,8 @@
 #![deny(missing_docs)]
 
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod cli;
 #[path = "solve/mod.rs"]
 pub mod engines;
 pub mod error;

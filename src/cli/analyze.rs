@@ -3,8 +3,8 @@
 use std::hash::Hash;
 use std::io::{self, Write};
 
-use gamesolver::memo::{DenseTable, HashTable, MemoTable};
-use gamesolver::{
+use crate::memo::{DenseTable, HashTable, MemoTable};
+use crate::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeJob, RangeSource, Score, Tiered,
     solve_within, with_declared_range,
 };

@@ -4,8 +4,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use gamesolver::error::Bytes;
-use gamesolver::{Error, Limits, input};
+use crate::error::Bytes;
+use crate::{Error, Limits, input};
 
 use super::args::{Cli, strip_protection};
 use super::model::Failure;

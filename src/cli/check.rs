@@ -1,6 +1,6 @@
 //! `gamesolver check`: the conformance checker on a bundled game, within the same budget.
 
-use gamesolver::check::CheckOptions;
+use crate::check::CheckOptions;
 
 use super::args::Cli;
 use super::budget::{game_bytes, held, limits, read_values};

@@ -4,7 +4,7 @@
 
 use std::hash::Hash;
 
-use gamesolver::{DenseIndex, Tiered};
+use crate::{DenseIndex, Tiered};
 
 use super::model::Failure;
 use super::present::Presented;

@@ -3,11 +3,11 @@
 
 use std::hash::Hash;
 
-use gamesolver::memo::{
+use crate::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
     ShardedTable,
 };
-use gamesolver::{
+use crate::{
     DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeJob,
     RangeSource, Retrograde, SWIFT_MOVES, Score, Solution, StateIds, Stats, par_solve_within,
     retrograde_with, solve_within, with_declared_range,

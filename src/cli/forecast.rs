@@ -5,8 +5,8 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use gamesolver::memo::DenseTable;
-use gamesolver::{
+use crate::memo::DenseTable;
+use crate::{
     DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, solve, tier_solve_bytes,
     tier_solve_with,
 };

@@ -1,34 +1,103 @@
-//! The `gamesolver` command line, in layers; a module imports only modules of the layers below
+//! The command line (feature `cli`, on by default): what the `gamesolver` binary runs, and
+//! what runs a user's own game with everything the bundled games have (solve, `check`,
+//! `analyze`, `play`, `--json`, `--save`/`--load`, progress, the memory budget and time
+//! limit).
+//!
+//! A user's binary implements [`Presented`] (how positions, moves and states read: three
+//! methods, the rest have defaults) and [`FromValues`] (how the game is built from the
+//! integers typed after its name) for a game with a [`DenseIndex`](crate::DenseIndex), names
+//! it in a [`Bundled`] entry, and hands its list to [`main_with`]:
+//!
+//! ```no_run
+//! # use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn};
+//! use gamesolver::cli::{Bundled, FromValues, Presented};
+//! # #[derive(Debug)] struct Countdown { counters: u32 }
+//! # impl Game for Countdown {
+//! #     type State = u32; type Move = u32;
+//! #     fn start(&self) -> u32 { self.counters }
+//! #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=3).filter(|t| t <= left)) }
+//! #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+//! #         Step { next: left - take, gain: Score::from(*take), turn: Turn::Pass } }
+//! #     fn payoff(&self, _: &u32) -> Score { 0 }
+//! #     fn capabilities(&self) -> impl Declares<Self> { Capabilities::none().dense_index() }
+//! # }
+//! # impl DenseIndex for Countdown {
+//! #     fn index_len(&self) -> usize { self.counters as usize + 1 }
+//! #     fn index(&self, left: &u32) -> usize { *left as usize }
+//! # }
+//!
+//! impl Presented for Countdown {
+//!     fn show(&self, left: &u32) -> String {
+//!         format!("{left} counters left")
+//!     }
+//!     fn move_name(&self, _left: &u32, take: &u32) -> String {
+//!         take.to_string()
+//!     }
+//! }
+//!
+//! impl FromValues for Countdown {
+//!     const EXAMPLE: &'static str = "20";
+//!     fn from_values(values: &[i64]) -> Result<Self, Error> {
+//!         match *values {
+//!             [counters @ 0..=1_000_000] => Ok(Countdown { counters: counters as u32 }),
+//!             _ => Err(Error::InvalidGame("give one number of counters, 0 to 10^6".into())),
+//!         }
+//!     }
+//! }
+//!
+//! const COUNTDOWN: Bundled = Bundled::game::<Countdown>("countdown", "Take 1 to 3 counters");
+//!
+//! fn main() -> std::process::ExitCode {
+//!     // `mytool countdown 20`, `mytool analyze countdown 20 --at 7`, `mytool play countdown 20`…
+//!     gamesolver::cli::main_with(&[&COUNTDOWN])
+//! }
+//! ```
+//!
+//! examples/subtract_square.rs is a whole one, tested through its binary.
+//!
+//! Inside, the command line is in layers; a module imports only modules of the layers below
 //! its own (tests/layers.rs checks that no import circle forms; docs/architecture.md says how):
 //!
 //! 1. `model` (names, answers, entries, reports, analyses, failures) and `progress`: they
 //!    import nothing of `cli`;
 //! 2. `args` (the command line's grammar) and `report` (words or JSON);
-//! 3. `registry`: what a bundled game is to the command line, and what a command asks of one;
+//! 3. `registry`: what a game is to the command line, and what a command asks of one;
 //! 4. `options` (which options apply) and `present` (a game's presentation);
 //! 5. `budget`: the memory budget, the threads, reading the values;
 //! 6. the engines as the command line runs them: `engines`, `forecast`, `cluster`;
 //! 7. the commands: `saved`, then `solve`, then `check`, `analyze`, `play`;
 //! 8. `dispatch`: a registry task done with a game, by the commands;
-//! 9. `games`: one file per bundled game, and their list, which `main` installs in the
-//!    registry.
+//! 9. `games` (one file per bundled game, and their list) and `tool` (a user's game);
+//! 10. `entry`: [`main_with`], which installs a list of games in the registry and runs the
+//!     command the arguments name.
 
-pub mod analyze;
-pub mod args;
-pub mod budget;
-pub mod check;
+pub(crate) mod analyze;
+pub(crate) mod args;
+pub(crate) mod budget;
+pub(crate) mod check;
 #[cfg(feature = "distributed")]
-pub mod cluster;
-pub mod dispatch;
-pub mod engines;
-pub mod forecast;
-pub mod games;
-pub mod model;
-pub mod options;
-pub mod play;
-pub mod present;
-pub mod progress;
-pub mod registry;
-pub mod report;
-pub mod saved;
-pub mod solve;
+pub(crate) mod cluster;
+pub(crate) mod dispatch;
+pub(crate) mod engines;
+pub(crate) mod entry;
+pub(crate) mod forecast;
+pub(crate) mod games;
+pub(crate) mod model;
+pub(crate) mod options;
+pub(crate) mod play;
+pub(crate) mod present;
+pub(crate) mod progress;
+pub(crate) mod registry;
+pub(crate) mod report;
+pub(crate) mod saved;
+pub(crate) mod solve;
+pub(crate) mod tool;
+
+pub use entry::main_with;
+pub use model::{Answer, Entry, Fields, Line};
+pub use present::{Presented, Work};
+pub use registry::Bundled;
+pub use tool::FromValues;
+
+/// The bundled games, in the order `--help` lists them: what the `gamesolver` binary runs.
+pub const BUNDLED: &[&Bundled] = games::GAMES;

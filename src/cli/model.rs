@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::hash::Hash;
 
-use gamesolver::check::{CheckOptions, CheckReport, check_dense};
-use gamesolver::{DenseIndex, Error, Game, Score, Stats};
+use crate::check::{CheckOptions, CheckReport, check_dense};
+use crate::{DenseIndex, Error, Game, Score, Stats};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -146,6 +146,11 @@ impl Line {
         }
     }
 
+    /// Whether the line has no move.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The moves in order, each in words.
     pub fn entries(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
         (0..self.len()).map(|index| match self {
@@ -174,7 +179,7 @@ pub struct Report {
     pub json: Option<Fields>,
     /// For games with outcomes (win, loss, draw): the start's outcome for the first player and
     /// its remoteness (`None` for a draw).
-    pub outcome: Option<(gamesolver::Outcome, Option<u32>)>,
+    pub outcome: Option<(crate::Outcome, Option<u32>)>,
     /// For a process of a distributed solve that does not host worker 0: what it did (for
     /// stderr). Such a process prints nothing on stdout: the first process prints the answer.
     pub helper: Option<String>,

@@ -8,8 +8,8 @@
 use std::hash::Hash;
 use std::io::{self, BufRead, Read, Write};
 
-use gamesolver::memo::{BoundTable, DenseTable, HashTable, MemoTable};
-use gamesolver::{
+use crate::memo::{BoundTable, DenseTable, HashTable, MemoTable};
+use crate::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeJob, RangeSource, Score,
     Solution, TierSolution, Tiered, solve_within, with_declared_range,
 };
@@ -513,8 +513,8 @@ fn judge<G: Presented>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gamesolver::games::{DotsAndBoxes, Nim, StoneGameII, TicTacToe};
-    use gamesolver::solve;
+    use crate::games::{DotsAndBoxes, Nim, StoneGameII, TicTacToe};
+    use crate::solve;
 
     /// A person who, at each prompt, types the names of `candidates` in turn until one is
     /// legal: the candidates are shuffled by `seed`, so each seed is another way of playing.
@@ -547,7 +547,7 @@ mod tests {
             for seed in 0..20 {
                 let table = DenseTable::for_game(game);
                 let mut oracle =
-                    solve_within(game, table, Limits::default(), gamesolver::AnyValue).unwrap();
+                    solve_within(game, table, Limits::default(), crate::AnyValue).unwrap();
                 let session = Session {
                     name: "test",
                     start: game.start(),

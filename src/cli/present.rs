@@ -2,24 +2,74 @@
 //! answer, a headline, its optimal line as entries that read as sentences and serialise as
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
-use gamesolver::games::{End, Interval};
-use gamesolver::{Declares, Error, Game, Player, Ply, Score};
+use crate::games::{End, Interval};
+use crate::{Declares, Error, Game, Player, Ply, Score, Turn};
 
-use super::model::{Answer, Entry, Line};
+use super::model::{Answer, Entry, Fields, Line};
 
-/// What the command line needs from a game besides the rules.
-pub trait Presented: Game {
+/// What the command line needs from a game besides the rules: how its states and moves read
+/// (required: [`show`](Presented::show) and [`move_name`](Presented::move_name)), and how its
+/// answer, headline and line read (provided, in terms of the value and the move names; each
+/// bundled game words its own).
+pub trait Presented: Game + Sized {
     /// About how many bytes one move of [`entries`](Presented::entries) holds.
     const ENTRY_BYTES: u64 = Entry::BYTES;
-    /// The answer, from the engine's value of the start.
-    fn answer(&self, value: Score) -> Answer;
-    /// One sentence stating the result.
-    fn headline(&self, value: Score) -> String;
-    /// The optimal line in the game's own terms.
-    fn entries(&self, line: &[Ply<Self>]) -> Line
-    where
-        Self: Sized;
-    /// The state at `position`, written in the game's terms (`analyze --at`, `play --at`).
+    /// The answer, from the engine's value of the start: by default, for an outcome game
+    /// (`Capabilities::outcome_game`) the winner's name or "Draw", for another the value.
+    fn answer(&self, value: Score) -> Answer {
+        if outcome_game(self) {
+            winner(
+                value,
+                self.player_name(Player::First),
+                self.player_name(Player::Second),
+                "Draw",
+            )
+        } else {
+            Answer::Number(value)
+        }
+    }
+    /// One sentence stating the result: by default "With perfect play, " and
+    /// [`final_result`](Presented::final_result).
+    fn headline(&self, value: Score) -> String {
+        format!("With perfect play, {}.", self.final_result(value))
+    }
+    /// The optimal line in the game's own terms: by default each move as "PLAYER plays MOVE"
+    /// (its [`move_name`](Presented::move_name)), with the points it gains where it gains
+    /// some and "and moves again" where the player keeps the turn; in JSON
+    /// `{"player", "move", "gain"}` (an outcome game's moves gain nothing: no `"gain"`).
+    fn entries(&self, line: &[Ply<Self>]) -> Line {
+        let scored = !outcome_game(self);
+        line.iter()
+            .map(|ply| {
+                let player = self.player_name(ply.player);
+                let name = self.move_name(&ply.state, &ply.mv);
+                let mut text = format!("{player} plays {name}");
+                if ply.gain != 0 {
+                    let unit = if ply.gain.abs() == 1 {
+                        "point"
+                    } else {
+                        "points"
+                    };
+                    text.push_str(&format!(" ({:+} {unit})", ply.gain));
+                }
+                if ply.turn == Turn::Keep {
+                    text.push_str(", and moves again");
+                }
+                let mut fields = Fields::new().with("move", name);
+                if scored {
+                    fields = fields.with("gain", ply.gain);
+                }
+                Entry {
+                    player,
+                    text,
+                    fields,
+                }
+            })
+            .collect()
+    }
+    /// The state at `position`, written in the game's terms (`analyze --at`, `play --at`; a
+    /// user's game says how it reads in [`FromValues::POSITION`](super::FromValues::POSITION)).
+    /// By default the game takes none.
     fn position(&self, position: &str) -> Result<Self::State, Error> {
         let _ = position;
         Err(Error::InvalidState(format!(
@@ -27,7 +77,7 @@ pub trait Presented: Game {
             super::registry::at_names()
         )))
     }
-    /// Who `player` is, in the game's words.
+    /// Who `player` is, in the game's words (by default Alice, who moves first, and Bob).
     fn player_name(&self, player: Player) -> &'static str {
         alice_or_bob(player)
     }
@@ -80,10 +130,7 @@ pub trait Presented: Game {
     }
     /// A small input of the same game for the tier solver to time, so that the forecast knows
     /// how fast this machine solves this game's tiers.
-    fn tier_sample(&self) -> Option<Self>
-    where
-        Self: Sized,
-    {
+    fn tier_sample(&self) -> Option<Self> {
         None
     }
 }
@@ -160,7 +207,7 @@ pub fn end_name(end: End) -> &'static str {
 
 /// The integers of a position typed as `3,1` or `3 1`.
 pub fn integers(position: &str) -> Result<Vec<i64>, Error> {
-    gamesolver::input::parse_arguments(&[position])
+    crate::input::parse_arguments(&[position])
 }
 
 /// Values in a row, as `play` shows them: the first 24 and how many more.
@@ -172,4 +219,70 @@ pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
         text.push(format!("… ({more} more)"));
     }
     text.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Capabilities, Solver, Step};
+
+    /// Take 1 or 2 counters, a point each; taking 2 keeps the turn. Presented with the
+    /// defaults only.
+    struct Takes(u32);
+
+    impl Game for Takes {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            self.0
+        }
+        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+            moves.extend((1..=2).filter(|take| take <= left));
+        }
+        fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+            let turn = if *take == 2 { Turn::Keep } else { Turn::Pass };
+            Step {
+                next: left - take,
+                gain: Score::from(*take),
+                turn,
+            }
+        }
+        fn payoff(&self, _: &u32) -> Score {
+            0
+        }
+        fn capabilities(&self) -> impl Declares<Self> {
+            Capabilities::none()
+        }
+    }
+
+    impl Presented for Takes {
+        fn show(&self, left: &u32) -> String {
+            format!("{left} left")
+        }
+        fn move_name(&self, _: &u32, take: &u32) -> String {
+            take.to_string()
+        }
+    }
+
+    #[test]
+    fn the_defaults_word_a_score_game_from_its_move_names() {
+        let game = Takes(3);
+        let mut solved = Solver::new(&game).solve().unwrap();
+        // Taking 2 and then 1 wins all three points.
+        assert_eq!(solved.value(), 3);
+        assert_eq!(game.answer(3), Answer::Number(3));
+        assert_eq!(game.headline(3), "With perfect play, Alice wins by 3.");
+        assert_eq!(game.headline(0), "With perfect play, a tie.");
+        let line = game.entries(&solved.line().unwrap());
+        let entries: Vec<Entry> = line.entries().map(|entry| entry.into_owned()).collect();
+        assert_eq!(
+            entries[0].text,
+            "Alice plays 2 (+2 points), and moves again"
+        );
+        assert_eq!(entries[1].text, "Alice plays 1 (+1 point)");
+        assert_eq!(
+            entries[0].fields,
+            Fields::new().with("move", "2").with("gain", 2)
+        );
+    }
 }

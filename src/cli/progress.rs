@@ -5,8 +5,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use gamesolver::Progress;
-use gamesolver::error::Bytes;
+use crate::Progress;
+use crate::error::Bytes;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// What the solves of this run publish (attached to their limits by `budget::limits` when

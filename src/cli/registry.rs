@@ -10,9 +10,9 @@
 
 use std::sync::OnceLock;
 
+use crate::Limits;
+use crate::check::CheckOptions;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser, ValueParserFactory};
-use gamesolver::Limits;
-use gamesolver::check::CheckOptions;
 
 use super::args::{AnalyzeArgs, Cli, PlayArgs};
 use super::model::{CheckSummary, Failure, GameName, Moves, Report};
@@ -31,14 +31,15 @@ pub fn games() -> &'static [&'static Bundled] {
     GAMES.get().copied().unwrap_or(&[])
 }
 
-/// A bundled game, as the command line knows it.
+/// A game as the command line knows it: its name, one line about it, and how it is read and
+/// solved. A user's game is made one by [`Bundled::game`].
 pub struct Bundled {
     /// Its name on the command line (`stone-game-ii`).
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     /// One line for `--help`.
-    pub about: &'static str,
+    pub(crate) about: &'static str,
     /// How it is solved.
-    pub solves: Solves,
+    pub(crate) solves: Solves,
 }
 
 /// How a bundled game is solved.
@@ -76,7 +77,7 @@ pub type Batch = fn(&Cli, &mut dyn std::io::Write) -> Result<bool, Failure>;
 
 /// A game's specialised solver: from the command line, the values and the limits left, the
 /// report.
-pub type FastSolver = fn(&Cli, Vec<i64>, gamesolver::Limits) -> Result<Report, Failure>;
+pub type FastSolver = fn(&Cli, Vec<i64>, crate::Limits) -> Result<Report, Failure>;
 
 /// What a game's VALUES are.
 pub enum Reads {

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use gamesolver::Score;
+use crate::Score;
 use serde::{Serialize, Serializer};
 
 use super::model::{Answer, CheckSummary, Fields, Line, Report};
@@ -123,9 +123,9 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         seconds: stats.elapsed.as_secs_f64(),
         extra: &report.json,
         outcome: report.outcome.map(|(outcome, _)| match outcome {
-            gamesolver::Outcome::Win => "win",
-            gamesolver::Outcome::Loss => "loss",
-            gamesolver::Outcome::Draw => "draw",
+            crate::Outcome::Win => "win",
+            crate::Outcome::Loss => "loss",
+            crate::Outcome::Draw => "draw",
         }),
         remoteness: report.outcome.map(|(_, remoteness)| remoteness),
         line: Entries(&report.line),

@@ -7,10 +7,10 @@ use std::hash::Hash;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use gamesolver::Limits;
-use gamesolver::memo::DenseTable;
-use gamesolver::solve_within;
-use gamesolver::{DenseIndex, Error, RangeJob, RangeSource, Score, with_declared_range};
+use crate::Limits;
+use crate::memo::DenseTable;
+use crate::solve_within;
+use crate::{DenseIndex, Error, RangeJob, RangeSource, Score, with_declared_range};
 
 use super::args::{Cli, SolverName};
 use super::budget::{game_bytes, held};

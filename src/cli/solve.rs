@@ -2,9 +2,9 @@
 
 use std::hash::Hash;
 
-use gamesolver::error::Bytes;
-use gamesolver::memo::{HashBoundTable, ShardedBoundTable};
-use gamesolver::{
+use crate::error::Bytes;
+use crate::memo::{HashBoundTable, ShardedBoundTable};
+use crate::{
     DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, TierSolution, Tiered,
     par_prune_with, par_tier_solve_with, prune_with, tier_solve_with,
 };
@@ -308,7 +308,7 @@ where
     // timely prints "awaiting connections" on stdout while it connects the processes: stdout
     // is the report's alone, so its chatter goes to stderr.
     let solved = super::cluster::stdout_to_stderr(|| {
-        gamesolver::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
+        crate::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
     })?;
     let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
     let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
@@ -353,12 +353,7 @@ where
 
 /// A distributed solve's report before its figures.
 #[cfg(feature = "distributed")]
-fn distributed_shell<G: Presented>(
-    cli: &Cli,
-    game: &G,
-    n: usize,
-    value: gamesolver::Score,
-) -> Report {
+fn distributed_shell<G: Presented>(cli: &Cli, game: &G, n: usize, value: crate::Score) -> Report {
     Report {
         game: cli.game,
         n,

@@ -1,7 +1,7 @@
 //! LeetCode 913, Cat and Mouse, on the graph given as LeetCode's adjacency-list JSON.
 
-use gamesolver::games::{CatAndMouse, Chase};
-use gamesolver::{Outcome, Player, Ply, Score};
+use crate::games::{CatAndMouse, Chase};
+use crate::{Outcome, Player, Ply, Score};
 
 use super::chase::{self, in_moves};
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
@@ -38,7 +38,7 @@ pub const GAME: Bundled = Bundled {
         },
         check: |cli, options, summary| {
             summary.reference = "value iteration";
-            summary.add_report(&gamesolver::check::check_outcome(&game(cli)?, options))
+            summary.add_report(&crate::check::check_outcome(&game(cli)?, options))
         },
         play: |args| chase::play(args, &game(&args.game)?),
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
@@ -119,10 +119,10 @@ impl Presented for CatAndMouse {
             near(state.cat)
         )
     }
-    fn position(&self, position: &str) -> Result<Chase, gamesolver::Error> {
+    fn position(&self, position: &str) -> Result<Chase, crate::Error> {
         let n = self.graph().len() as i64;
         let invalid = || {
-            gamesolver::Error::InvalidState(format!(
+            crate::Error::InvalidState(format!(
                 "a Cat and Mouse position is 'MOUSE,CAT' (the nodes, 0 to {}; the cat never in \
                  the hole 0), and ',1' if the cat moves next",
                 n - 1

@@ -1,7 +1,7 @@
 //! LeetCode 1728, Cat and Mouse II, from LeetCode's JSON object.
 
-use gamesolver::games::{CatAndMouseII, Chase, MOUSE_TURNS};
-use gamesolver::{Outcome, Player, Ply, Score};
+use crate::games::{CatAndMouseII, Chase, MOUSE_TURNS};
+use crate::{Outcome, Player, Ply, Score};
 use serde::Deserialize;
 
 use super::chase::{self, in_moves};
@@ -48,7 +48,7 @@ pub const GAME: Bundled = Bundled {
         },
         check: |cli, options, summary| {
             summary.reference = "value iteration";
-            summary.add_report(&gamesolver::check::check_outcome(&game(cli)?, options))
+            summary.add_report(&crate::check::check_outcome(&game(cli)?, options))
         },
         play: |args| chase::play(args, &game(&args.game)?),
         analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
@@ -166,10 +166,10 @@ impl Presented for CatAndMouseII {
         }
         lines.join("\n")
     }
-    fn position(&self, position: &str) -> Result<Chase, gamesolver::Error> {
+    fn position(&self, position: &str) -> Result<Chase, crate::Error> {
         let (rows, columns) = self.size();
         let invalid = || {
-            gamesolver::Error::InvalidState(format!(
+            crate::Error::InvalidState(format!(
                 "a Cat and Mouse II position is 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN' \
                  (from 1, on a {rows}x{columns} grid, not on a wall), and ',1' if the cat moves \
                  next"

@@ -3,8 +3,8 @@
 //! parallel`), and the report: LeetCode's answer, the outcome in words, the remoteness and the
 //! optimal line.
 
-use gamesolver::games::Chase;
-use gamesolver::{
+use crate::games::Chase;
+use crate::{
     Error, Game, Indexed, MoveValue, Outcome, Player, Ply, Predecessors, Retrograde, StateAt, Turn,
     par_retrograde_indexed, retrograde_indexed,
 };

@@ -5,13 +5,13 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-use gamesolver::games::{ConnectFour, Drop, Position};
-use gamesolver::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
-use gamesolver::{
+use crate::games::{ConnectFour, Drop, Position};
+use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
+use crate::{
     DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
 };
-use gamesolver::check::check_ranged;
-use gamesolver::{Game, Player, Ply};
+use crate::check::check_ranged;
+use crate::{Game, Player, Ply};
 use serde::Serialize;
 
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};

@@ -2,10 +2,11 @@
 //! itself in its own file of this folder (its name, what its VALUES are, how it is built from
 //! them and checked, its positions, how its answers and moves read: a
 //! [`Bundled`] constant named `GAME`, and the game's
-//! [`Presented`](super::present::Presented) impl), and is listed by one line below. `main`
-//! installs the list into the registry; nothing else in the command line names a game.
+//! [`Presented`](super::present::Presented) impl), and is listed by one line below. The
+//! `gamesolver` binary hands the list to `main_with`, which installs it into the registry;
+//! nothing else in the command line names a game.
 
-use super::registry::{self, Bundled};
+use super::registry::Bundled;
 
 /// Declares each game's file as a module and lists its [`Bundled`] constant, in the order the
 /// help shows them: adding a game to the command line is its file and its name here.
@@ -33,9 +34,10 @@ bundled! {
 
 mod chase;
 
-/// Installs [`GAMES`] into the registry (before the command line is parsed).
+/// Installs [`GAMES`] into the registry (as `main_with` does), for the unit tests.
+#[cfg(test)]
 pub fn install() {
-    registry::install(GAMES);
+    super::registry::install(GAMES);
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Nim: the VALUES are the heap sizes; who wins, and a winning move.
 
-use gamesolver::games::Nim;
-use gamesolver::{Error, Ply, Score};
+use crate::games::Nim;
+use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, winner};

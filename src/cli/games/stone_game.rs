@@ -1,7 +1,7 @@
 //! LeetCode 877, Stone Game: take the first or last pile; who wins.
 
-use gamesolver::games::{End, Interval, StoneGame};
-use gamesolver::{Error, Ply, Score};
+use crate::games::{End, Interval, StoneGame};
+use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, end_name, interval_position, result, row, winner};

@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use gamesolver::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
-use gamesolver::{Error, Limits, Ply, Score, Stats};
+use crate::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
+use crate::{Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
 use super::super::budget::held;

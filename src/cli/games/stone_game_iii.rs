@@ -1,7 +1,7 @@
 //! LeetCode 1406, Stone Game III: take 1 to 3 stones from the front; who wins.
 
-use gamesolver::games::StoneGameIII;
-use gamesolver::{Error, Ply, Score};
+use crate::games::StoneGameIII;
+use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, result, row, winner};

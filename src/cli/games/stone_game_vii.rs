@@ -1,8 +1,8 @@
 //! LeetCode 1690, Stone Game VII: remove an end stone, score the rest; Alice's score minus
 //! Bob's.
 
-use gamesolver::games::{End, Interval, StoneGameVII};
-use gamesolver::{Error, Ply, Score};
+use crate::games::{End, Interval, StoneGameVII};
+use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, Work, alice_or_bob, end_name, interval_position, row};

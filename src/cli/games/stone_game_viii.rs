@@ -4,11 +4,11 @@
 
 use std::time::Instant;
 
-use gamesolver::games::{
+use crate::games::{
     Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIITake,
     solve_stone_game_viii_with,
 };
-use gamesolver::{Error, Limits, Ply, Score, Stats};
+use crate::{Error, Limits, Ply, Score, Stats};
 
 use super::super::args::Cli;
 use super::super::budget::held;

@@ -1,7 +1,7 @@
 //! Tic-tac-toe from the empty board.
 
-use gamesolver::games::{Board, TicTacToe};
-use gamesolver::{Error, Player, Ply, Score};
+use crate::games::{Board, TicTacToe};
+use crate::{Error, Player, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, winner};

@@ -1,0 +1,78 @@
+//! A user's game in the command line: [`FromValues`] (how the game is built from the integers
+//! typed after its name) and [`Bundled::game`], which makes the game an entry of the list that
+//! [`main_with`](super::main_with) runs, with every command the engines' bundled games have.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::{DenseIndex, Error};
+
+use super::model::{CheckSummary, Failure};
+use super::present::Presented;
+use super::registry::{Bundled, Done, Engine, Reads, Solves, Task};
+
+/// A game the command line builds from the integers typed after its name (its VALUES, as
+/// arguments or with `--input`).
+pub trait FromValues: Presented + Sized {
+    /// Typical values, as typed (`"20"`, `"3 4 5"`): the example the messages give.
+    const EXAMPLE: &'static str;
+    /// How a position reads for `analyze --at` and `play --at` (`"N: the counters left"`),
+    /// for a game that implements [`Presented::position`]; `None`: the game is analysed and
+    /// played from its start only.
+    const POSITION: Option<&'static str> = None;
+    /// The game of these values, or [`Error::InvalidGame`] naming what is wrong with them
+    /// (the command line prints it and exits with 1).
+    fn from_values(values: &[i64]) -> Result<Self, Error>;
+}
+
+impl Bundled {
+    /// A user's game `G` on the command line as `name` (lower case with dashes, as typed),
+    /// described by `about` in `--help`: solved by the engines (`--solver auto`, `engine`,
+    /// `parallel`, `alphabeta`), saved and loaded, analysed, played and checked as the
+    /// bundled games are.
+    pub const fn game<G>(name: &'static str, about: &'static str) -> Bundled
+    where
+        G: FromValues + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync + Debug,
+        G::Move: Send + PartialEq + Debug,
+    {
+        Bundled {
+            name,
+            about,
+            solves: Solves::Engine(Engine {
+                reads: Reads::Integers {
+                    example: G::EXAMPLE,
+                },
+                with: with::<G>,
+                check: check::<G>,
+                fast: None,
+                tiers: None,
+                at: G::POSITION,
+            }),
+        }
+    }
+}
+
+/// Builds `G` from `values` and does `task` with it.
+fn with<G>(values: Vec<i64>, task: Task<'_>) -> Result<Done, Failure>
+where
+    G: FromValues + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    task.with(&G::from_values(&values)?)
+}
+
+/// Builds `G` from `values` and runs the conformance checker on it.
+fn check<G>(
+    values: Vec<i64>,
+    options: &crate::check::CheckOptions,
+    summary: &mut CheckSummary,
+) -> Result<(), Failure>
+where
+    G: FromValues + DenseIndex,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    summary.add_dense(&G::from_values(&values)?, options)
+}

@@ -1,0 +1,264 @@
+//! A user's game in the whole command line: examples/divisor_game.rs (the Divisor Game,
+//! LeetCode 1025, which the library does not bundle) run as its own binary, through every
+//! command a bundled game has: solve (words and `--json`), `analyze`, `check`, `--save` and
+//! `--load`, `play` in a pseudo-terminal, and refusals of bad input. Values are checked against
+//! the rules played out by brute force on random numbers.
+#![cfg(feature = "cli")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The example's source, as a module: its own unit tests run here too (the example binary is
+/// built as a plain program, which has no test harness).
+#[allow(dead_code)]
+#[path = "../examples/divisor_game.rs"]
+mod divisor_game;
+
+/// The example's binary, built once (by `cargo build --example`, into this test's own target
+/// directory and profile: a no-op when `cargo test` has built the examples already).
+fn tool() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let test = std::env::current_exe().unwrap();
+        // target/<profile>/deps/user_tool-…: the profile's folder is two up.
+        let profile_dir = test.parent().unwrap().parent().unwrap();
+        let target_dir = profile_dir.parent().unwrap();
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "build",
+                "--quiet",
+                "--example",
+                "divisor_game",
+                "--target-dir",
+            ])
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir
+            .file_name()
+            .is_some_and(|name| name == "release")
+        {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("cargo runs");
+        assert!(status.success(), "the example builds");
+        profile_dir
+            .join("examples")
+            .join(format!("divisor_game{}", std::env::consts::EXE_SUFFIX))
+    })
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(tool())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the example's binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = run(args);
+    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    serde_json::from_str(&stdout(&output)).unwrap()
+}
+
+/// Whether the player to move at each number 0..=most wins, by the literal rules.
+fn wins(most: u32) -> Vec<bool> {
+    let mut won = vec![false; most as usize + 1];
+    for n in 2..=most {
+        won[n as usize] = (1..n).any(|x| n.is_multiple_of(x) && !won[(n - x) as usize]);
+    }
+    won
+}
+
+/// A small deterministic generator, so a failure names its input and reruns the same.
+fn numbers(seed: u64, count: usize, most: u32) -> Vec<u32> {
+    let mut x = seed;
+    (0..count)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            1 + (x % u64::from(most)) as u32
+        })
+        .collect()
+}
+
+/// Plays `line`'s moves from `n` by the rules: each is a proper divisor of the number; the
+/// line ends where no move is left. Returns how many moves it has.
+fn replay(n: u32, line: &[Value]) -> usize {
+    let mut at = n;
+    for (ply, entry) in line.iter().enumerate() {
+        let x: u32 = entry["move"].as_str().unwrap().parse().unwrap();
+        assert!(x < at && at.is_multiple_of(x), "move {ply} ({x}) at {at}");
+        let mover = if ply % 2 == 0 { "Alice" } else { "Bob" };
+        assert_eq!(entry["player"], mover);
+        at -= x;
+    }
+    assert_eq!(at, 1, "the line from {n} plays to the end");
+    line.len()
+}
+
+#[test]
+fn solves_random_numbers_as_the_rules_say_with_a_legal_line() {
+    let won = wins(3000);
+    for n in numbers(7, 25, 3000).into_iter().chain([1, 2, 3]) {
+        let text = n.to_string();
+        let report = json(&["divisor-game", &text, "--json"]);
+        let first_wins = won[n as usize];
+        assert_eq!(report["value"], if first_wins { 1 } else { -1 }, "N = {n}");
+        assert_eq!(report["answer"], if first_wins { "Alice" } else { "Bob" });
+        assert_eq!(report["outcome"], if first_wins { "win" } else { "loss" });
+        let moves = replay(n, report["line"].as_array().unwrap());
+        // The line ends with the loser to move: an odd length when Alice wins.
+        assert_eq!(moves % 2 == 1, first_wins, "N = {n}");
+        assert_eq!(report["remoteness"], moves as u64);
+        assert!(report["line"][0].get("gain").is_none(), "no points here");
+    }
+}
+
+#[test]
+fn the_words_say_who_wins_and_list_the_line() {
+    let output = run(&["divisor-game", "12"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.starts_with("With perfect play, Alice wins."), "{text}");
+    assert!(text.contains("1. Alice plays 1"), "{text}");
+    assert!(
+        text.contains("each move is the divisor subtracted"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyze_values_every_divisor_at_random_positions() {
+    let won = wins(500);
+    for n in numbers(11, 20, 500) {
+        let at = n.to_string();
+        let analysis = json(&["analyze", "divisor-game", "500", "--at", &at, "--json"]);
+        let moves = analysis["moves"].as_array().unwrap();
+        let divisors: Vec<u32> = (1..n).filter(|&x| n.is_multiple_of(x)).collect();
+        assert_eq!(moves.len(), divisors.len(), "N = {n}");
+        for entry in moves {
+            let x: u32 = entry["move"].as_str().unwrap().parse().unwrap();
+            assert!(divisors.contains(&x), "N = {n}: {x}");
+            let value = if won[(n - x) as usize] { -1 } else { 1 };
+            assert_eq!(entry["value"], value, "N = {n}, x = {x}");
+            assert_eq!(
+                entry["best"],
+                value == analysis["value"],
+                "N = {n}, x = {x}"
+            );
+        }
+        let value = if won[n as usize] { 1 } else { -1 };
+        assert_eq!(
+            analysis["value"],
+            if n == 1 { -1 } else { value },
+            "N = {n}"
+        );
+    }
+}
+
+#[test]
+fn a_saved_table_answers_the_same_and_refuses_other_values() {
+    let dir = std::env::temp_dir().join(format!("gamesolver-user-tool-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("divisor-360.table");
+    let file = file.to_str().unwrap();
+    let saved = json(&["divisor-game", "360", "--save", file, "--json"]);
+    let loaded = json(&["divisor-game", "360", "--load", file, "--json"]);
+    assert_eq!(loaded["table"], "loaded");
+    for key in ["value", "answer", "line", "outcome", "remoteness"] {
+        assert_eq!(saved[key], loaded[key], "{key}");
+    }
+    let analysis = json(&["analyze", "divisor-game", "360", "--load", file, "--json"]);
+    assert_eq!(analysis["value"], saved["value"]);
+    let other = run(&["divisor-game", "361", "--load", file]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(
+        stderr(&other).contains("other values"),
+        "{}",
+        stderr(&other)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_passes_and_bad_input_is_refused_with_a_message() {
+    let output = run(&["check", "divisor-game", "300"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("no violation"));
+
+    for (args, code, message) in [
+        (
+            &["divisor-game", "0"][..],
+            1,
+            "one number N, from 1 to 1000000",
+        ),
+        (&["divisor-game", "3", "4"], 1, "one number N"),
+        (&["divisor-game", "x"], 1, "cannot read \"x\""),
+        (
+            &["analyze", "divisor-game", "9", "--at", "10"],
+            1,
+            "from 1 to 9",
+        ),
+        (&["stone-game-ii", "1"], 2, "invalid value 'stone-game-ii'"),
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(code), "{args:?}");
+        assert!(stdout(&output).is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let help = stdout(&run(&["--help"]));
+    assert!(help.contains("divisor-game: LeetCode 1025"), "{help}");
+}
+
+#[cfg(unix)]
+#[test]
+fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
+    use rexpect::process::WaitStatus;
+    let mut command = Command::new(tool());
+    command
+        .args(["play", "divisor-game", "6"])
+        .env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(30_000))?;
+    p.exp_string("you are Alice and move first; the solver plays Bob")?;
+    p.exp_string("N = 6")?;
+    p.exp_string("Your move (1 | 2 | 3): ")?;
+    p.send_line("?")?;
+    p.exp_string("-1  2")?; // 6 - 2 = 4 leaves Bob a won game
+    p.exp_string("Your move (")?;
+    p.send_line("7")?;
+    p.exp_string("\"7\" is not a legal move here")?;
+    p.exp_string("Your move (")?;
+    p.send_line("2")?;
+    p.exp_string("(Not the best")?;
+    // Bob, at 4, wins by taking 1 (3 is lost for Alice: her only move leaves 2).
+    p.exp_string("Bob plays 1.")?;
+    p.exp_string("N = 3")?;
+    p.exp_string("Your move (1): ")?;
+    p.send_line("1")?;
+    p.exp_string("Bob plays 1.")?;
+    p.exp_string("Game over: Bob wins. You lose.")?;
+    p.exp_eof()?;
+    match p.process().wait().expect("the program ends") {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+        other => panic!("the program did not exit normally: {other:?}"),
+    }
+    Ok(())
+}
