@@ -14,7 +14,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{Game, Limits, Score, Solver, ValueRange, par_solve, solve, solve_ranged_with};
+use gamesolver::{
+    Engine, Game, Limits, Score, Solver, ValueRange, par_solve, solve, solve_ranged_with,
+};
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
 
 fn compare<G>(c: &mut Criterion, name: &str, game: &G, by_hand: impl Fn() -> Score)
@@ -94,8 +96,9 @@ fn user_games(c: &mut Criterion) {
         height: 4,
     };
     compare(c, "plain connect-four 5x4", &four, || four.by_hand());
-    // Stone Game IV declares a dense index and that it is an outcome game, no range: the
-    // by-hand array DP against `Solver` alone.
+    // Stone Game IV declares an ordered dense index and that it is an outcome game, no range:
+    // the by-hand array DP against `Solver` (the sweep), and against the exhaustive engine
+    // `Solver` runs when asked (what an index without the order gets).
     let stones = SquareTakeaway { stones: 100_000 };
     let expected = stones.by_hand();
     let mut group = c.benchmark_group("stone-game-iv 100000");
@@ -104,6 +107,12 @@ fn user_games(c: &mut Criterion) {
         b.iter(|| assert_eq!(black_box(stones.by_hand()), expected))
     });
     front_door(&mut group, &stones, expected);
+    group.bench_function("Solver, exhaustive engine", |b| {
+        b.iter(|| {
+            let solved = Solver::new(&stones).engine(Engine::Exhaustive).solve();
+            assert_eq!(solved.unwrap().value(), expected)
+        })
+    });
     group.finish();
 }
 

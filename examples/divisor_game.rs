@@ -154,7 +154,9 @@ mod tests {
         if let Some(known) = memo[n as usize] {
             return known;
         }
-        let won = (1..n).filter(|&x| n.is_multiple_of(x)).any(|x| !wins(n - x, memo));
+        let won = (1..n)
+            .filter(|&x| n.is_multiple_of(x))
+            .any(|x| !wins(n - x, memo));
         memo[n as usize] = Some(won);
         won
     }

@@ -13,80 +13,7 @@
 
 use std::marker::PhantomData;
 
-/// A score: points, or a difference of points, from the side to move.
-///
-/// Every score an engine computes lies in `-Score::MAX ..= Score::MAX`, so that negating it never
-/// overflows; `Score::MIN` is never a value (the dense tables use it to mark an empty slot). An
-/// engine reports [`Error::ScoreOverflow`](crate::Error::ScoreOverflow) rather than leave that
-/// range.
-pub type Score = i64;
-
-/// Whether a move hands the turn to the opponent or lets the mover move again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Turn {
-    /// The opponent moves next (the usual case).
-    Pass,
-    /// The same player moves again (an extra turn, as when a box is completed in Dots and Boxes).
-    Keep,
-}
-
-/// Which player is to move, counted from the start of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// The player who moves first (Alice in the stone games).
-    First,
-    /// The other player (Bob in the stone games).
-    Second,
-}
-
-impl Player {
-    /// The other player.
-    ///
-    /// ```
-    /// use gamesolver::Player;
-    /// assert_eq!(Player::First.opponent(), Player::Second);
-    /// ```
-    pub fn opponent(self) -> Player {
-        match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
-        }
-    }
-
-    /// Whether this is the first player (Alice in the stone games).
-    ///
-    /// ```
-    /// assert!(gamesolver::Player::First.is_first());
-    /// ```
-    pub fn is_first(self) -> bool {
-        self == Player::First
-    }
-
-    /// Who moves after `self` plays a move with the given turn rule.
-    ///
-    /// ```
-    /// use gamesolver::{Player, Turn};
-    /// assert_eq!(Player::First.after(Turn::Keep), Player::First);
-    /// assert_eq!(Player::First.after(Turn::Pass), Player::Second);
-    /// ```
-    pub fn after(self, turn: Turn) -> Player {
-        match turn {
-            Turn::Pass => self.opponent(),
-            Turn::Keep => self,
-        }
-    }
-}
-
-/// What one move does: where it leads, what the mover gains, and who moves next.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step<S> {
-    /// The state after the move.
-    pub next: S,
-    /// The points the mover gains with this move (may be negative).
-    pub gain: Score,
-    /// Whether the opponent moves next or the mover moves again.
-    pub turn: Turn,
-}
+pub use crate::step::{Player, Score, Step, Turn};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -280,9 +207,58 @@ pub trait Game {
     }
 }
 
+/// An optional capability for retrograde analysis: the states with a move to a given state
+/// (its "un-moves").
+///
+/// With it, [`retrograde_with_predecessors`](crate::retrograde_with_predecessors) stores neither the moves nor their reverse (8
+/// bytes per move): it counts each state's moves while it discovers the states, and asks for
+/// predecessors as it propagates, looking up their numbers. Memory then follows the states,
+/// not the moves, at the cost of generating each predecessor list once.
+pub trait Predecessors: Game {
+    /// Calls `each` with every state that has a move to `state`, and that move's turn rule,
+    /// as many times as it has such moves. Every reachable predecessor must be among them;
+    /// states that cannot be reached from the start, and final states (decided before anything
+    /// is propagated), may be too: both are skipped, so a game need not test for them.
+    fn predecessors(&self, state: &Self::State, each: impl FnMut(Self::State, Turn));
+}
+
+/// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
+/// [`retrograde_indexed`](crate::retrograde_indexed).
+pub trait StateAt: DenseIndex {
+    /// The state whose index is `index`, or `None` if no state has it.
+    fn state_at(&self, index: usize) -> Option<Self::State>;
+
+    /// How many moves `state` has (0 for a final state), if the game can count them without
+    /// listing them; `None` (the default) lets the solver list them with
+    /// [`moves`](Game::moves). [`retrograde_indexed`](crate::retrograde_indexed) asks it of every index.
+    fn move_count(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
+
+    /// Calls `each` with the index of every predecessor of the state at `index` (none if no
+    /// state has it), and its move's turn rule, as
+    /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
+    /// states ([`state_at`](StateAt::state_at), `predecessors`,
+    /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
+    /// [`retrograde_indexed`](crate::retrograde_indexed) propagates through it.
+    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
+    where
+        Self: Predecessors,
+    {
+        if let Some(state) = self.state_at(index) {
+            self.predecessors(&state, |parent, turn| each(self.index(&parent), turn));
+        }
+    }
+}
+
 /// Marks a capability as declared in [`Capabilities`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Declared;
+
+/// Marks a dense index declared as ordering the game ([`Capabilities::ordered_index`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ordered;
 
 /// Marks a capability as not declared in [`Capabilities`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -341,6 +317,18 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     pub fn dense_index(self) -> Capabilities<G, R, Declared, T>
     where
         G: DenseIndex,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`DenseIndex`] as [`dense_index`](Self::dense_index) does, and that
+    /// it orders the game: every move leads to a state of a smaller index, and [`StateAt`]
+    /// gives the state at each index. The solver then values the states in index order, each
+    /// from its children's stored values (the array DP a user writes by hand), with no search;
+    /// it values every index `state_at` gives, reachable or not.
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T>
+    where
+        G: StateAt,
     {
         self.with()
     }
@@ -463,6 +451,21 @@ pub trait OnIndex<G: Game> {
         G: DenseIndex;
     /// It does not.
     fn undeclared(self) -> Self::Output;
+    /// The game declares an [ordered](Capabilities::ordered_index) dense index; by default
+    /// as [`declared`](OnIndex::declared).
+    fn ordered(self) -> Self::Output
+    where
+        G: StateAt,
+        Self: Sized,
+    {
+        self.declared()
+    }
+}
+
+impl<G: StateAt> IndexSlot<G> for Ordered {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.ordered()
+    }
 }
 
 impl<G: DenseIndex> IndexSlot<G> for Declared {

@@ -48,6 +48,7 @@ mod game;
 pub mod input;
 mod keys;
 pub mod memo;
+mod step;
 
 #[path = "../games/mod.rs"]
 pub mod games;
@@ -66,7 +67,7 @@ pub use engines::{
 pub use error::Error;
 pub use game::{
     Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,
-    Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
+    Ordered, Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
 };
 pub use keys::{CompactKey, Symmetry};
 

@@ -9,7 +9,7 @@ use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
     Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solved, Solver,
-    Step, ValueRange, solve,
+    StateAt, Step, ValueRange, solve,
 };
 use proptest::prelude::*;
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
@@ -86,8 +86,10 @@ fn the_plan_follows_the_declarations() {
     let stones = SquareTakeaway { stones: 10 };
     assert_eq!(
         plan(Solver::new(&stones).plan()),
-        (Engine::Exhaustive, true, Cuts::Outcome)
+        (Engine::Sweep, true, Cuts::Outcome)
     );
+    // The sweep runs on one thread, whatever the builder asks.
+    assert_eq!(Solver::new(&stones).threads(4).plan().unwrap().threads, 1);
     let can_i_win = CanIWin {
         numbers: 5,
         target: 9,
@@ -128,6 +130,8 @@ fn an_engine_the_declarations_cannot_serve_is_refused_by_name() {
     );
     let retro = Solver::new(&piles).engine(Engine::Retrograde).solve();
     assert!(matches!(retro, Err(Error::Unsupported(message)) if message.contains("outcome game")));
+    let sweep = Solver::new(&piles).engine(Engine::Sweep).solve();
+    assert!(matches!(sweep, Err(Error::Unsupported(message)) if message.contains("ordered_index")));
     // No message of the library names a command-line flag.
     assert!(!tiers.to_string().contains("--"));
 }
@@ -157,6 +161,147 @@ fn limits_reach_every_engine() {
     assert!(
         matches!(refused, Err(Error::MemoryBudget { .. })),
         "{refused:?}"
+    );
+    // The sweep: its array does not fit, and the hash table it falls back on does not either.
+    let stones = SquareTakeaway { stones: 200_000 };
+    let refused = Solver::new(&stones).memory_limit(1 << 20).solve();
+    assert!(
+        matches!(refused, Err(Error::MemoryBudget { .. })),
+        "{refused:?}"
+    );
+    let stopped = Solver::new(&stones)
+        .time_limit(std::time::Duration::ZERO)
+        .solve();
+    assert!(
+        matches!(stopped, Err(Error::TimeLimit { .. })),
+        "{stopped:?}"
+    );
+    // Where the array does not fit but the states the search meets do, the exhaustive engine
+    // answers on a hash table: 10⁶ indices (8 MB) in a 1 MiB budget, 1001 states reached.
+    let strides = Strides(1_000_000);
+    let solved = Solver::new(&strides).memory_limit(1 << 20).solve().unwrap();
+    assert_eq!(solved.engine(), Engine::Exhaustive);
+    assert_eq!(
+        solved.value(),
+        solve(&strides, HashTable::new()).unwrap().value()
+    );
+    assert_eq!(
+        Solver::new(&strides).solve().unwrap().engine(),
+        Engine::Sweep
+    );
+}
+
+/// Take 1000 or 2000 counters, a point each time; an ordered index of every count, of which
+/// the game reaches one in a thousand.
+struct Strides(u32);
+
+impl Game for Strides {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.0
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.extend([1000, 2000].into_iter().filter(|take| take <= left));
+    }
+    fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+        Step {
+            next: left - take,
+            gain: Score::from(*take / 1000),
+            turn: gamesolver::Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().ordered_index()
+    }
+}
+
+impl DenseIndex for Strides {
+    fn index_len(&self) -> usize {
+        self.0 as usize + 1
+    }
+    fn index(&self, left: &u32) -> usize {
+        *left as usize
+    }
+}
+
+impl StateAt for Strides {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        u32::try_from(index).ok()
+    }
+}
+
+#[test]
+fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
+    /// Counts up from 0 to `top`, a step of 1 or 2: every move raises the index.
+    struct Upward(u32);
+
+    impl Game for Upward {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            0
+        }
+        fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
+            moves.extend((1..=2).filter(|step| at + step <= self.0));
+        }
+        fn play(&self, at: &u32, step: &u32) -> Step<u32> {
+            Step {
+                next: at + step,
+                gain: 1,
+                turn: gamesolver::Turn::Pass,
+            }
+        }
+        fn payoff(&self, _: &u32) -> Score {
+            0
+        }
+        fn capabilities(&self) -> impl Declares<Self> {
+            Capabilities::none().ordered_index()
+        }
+    }
+
+    impl DenseIndex for Upward {
+        fn index_len(&self) -> usize {
+            self.0 as usize + 1
+        }
+        fn index(&self, at: &u32) -> usize {
+            *at as usize
+        }
+    }
+
+    impl StateAt for Upward {
+        fn state_at(&self, index: usize) -> Option<u32> {
+            u32::try_from(index).ok()
+        }
+    }
+
+    let refused = Solver::new(&Upward(10)).solve();
+    assert!(
+        matches!(&refused, Err(Error::InvalidGame(message))
+            if message.contains("ordered index") && message.contains("from index 0 leads to index 1")),
+        "{refused:?}"
+    );
+    // The checker finds it too, and accepts the games whose index does order them.
+    let options = gamesolver::check::CheckOptions::default();
+    let report = gamesolver::check::check_dense(&Upward(10), &options);
+    assert!(
+        report
+            .to_string()
+            .contains("(index 0) leads to index 1, not below it"),
+        "{report}"
+    );
+    let report = gamesolver::check::check_dense(&SquareTakeaway { stones: 300 }, &options);
+    assert!(report.is_ok(), "{report}");
+    let report = gamesolver::check::check_dense(&Strides(20_000), &options);
+    assert!(report.is_ok(), "{report}");
+    // The exhaustive engine, asked for, solves it: 10 steps of 1 point, alternately.
+    let solved = Solver::new(&Upward(10)).engine(Engine::Exhaustive).solve();
+    assert_eq!(
+        solved.unwrap().value(),
+        solve(&Upward(10), HashTable::new()).unwrap().value()
     );
 }
 
@@ -200,6 +345,13 @@ macro_rules! declaring {
                 self.0.index(state)
             }
         }
+
+        /// Nim's index is its position, and every move lowers it: the index orders the game.
+        impl StateAt for $name {
+            fn state_at(&self, index: usize) -> Option<u64> {
+                (index < self.0.index_len()).then_some(index as u64)
+            }
+        }
     };
 }
 
@@ -212,6 +364,8 @@ declaring!(DenseOutcomes: .dense_index().outcome_game());
 declaring!(Everything: .value_range().dense_index().outcome_game());
 declaring!(Cycling: .outcome_game().may_cycle());
 declaring!(DenseCycling: .dense_index().outcome_game().may_cycle());
+declaring!(Ordered: .ordered_index());
+declaring!(OrderedOutcomes: .value_range().ordered_index().outcome_game());
 
 /// `Solver` on `game` with every engine it can run and 1..=8 threads gives the exhaustive
 /// engine's value, move values at the start, best moves, and a line of optimal moves; an
@@ -227,6 +381,9 @@ where
     let mut engines = vec![None, Some(Engine::Exhaustive), Some(Engine::Pruning)];
     if outcome_game {
         engines.push(Some(Engine::Retrograde));
+    }
+    if Solver::new(game).plan().unwrap().engine == Engine::Sweep {
+        engines.push(Some(Engine::Sweep));
     }
     for threads in 1..=8 {
         for &engine in &engines {
@@ -294,6 +451,8 @@ proptest! {
         agrees_with_the_exhaustive_engine(&Everything(nim()), true);
         agrees_with_the_exhaustive_engine(&Cycling(nim()), true);
         agrees_with_the_exhaustive_engine(&DenseCycling(nim()), true);
+        agrees_with_the_exhaustive_engine(&Ordered(nim()), false);
+        agrees_with_the_exhaustive_engine(&OrderedOutcomes(nim()), true);
     }
 }
 

@@ -160,6 +160,27 @@ pub enum Violation<G: Game + ?Sized> {
         /// Their shared index.
         index: usize,
     },
+    /// A game that declares an ordered index (`Capabilities::ordered_index`) has a move that
+    /// does not lead to a smaller index.
+    IndexNotOrdered {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The state's index.
+        index: usize,
+        /// The next state's index.
+        next: usize,
+    },
+    /// `StateAt::state_at` does not give a state back at its index.
+    StateAtNotInverse {
+        /// The state.
+        state: G::State,
+        /// Its index.
+        index: usize,
+        /// What `state_at(index)` gave.
+        given: Option<G::State>,
+    },
     /// A move leads to a tier that is not later than its state's, or further ahead than
     /// `Tiered::tier_reach` (the tier solver then cannot find the next state's value).
     TierNotLater {
@@ -345,6 +366,24 @@ where
             } => {
                 write!(f, "{first:?} and {second:?} share index {index}")
             }
+            Violation::IndexNotOrdered {
+                state,
+                mv,
+                index,
+                next,
+            } => write!(
+                f,
+                "the index is declared to order the game, but move {mv:?} at {state:?} (index \
+                 {index}) leads to index {next}, not below it"
+            ),
+            Violation::StateAtNotInverse {
+                state,
+                index,
+                given,
+            } => write!(
+                f,
+                "state_at({index}) gives {given:?}, not {state:?}, whose index it is"
+            ),
             Violation::TierNotLater {
                 state,
                 mv,

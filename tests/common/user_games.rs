@@ -9,7 +9,9 @@
 use hashbrown::HashMap;
 
 use gamesolver::memo::FastHashBuilder;
-use gamesolver::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Game, Score, StateAt, Step, Turn, ValueRange,
+};
 
 type Memo<K> = HashMap<K, Score, FastHashBuilder>;
 
@@ -325,6 +327,9 @@ impl SquareTakeaway {
     }
 }
 
+/// Square roots per batch of moves (8: measured against 16, 32 and 64 with the sweep).
+const BATCH: u32 = 8;
+
 impl Game for SquareTakeaway {
     type State = u32;
     /// The square root of the stones taken.
@@ -338,9 +343,9 @@ impl Game for SquareTakeaway {
     /// Lazy moves: eight roots a batch (1..=8, 9..=16, …), so that a state whose winning move
     /// is a small square never lists the others.
     fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-        let first = 8 * batch as u32 + 1;
-        moves.extend((first..first + 8).take_while(|root| root * root <= *left));
-        (first + 8) * (first + 8) <= *left
+        let first = BATCH * batch as u32 + 1;
+        moves.extend((first..first + BATCH).take_while(|root| root * root <= *left));
+        (first + BATCH) * (first + BATCH) <= *left
     }
     fn play(&self, left: &u32, root: &u32) -> Step<u32> {
         Step {
@@ -353,8 +358,9 @@ impl Game for SquareTakeaway {
     fn payoff(&self, _: &u32) -> Score {
         -1
     }
+    /// Every move leaves fewer stones: the index (the stones left) orders the game.
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().dense_index().outcome_game()
+        Capabilities::none().ordered_index().outcome_game()
     }
 }
 
@@ -364,5 +370,11 @@ impl DenseIndex for SquareTakeaway {
     }
     fn index(&self, left: &u32) -> usize {
         *left as usize
+    }
+}
+
+impl StateAt for SquareTakeaway {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        u32::try_from(index).ok()
     }
 }

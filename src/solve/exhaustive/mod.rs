@@ -10,11 +10,13 @@
 mod parallel;
 mod search;
 mod solution;
+mod sweep;
 
 use std::time::Instant;
 
 pub use parallel::{SERIAL_CUTOFF, par_solve, par_solve_with, par_solve_within};
 pub use solution::Solution;
+pub(crate) use sweep::sweep;
 
 use super::kernel::{AnyValue, DeclaredRange, Limits, RangeSource, RunGuard, Stats};
 use crate::error::Error;

@@ -13,7 +13,8 @@ use crate::engines::kernel::{
 use crate::error::Error;
 use crate::game::{Game, Score, Step, Turn};
 use crate::memo::MemoTable;
-use dive::{Dive, Scan, Stop, arrange, levels_for};
+pub(super) use dive::Scan;
+use dive::{Dive, Stop, arrange, levels_for};
 
 mod dive;
 
@@ -107,7 +108,12 @@ impl<G: Game> Search<G> {
 /// move is appended or no batch follows; returns the number of the next batch, 0 if none
 /// follows. For a game without batches, exactly one call of [`Game::moves`].
 #[inline(always)]
-fn fetch<G: Game>(game: &G, state: &G::State, mut batch: usize, moves: &mut Vec<G::Move>) -> usize {
+pub(super) fn fetch<G: Game>(
+    game: &G,
+    state: &G::State,
+    mut batch: usize,
+    moves: &mut Vec<G::Move>,
+) -> usize {
     let len = moves.len();
     loop {
         let more = game.moves_batch(state, batch, moves);

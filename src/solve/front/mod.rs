@@ -32,6 +32,10 @@ pub enum Engine {
     Retrograde,
     /// Tier by tier, for a layered game ([`tier_solve`](crate::tier_solve)).
     Tiers,
+    /// Index by index from 0 up, each state from its children's stored values, for a game
+    /// whose dense index orders it ([`ordered_index`](crate::Capabilities::ordered_index)):
+    /// the array DP, on one thread. Its result answers as the exhaustive engine's does.
+    Sweep,
 }
 
 /// How a solve cuts on the values a state can still have.
@@ -65,6 +69,7 @@ pub struct Plan {
 struct Facts {
     range: bool,
     dense: bool,
+    ordered: bool,
     tiers: bool,
     outcome_game: bool,
     may_cycle: bool,
@@ -99,6 +104,28 @@ impl<G: Game> OnIndex<G> for IsDeclared {
     }
 }
 
+/// A visitor that tells whether the index is declared [ordered](crate::Capabilities::ordered_index).
+struct IsOrdered;
+
+impl<G: Game> OnIndex<G> for IsOrdered {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        false
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+    fn ordered(self) -> bool
+    where
+        G: crate::StateAt,
+    {
+        true
+    }
+}
+
 impl<G: Game> OnTiers<G> for IsDeclared {
     type Output = bool;
     fn declared(self) -> bool
@@ -117,6 +144,7 @@ impl Facts {
         Facts {
             range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
             dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
+            ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
             tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
@@ -137,6 +165,7 @@ impl Facts {
 /// |---|---|---|
 /// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread) | one flat array per tier |
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
+/// | an [`ordered_index`](crate::Capabilities::ordered_index) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
 /// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) if it fits the memory budget, else a hash table |
 ///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
@@ -284,6 +313,7 @@ impl<'g, G: Game> Solver<'g, G> {
             Some(engine) => engine,
             None if facts.tiers => Engine::Tiers,
             None if facts.may_cycle => Engine::Retrograde,
+            None if facts.ordered => Engine::Sweep,
             None => Engine::Exhaustive,
         };
         match engine {
@@ -305,17 +335,31 @@ impl<'g, G: Game> Solver<'g, G> {
                     }
                 )));
             }
+            Engine::Sweep if !facts.ordered => {
+                return Err(Error::Unsupported(
+                    "the sweep needs a game whose dense index orders it \
+                     (Capabilities::ordered_index, with an implementation of StateAt)"
+                        .into(),
+                ));
+            }
             _ => {}
         }
+        let exhaustive = matches!(engine, Engine::Exhaustive | Engine::Sweep);
         let cuts = match engine {
-            Engine::Exhaustive | Engine::Pruning if facts.range => Cuts::Declared,
-            Engine::Exhaustive | Engine::Pruning if facts.outcome_game => Cuts::Outcome,
+            Engine::Pruning if facts.range => Cuts::Declared,
+            Engine::Pruning if facts.outcome_game => Cuts::Outcome,
+            _ if exhaustive && facts.range => Cuts::Declared,
+            _ if exhaustive && facts.outcome_game => Cuts::Outcome,
             _ => Cuts::None,
         };
-        let dense = facts.dense && matches!(engine, Engine::Exhaustive | Engine::Retrograde);
+        let dense = facts.dense && (exhaustive || engine == Engine::Retrograde);
         Ok(Plan {
             engine,
-            threads: self.threads,
+            threads: if engine == Engine::Sweep {
+                1
+            } else {
+                self.threads
+            },
             dense,
             cuts,
         })

@@ -11,8 +11,9 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::declared::{RangeJob, with_range_of};
-use super::solved::RetroAnswer;
+use super::solved::{RetroAnswer, Swept};
 use super::{Answer, Engine, Facts, Solved, Solver};
+use crate::engines::exhaustive::sweep;
 use crate::engines::kernel::RangeSource;
 use crate::engines::outcomes::{DenseIds, HashIds};
 use crate::engines::tiers::KeepTiers;
@@ -25,7 +26,7 @@ use crate::game::{Declares, Game, IndexSlot, OnIndex, OnTiers, TierSlot};
 use crate::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
 };
-use crate::{DenseIndex, Tiered};
+use crate::{DenseIndex, StateAt, Tiered};
 
 /// A boxed result, or why there is none.
 type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, Error>;
@@ -77,6 +78,7 @@ where
             Engine::Retrograde => <D::Index as IndexSlot<G>>::visit(Retro(run)),
             Engine::Exhaustive => with_range_of(declared, Exhaustive::<_, D>(run, PhantomData)),
             Engine::Pruning => with_range_of(declared, Prune(run)),
+            Engine::Sweep => with_range_of(declared, Sweep::<_, D>(run, PhantomData)),
         }?;
         Ok(Answer {
             inner,
@@ -191,6 +193,60 @@ where
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
         <D::Index as IndexSlot<G>>::visit(Tables { run: self.0, range })
+    }
+}
+
+/// The sweep with the range source the game declares: the ordered index next.
+struct Sweep<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
+
+impl<'g, G, D> RangeJob<G> for Sweep<'_, 'g, G, D>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    D: Declares<G>,
+{
+    type Output = Boxed<'g, G>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        <D::Index as IndexSlot<G>>::visit(Sweeping(Tables { run: self.0, range }))
+    }
+}
+
+/// The index slot's visit for the sweep: the flat array by the ordered index, or, where it
+/// does not fit the budget, the exhaustive engine on a hash table.
+struct Sweeping<'a, 'g, G, R>(Tables<'a, 'g, G, R>);
+
+impl<'g, G, R> OnIndex<G> for Sweeping<'_, 'g, G, R>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn ordered(self) -> Self::Output
+    where
+        G: StateAt,
+    {
+        let Solver { game, limits, .. } = self.0.run.solver;
+        match DenseTable::try_for_game(game, limits.memory_budget) {
+            Ok(table) => Ok(Box::new(Swept(sweep(game, table, limits, self.0.range)?))),
+            Err(Error::MemoryBudget { .. }) => self.0.undeclared(),
+            Err(error) => Err(error),
+        }
+    }
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        unreachable!("the plan runs the sweep only on a game that declares an ordered index")
+    }
+
+    fn undeclared(self) -> Self::Output {
+        unreachable!("the plan runs the sweep only on a game that declares an ordered index")
     }
 }
 

@@ -135,6 +135,56 @@ where
     }
 }
 
+/// The sweep's result: a [`Solution`] over the table the sweep filled, which answers as the
+/// exhaustive engine's does (a state the sweep did not value, if any, is searched).
+pub(super) struct Swept<S>(pub(super) S);
+
+impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
+    fn engine(&self) -> Engine {
+        Engine::Sweep
+    }
+
+    fn value(&self) -> Score {
+        self.0.value()
+    }
+
+    fn start(&self) -> &G::State {
+        self.0.start()
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.0.value_of(state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.0.move_values(state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.0.best_moves(state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.0.line()
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        self.0.swift_line_within(moves)
+    }
+
+    fn stats(&self) -> Stats {
+        self.0.stats()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        self.0.remoteness(state)
+    }
+}
+
 impl<G, T, R> Solved<G> for Pruned<'_, G, T, R>
 where
     G: Game,

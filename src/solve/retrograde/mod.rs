@@ -212,50 +212,7 @@ where
     with_stored_moves(game, ids, limits, OneThread)
 }
 
-/// An optional capability for retrograde analysis: the states with a move to a given state
-/// (its "un-moves").
-///
-/// With it, [`retrograde_with_predecessors`] stores neither the moves nor their reverse (8
-/// bytes per move): it counts each state's moves while it discovers the states, and asks for
-/// predecessors as it propagates, looking up their numbers. Memory then follows the states,
-/// not the moves, at the cost of generating each predecessor list once.
-pub trait Predecessors: Game {
-    /// Calls `each` with every state that has a move to `state`, and that move's turn rule,
-    /// as many times as it has such moves. Every reachable predecessor must be among them;
-    /// states that cannot be reached from the start, and final states (decided before anything
-    /// is propagated), may be too: both are skipped, so a game need not test for them.
-    fn predecessors(&self, state: &Self::State, each: impl FnMut(Self::State, Turn));
-}
-
-/// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
-/// [`retrograde_indexed`].
-pub trait StateAt: DenseIndex {
-    /// The state whose index is `index`, or `None` if no state has it.
-    fn state_at(&self, index: usize) -> Option<Self::State>;
-
-    /// How many moves `state` has (0 for a final state), if the game can count them without
-    /// listing them; `None` (the default) lets the solver list them with
-    /// [`moves`](Game::moves). [`retrograde_indexed`] asks it of every index.
-    fn move_count(&self, state: &Self::State) -> Option<usize> {
-        let _ = state;
-        None
-    }
-
-    /// Calls `each` with the index of every predecessor of the state at `index` (none if no
-    /// state has it), and its move's turn rule, as
-    /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
-    /// states ([`state_at`](StateAt::state_at), `predecessors`,
-    /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
-    /// [`retrograde_indexed`] propagates through it.
-    fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
-    where
-        Self: Predecessors,
-    {
-        if let Some(state) = self.state_at(index) {
-            self.predecessors(&state, |parent, turn| each(self.index(&parent), turn));
-        }
-    }
-}
+pub use crate::game::{Predecessors, StateAt};
 
 /// Numbers that are the game's own indices (for [`retrograde_indexed`], which solves every
 /// index).

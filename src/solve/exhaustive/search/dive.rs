@@ -7,19 +7,19 @@ use crate::engines::kernel::signed;
 /// Where a state's moves stand: the next one to try, the best value so far, the highest
 /// value the state can have (a move that reaches it ends the scan), whether a value overflowed,
 /// and how many children were known or stored.
-pub(super) struct Scan {
-    pub(super) next_move: usize,
-    pub(super) best: Score,
-    pub(super) high: Score,
-    pub(super) overflow: bool,
-    pub(super) known: u64,
-    pub(super) hits: u64,
+pub(in crate::engines::exhaustive) struct Scan {
+    pub(in crate::engines::exhaustive) next_move: usize,
+    pub(in crate::engines::exhaustive) best: Score,
+    pub(in crate::engines::exhaustive) high: Score,
+    pub(in crate::engines::exhaustive) overflow: bool,
+    pub(in crate::engines::exhaustive) known: u64,
+    pub(in crate::engines::exhaustive) hits: u64,
 }
 
 impl Scan {
     /// A scan from `next_move` to `end`, with `best` so far: nothing left if it reached `high`.
     #[inline(always)]
-    pub(super) fn new<G: Game, R: RangeSource<G>>(
+    pub(in crate::engines::exhaustive) fn new<G: Game, R: RangeSource<G>>(
         next_move: usize,
         best: Score,
         high: Score,
@@ -44,7 +44,7 @@ impl Scan {
     /// with `next_move` past it; `None` once the moves are done or a move reached `high`.
     /// The one hot loop of both searches: always inlined, so that `self` lives in registers.
     #[inline(always)]
-    pub(super) fn run<G, T, R>(
+    pub(in crate::engines::exhaustive) fn run<G, T, R>(
         &mut self,
         game: &G,
         table: &T,
@@ -87,7 +87,7 @@ impl Scan {
     /// branch lets the processor start the next move's probe meanwhile (docs/performance.md).
     #[inline(always)]
     #[must_use]
-    pub(super) fn take<G: Game, R: RangeSource<G>>(
+    pub(in crate::engines::exhaustive) fn take<G: Game, R: RangeSource<G>>(
         &mut self,
         gain: Score,
         turn: Turn,

@@ -1,0 +1,132 @@
+//! The sweep: a game whose dense index orders it (every move leads to a state of a smaller
+//! index: [`Capabilities::ordered_index`](crate::Capabilities::ordered_index)) valued index by
+//! index from 0 up, each state from its children's stored values. It is the array DP a user
+//! writes by hand: no search, no stack, and every child already valued when its parent is.
+
+use std::time::Instant;
+
+use super::Solution;
+use super::search::{Scan, fetch};
+use crate::engines::kernel::{
+    CHECK_EVERY, Limits, RangeSource, RunGuard, Stats, buffer_bytes, valid,
+};
+use crate::error::Error;
+use crate::game::{Score, StateAt};
+use crate::memo::{DenseTable, MemoTable};
+
+/// Values every state [`StateAt::state_at`] gives, in index order, into `table` (empty, one
+/// slot per index), cutting on `range`; the solution of the start. Errors if a move leads to a
+/// state not yet valued (the index does not order the game, or `state_at` misses a state a
+/// move reaches), on overflow, and at the limits (checked every [`CHECK_EVERY`] indices).
+pub(crate) fn sweep<G, R>(
+    game: &G,
+    mut table: DenseTable,
+    limits: Limits,
+    range: R,
+) -> Result<Solution<'_, G, DenseTable, R>, Error>
+where
+    G: StateAt,
+    R: RangeSource<G>,
+{
+    let clock = Instant::now();
+    let guard = RunGuard::new(limits, None);
+    let mut stats = Stats::default();
+    let mut moves: Vec<G::Move> = Vec::new();
+    let mut reported = 0;
+    for index in 0..game.index_len() {
+        if index.is_multiple_of(CHECK_EVERY) {
+            let table_bytes = MemoTable::<G>::peak_bytes(&table, CHECK_EVERY);
+            let moves_bytes = buffer_bytes(&moves);
+            guard.check(table_bytes, &mut reported, moves_bytes, "dense", index, 0)?;
+        }
+        let Some(state) = game.state_at(index) else {
+            continue;
+        };
+        let value = match game.known_value(&state) {
+            Some(value) => {
+                stats.known += 1;
+                valid(value)?
+            }
+            None => {
+                match value_from_children(game, &table, &range, &state, &mut moves, &mut stats)? {
+                    Some(value) => {
+                        stats.expanded += 1;
+                        value
+                    }
+                    None => {
+                        stats.terminal += 1;
+                        valid(game.payoff(&state)).map_err(|_| Error::ScoreOverflow)?
+                    }
+                }
+            }
+        };
+        table.insert(game, state, value);
+        stats.stored += 1;
+    }
+    let start = game.start();
+    let Some(value) = table.get(game, &start) else {
+        return Err(Error::InvalidGame(format!(
+            "the game declares an ordered index (Capabilities::ordered_index), but state_at \
+             gives no state at the start's index, {}",
+            game.index(&start)
+        )));
+    };
+    Ok(Solution::solved(
+        game,
+        (table, range),
+        limits,
+        (start, value),
+        (stats, clock),
+    ))
+}
+
+/// The value of `state` from its children's stored values (its moves listed into `moves`,
+/// batch by batch, until one reaches the top of its range); `None` if it has no move.
+#[inline(always)]
+fn value_from_children<G, R>(
+    game: &G,
+    table: &DenseTable,
+    range: &R,
+    state: &G::State,
+    moves: &mut Vec<G::Move>,
+    stats: &mut Stats,
+) -> Result<Option<Score>, Error>
+where
+    G: StateAt,
+    R: RangeSource<G>,
+{
+    moves.clear();
+    let mut next_batch = fetch(game, state, 0, moves);
+    if moves.is_empty() {
+        return Ok(None);
+    }
+    let high = if R::DECLARES {
+        range.range(game, state).1
+    } else {
+        Score::MAX
+    };
+    let mut scan = Scan::new::<G, R>(0, Score::MIN, high, moves.len());
+    loop {
+        if let Some(step) = scan.run::<G, DenseTable, R>(game, table, state, moves) {
+            return Err(Error::InvalidGame(format!(
+                "the game declares an ordered index (Capabilities::ordered_index), but a move \
+                 from index {} leads to index {}, which is not valued before it (a move must \
+                 lead to a smaller index, and state_at must give every state a move reaches)",
+                game.index(state),
+                game.index(&step.next)
+            )));
+        }
+        if next_batch == 0 || (R::DECLARES && scan.best >= scan.high) {
+            break;
+        }
+        // The next batch in place of this one: every move of it is valued.
+        moves.clear();
+        scan.next_move = 0;
+        next_batch = fetch(game, state, next_batch, moves);
+    }
+    (stats.known, stats.hits) = (stats.known + scan.known, stats.hits + scan.hits);
+    if scan.overflow || scan.best == Score::MIN {
+        return Err(Error::ScoreOverflow);
+    }
+    Ok(Some(scan.best))
+}
