@@ -15,9 +15,10 @@ use std::hint::black_box;
 use common::{random_values, stone_game_ii_dp, stone_game_viii_closed_form};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
+use gamesolver::engines::{par_solve, solve};
 use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, ShardedTable};
-use gamesolver::{DenseIndex, Limits, Score, par_solve, solve};
+use gamesolver::{DenseIndex, Limits, Score};
 
 /// Benchmarks `game` with every table, sequential and parallel, checking each value.
 fn every_table<G>(group: &mut BenchmarkGroup<'_, WallTime>, n: usize, game: &G, expected: Score)

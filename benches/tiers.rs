@@ -6,9 +6,10 @@
 //! benches/dots_and_boxes.sh (docs/performance.md).
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gamesolver::engines::{par_solve, par_tier_solve_with, solve, tier_solve};
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::memo::{AtomicDenseTable, DenseTable};
-use gamesolver::{KeepTiers, Limits, par_solve, par_tier_solve_with, solve, tier_solve};
+use gamesolver::{KeepTiers, Limits};
 
 fn dots_and_boxes(c: &mut Criterion) {
     let game = DotsAndBoxes::new(2, 3).unwrap();

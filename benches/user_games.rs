@@ -13,10 +13,9 @@ use std::hash::Hash;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gamesolver::engines::{par_solve, solve, solve_ranged_with};
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{
-    Engine, Game, Limits, Score, Solver, ValueRange, par_solve, solve, solve_ranged_with,
-};
+use gamesolver::{Engine, Game, Limits, Score, Solver, ValueRange};
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
 
 fn compare<G>(c: &mut Criterion, name: &str, game: &G, by_hand: impl Fn() -> Score)

@@ -1,6 +1,6 @@
 //! LeetCode's two loopy games, outcome games whose play can go on forever: Cat and Mouse (913),
 //! on an undirected graph, and Cat and Mouse II (1728), on a grid with jumps. Both are solved
-//! by [`retrograde`](crate::retrograde) analysis; the exhaustive engines do not apply (a line
+//! by [`retrograde`](crate::engines::retrograde) analysis; the exhaustive engines do not apply (a line
 //! of play can return to a position).
 
 use crate::engines::{Predecessors, StateAt};
@@ -54,7 +54,8 @@ fn payoff_for(state: &Chase, mouse_won: bool) -> Score {
 /// mouse's node, the mouse wins in the hole, and endless play is a draw.
 ///
 /// ```
-/// use gamesolver::{Limits, Outcome, retrograde, games::CatAndMouse};
+/// use gamesolver::{Limits, Outcome, games::CatAndMouse};
+/// use gamesolver::engines::{retrograde};
 ///
 /// // LeetCode's first example: a draw.
 /// let graph = vec![vec![2, 5], vec![3], vec![0, 4, 5], vec![1, 4, 5], vec![2, 3], vec![0, 2, 3]];
@@ -340,7 +341,8 @@ fn chase_at(index: usize, places: usize) -> Option<Chase> {
 /// and LeetCode counts it for the cat (see [`CatAndMouseII::mouse_wins`]).
 ///
 /// ```
-/// use gamesolver::{Limits, retrograde, games::CatAndMouseII};
+/// use gamesolver::{Limits, games::CatAndMouseII};
+/// use gamesolver::engines::{retrograde};
 ///
 /// // LeetCode's first example: the mouse wins.
 /// let game = CatAndMouseII::new(&["####F", "#C...", "M...."], 1, 2).unwrap();

@@ -33,7 +33,8 @@ const MAX_WIDTH: usize = 32;
 /// Connect Four's rules on a `width × height` board.
 ///
 /// ```
-/// use gamesolver::{prune_with, Pruning, memo::HashBoundTable, games::ConnectFour};
+/// use gamesolver::{Pruning, memo::HashBoundTable, games::ConnectFour};
+/// use gamesolver::engines::{prune_with};
 ///
 /// // Tromp: on 5 columns of 4 rows, the first player cannot win (a draw).
 /// let game = ConnectFour::new(5, 4).unwrap();

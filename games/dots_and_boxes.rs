@@ -15,7 +15,8 @@ pub const MAX_EDGES: u32 = 60;
 /// row (`(rows + 1) × columns`), then the vertical ones, row by row (`rows × (columns + 1)`).
 ///
 /// ```
-/// use gamesolver::{solve, memo::DenseTable, games::DotsAndBoxes};
+/// use gamesolver::{memo::DenseTable, games::DotsAndBoxes};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = DotsAndBoxes::new(1, 1).unwrap();
 /// // One box: whoever draws the fourth edge takes it, and the second player draws it.

@@ -154,7 +154,8 @@ pub struct IntervalGame<R> {
 /// positive piles are accepted here, so Bob can win and ties are possible).
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable, games::StoneGame};
+/// use gamesolver::{memo::HashTable, games::StoneGame};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = StoneGame::new(vec![5, 3, 4, 5]).unwrap();
 /// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 1); // Alice 9, Bob 8
@@ -165,7 +166,8 @@ pub type StoneGame = IntervalGame<TakePile>;
 /// The answer is Alice's score minus Bob's.
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable, games::StoneGameVII};
+/// use gamesolver::{memo::HashTable, games::StoneGameVII};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
 /// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 6);

@@ -12,7 +12,8 @@ pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
 /// radix: heap `k` is digit `k` in base `heap_k + 1`), so moves never allocate.
 ///
 /// ```
-/// use gamesolver::{solve, memo::DenseTable, games::Nim};
+/// use gamesolver::{memo::DenseTable, games::Nim};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = Nim::new(vec![3, 4, 5]).unwrap();
 /// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();

@@ -166,7 +166,8 @@ impl StoneGameII {
     /// Rewrites the engine's line of play in the problem's terms.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    /// use gamesolver::{memo::HashTable, games::StoneGameII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
     /// let mut solution = solve(&game, HashTable::new()).unwrap();

@@ -8,7 +8,8 @@ use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 /// A validated Stone Game III instance: at least one stone, and `Σ |values|` within `i64`.
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable, games::StoneGameIII};
+/// use gamesolver::{memo::HashTable, games::StoneGameIII};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = StoneGameIII::new(vec![1, 2, 3, 7]).unwrap();
 /// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -1); // Bob wins by 1

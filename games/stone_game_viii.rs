@@ -111,7 +111,8 @@ impl StoneGameVIII {
     /// Rewrites the literal model's line in the problem's terms.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, games::StoneGameVIII};
+    /// use gamesolver::{memo::HashTable, games::StoneGameVIII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameVIII::new(vec![7, -6, 5, 10, 5, -2, -6]).unwrap();
     /// let literal = game.literal();
@@ -134,7 +135,8 @@ impl StoneGameVIII {
     /// ended by "stop here" is one move.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::DenseTable, games::StoneGameVIII};
+    /// use gamesolver::{memo::DenseTable, games::StoneGameVIII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
     /// let stepwise = game.stepwise();

@@ -49,7 +49,8 @@ impl Board {
 /// Tic-tac-toe from the empty board.
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable, games::TicTacToe};
+/// use gamesolver::{memo::HashTable, games::TicTacToe};
+/// use gamesolver::engines::{solve};
 ///
 /// assert_eq!(solve(&TicTacToe, HashTable::new()).unwrap().value(), 0); // a draw
 /// ```

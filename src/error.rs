@@ -156,7 +156,7 @@ pub enum Error {
         advice: String,
     },
     /// The search was stopped because another search had already found the value (a parallel
-    /// helper); [`par_solve`](crate::par_solve) never returns it.
+    /// helper); [`par_solve`](crate::engines::par_solve) never returns it.
     #[error("the search was cancelled")]
     Cancelled,
     /// The distributed tier solver could not start or run its workers (timely dataflow's

@@ -38,7 +38,8 @@ pub use crate::step::{Player, Score, Step, Turn};
 /// A subtraction game: take 1 or 2 counters, the player who takes the last counter scores 1.
 ///
 /// ```
-/// use gamesolver::{Game, Score, Step, Turn, solve, memo::HashTable};
+/// use gamesolver::{Game, Score, Step, Turn, memo::HashTable};
+/// use gamesolver::engines::{solve};
 ///
 /// struct TakeAway { counters: u32 }
 ///
@@ -210,7 +211,7 @@ pub trait Game {
 /// An optional capability for retrograde analysis: the states with a move to a given state
 /// (its "un-moves").
 ///
-/// With it, [`retrograde_with_predecessors`](crate::retrograde_with_predecessors) stores neither the moves nor their reverse (8
+/// With it, [`retrograde_with_predecessors`](crate::engines::retrograde_with_predecessors) stores neither the moves nor their reverse (8
 /// bytes per move): it counts each state's moves while it discovers the states, and asks for
 /// predecessors as it propagates, looking up their numbers. Memory then follows the states,
 /// not the moves, at the cost of generating each predecessor list once.
@@ -223,14 +224,14 @@ pub trait Predecessors: Game {
 }
 
 /// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
-/// [`retrograde_indexed`](crate::retrograde_indexed).
+/// [`retrograde_indexed`](crate::engines::retrograde_indexed).
 pub trait StateAt: DenseIndex {
     /// The state whose index is `index`, or `None` if no state has it.
     fn state_at(&self, index: usize) -> Option<Self::State>;
 
     /// How many moves `state` has (0 for a final state), if the game can count them without
     /// listing them; `None` (the default) lets the solver list them with
-    /// [`moves`](Game::moves). [`retrograde_indexed`](crate::retrograde_indexed) asks it of every index.
+    /// [`moves`](Game::moves). [`retrograde_indexed`](crate::engines::retrograde_indexed) asks it of every index.
     fn move_count(&self, state: &Self::State) -> Option<usize> {
         let _ = state;
         None
@@ -241,7 +242,7 @@ pub trait StateAt: DenseIndex {
     /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
     /// states ([`state_at`](StateAt::state_at), `predecessors`,
     /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
-    /// [`retrograde_indexed`](crate::retrograde_indexed) propagates through it.
+    /// [`retrograde_indexed`](crate::engines::retrograde_indexed) propagates through it.
     fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
     where
         Self: Predecessors,
@@ -529,7 +530,7 @@ pub trait DenseIndex: Game {
 
 /// An optional capability: bounds on the value a state can still have.
 ///
-/// The pruning engine ([`prune`](crate::prune)) narrows its search window to this range before
+/// The pruning engine ([`prune`](crate::engines::prune)) narrows its search window to this range before
 /// it looks at a state's moves, and a state whose range already decides the question it is asked
 /// is not searched at all. In Connect Four, a side that cannot win with its next stone scores at
 /// most `(W·H − 1 − n)/2` with `n` stones on the board: that bound alone prunes most of the tree.
@@ -572,7 +573,7 @@ pub trait ValueRange: Game {
 /// An optional capability: the game is layered into *tiers*, and every move leads to a later
 /// tier (Dots and Boxes: the number of lines drawn).
 ///
-/// The tier solver ([`tier_solve`](crate::tier_solve)) values every state of the last tier,
+/// The tier solver ([`tier_solve`](crate::engines::tier_solve)) values every state of the last tier,
 /// then of the one before, back to the start's tier, keeping only the tiers a move can still
 /// reach, one flat array per tier, values in the narrowest integer type that holds
 /// [`value_bound`](Tiered::value_bound). A state is found in its tier's array by its *rank*,
@@ -595,7 +596,8 @@ pub trait ValueRange: Game {
 /// [`check_tiers`](crate::check::check_tiers) verifies all of this on the states it walks.
 ///
 /// ```
-/// use gamesolver::{Game, Score, Step, Tiered, Turn, tier_solve};
+/// use gamesolver::{Game, Score, Step, Tiered, Turn};
+/// use gamesolver::engines::{tier_solve};
 ///
 /// /// Take 1 or 2 counters; whoever takes the last one scores a point.
 /// struct TakeAway { counters: u32 }

@@ -37,10 +37,13 @@
 //! Nim, Tic-tac-toe, Dots and Boxes, Connect Four, and Cat and Mouse (913, 1728).
 
 #![deny(missing_docs)]
+// The examples in the docs use no deprecated entry point.
+#![doc(test(attr(deny(deprecated))))]
 
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod deprecated;
 #[path = "solve/mod.rs"]
 pub mod engines;
 pub mod error;
@@ -58,12 +61,11 @@ pub use engines::{
     Limits, MAX_RETROGRADE_STATES, MoveValue, Outcome, OutcomeRange, Plan, Ply, Predecessors,
     Progress, Pruned, Pruner, Pruning, RangeJob, RangeSource, RetroStats, Retrograde,
     SERIAL_CUTOFF, SWIFT_MOVES, Solution, Solved, Solver, StateAt, StateIds, Stats, TierSolution,
-    TierStats, par_prune, par_prune_with, par_retrograde, par_retrograde_indexed,
-    par_retrograde_with, par_retrograde_with_predecessors, par_solve, par_solve_with,
-    par_solve_within, par_tier_solve, par_tier_solve_with, prune, prune_with, retrograde,
-    retrograde_indexed, retrograde_with, retrograde_with_predecessors, solve, solve_ranged_with,
-    solve_with, solve_within, tier_solve, tier_solve_bytes, tier_solve_with, with_declared_range,
+    TierStats, tier_solve_bytes, with_declared_range,
 };
+// 0.1's free functions, deprecated: `Solver`, or the same functions in `engines`.
+#[allow(deprecated)]
+pub use deprecated::*;
 pub use error::Error;
 pub use game::{
     Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,

@@ -7,11 +7,12 @@ mod common;
 use std::collections::HashMap;
 
 use common::{connect4_set, random_values};
+use gamesolver::engines::solve;
 use gamesolver::games::{ConnectFour, Position};
 use gamesolver::memo::{
     AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
 };
-use gamesolver::{DeclaredRange, Error, Game, Pruner, Pruning, Score, solve};
+use gamesolver::{DeclaredRange, Error, Game, Pruner, Pruning, Score};
 
 /// The literal rules on a grid: drop into a column, look for four through the new stone.
 struct Grid {
@@ -236,7 +237,7 @@ const TROMP: [(usize, usize, i8); 11] = [
 fn solve_from_empty(width: usize, height: usize) -> Score {
     let game = ConnectFour::new(width, height).unwrap();
     let table = FixedBoundTable::for_game(&game, 16 << 20).unwrap();
-    gamesolver::prune_with(&game, table, Pruning::new().ranged())
+    gamesolver::engines::prune_with(&game, table, Pruning::new().ranged())
         .unwrap()
         .value()
 }

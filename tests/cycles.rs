@@ -1,13 +1,11 @@
 //! The exhaustive and pruning engines stop on a game whose play cycles, with an error that says
 //! so and shows the state, long before the memory budget would stop them.
 
+use gamesolver::engines::{par_prune_with, par_solve_with, prune_with, solve_with};
 use gamesolver::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
 };
-use gamesolver::{
-    DenseIndex, Error, Game, Limits, Pruning, Score, Step, Turn, par_prune_with, par_solve_with,
-    prune_with, solve_with,
-};
+use gamesolver::{DenseIndex, Error, Game, Limits, Pruning, Score, Step, Turn};
 
 /// A counter on a ring of `size`: +1 or +2; whoever reaches 0 wins, but from `size - 1` the only
 /// move is +2, back to 1, so play can circle forever.

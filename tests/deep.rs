@@ -3,9 +3,9 @@
 mod common;
 
 use common::{random_values, stone_game_viii_closed_form, stone_game_viii_margin};
+use gamesolver::engines::solve;
 use gamesolver::games::StoneGameVIII;
 use gamesolver::memo::{DenseTable, HashTable};
-use gamesolver::solve;
 
 #[test]
 fn million_deep_stone_game_viii_on_a_small_stack() {

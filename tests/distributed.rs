@@ -11,8 +11,9 @@ use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
+use gamesolver::engines::tier_solve;
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{DistributedConfig, Error, Limits, distributed_tier_solve, tier_solve};
+use gamesolver::{DistributedConfig, Error, Limits, distributed_tier_solve};
 
 #[test]
 fn one_process_with_one_to_four_workers_equals_the_tier_solver() {

@@ -3,9 +3,10 @@
 mod common;
 
 use common::*;
+use gamesolver::engines::solve;
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{DenseTable, HashTable, MemoTable, NoTable};
-use gamesolver::{DenseIndex, Game, Player, Score, Solution, Turn, solve};
+use gamesolver::{DenseIndex, Game, Player, Score, Solution, Turn};
 use proptest::prelude::*;
 
 /// The first player's points minus the second's along the line; must equal the value.

@@ -4,9 +4,10 @@
 mod common;
 
 use common::*;
+use gamesolver::engines::solve;
 use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::DenseTable;
-use gamesolver::{Error, Limits, solve};
+use gamesolver::{Error, Limits};
 use proptest::prelude::*;
 
 /// Checks the O(n²) solver against the engine: answer and line.

@@ -7,11 +7,11 @@ use std::collections::HashSet;
 
 use common::{dots_and_boxes_oracle, random_values, tic_tac_toe_wins};
 use gamesolver::check::{CheckOptions, check_dense};
+use gamesolver::engines::{par_solve, par_solve_within, solve, solve_within};
 use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable};
 use gamesolver::{
-    AnyValue, DeclaredRange, DenseIndex, Limits, MoveValue, Ply, RangeSource, Solution, par_solve,
-    par_solve_within, solve, solve_within,
+    AnyValue, DeclaredRange, DenseIndex, Limits, MoveValue, Ply, RangeSource, Solution,
 };
 use proptest::prelude::*;
 

@@ -7,9 +7,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::*;
+use gamesolver::engines::{par_solve, par_solve_with, solve};
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{AtomicDenseTable, ConcurrentMemoTable, DenseTable, ShardedTable};
-use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, par_solve, par_solve_with, solve};
+use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step};
 use proptest::prelude::*;
 
 /// A game with its state bound hidden, so that the parallel engine never falls back to one

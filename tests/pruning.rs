@@ -7,6 +7,7 @@ mod common;
 use std::hash::Hash;
 
 use common::random_values;
+use gamesolver::engines::{par_prune_with, prune_with, solve};
 use gamesolver::games::{
     DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII, StoneGameVIII, TicTacToe,
 };
@@ -16,7 +17,7 @@ use gamesolver::memo::{
 };
 use gamesolver::{
     CompactKey, Driver, Error, Game, Player, Pruned, Pruning, RangeSource, Score, Step, Turn,
-    ValueRange, par_prune_with, prune_with, solve,
+    ValueRange,
 };
 use proptest::prelude::*;
 
@@ -459,7 +460,7 @@ fn a_moves_that_clears_the_buffer_does_no_harm() {
         let table = gamesolver::memo::ShardedTable::new();
         assert_eq!(
             pool(threads)
-                .install(|| gamesolver::par_solve(&game, &table))
+                .install(|| gamesolver::engines::par_solve(&game, &table))
                 .unwrap()
                 .value(),
             -1
@@ -488,11 +489,13 @@ fn the_time_limit_stops_every_engine() {
     expect_limit(pool(2).install(|| par_prune_with(&game, &atomic, options).map(|s| s.value())));
     // The exhaustive engine on a game it cannot finish in time.
     let big = StoneGameII::new(random_values(3000, 1, 1, 100)).unwrap();
-    expect_limit(gamesolver::solve_with(&big, HashTable::new(), limits).map(|s| s.value()));
-    let sharded = gamesolver::memo::ShardedTable::new();
     expect_limit(
-        pool(2).install(|| gamesolver::par_solve_with(&big, &sharded, limits).map(|s| s.value())),
+        gamesolver::engines::solve_with(&big, HashTable::new(), limits).map(|s| s.value()),
     );
+    let sharded = gamesolver::memo::ShardedTable::new();
+    expect_limit(pool(2).install(|| {
+        gamesolver::engines::par_solve_with(&big, &sharded, limits).map(|s| s.value())
+    }));
 }
 
 /// A start with two moves: first one whose value is exactly `i64::MIN` (a gain of `-i64::MAX`,
@@ -560,7 +563,7 @@ fn a_move_worth_exactly_i64_min_is_an_overflow_on_every_engine() {
     );
     let sharded = gamesolver::memo::ShardedTable::new();
     overflow(
-        gamesolver::par_solve(&game, &sharded).map(|s| s.value()),
+        gamesolver::engines::par_solve(&game, &sharded).map(|s| s.value()),
         "parallel exhaustive",
     );
     for driver in DRIVERS {

@@ -2,9 +2,10 @@
 //! enough to be exact) on random graphs with cycles, sequential against parallel for threads
 //! 1..=8, and against the exhaustive engine on outcome games without cycles.
 
+use gamesolver::engines::{par_retrograde, retrograde, solve};
 use gamesolver::games::{Nim, TicTacToe};
 use gamesolver::memo::HashTable;
-use gamesolver::{Game, Limits, Outcome, Score, Step, Turn, par_retrograde, retrograde, solve};
+use gamesolver::{Game, Limits, Outcome, Score, Step, Turn};
 
 /// A game on an explicit graph: node `s`'s moves are its edges `(to, keeps the turn)`; a node
 /// without edges is final and pays `payoff[s]` to the side to move.
@@ -479,8 +480,9 @@ fn bad_graphs_and_grids_are_refused_with_what_is_wrong() {
 
 #[test]
 fn every_mode_agrees_on_the_cat_and_mouse_games() {
-    use gamesolver::{
-        DenseIds, par_retrograde_indexed, par_retrograde_with_predecessors, retrograde_indexed,
+    use gamesolver::DenseIds;
+    use gamesolver::engines::{
+        par_retrograde_indexed, par_retrograde_with_predecessors, retrograde_indexed,
         retrograde_with, retrograde_with_predecessors,
     };
     let mut rng = Rng(777);

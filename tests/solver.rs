@@ -5,11 +5,12 @@
 #[path = "common/user_games.rs"]
 mod user_games;
 
+use gamesolver::engines::solve;
 use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
     Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solved, Solver,
-    StateAt, Step, ValueRange, solve,
+    StateAt, Step, ValueRange,
 };
 use proptest::prelude::*;
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};

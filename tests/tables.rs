@@ -1,11 +1,12 @@
 //! The memo-table contract (one body, every table), the memory budget, and score overflow.
 
+use gamesolver::engines::{solve, solve_with};
 use gamesolver::games::StoneGameII;
 use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DEFAULT_SHARDS, DenseTable, HashTable, MemoTable,
     NoTable, ShardedTable, TableJob,
 };
-use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn, solve, solve_with};
+use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn};
 
 /// The states the contract stores: every one with `m` up to 3 that needs a search.
 fn contract_states(game: &StoneGameII) -> Vec<<StoneGameII as Game>::State> {

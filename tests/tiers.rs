@@ -5,12 +5,10 @@ mod common;
 
 use common::{dots_and_boxes_oracle, random_values};
 use gamesolver::check::{CheckOptions, Violation, check_tiers};
+use gamesolver::engines::{par_tier_solve_with, solve, tier_solve, tier_solve_with};
 use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
-use gamesolver::{
-    Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, par_tier_solve_with, solve,
-    tier_solve, tier_solve_with,
-};
+use gamesolver::{Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn};
 
 /// A race along a track of cells with points: move 1 to 3 cells ahead, gain the points of the
 /// cell landed on; landing on a cell that is a multiple of 5 gives another move. A "boost" flag

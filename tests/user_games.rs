@@ -7,8 +7,9 @@ mod common;
 #[path = "common/user_games.rs"]
 mod user_games;
 
+use gamesolver::engines::{par_solve, solve, solve_ranged_with};
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{Limits, Score, ValueRange, par_solve, solve, solve_ranged_with};
+use gamesolver::{Limits, Score, ValueRange};
 use std::hash::Hash;
 use user_games::{CanIWin, EndsGame, PlainFour};
 

@@ -354,7 +354,7 @@ where
 }
 
 /// [`check`] for an *outcome game* whose play may cycle (the contract
-/// [`retrograde`](crate::retrograde) relies on): cycles are allowed, every gain must be 0 and
+/// [`retrograde`](crate::engines::retrograde) relies on): cycles are allowed, every gain must be 0 and
 /// every final payoff −1, 0 or +1; then, if the reachable states number at most
 /// `max_states`, the retrograde solver's outcome and remoteness of every one of them are
 /// compared with value iteration (a state is won within `k` moves if a move leads to a state
@@ -387,7 +387,7 @@ where
     if report.stopped.is_some() || !report.violations.is_empty() {
         return report;
     }
-    let solved = match crate::retrograde(game, options.limits) {
+    let solved = match crate::engines::retrograde(game, options.limits) {
         Ok(solved) => solved,
         Err(error) => {
             report.stopped = Some(error);

@@ -3,10 +3,11 @@
 use std::hash::Hash;
 use std::io::{self, Write};
 
+use crate::engines::solve_within;
 use crate::memo::{DenseTable, HashTable, MemoTable};
 use crate::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeJob, RangeSource, Score, Tiered,
-    solve_within, with_declared_range,
+    with_declared_range,
 };
 use serde::Serialize;
 

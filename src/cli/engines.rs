@@ -3,14 +3,14 @@
 
 use std::hash::Hash;
 
+use crate::engines::{par_solve_within, retrograde_with, solve_within};
 use crate::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
     ShardedTable,
 };
 use crate::{
     DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeJob,
-    RangeSource, Retrograde, SWIFT_MOVES, Score, Solution, StateIds, Stats, par_solve_within,
-    retrograde_with, solve_within, with_declared_range,
+    RangeSource, Retrograde, SWIFT_MOVES, Score, Solution, StateIds, Stats, with_declared_range,
 };
 
 use super::args::Cli;

@@ -5,10 +5,10 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use crate::engines::{solve, tier_solve_with};
 use crate::memo::DenseTable;
 use crate::{
-    DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, solve, tier_solve_bytes,
-    tier_solve_with,
+    DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, tier_solve_bytes,
 };
 
 use super::args::{Cli, SolverName};

@@ -8,10 +8,11 @@
 use std::hash::Hash;
 use std::io::{self, BufRead, Read, Write};
 
+use crate::engines::solve_within;
 use crate::memo::{BoundTable, DenseTable, HashTable, MemoTable};
 use crate::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeJob, RangeSource, Score,
-    Solution, TierSolution, Tiered, solve_within, with_declared_range,
+    Solution, TierSolution, Tiered, with_declared_range,
 };
 
 use super::args::{PlayArgs, Side, strip_protection};
@@ -513,8 +514,8 @@ fn judge<G: Presented>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::solve;
     use crate::games::{DotsAndBoxes, Nim, StoneGameII, TicTacToe};
-    use crate::solve;
 
     /// A person who, at each prompt, types the names of `candidates` in turn until one is
     /// legal: the candidates are shuffled by `seed`, so each seed is another way of playing.

@@ -120,7 +120,7 @@ pub trait Presented: Game + Sized {
         None
     }
     /// The work the exhaustive engine does to solve this input, where the game knows it (for
-    /// an estimate of its time before it starts: [`forecast`](super::forecast)).
+    /// an estimate of its time before it starts: the `forecast` module).
     fn engine_work(&self) -> Option<Work> {
         None
     }

@@ -8,8 +8,8 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::Limits;
+use crate::engines::solve_within;
 use crate::memo::DenseTable;
-use crate::solve_within;
 use crate::{DenseIndex, Error, RangeJob, RangeSource, Score, with_declared_range};
 
 use super::args::{Cli, SolverName};

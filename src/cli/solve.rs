@@ -2,11 +2,11 @@
 
 use std::hash::Hash;
 
+use crate::engines::{par_prune_with, par_tier_solve_with, prune_with, tier_solve_with};
 use crate::error::Bytes;
 use crate::memo::{HashBoundTable, ShardedBoundTable};
 use crate::{
     DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, TierSolution, Tiered,
-    par_prune_with, par_tier_solve_with, prune_with, tier_solve_with,
 };
 
 use super::args::{Cli, SolverName};

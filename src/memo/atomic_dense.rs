@@ -21,7 +21,8 @@ const EMPTY: Score = Score::MIN;
 /// No slot publishes any other data, so `Relaxed` ordering is enough. No `unsafe` is involved.
 ///
 /// ```
-/// use gamesolver::{par_solve, memo::AtomicDenseTable, games::StoneGameII};
+/// use gamesolver::{memo::AtomicDenseTable, games::StoneGameII};
+/// use gamesolver::engines::{par_solve};
 ///
 /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
 /// let table = AtomicDenseTable::for_game(&game);

@@ -122,7 +122,7 @@ pub trait BoundTable<G: Game + ?Sized> {
 }
 
 /// A bound table that many searches share at once (`&self` store, `Sync`), for
-/// [`par_prune`](crate::par_prune).
+/// [`par_prune`](crate::engines::par_prune).
 ///
 /// As with [`ConcurrentMemoTable`](super::ConcurrentMemoTable), entries go in and out by copy,
 /// and a read racing a write sees either the old entry, the new one, or nothing: never a torn
@@ -249,7 +249,8 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::
 /// it grows with the search; the engine checks it against the memory budget as it grows.
 ///
 /// ```
-/// use gamesolver::{prune, memo::HashBoundTable, games::StoneGameII};
+/// use gamesolver::{memo::HashBoundTable, games::StoneGameII};
+/// use gamesolver::engines::{prune};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
 /// let solution = prune(&game, HashBoundTable::new()).unwrap();
@@ -322,7 +323,8 @@ where
 /// key. Every call copies the bound out and drops the shard guard before returning.
 ///
 /// ```
-/// use gamesolver::{par_prune, memo::ShardedBoundTable, games::StoneGameII};
+/// use gamesolver::{memo::ShardedBoundTable, games::StoneGameII};
+/// use gamesolver::engines::{par_prune};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
 /// let table = ShardedBoundTable::new();

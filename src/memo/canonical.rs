@@ -10,7 +10,8 @@ use crate::keys::Symmetry;
 /// entry. Works for every memo and bound table, sequential or concurrent.
 ///
 /// ```
-/// use gamesolver::{prune, memo::{Canonical, HashBoundTable}, games::ConnectFour};
+/// use gamesolver::{memo::{Canonical, HashBoundTable}, games::ConnectFour};
+/// use gamesolver::engines::{prune};
 ///
 /// let game = ConnectFour::new(4, 4).unwrap();
 /// let mirrored = prune(&game, Canonical(HashBoundTable::new())).unwrap();

@@ -4,7 +4,7 @@ use super::MemoTable;
 use crate::game::{Game, Score};
 
 /// A memo table that many threads read and write at once (`&self` insert, `Sync`), for
-/// [`par_solve`](crate::par_solve).
+/// [`par_solve`](crate::engines::par_solve).
 ///
 /// Values go in and come out by copy: no guard or reference into the table ever outlives a
 /// call, so a search can never hold a lock while it recurses (the way DashMap deadlocks, when a
@@ -52,7 +52,7 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     }
 
     /// Runs `job` with this table as a sequential [`MemoTable`] for the calling thread alone:
-    /// [`par_solve`](crate::par_solve) searches through it when one thread searches (one
+    /// [`par_solve`](crate::engines::par_solve) searches through it when one thread searches (one
     /// worker, a small game, or the trial search before the workers start).
     ///
     /// The default hands the job `&self`, each access synchronised as usual. A table may
@@ -146,7 +146,8 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use gamesolver::{solve, games::Nim, memo::{MemoTable, ShardedTable}};
+/// use gamesolver::{games::Nim, memo::{MemoTable, ShardedTable}};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = Nim::new(vec![3, 4, 5]).unwrap();
 /// let table = Arc::new(ShardedTable::new());

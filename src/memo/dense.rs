@@ -15,7 +15,8 @@ const EMPTY: Score = Score::MIN;
 /// [`DenseTable::try_for_game`] to refuse, rather than attempt, an allocation over a budget.
 ///
 /// ```
-/// use gamesolver::{solve, memo::DenseTable};
+/// use gamesolver::{memo::DenseTable};
+/// use gamesolver::engines::{solve};
 /// use gamesolver::games::StoneGameII;
 ///
 /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
@@ -115,7 +116,8 @@ impl DenseTable {
     /// Every slot in index order: the value stored there, or `None` (for saving a table).
     ///
     /// ```
-    /// use gamesolver::{solve, memo::DenseTable, games::Nim};
+    /// use gamesolver::{memo::DenseTable, games::Nim};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = Nim::new(vec![1, 2]).unwrap();
     /// let solution = solve(&game, DenseTable::for_game(&game)).unwrap();

@@ -161,7 +161,8 @@ fn field_value(raw: u64, bits: u32, unknown: Score) -> Score {
 /// [`CompactKey`].
 ///
 /// ```
-/// use gamesolver::{prune, memo::FixedBoundTable, games::ConnectFour};
+/// use gamesolver::{memo::FixedBoundTable, games::ConnectFour};
+/// use gamesolver::engines::{prune};
 ///
 /// let game = ConnectFour::new(4, 4).unwrap();
 /// let table = FixedBoundTable::for_game(&game, 1 << 20).unwrap(); // 1 MiB
@@ -254,12 +255,13 @@ struct Counter(AtomicUsize);
 const COUNTERS: usize = 16;
 
 /// The fixed-capacity bound table shared by the workers of
-/// [`par_prune`](crate::par_prune): the layout of [`FixedBoundTable`] in atomic words, read and
+/// [`par_prune`](crate::engines::par_prune): the layout of [`FixedBoundTable`] in atomic words, read and
 /// written with relaxed loads and stores. Each entry is one word, so a read that races a write
 /// sees one whole entry or the other; no `unsafe` is involved.
 ///
 /// ```
-/// use gamesolver::{par_prune, memo::AtomicBoundTable, games::ConnectFour};
+/// use gamesolver::{memo::AtomicBoundTable, games::ConnectFour};
+/// use gamesolver::engines::{par_prune};
 ///
 /// let game = ConnectFour::new(5, 4).unwrap();
 /// let table = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();

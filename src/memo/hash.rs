@@ -14,7 +14,8 @@ use crate::game::{Game, Score};
 /// game.
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable};
+/// use gamesolver::{memo::HashTable};
+/// use gamesolver::engines::{solve};
 /// use gamesolver::games::StoneGameII;
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();

@@ -67,7 +67,8 @@ const MAX_LOAD_DEN: usize = 4;
 /// while a search goes on.
 ///
 /// ```
-/// use gamesolver::{par_solve, memo::ShardedTable, games::StoneGameII};
+/// use gamesolver::{memo::ShardedTable, games::StoneGameII};
+/// use gamesolver::engines::{par_solve};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
 /// let table = ShardedTable::new();

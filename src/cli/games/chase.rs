@@ -3,10 +3,10 @@
 //! parallel`), and the report: LeetCode's answer, the outcome in words, the remoteness and the
 //! optimal line.
 
+use crate::engines::{par_retrograde_indexed, retrograde_indexed};
 use crate::games::Chase;
 use crate::{
     Error, Game, Indexed, MoveValue, Outcome, Player, Ply, Predecessors, Retrograde, StateAt, Turn,
-    par_retrograde_indexed, retrograde_indexed,
 };
 use serde::de::DeserializeOwned;
 

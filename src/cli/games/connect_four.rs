@@ -7,9 +7,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 
 use crate::games::{ConnectFour, Drop, Position};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
-use crate::{
-    DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score, par_prune_with, prune_with,
-};
+use crate::{DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score};
+use crate::engines::{par_prune_with, prune_with};
 use crate::check::check_ranged;
 use crate::{Game, Player, Ply};
 use serde::Serialize;

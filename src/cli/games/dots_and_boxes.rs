@@ -194,7 +194,7 @@ mod tests {
     fn the_declared_tier_work_is_what_the_tier_solver_counts() {
         for (rows, columns) in [(1, 1), (1, 2), (2, 2), (2, 3)] {
             let game = DotsAndBoxes::new(rows, columns).unwrap();
-            let solved = crate::tier_solve(&game).unwrap();
+            let solved = crate::engines::tier_solve(&game).unwrap();
             assert_eq!(game.tier_work().unwrap().moves, solved.stats().moves);
         }
     }

@@ -27,7 +27,8 @@ use search::Search;
 /// Solves `game` from its start with the default [`Limits`], storing values in `table`.
 ///
 /// ```
-/// use gamesolver::{solve, memo::HashTable, games::StoneGameVIII};
+/// use gamesolver::{memo::HashTable, games::StoneGameVIII};
+/// use gamesolver::engines::{solve};
 ///
 /// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
 /// let stepwise = game.stepwise();
@@ -49,7 +50,8 @@ where
 /// stack are checked against the budget every 1024 stored states and whenever the stack grows.
 ///
 /// ```
-/// use gamesolver::{solve_with, Error, Limits, memo::HashTable, games::StoneGameII};
+/// use gamesolver::{Error, Limits, memo::HashTable, games::StoneGameII};
+/// use gamesolver::engines::{solve_with};
 ///
 /// let game = StoneGameII::new(vec![5; 3000]).unwrap();
 /// let refused = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20));
@@ -73,7 +75,8 @@ where
 /// [`line`](Solution::line)) by extending the search, exactly, without the cut.
 ///
 /// ```
-/// use gamesolver::{solve_ranged_with, solve, Limits, memo::HashTable, games::ConnectFour};
+/// use gamesolver::{Limits, memo::HashTable, games::ConnectFour};
+/// use gamesolver::engines::{solve_ranged_with, solve};
 ///
 /// let game = ConnectFour::new(4, 4).unwrap();
 /// let ranged = solve_ranged_with(&game, HashTable::new(), Limits::default()).unwrap();
@@ -98,7 +101,8 @@ where
 /// (exactly [`solve_ranged_with`]). For code generic over games with and without a range.
 ///
 /// ```
-/// use gamesolver::{solve_within, AnyValue, DeclaredRange, Limits, memo::DenseTable, games::Nim};
+/// use gamesolver::{AnyValue, DeclaredRange, Limits, memo::DenseTable, games::Nim};
+/// use gamesolver::engines::{solve_within};
 ///
 /// let game = Nim::new(vec![3, 4, 5]).unwrap();
 /// let plain = solve_within(&game, DenseTable::for_game(&game), Limits::default(), AnyValue);

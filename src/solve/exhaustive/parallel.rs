@@ -27,20 +27,21 @@ pub const SERIAL_CUTOFF: u64 = 20_000;
 /// Solves `game` from its start on every thread of the current rayon pool, sharing `table`,
 /// with the default [`Limits`].
 ///
-/// Mirrors [`solve`](crate::solve): the value is identical for every thread count. What may
+/// Mirrors [`solve`](crate::engines::solve): the value is identical for every thread count. What may
 /// differ: the statistics (which worker stored what, how many hits), and the table's contents
 /// (workers store states a single search would not have needed). The optimal line and best
 /// moves depend only on exact values, so they are the same as the sequential engine's.
 /// Run inside `pool.install(…)` to choose the pool and so the number of threads.
 ///
 /// ```
-/// use gamesolver::{par_solve, memo::AtomicDenseTable, games::StoneGameII};
+/// use gamesolver::{memo::AtomicDenseTable, games::StoneGameII};
+/// use gamesolver::engines::{par_solve};
 ///
 /// let game = StoneGameII::new((1..=300).map(|i| i * 37 % 101 + 1).collect()).unwrap();
 /// let table = AtomicDenseTable::for_game(&game);
 /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// let parallel = pool.install(|| par_solve(&game, &table)).unwrap().value();
-/// let sequential = gamesolver::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
+/// let sequential = gamesolver::engines::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
 /// assert_eq!(parallel, sequential.unwrap().value());
 /// ```
 pub fn par_solve<'g, 't, G, T>(game: &'g G, table: &'t T) -> Result<Solution<'g, G, &'t T>, Error>
@@ -53,10 +54,11 @@ where
 }
 
 /// [`par_solve`] under explicit [`Limits`]: the budget covers the shared table and the stacks
-/// of all the workers together, checked as in [`solve_with`](crate::solve_with).
+/// of all the workers together, checked as in [`solve_with`](crate::engines::solve_with).
 ///
 /// ```
-/// use gamesolver::{par_solve_with, Error, Limits, memo::ShardedTable, games::StoneGameII};
+/// use gamesolver::{Error, Limits, memo::ShardedTable, games::StoneGameII};
+/// use gamesolver::engines::{par_solve_with};
 ///
 /// let game = StoneGameII::new(vec![5; 3000]).unwrap();
 /// let table = ShardedTable::new();
@@ -77,11 +79,12 @@ where
 }
 
 /// [`par_solve_with`] cutting on the ranges `range` gives, as
-/// [`solve_within`](crate::solve_within) does: every worker stops searching a state once a
+/// [`solve_within`](crate::engines::solve_within) does: every worker stops searching a state once a
 /// move reaches the top of its range.
 ///
 /// ```
-/// use gamesolver::{par_solve_within, DeclaredRange, Limits, memo::ShardedTable, games::Nim};
+/// use gamesolver::{DeclaredRange, Limits, memo::ShardedTable, games::Nim};
+/// use gamesolver::engines::{par_solve_within};
 ///
 /// let game = Nim::new(vec![1, 65_535]).unwrap();
 /// let table = ShardedTable::new();

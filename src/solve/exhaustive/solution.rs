@@ -124,7 +124,8 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// The exact value of any state for its side to move, searching if need be.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    /// use gamesolver::{memo::HashTable, games::StoneGameII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
     /// let mut solution = solve(&game, HashTable::new()).unwrap();
@@ -146,7 +147,8 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// with no move).
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    /// use gamesolver::{memo::HashTable, games::StoneGameII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
     /// let mut solution = solve(&game, HashTable::new()).unwrap();
@@ -162,7 +164,8 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// The moves of `state` that reach its value (all of them, in move order).
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, games::StoneGameII};
+    /// use gamesolver::{memo::HashTable, games::StoneGameII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
     /// let mut solution = solve(&game, HashTable::new()).unwrap();
@@ -177,7 +180,8 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// best move at each state.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::HashTable, Player, games::StoneGameII};
+    /// use gamesolver::{memo::HashTable, Player, games::StoneGameII};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
     /// let mut solution = solve(&game, HashTable::new()).unwrap();
@@ -266,7 +270,8 @@ where
     /// the winner wins as fast as it can, the loser loses as slowly as it can.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::DenseTable, games::Nim};
+    /// use gamesolver::{memo::DenseTable, games::Nim};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = Nim::new(vec![3, 4, 5]).unwrap();
     /// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();
@@ -288,7 +293,8 @@ where
     /// optimal move instead, which in a won game can wander.
     ///
     /// ```
-    /// use gamesolver::{solve, memo::DenseTable, games::Nim};
+    /// use gamesolver::{memo::DenseTable, games::Nim};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = Nim::new(vec![1, 2]).unwrap();
     /// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();
@@ -308,7 +314,8 @@ where
     /// looks at 5 states, the swift line at 131 071, and each of those at up to 65 536 moves).
     ///
     /// ```
-    /// use gamesolver::{solve, memo::DenseTable, games::Nim};
+    /// use gamesolver::{memo::DenseTable, games::Nim};
+    /// use gamesolver::engines::{solve};
     ///
     /// let game = Nim::new(vec![1, 300]).unwrap();
     /// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();

@@ -9,7 +9,8 @@ use crate::game::{Declares, Game, OnRange, RangeSlot, ValueRange};
 /// does, without naming the game's capabilities.
 ///
 /// ```
-/// use gamesolver::{AnyValue, Limits, RangeJob, RangeSource, solve_within, with_declared_range};
+/// use gamesolver::{AnyValue, Limits, RangeJob, RangeSource, with_declared_range};
+/// use gamesolver::engines::{solve_within};
 /// use gamesolver::{games::Nim, memo::HashTable};
 ///
 /// /// The value and the number of states expanded.

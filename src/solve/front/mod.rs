@@ -22,15 +22,15 @@ use crate::{DenseIndex, Tiered, ValueRange};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Engine {
-    /// Memoized negamax over every state the search needs ([`solve`](crate::solve),
-    /// [`par_solve`](crate::par_solve)).
+    /// Memoized negamax over every state the search needs ([`solve`](crate::engines::solve),
+    /// [`par_solve`](crate::engines::par_solve)).
     Exhaustive,
-    /// Alpha-beta with a table of bounds ([`prune`](crate::prune)): one position's value in a
+    /// Alpha-beta with a table of bounds ([`prune`](crate::engines::prune)): one position's value in a
     /// game too large for every state's.
     Pruning,
-    /// Retrograde analysis of an outcome game that may cycle ([`retrograde`](crate::retrograde)).
+    /// Retrograde analysis of an outcome game that may cycle ([`retrograde`](crate::engines::retrograde)).
     Retrograde,
-    /// Tier by tier, for a layered game ([`tier_solve`](crate::tier_solve)).
+    /// Tier by tier, for a layered game ([`tier_solve`](crate::engines::tier_solve)).
     Tiers,
     /// Index by index from 0 up, each state from its children's stored values, for a game
     /// whose dense index orders it ([`ordered_index`](crate::Capabilities::ordered_index)):

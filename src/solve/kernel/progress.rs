@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// runs (each is exact when written, the set is not read atomically).
 ///
 /// ```
-/// use gamesolver::{solve_with, Limits, Progress, memo::HashTable, games::StoneGameII};
+/// use gamesolver::{Limits, Progress, memo::HashTable, games::StoneGameII};
+/// use gamesolver::engines::{solve_with};
 ///
 /// static PROGRESS: Progress = Progress::new();
 /// let game = StoneGameII::new((1..=200).map(|i| i % 7 + 1).collect()).unwrap();
@@ -67,7 +68,8 @@ impl Progress {
     /// solver.
     ///
     /// ```
-    /// use gamesolver::{tier_solve_with, KeepTiers, Limits, Progress, games::DotsAndBoxes};
+    /// use gamesolver::{KeepTiers, Limits, Progress, games::DotsAndBoxes};
+    /// use gamesolver::engines::{tier_solve_with};
     ///
     /// static PROGRESS: Progress = Progress::new();
     /// let game = DotsAndBoxes::new(2, 2).unwrap();

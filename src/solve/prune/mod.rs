@@ -1,6 +1,6 @@
 //! The pruning engine: exact alpha-beta over any [`Game`], with a table of bounds.
 //!
-//! The exhaustive engine ([`solve`](crate::solve)) stores the exact value of every state it
+//! The exhaustive engine ([`solve`](crate::engines::solve)) stores the exact value of every state it
 //! reaches; that is right when all of them are wanted, and hopeless for games like Connect Four
 //! (4.5·10¹² positions). This engine answers one state at a time, visiting only what it must to
 //! prove the value: a fail-soft negamax alpha-beta on an explicit stack (no depth limit), with a
@@ -538,7 +538,8 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
     /// An optimal line of play from the start to the end of the game.
     ///
     /// ```
-    /// use gamesolver::{prune, memo::HashBoundTable, games::StoneGameII};
+    /// use gamesolver::{memo::HashBoundTable, games::StoneGameII};
+    /// use gamesolver::engines::{prune};
     ///
     /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
     /// let mut solution = prune(&game, HashBoundTable::new()).unwrap();
@@ -570,7 +571,8 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
 /// value ranges: see [`prune_with`] and [`Pruning::ranged`] for games that declare them).
 ///
 /// ```
-/// use gamesolver::{prune, solve, memo::{HashBoundTable, HashTable}, games::StoneGameVII};
+/// use gamesolver::{memo::{HashBoundTable, HashTable}, games::StoneGameVII};
+/// use gamesolver::engines::{prune, solve};
 ///
 /// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
 /// let pruned = prune(&game, HashBoundTable::new()).unwrap().value();
@@ -588,7 +590,8 @@ where
 /// Solves `game` from its start with the pruning engine under `options`.
 ///
 /// ```
-/// use gamesolver::{prune_with, Driver, Pruning, memo::FixedBoundTable, games::ConnectFour};
+/// use gamesolver::{Driver, Pruning, memo::FixedBoundTable, games::ConnectFour};
+/// use gamesolver::engines::{prune_with};
 ///
 /// let game = ConnectFour::new(6, 4).unwrap();
 /// let table = FixedBoundTable::for_game(&game, 8 << 20).unwrap();

@@ -9,7 +9,8 @@ use super::*;
 /// holds afterwards, differ. Later queries on the result search on the calling thread.
 ///
 /// ```
-/// use gamesolver::{par_prune, prune, memo::{HashBoundTable, ShardedBoundTable}};
+/// use gamesolver::{memo::{HashBoundTable, ShardedBoundTable}};
+/// use gamesolver::engines::{par_prune, prune};
 /// use gamesolver::games::StoneGameIII;
 ///
 /// let game = StoneGameIII::new(vec![1, 2, 3, -9, 7, 4, -1]).unwrap();

@@ -134,7 +134,8 @@ pub struct RetroStats {
 /// Every reachable state of an outcome game with its outcome and remoteness.
 ///
 /// ```
-/// use gamesolver::{Game, Outcome, Score, Step, Turn, Limits, retrograde};
+/// use gamesolver::{Game, Outcome, Score, Step, Turn, Limits};
+/// use gamesolver::engines::{retrograde};
 ///
 /// /// A counter on a ring of 4: move +1 or +2; whoever reaches 0 wins; from 3 only +2
 /// /// (to 1), so play from 1 can circle 1 → 3 → 1 … forever.
@@ -194,7 +195,8 @@ where
 /// [`retrograde`], numbering the states with `ids`.
 ///
 /// ```
-/// use gamesolver::{DenseIds, Limits, Outcome, retrograde_with, games::CatAndMouse};
+/// use gamesolver::{DenseIds, Limits, Outcome, games::CatAndMouse};
+/// use gamesolver::engines::{retrograde_with};
 ///
 /// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
 /// let solved = retrograde_with(&game, DenseIds::for_game(&game), Limits::default()).unwrap();
@@ -244,7 +246,8 @@ impl<G: DenseIndex + ?Sized> StateIds<G> for Indexed {
 /// whose moves gain points is not caught (the other modes catch it).
 ///
 /// ```
-/// use gamesolver::{Limits, Outcome, retrograde_indexed, games::CatAndMouse};
+/// use gamesolver::{Limits, Outcome, games::CatAndMouse};
+/// use gamesolver::engines::{retrograde_indexed};
 ///
 /// let game = CatAndMouse::new(vec![vec![1, 3], vec![0], vec![3], vec![0, 2]]).unwrap();
 /// let solved = retrograde_indexed(&game, Limits::default()).unwrap();

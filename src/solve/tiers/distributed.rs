@@ -10,7 +10,7 @@
 //! answer of the round has arrived, the worker takes each state's best move. A second
 //! timestamp per round is a barrier: no worker asks about a tier before every owner has valued
 //! all of it. Every worker runs the same number of rounds per tier (set by the largest share),
-//! so they stay in step. The values are those of [`tier_solve`](crate::tier_solve) for every
+//! so they stay in step. The values are those of [`tier_solve`](crate::engines::tier_solve) for every
 //! number of workers and processes.
 
 use std::cell::RefCell;
@@ -93,7 +93,8 @@ pub struct Distributed {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use gamesolver::{distributed_tier_solve, tier_solve, DistributedConfig, Limits, games::DotsAndBoxes};
+/// use gamesolver::{distributed_tier_solve, DistributedConfig, Limits, games::DotsAndBoxes};
+/// use gamesolver::engines::{tier_solve};
 ///
 /// let game = DotsAndBoxes::new(2, 2).unwrap();
 /// let local = tier_solve(&game).unwrap().value();

@@ -63,7 +63,8 @@ pub struct TierStats {
 /// still needed.
 ///
 /// ```
-/// use gamesolver::{solve, tier_solve, memo::DenseTable, games::DotsAndBoxes};
+/// use gamesolver::{memo::DenseTable, games::DotsAndBoxes};
+/// use gamesolver::engines::{solve, tier_solve};
 ///
 /// let game = DotsAndBoxes::new(2, 2).unwrap();
 /// let tiers = tier_solve(&game).unwrap();
@@ -78,7 +79,8 @@ pub fn tier_solve<G: Tiered>(game: &G) -> Result<TierSolution<'_, G>, Error> {
 /// Solves a [`Tiered`] game from its start under `limits`, keeping the tiers `keep` says.
 ///
 /// ```
-/// use gamesolver::{tier_solve_with, KeepTiers, Limits, games::DotsAndBoxes};
+/// use gamesolver::{KeepTiers, Limits, games::DotsAndBoxes};
+/// use gamesolver::engines::{tier_solve_with};
 ///
 /// let game = DotsAndBoxes::new(1, 2).unwrap();
 /// let solution = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
@@ -97,7 +99,8 @@ pub fn tier_solve_with<G: Tiered>(
 /// [`tier_solve`] on every thread of the current rayon pool (`pool.install` chooses the pool).
 ///
 /// ```
-/// use gamesolver::{par_tier_solve, tier_solve, games::DotsAndBoxes};
+/// use gamesolver::{games::DotsAndBoxes};
+/// use gamesolver::engines::{par_tier_solve, tier_solve};
 ///
 /// let game = DotsAndBoxes::new(2, 2).unwrap();
 /// assert_eq!(par_tier_solve(&game).unwrap().value(), tier_solve(&game).unwrap().value());
@@ -113,7 +116,8 @@ where
 /// chunks of 4096 ranks; the values are the same for every thread count.
 ///
 /// ```
-/// use gamesolver::{par_tier_solve_with, KeepTiers, Limits, games::DotsAndBoxes};
+/// use gamesolver::{KeepTiers, Limits, games::DotsAndBoxes};
+/// use gamesolver::engines::{par_tier_solve_with};
 ///
 /// let game = DotsAndBoxes::new(2, 2).unwrap();
 /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -539,7 +543,8 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// The value of `state` for its mover, if its tier was kept.
     ///
     /// ```
-    /// use gamesolver::{tier_solve, tier_solve_with, Game, KeepTiers, Limits, games::DotsAndBoxes};
+    /// use gamesolver::{Game, KeepTiers, Limits, games::DotsAndBoxes};
+    /// use gamesolver::engines::{tier_solve, tier_solve_with};
     ///
     /// let game = DotsAndBoxes::new(1, 1).unwrap();
     /// let all = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
@@ -556,7 +561,8 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// were kept.
     ///
     /// ```
-    /// use gamesolver::{tier_solve_with, Game, KeepTiers, Limits, games::DotsAndBoxes};
+    /// use gamesolver::{Game, KeepTiers, Limits, games::DotsAndBoxes};
+    /// use gamesolver::engines::{tier_solve_with};
     ///
     /// let game = DotsAndBoxes::new(1, 1).unwrap();
     /// let solution = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
