@@ -1,8 +1,10 @@
-//! A user's game in the whole command line: examples/divisor_game.rs (the Divisor Game,
-//! LeetCode 1025, which the library does not bundle) run as its own binary, through every
-//! command a bundled game has: solve (words and `--json`), `analyze`, `check`, `--save` and
-//! `--load`, `play` in a pseudo-terminal, and refusals of bad input. Values are checked against
-//! the rules played out by brute force on random numbers.
+//! A user's games in the whole command line: examples/user_tool.rs (the Divisor Game, LeetCode
+//! 1025, with a dense index, and Flip Game II, LeetCode 294, without one: two games the library
+//! does not bundle) run as its own binary, through every command a bundled game has: solve
+//! (words and `--json`), `analyze`, `check`, `--save` and `--load` (refused for the game with
+//! no index), `play` in a pseudo-terminal, and refusals of bad input. Values are checked
+//! against the rules played out by brute force, and Flip Game II against Sprague–Grundy
+//! theory, on random inputs.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
@@ -14,8 +16,8 @@ use serde_json::Value;
 /// The example's source, as a module: its own unit tests run here too (the example binary is
 /// built as a plain program, which has no test harness).
 #[allow(dead_code)]
-#[path = "../examples/divisor_game.rs"]
-mod divisor_game;
+#[path = "../examples/user_tool.rs"]
+mod user_tool;
 
 /// The example's binary, built once (by `cargo build --example`, into this test's own target
 /// directory and profile: a no-op when `cargo test` has built the examples already).
@@ -28,13 +30,7 @@ fn tool() -> &'static Path {
         let target_dir = profile_dir.parent().unwrap();
         let mut cargo = Command::new(env!("CARGO"));
         cargo
-            .args([
-                "build",
-                "--quiet",
-                "--example",
-                "divisor_game",
-                "--target-dir",
-            ])
+            .args(["build", "--quiet", "--example", "user_tool", "--target-dir"])
             .arg(target_dir)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         if profile_dir
@@ -47,7 +43,7 @@ fn tool() -> &'static Path {
         assert!(status.success(), "the example builds");
         profile_dir
             .join("examples")
-            .join(format!("divisor_game{}", std::env::consts::EXE_SUFFIX))
+            .join(format!("user_tool{}", std::env::consts::EXE_SUFFIX))
     })
 }
 
@@ -255,6 +251,97 @@ fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.send_line("1")?;
     p.exp_string("Bob plays 1.")?;
     p.exp_string("Game over: Bob wins. You lose.")?;
+    p.exp_eof()?;
+    match p.process().wait().expect("the program ends") {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+        other => panic!("the program did not exit normally: {other:?}"),
+    }
+    Ok(())
+}
+
+/// Whether the player to move wins Flip Game II on `row` (1: `+`), by Sprague–Grundy theory
+/// (the example's own oracle, independent of the engine).
+fn flip_wins(row: &[u8]) -> bool {
+    let row: Vec<i64> = row.iter().map(|&cell| i64::from(cell)).collect();
+    user_tool::tests::flip_first_wins(&row)
+}
+
+#[test]
+fn a_game_with_no_index_is_solved_on_hash_tables_as_theory_says() {
+    for (case, seed) in numbers(3, 20, 1 << 30).into_iter().enumerate() {
+        let len = 4 + case % 17;
+        let row: Vec<u8> = (0..len)
+            .map(|i| u8::from((seed >> (i % 30)) & 1 == 1 || i % 4 != 3))
+            .collect();
+        let values: Vec<String> = row.iter().map(u8::to_string).collect();
+        let mut args = vec!["flip-game"];
+        args.extend(values.iter().map(String::as_str));
+        args.push("--json");
+        let report = json(&args);
+        assert_eq!(report["value"] == 1, flip_wins(&row), "{row:?}");
+        assert_eq!(report["table"], "hash");
+        // The line flips two `+` each move and ends where no move is left.
+        let mut at = row.clone();
+        for entry in report["line"].as_array().unwrap() {
+            let cell: usize = entry["move"].as_str().unwrap().parse().unwrap();
+            assert_eq!((at[cell - 1], at[cell]), (1, 1), "{row:?}: move {cell}");
+            (at[cell - 1], at[cell]) = (0, 0);
+        }
+        assert!(
+            at.windows(2).all(|pair| pair != [1, 1]),
+            "{row:?} ends at {at:?}"
+        );
+    }
+    // Every move of a position, valued as theory says for the row it leaves.
+    let analysis = json(&[
+        "analyze",
+        "flip-game",
+        "1",
+        "1",
+        "1",
+        "1",
+        "1",
+        "1",
+        "1",
+        "--at",
+        "+++-+++",
+        "--json",
+    ]);
+    for entry in analysis["moves"].as_array().unwrap() {
+        let cell: usize = entry["move"].as_str().unwrap().parse().unwrap();
+        let mut after = vec![1, 1, 1, 0, 1, 1, 1];
+        (after[cell - 1], after[cell]) = (0, 0);
+        assert_eq!(entry["value"] == 1, !flip_wins(&after), "move {cell}");
+    }
+    // A saved table is one value per index: refused, with the reason.
+    let refused = run(&["flip-game", "1", "1", "1", "--save", "/nonexistent/t"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        stderr(&refused).contains("declares none"),
+        "{}",
+        stderr(&refused)
+    );
+    let check = run(&["check", "flip-game", "1", "1", "1", "1", "1", "1", "1", "1"]);
+    assert!(
+        stdout(&check).contains("no violation"),
+        "{}",
+        stdout(&check)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_game_with_no_index_is_played_in_a_terminal() -> Result<(), rexpect::error::Error> {
+    use rexpect::process::WaitStatus;
+    let mut command = Command::new(tool());
+    command
+        .args(["play", "flip-game", "1", "1", "1", "1", "--as", "second"])
+        .env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(30_000))?;
+    p.exp_string("you are Bob and move second; the solver plays Alice")?;
+    // ++++: only the middle pair (2) leaves Bob no move.
+    p.exp_string("Alice plays 2.")?;
+    p.exp_string("Game over: Alice wins. You lose.")?;
     p.exp_eof()?;
     match p.process().wait().expect("the program ends") {
         WaitStatus::Exited(_, code) => assert_eq!(code, 0),

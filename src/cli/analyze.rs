@@ -82,6 +82,33 @@ impl Analyze<'_> {
         analyze(self.cli, game, self.at, self.limits)
     }
 
+    /// Values every move of `game`, which declares no dense index, at the position: the
+    /// engine on a hash table.
+    pub fn hashed<G>(self, game: &G) -> Result<Moves, Failure>
+    where
+        G: Presented,
+        G::State: Eq + Hash,
+    {
+        if self.cli.load.is_some() {
+            return Err(saved::needs_dense_index(self.cli.game));
+        }
+        let (at, _) = self.at;
+        let state = match at {
+            Some(position) => game.position(position)?,
+            None => game.start(),
+        };
+        let (value, moves) = valued(game, HashTable::new(), &state, self.limits)?;
+        Ok(Moves {
+            game: self.cli.game,
+            position: at.map(str::to_string),
+            value,
+            remoteness: None,
+            outcomes: outcome_game(game),
+            board: game.board(&state),
+            moves,
+        })
+    }
+
     /// Values every move of a game layered into tiers at the position: by the engine where its
     /// dense table fits the budget (or from `--load`), else by the tier solver keeping every
     /// tier, which values any position (Dots and Boxes on 3×4 boxes: 2 GiB of tiers, where the

@@ -4,7 +4,7 @@
 
 use std::hash::Hash;
 
-use crate::{DenseIndex, Tiered};
+use crate::{Declares, DenseIndex, Game, IndexSlot, OnIndex, Tiered};
 
 use super::model::Failure;
 use super::present::Presented;
@@ -22,12 +22,41 @@ impl Task<'_> {
         match self {
             Task::Analyze(analyze) => analyze.with_tiers(game).map(Done::Moves),
             Task::Play(play) => play.with_tiers(game).map(|()| Done::Played),
-            task => task.with(game),
+            task => task.dense(game),
         }
     }
 
-    /// Does the task with `game`.
+    /// Does the task with `game`: by its dense index where it declares one
+    /// ([`Capabilities::dense_index`](crate::Capabilities::dense_index)), else on hash tables
+    /// (and `--save`/`--load` refused).
     pub fn with<G>(self, game: &G) -> Result<Done, Failure>
+    where
+        G: Presented + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        visit_index(&game.capabilities(), ByIndex { task: self, game })
+    }
+
+    /// Does the task with `game`, which declares no dense index.
+    fn hashed<G>(self, game: &G) -> Result<Done, Failure>
+    where
+        G: Presented + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        match self {
+            Task::Solve(solve) => solve
+                .hashed(game)
+                .map(|report| Done::Report(Box::new(report))),
+            Task::Saved(saved) => saved.hashed().map(|report| Done::Report(Box::new(report))),
+            Task::Analyze(analyze) => analyze.hashed(game).map(Done::Moves),
+            Task::Play(play) => play.hashed(game).map(|()| Done::Played),
+        }
+    }
+
+    /// Does the task with `game` by its dense index.
+    fn dense<G>(self, game: &G) -> Result<Done, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -43,5 +72,36 @@ impl Task<'_> {
             Task::Analyze(analyze) => analyze.with(game).map(Done::Moves),
             Task::Play(play) => play.with(game).map(|()| Done::Played),
         }
+    }
+}
+
+/// Visits the index slot of a game's declaration.
+fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Index as IndexSlot<G>>::visit(visitor)
+}
+
+/// A task and its game, to be done by the game's declared index.
+struct ByIndex<'a, 't, G> {
+    task: Task<'t>,
+    game: &'a G,
+}
+
+impl<G> OnIndex<G> for ByIndex<'_, '_, G>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    type Output = Result<Done, Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        self.task.dense(self.game)
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.task.hashed(self.game)
     }
 }

@@ -3,10 +3,12 @@
 //! `analyze`, `play`, `--json`, `--save`/`--load`, progress, the memory budget and time
 //! limit).
 //!
-//! A user's binary implements [`Presented`] (how positions, moves and states read: three
+//! A user's binary implements [`Presented`] (how moves and states read: two required
 //! methods, the rest have defaults) and [`FromValues`] (how the game is built from the
-//! integers typed after its name) for a game with a [`DenseIndex`](crate::DenseIndex), names
-//! it in a [`Bundled`] entry, and hands its list to [`main_with`]:
+//! integers typed after its name), names it in a [`Bundled`] entry, and hands its list to
+//! [`main_with`]. A game that declares a [`DenseIndex`](crate::DenseIndex) is solved on flat
+//! arrays and can be saved and loaded; one that does not is solved on hash tables, through
+//! [`Solver`](crate::Solver).
 //!
 //! ```no_run
 //! # use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn};
@@ -53,7 +55,7 @@
 //! }
 //! ```
 //!
-//! examples/subtract_square.rs is a whole one, tested through its binary.
+//! examples/user_tool.rs is a whole one with two games, tested through its binary.
 //!
 //! Inside, the command line is in layers; a module imports only modules of the layers below
 //! its own (tests/layers.rs checks that no import circle forms; docs/architecture.md says how):

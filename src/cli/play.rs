@@ -82,6 +82,24 @@ impl Play<'_> {
         }
     }
 
+    /// Plays `game`, which declares no dense index, against the engine on a hash table.
+    pub fn hashed<G>(self, game: &G) -> Result<(), Failure>
+    where
+        G: Presented,
+        G::State: Eq + Hash,
+    {
+        let cli = &self.args.game;
+        if cli.load.is_some() {
+            return Err(saved::needs_dense_index(cli.game));
+        }
+        let start = match &self.args.at {
+            Some(text) => game.position(strip_protection(text))?,
+            None => game.start(),
+        };
+        let (name, side) = (cli.game.id(), self.args.side);
+        solved_and_played(game, HashTable::new(), self.limits, (start, name, side))
+    }
+
     /// Plays a game layered into tiers: as [`with`](Play::with) where the engine's dense
     /// table fits the budget (or with `--load`), else against the tier solver keeping every
     /// tier.

@@ -399,3 +399,20 @@ where
         })
     }
 }
+
+/// `--save` or `--load` for a game that declares no dense index: a saved table is one value
+/// per index.
+pub(super) fn needs_dense_index(game: GameName) -> Failure {
+    Failure::Usage(format!(
+        "--save and --load keep one value per index of the game's dense index, and {} declares \
+         none (Capabilities::dense_index)",
+        game.id()
+    ))
+}
+
+impl Saved<'_> {
+    /// `--save` or `--load` with `game`, which declares no dense index: refused.
+    pub fn hashed(self) -> Result<Report, Failure> {
+        Err(needs_dense_index(self.cli.game))
+    }
+}

@@ -6,14 +6,15 @@ use crate::engines::{par_prune_with, par_tier_solve_with, prune_with, tier_solve
 use crate::error::Bytes;
 use crate::memo::{HashBoundTable, ShardedBoundTable};
 use crate::{
-    DenseIndex, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, Stats, TierSolution, Tiered,
+    DenseIndex, Engine, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, SWIFT_MOVES, Solver,
+    Stats, TierSolution, Tiered,
 };
 
 use super::args::{Cli, SolverName};
 use super::budget::{held, pool, pool_if_parallel, values_and_limits};
 use super::engines::{
-    RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report, presented,
-    pruned,
+    EngineRun, RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report,
+    presented, pruned,
 };
 use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
@@ -77,6 +78,72 @@ impl Solve<'_> {
         G::Move: Send,
     {
         engine_report(self.cli, game, self.n, self.limits)
+    }
+}
+
+impl Solve<'_> {
+    /// Solves `game`, which declares no dense index (a user's game), through the library's
+    /// [`Solver`](crate::Solver): the engine `--solver` names (`auto` and `fast`: the solver's
+    /// own choice for what the game declares), on hash tables.
+    pub fn hashed<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        let cli = self.cli;
+        foresee(cli, game)?;
+        let cores = threads_or_cores(cli);
+        let (engine, threads) = match cli.solver {
+            SolverName::Engine => (Some(Engine::Exhaustive), 1),
+            SolverName::Parallel => (Some(Engine::Exhaustive), cores),
+            SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
+            SolverName::Auto | SolverName::Fast => {
+                let large = game
+                    .state_bound()
+                    .is_some_and(|bound| bound >= SERIAL_CUTOFF);
+                (None, if large { cores } else { 1 })
+            }
+            SolverName::Tier | SolverName::Distributed => {
+                unreachable!("refused for a game without tiers")
+            }
+        };
+        let mut limits = self.limits;
+        // The worker threads' stacks come out of the budget, as for the bundled games.
+        drop(pool_if_parallel(threads, &mut limits)?);
+        let solver = Solver::new(game).threads(threads).limits(limits);
+        let mut solved = match engine {
+            Some(engine) => solver.engine(engine).solve()?,
+            None => solver.solve()?,
+        };
+        let (line, swift) = match outcome_game(game) {
+            true => match solved.swift_line_within(SWIFT_MOVES)? {
+                Some(line) => (line, true),
+                None => (solved.line()?, false),
+            },
+            false => (solved.line()?, false),
+        };
+        let (solver, table) = match (solved.engine(), threads) {
+            (Engine::Pruning, 1) => ("alphabeta", "hash"),
+            (Engine::Pruning, _) => ("alphabeta", "sharded"),
+            (Engine::Retrograde, _) => ("retrograde", "hash"),
+            (Engine::Tiers, _) => ("tier", "arrays"),
+            (_, 1) => ("engine", "hash"),
+            _ => ("parallel", "sharded"),
+        };
+        let run = EngineRun {
+            value: solved.value(),
+            line,
+            solver,
+            table,
+            threads,
+            stats: solved.stats(),
+            analysis: None,
+            // The solve kept within the budget; what is left to fit is the line in words.
+            held: 0,
+            swift,
+        };
+        Ok(presented(cli, game, self.n, run, limits)?)
     }
 }
 

@@ -5,14 +5,16 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::{DenseIndex, Error};
+use crate::{Declares, DenseIndex, Error, Game, IndexSlot, OnIndex};
 
 use super::model::{CheckSummary, Failure};
 use super::present::Presented;
 use super::registry::{Bundled, Done, Engine, Reads, Solves, Task};
 
 /// A game the command line builds from the integers typed after its name (its VALUES, as
-/// arguments or with `--input`).
+/// arguments or with `--input`). A game that declares its dense index is solved, analysed and
+/// played by it, and saved and loaded (`--save`, `--load`); one that does not, on hash tables
+/// (through [`Solver`](crate::Solver) for a solve), and `--save`/`--load` are refused.
 pub trait FromValues: Presented + Sized {
     /// Typical values, as typed (`"20"`, `"3 4 5"`): the example the messages give.
     const EXAMPLE: &'static str;
@@ -32,7 +34,7 @@ impl Bundled {
     /// bundled games are.
     pub const fn game<G>(name: &'static str, about: &'static str) -> Bundled
     where
-        G: FromValues + DenseIndex + Sync,
+        G: FromValues + Sync,
         G::State: Eq + Hash + Send + Sync + Debug,
         G::Move: Send + PartialEq + Debug,
     {
@@ -56,23 +58,63 @@ impl Bundled {
 /// Builds `G` from `values` and does `task` with it.
 fn with<G>(values: Vec<i64>, task: Task<'_>) -> Result<Done, Failure>
 where
-    G: FromValues + DenseIndex + Sync,
+    G: FromValues + Sync,
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
     task.with(&G::from_values(&values)?)
 }
 
-/// Builds `G` from `values` and runs the conformance checker on it.
+/// Builds `G` from `values` and runs the conformance checker on it (with its dense index's
+/// checks where it declares one).
 fn check<G>(
     values: Vec<i64>,
     options: &crate::check::CheckOptions,
     summary: &mut CheckSummary,
 ) -> Result<(), Failure>
 where
-    G: FromValues + DenseIndex,
+    G: FromValues,
     G::State: Eq + Hash + Debug,
     G::Move: PartialEq + Debug,
 {
-    summary.add_dense(&G::from_values(&values)?, options)
+    let game = G::from_values(&values)?;
+    let checking = Checking {
+        game: &game,
+        options,
+        summary,
+    };
+    visit_index(&game.capabilities(), checking)
+}
+
+/// Visits the index slot of a game's declaration.
+fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Index as IndexSlot<G>>::visit(visitor)
+}
+
+/// A check under way: the checks of a dense index where the game declares one.
+struct Checking<'a, G> {
+    game: &'a G,
+    options: &'a crate::check::CheckOptions,
+    summary: &'a mut CheckSummary,
+}
+
+impl<G> OnIndex<G> for Checking<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    type Output = Result<(), Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        self.summary.add_dense(self.game, self.options)
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.summary
+            .add_report(&crate::check::check(self.game, self.options))
+    }
 }
