@@ -36,10 +36,11 @@ pub use crate::step::{Player, Score, Step, Turn};
 /// # Example
 ///
 /// A subtraction game: take 1 or 2 counters, the player who takes the last counter scores 1.
+/// What the game knows beyond the rules it declares ([`capabilities`](Game::capabilities)):
+/// here, that one point is at stake, which lets the solver stop at a winning move.
 ///
 /// ```
-/// use gamesolver::{Game, Score, Step, Turn, memo::HashTable};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{Capabilities, Declares, Game, Score, Solver, Step, Turn, ValueRange};
 ///
 /// struct TakeAway { counters: u32 }
 ///
@@ -55,11 +56,19 @@ pub use crate::step::{Player, Score, Step, Turn};
 ///         Step { next, gain: Score::from(next == 0), turn: Turn::Pass }
 ///     }
 ///     fn payoff(&self, _left: &u32) -> Score { 0 }
+///     fn capabilities(&self) -> impl Declares<Self> {
+///         Capabilities::none().value_range()
+///     }
+/// }
+///
+/// impl ValueRange for TakeAway {
+///     fn value_range(&self, _left: &u32) -> (Score, Score) { (-1, 1) }
 /// }
 ///
 /// // Multiples of 3 are lost for the side to move.
-/// assert_eq!(solve(&TakeAway { counters: 9 }, HashTable::new()).unwrap().value(), -1);
-/// assert_eq!(solve(&TakeAway { counters: 10 }, HashTable::new()).unwrap().value(), 1);
+/// assert_eq!(Solver::new(&TakeAway { counters: 9 }).solve()?.value(), -1);
+/// assert_eq!(Solver::new(&TakeAway { counters: 10 }).solve()?.value(), 1);
+/// # Ok::<(), gamesolver::Error>(())
 /// ```
 pub trait Game {
     /// The changing part of a position (for Stone Game II: the next pile and M).
@@ -135,6 +144,31 @@ pub trait Game {
         false
     }
 
+    /// Calls `each` with the step of each of `state`'s moves, in the order of
+    /// [`moves`](Game::moves), until `each` returns `false`. The sweep (an
+    /// [ordered index](Capabilities::ordered_index)), which needs the children and not the
+    /// moves, steps through them with it. The default lists the moves batch by batch
+    /// ([`moves_batch`](Game::moves_batch)) into `scratch` (its contents are the default's)
+    /// and plays each; a game whose moves can be stepped through without a list (a square
+    /// subtracted, a bit cleared) may override it, ignoring `scratch`, and the sweep then
+    /// builds no list. The checker verifies an override against `moves` and `play`.
+    fn for_each_step(
+        &self,
+        state: &Self::State,
+        scratch: &mut Vec<Self::Move>,
+        mut each: impl FnMut(Step<Self::State>) -> bool,
+    ) where
+        Self: Sized,
+    {
+        for batch in 0.. {
+            scratch.clear();
+            let more = self.moves_batch(state, batch, scratch);
+            if !scratch.iter().all(|mv| each(self.play(state, mv))) || !more {
+                return;
+            }
+        }
+    }
+
     /// The state's exact value when the game knows it without search, else `None`.
     ///
     /// In Stone Game II, when `2M` covers every pile left, the mover takes everything. Saying so
@@ -170,36 +204,7 @@ pub trait Game {
     /// declaration costs nothing per state. Declaring a trait the game does not implement
     /// does not compile.
     ///
-    /// ```
-    /// use gamesolver::{Capabilities, Declares, Game, Score, Solver, Step, Turn, ValueRange};
-    ///
-    /// /// Take 1 or 2 counters; whoever takes the last one scores a point.
-    /// struct TakeAway { counters: u32 }
-    ///
-    /// impl Game for TakeAway {
-    ///     type State = u32;
-    ///     type Move = u32;
-    ///     fn start(&self) -> u32 { self.counters }
-    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-    ///         moves.extend((1..=2).filter(|take| take <= left));
-    ///     }
-    ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
-    ///         Step { next: left - take, gain: Score::from(left == take), turn: Turn::Pass }
-    ///     }
-    ///     fn payoff(&self, _left: &u32) -> Score { 0 }
-    ///     fn capabilities(&self) -> impl Declares<Self> {
-    ///         Capabilities::none().value_range()
-    ///     }
-    /// }
-    ///
-    /// impl ValueRange for TakeAway {
-    ///     fn value_range(&self, _left: &u32) -> (Score, Score) { (-1, 1) }
-    /// }
-    ///
-    /// let solved = Solver::new(&TakeAway { counters: 10 }).solve()?;
-    /// assert_eq!(solved.value(), 1);
-    /// # Ok::<(), gamesolver::Error>(())
-    /// ```
+    /// The trait's example declares a [`ValueRange`].
     fn capabilities(&self) -> impl Declares<Self>
     where
         Self: Sized,

@@ -559,6 +559,66 @@ fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
     }
 }
 
+#[test]
+fn the_checker_refuses_steps_that_are_not_the_moves() {
+    use gamesolver::check::{CheckOptions, Violation, check};
+    /// Stone Game IV whose steps skip the square 4 (`skip`), or ignore being told to stop.
+    struct Stepping {
+        game: SquareTakeaway,
+        skip: bool,
+    }
+    impl Game for Stepping {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            self.game.start()
+        }
+        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+            self.game.moves(left, moves)
+        }
+        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+            self.game.play(left, root)
+        }
+        fn payoff(&self, left: &u32) -> Score {
+            self.game.payoff(left)
+        }
+        fn for_each_step(
+            &self,
+            left: &u32,
+            _: &mut Vec<u32>,
+            mut each: impl FnMut(Step<u32>) -> bool,
+        ) {
+            let mut root = 1;
+            while root * root <= *left {
+                let step = self.game.play(left, &root);
+                let go_on = each(step);
+                if !go_on && self.skip {
+                    return;
+                }
+                root += if self.skip && root == 1 { 2 } else { 1 };
+            }
+        }
+    }
+    for skip in [true, false] {
+        let game = SquareTakeaway { stones: 60 };
+        let report = check(&Stepping { game, skip }, &CheckOptions::default());
+        let what = if skip {
+            "gives other steps"
+        } else {
+            "goes on after told to stop"
+        };
+        assert!(
+            report.violations.iter().any(
+                |v| matches!(v, Violation::StepsDisagree { what: found, .. } if found.starts_with(what))
+            ),
+            "{report}"
+        );
+    }
+    // Stone Game IV's own steps pass.
+    let report = check(&SquareTakeaway { stones: 400 }, &CheckOptions::default());
+    assert!(report.is_ok(), "{report}");
+}
+
 /// The tier solver through `Solver` (Dots and Boxes declares tiers and a dense index) and the
 /// engines it can be asked for instead, on 1..=8 threads, against the exhaustive engine; and
 /// a game with lazy moves (Stone Game IV) on every engine and thread count against its DP.

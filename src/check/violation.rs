@@ -58,6 +58,14 @@ pub enum Violation<G: Game + ?Sized> {
         /// What the batches gave, in order.
         batched: Vec<G::Move>,
     },
+    /// [`for_each_step`](Game::for_each_step) does not give the steps of `moves` played in
+    /// order, or does not stop when told to.
+    StepsDisagree {
+        /// The state.
+        state: G::State,
+        /// What differs.
+        what: &'static str,
+    },
     /// Two states that are equal were stored apart by a hash map: `Hash` hashes something
     /// `Eq` ignores (a path counter, say), so a memo table stores one state many times.
     EqualStatesApart {
@@ -366,6 +374,11 @@ where
             } => {
                 write!(f, "{first:?} and {second:?} share index {index}")
             }
+            Violation::StepsDisagree { state, what } => write!(
+                f,
+                "for_each_step at {state:?} {what} (it must give the steps of moves, played in \
+                 order, until told to stop)"
+            ),
             Violation::IndexNotOrdered {
                 state,
                 mv,

@@ -116,6 +116,34 @@ where
         }
     }
 
+    /// Checks that [`Game::for_each_step`] gives the steps of `moves` played in order, and
+    /// that it stops where its callback says so (after the first step, and after the last).
+    fn check_steps(&mut self, state: &G::State, moves: &[G::Move]) {
+        let game = self.game;
+        let played: Vec<Step<G::State>> = moves.iter().map(|mv| game.play(state, mv)).collect();
+        let mut stepped = Vec::new();
+        game.for_each_step(state, &mut Vec::new(), |step| {
+            stepped.push(step);
+            stepped.len() <= played.len() // past every move: stop a runaway
+        });
+        let what = if stepped != played {
+            Some("gives other steps than moves and play")
+        } else {
+            let mut calls = 0;
+            game.for_each_step(state, &mut Vec::new(), |_| {
+                calls += 1;
+                false
+            });
+            (calls != usize::from(!played.is_empty())).then_some("goes on after told to stop")
+        };
+        if let Some(what) = what {
+            self.report(Violation::StepsDisagree {
+                state: state.clone(),
+                what,
+            });
+        }
+    }
+
     /// Checks one state's own answers, records it if new, and compares it with an equal state
     /// met before. Returns its moves; errors once the check is over its memory budget or its
     /// time limit.
@@ -146,6 +174,7 @@ where
             }
         }
         self.check_batches(state, &first);
+        self.check_steps(state, &first);
         let hash = hash_of(state);
         if hash != hash_of(&state.clone()) || hash != hash_of(state) {
             self.report(Violation::HashInconsistent {

@@ -354,6 +354,22 @@ impl Game for SquareTakeaway {
             turn: Turn::Pass,
         }
     }
+    /// The children without a list of moves: each square in turn, until told to stop (what
+    /// the sweep steps through).
+    fn for_each_step(&self, left: &u32, _: &mut Vec<u32>, mut each: impl FnMut(Step<u32>) -> bool) {
+        let mut root = 1;
+        while root * root <= *left {
+            let next = left - root * root;
+            if !each(Step {
+                next,
+                gain: 0,
+                turn: Turn::Pass,
+            }) {
+                return;
+            }
+            root += 1;
+        }
+    }
     /// No stone left: the side to move cannot move and loses.
     fn payoff(&self, _: &u32) -> Score {
         -1

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::Solution;
-use super::search::{Scan, fetch};
+use super::search::Scan;
 use crate::engines::kernel::{
     CHECK_EVERY, Limits, RangeSource, RunGuard, Stats, buffer_bytes, valid,
 };
@@ -80,8 +80,9 @@ where
     ))
 }
 
-/// The value of `state` from its children's stored values (its moves listed into `moves`,
-/// batch by batch, until one reaches the top of its range); `None` if it has no move.
+/// The value of `state` from its children's stored values, stepping through its moves with
+/// [`Game::for_each_step`](crate::Game::for_each_step) (into `moves`, unless the game steps
+/// without a list) until one reaches the top of its range; `None` if it has no move.
 #[inline(always)]
 fn value_from_children<G, R>(
     game: &G,
@@ -95,34 +96,40 @@ where
     G: StateAt,
     R: RangeSource<G>,
 {
-    moves.clear();
-    let mut next_batch = fetch(game, state, 0, moves);
-    if moves.is_empty() {
-        return Ok(None);
-    }
     let high = if R::DECLARES {
         range.range(game, state).1
     } else {
         Score::MAX
     };
-    let mut scan = Scan::new::<G, R>(0, Score::MIN, high, moves.len());
-    loop {
-        if let Some(step) = scan.run::<G, DenseTable, R>(game, table, state, moves) {
-            return Err(Error::InvalidGame(format!(
-                "the game declares an ordered index (Capabilities::ordered_index), but a move \
-                 from index {} leads to index {}, which is not valued before it (a move must \
-                 lead to a smaller index, and state_at must give every state a move reaches)",
-                game.index(state),
-                game.index(&step.next)
-            )));
-        }
-        if next_batch == 0 || (R::DECLARES && scan.best >= scan.high) {
-            break;
-        }
-        // The next batch in place of this one: every move of it is valued.
-        moves.clear();
-        scan.next_move = 0;
-        next_batch = fetch(game, state, next_batch, moves);
+    let mut scan = Scan::new::<G, R>(0, Score::MIN, high, 0);
+    let mut any = false;
+    let mut unvalued = None;
+    game.for_each_step(state, moves, |step| {
+        any = true;
+        let child = if let Some(value) = game.known_value(&step.next) {
+            scan.known += 1;
+            scan.overflow |= value == Score::MIN;
+            value
+        } else if let Some(value) = table.get(game, &step.next) {
+            scan.hits += 1;
+            value
+        } else {
+            unvalued = Some(step.next);
+            return false;
+        };
+        !scan.take::<G, R>(step.gain, step.turn, child)
+    });
+    if let Some(next) = unvalued {
+        return Err(Error::InvalidGame(format!(
+            "the game declares an ordered index (Capabilities::ordered_index), but a move \
+             from index {} leads to index {}, which is not valued before it (a move must \
+             lead to a smaller index, and state_at must give every state a move reaches)",
+            game.index(state),
+            game.index(&next)
+        )));
+    }
+    if !any {
+        return Ok(None);
     }
     (stats.known, stats.hits) = (stats.known + scan.known, stats.hits + scan.hits);
     if scan.overflow || scan.best == Score::MIN {
