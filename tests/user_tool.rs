@@ -227,7 +227,6 @@ fn check_passes_and_bad_input_is_refused_with_a_message() {
 #[cfg(unix)]
 #[test]
 fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
-    use rexpect::process::WaitStatus;
     let mut command = Command::new(tool());
     command
         .args(["play", "divisor-game", "6"])
@@ -252,10 +251,7 @@ fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("Bob plays 1.")?;
     p.exp_string("Game over: Bob wins. You lose.")?;
     p.exp_eof()?;
-    match p.process().wait().expect("the program ends") {
-        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
-        other => panic!("the program did not exit normally: {other:?}"),
-    }
+    assert_eq!(exit_code(&p), 0);
     Ok(())
 }
 
@@ -332,7 +328,6 @@ fn a_game_with_no_index_is_solved_on_hash_tables_as_theory_says() {
 #[cfg(unix)]
 #[test]
 fn a_game_with_no_index_is_played_in_a_terminal() -> Result<(), rexpect::error::Error> {
-    use rexpect::process::WaitStatus;
     let mut command = Command::new(tool());
     command
         .args(["play", "flip-game", "1", "1", "1", "1", "--as", "second"])
@@ -343,9 +338,15 @@ fn a_game_with_no_index_is_played_in_a_terminal() -> Result<(), rexpect::error::
     p.exp_string("Alice plays 2.")?;
     p.exp_string("Game over: Alice wins. You lose.")?;
     p.exp_eof()?;
-    match p.process().wait().expect("the program ends") {
-        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+    assert_eq!(exit_code(&p), 0);
+    Ok(())
+}
+
+/// Waits for a program in a pseudo-terminal to end and returns its exit code.
+#[cfg(unix)]
+fn exit_code(session: &rexpect::session::PtySession) -> i32 {
+    match session.process().wait().expect("the program ends") {
+        rexpect::process::WaitStatus::Exited(_, code) => code,
         other => panic!("the program did not exit normally: {other:?}"),
     }
-    Ok(())
 }

@@ -191,7 +191,10 @@ where
             keep(&mut report.violations, violation);
         }
     }
-    let states: Vec<G::State> = owners.into_values().collect();
+    // In index order, so that the violations kept are the same from run to run.
+    let mut owners: Vec<(usize, G::State)> = owners.into_iter().collect();
+    owners.sort_unstable_by_key(|(index, _)| *index);
+    let states: Vec<G::State> = owners.into_iter().map(|(_, state)| state).collect();
     check_order(game, &game.capabilities(), &states, &mut report.violations);
     report
 }

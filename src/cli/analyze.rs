@@ -92,21 +92,35 @@ impl Analyze<'_> {
         if self.cli.load.is_some() {
             return Err(saved::needs_dense_index(self.cli.game));
         }
-        let (at, _) = self.at;
-        let state = match at {
-            Some(position) => game.position(position)?,
-            None => game.start(),
-        };
-        let (value, moves) = valued(game, HashTable::new(), &state, self.limits)?;
-        Ok(Moves {
+        let state = self.state(game)?;
+        let valued = valued(game, HashTable::new(), &state, self.limits)?;
+        Ok(self.moves(game, &state, valued))
+    }
+
+    /// The position analysed: `--at`'s, or the start.
+    fn state<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
+        match self.at.0 {
+            Some(position) => game.position(position),
+            None => Ok(game.start()),
+        }
+    }
+
+    /// The analysis of `state`, of value `value`, whose moves are `moves`.
+    fn moves<G: Presented>(
+        &self,
+        game: &G,
+        state: &G::State,
+        (value, moves): (Score, Vec<Valued>),
+    ) -> Moves {
+        Moves {
             game: self.cli.game,
-            position: at.map(str::to_string),
+            position: self.at.0.map(str::to_string),
             value,
             remoteness: None,
             outcomes: outcome_game(game),
-            board: game.board(&state),
+            board: game.board(state),
             moves,
-        })
+        }
     }
 
     /// Values every move of a game layered into tiers at the position: by the engine where its
@@ -123,26 +137,14 @@ impl Analyze<'_> {
         if self.cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
             return self.with(game);
         }
-        let (at, _) = self.at;
-        let state = match at {
-            Some(position) => game.position(position)?,
-            None => game.start(),
-        };
+        let state = self.state(game)?;
         let solution = solve::every_tier(self.cli, game, self.limits)?;
         let (value, moves) = match (solution.value_of(&state), solution.move_values(&state)) {
             (Some(value), Some(moves)) => (value, moves),
             _ => return Err(solve::tiers_not_kept().into()),
         };
-        let (value, moves) = described(game, &state, value, moves);
-        Ok(Moves {
-            game: self.cli.game,
-            position: at.map(str::to_string),
-            value,
-            remoteness: None,
-            outcomes: outcome_game(game),
-            board: game.board(&state),
-            moves,
-        })
+        let valued = described(game, &state, value, moves);
+        Ok(self.moves(game, &state, valued))
     }
 }
 
