@@ -6,7 +6,8 @@
 //! **The Divisor Game** (LeetCode 1025). A number N is on the board. On a turn a player
 //! chooses a divisor x of N with 0 < x < N and replaces N with N − x; a player who cannot
 //! move (N = 1) loses. Alice moves first. It declares a dense index (the number on the
-//! board), so it is solved on flat arrays and can be saved and loaded (`--save`, `--load`).
+//! board) that orders it (every move lowers it), so it is solved by the sweep, an array DP,
+//! and can be saved and loaded (`--save`, `--load`).
 //!
 //! **Flip Game II** (LeetCode 294). A row of `+` and `-` (given as 1 and 0); on a turn a player
 //! flips two neighbouring `+` into `--`; a player who cannot move loses. Its states are the
@@ -25,7 +26,7 @@
 use std::process::ExitCode;
 
 use gamesolver::cli::{Bundled, FromValues, Presented};
-use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn};
+use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, StateAt, Step, Turn};
 
 /// The Divisor Game from N.
 #[derive(Debug)]
@@ -83,9 +84,10 @@ impl Game for DivisorGame {
         -1
     }
 
-    /// Won, lost or drawn with no points on the way, and every state a number from 0 to N.
+    /// Won or lost with no points on the way; every state is a number from 1 to N, and every
+    /// move makes it smaller: the index orders the game (the solver sweeps it as an array DP).
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().dense_index().outcome_game()
+        Capabilities::none().ordered_index().outcome_game()
     }
 }
 
@@ -96,6 +98,15 @@ impl DenseIndex for DivisorGame {
 
     fn index(&self, n: &u32) -> usize {
         *n as usize
+    }
+}
+
+/// The state at each index: the number itself (none at 0, which no game reaches).
+impl StateAt for DivisorGame {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        u32::try_from(index)
+            .ok()
+            .filter(|n| (1..=self.start).contains(n))
     }
 }
 

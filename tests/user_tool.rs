@@ -116,6 +116,8 @@ fn solves_random_numbers_as_the_rules_say_with_a_legal_line() {
         assert_eq!(report["value"], if first_wins { 1 } else { -1 }, "N = {n}");
         assert_eq!(report["answer"], if first_wins { "Alice" } else { "Bob" });
         assert_eq!(report["outcome"], if first_wins { "win" } else { "loss" });
+        // Its index orders it: `auto` runs the library's sweep.
+        assert_eq!(report["solver"], "sweep", "N = {n}");
         let moves = replay(n, report["line"].as_array().unwrap());
         // The line ends with the loser to move: an odd length when Alice wins.
         assert_eq!(moves % 2 == 1, first_wins, "N = {n}");

@@ -48,6 +48,10 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
              in this process",
             report.threads, stats.stored, stats.max_depth, stats.expanded
         ),
+        "sweep" => format!(
+            "the sweep in index order ({} table, 1 thread): {} states valued, {} children read",
+            report.table, stats.stored, stats.hits
+        ),
         "alphabeta" => format!(
             "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \
              entries, {} answered by the table",

@@ -83,68 +83,78 @@ impl Solve<'_> {
 
 impl Solve<'_> {
     /// Solves `game`, which declares no dense index (a user's game), through the library's
-    /// [`Solver`](crate::Solver): the engine `--solver` names (`auto` and `fast`: the solver's
-    /// own choice for what the game declares), on hash tables.
+    /// [`Solver`](crate::Solver), on hash tables.
     pub fn hashed<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + Sync,
         G::State: Eq + Hash + Send + Sync,
         G::Move: Send,
     {
-        let cli = self.cli;
-        foresee(cli, game)?;
-        let cores = threads_or_cores(cli);
-        let (engine, threads) = match cli.solver {
-            SolverName::Engine => (Some(Engine::Exhaustive), 1),
-            SolverName::Parallel => (Some(Engine::Exhaustive), cores),
-            SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
-            SolverName::Auto | SolverName::Fast => {
-                let large = game
-                    .state_bound()
-                    .is_some_and(|bound| bound >= SERIAL_CUTOFF);
-                (None, if large { cores } else { 1 })
-            }
-            SolverName::Tier | SolverName::Distributed => {
-                unreachable!("refused for a game without tiers")
-            }
-        };
-        let mut limits = self.limits;
-        // The worker threads' stacks come out of the budget, as for the bundled games.
-        drop(pool_if_parallel(threads, &mut limits)?);
-        let solver = Solver::new(game).threads(threads).limits(limits);
-        let mut solved = match engine {
-            Some(engine) => solver.engine(engine).solve()?,
-            None => solver.solve()?,
-        };
-        let (line, swift) = match outcome_game(game) {
-            true => match solved.swift_line_within(SWIFT_MOVES)? {
-                Some(line) => (line, true),
-                None => (solved.line()?, false),
-            },
-            false => (solved.line()?, false),
-        };
-        let (solver, table) = match (solved.engine(), threads) {
-            (Engine::Pruning, 1) => ("alphabeta", "hash"),
-            (Engine::Pruning, _) => ("alphabeta", "sharded"),
-            (Engine::Retrograde, _) => ("retrograde", "hash"),
-            (Engine::Tiers, _) => ("tier", "arrays"),
-            (_, 1) => ("engine", "hash"),
-            _ => ("parallel", "sharded"),
-        };
-        let run = EngineRun {
-            value: solved.value(),
-            line,
-            solver,
-            table,
-            threads,
-            stats: solved.stats(),
-            analysis: None,
-            // The solve kept within the budget; what is left to fit is the line in words.
-            held: 0,
-            swift,
-        };
-        Ok(presented(cli, game, self.n, run, limits)?)
+        foresee(self.cli, game)?;
+        via_solver(self.cli, game, self.n, self.limits)
     }
+}
+
+/// Solves `game` through the library's [`Solver`](crate::Solver): the engine `--solver` names
+/// (`auto` and `fast`: the solver's own choice for what the game declares), and presents it.
+fn via_solver<G>(cli: &Cli, game: &G, n: usize, limits: Limits) -> Result<Report, Failure>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let cores = threads_or_cores(cli);
+    let (engine, threads) = match cli.solver {
+        SolverName::Engine => (Some(Engine::Exhaustive), 1),
+        SolverName::Parallel => (Some(Engine::Exhaustive), cores),
+        SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
+        SolverName::Auto | SolverName::Fast => {
+            let large = game
+                .state_bound()
+                .is_some_and(|bound| bound >= SERIAL_CUTOFF);
+            (None, if large { cores } else { 1 })
+        }
+        SolverName::Tier | SolverName::Distributed => {
+            unreachable!("refused for a game without tiers")
+        }
+    };
+    let mut limits = limits;
+    // The worker threads' stacks come out of the budget, as for the bundled games.
+    drop(pool_if_parallel(threads, &mut limits)?);
+    let solver = Solver::new(game).threads(threads).limits(limits);
+    let mut solved = match engine {
+        Some(engine) => solver.engine(engine).solve()?,
+        None => solver.solve()?,
+    };
+    let (line, swift) = match outcome_game(game) {
+        true => match solved.swift_line_within(SWIFT_MOVES)? {
+            Some(line) => (line, true),
+            None => (solved.line()?, false),
+        },
+        false => (solved.line()?, false),
+    };
+    let (solver, table, threads) = match (solved.engine(), threads) {
+        (Engine::Sweep, _) => ("sweep", "dense", 1),
+        (Engine::Pruning, 1) => ("alphabeta", "hash", 1),
+        (Engine::Pruning, _) => ("alphabeta", "sharded", threads),
+        (Engine::Retrograde, _) => ("retrograde", "hash", threads),
+        (Engine::Tiers, _) => ("tier", "arrays", threads),
+        (_, 1) => ("engine", "hash", 1),
+        _ => ("parallel", "sharded", threads),
+    };
+    let run = EngineRun {
+        value: solved.value(),
+        line,
+        solver,
+        table,
+        threads,
+        stats: solved.stats(),
+        analysis: None,
+        // The solve kept within the budget; what is left to fit is the line in words.
+        held: 0,
+        swift,
+    };
+    Ok(presented(cli, game, n, run, limits)?)
 }
 
 /// Solves `game` with the engine chosen by `--solver` and presents the result.
@@ -161,6 +171,14 @@ where
 {
     let threads = threads_or_cores(cli);
     foresee(cli, game)?;
+    // A game whose index orders it: the library's sweep (the array DP), through `Solver`.
+    if cli.solver == SolverName::Auto
+        && Solver::new(game)
+            .plan()
+            .is_ok_and(|plan| plan.engine == Engine::Sweep)
+    {
+        return via_solver(cli, game, n, limits);
+    }
     if outcome_game(game)
         && cli.solver == SolverName::Auto
         && game.index_len() as u64 <= RETROGRADE_STATES
