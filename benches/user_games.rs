@@ -15,7 +15,10 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use gamesolver::engines::{par_solve, solve, solve_ranged_with};
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{Engine, Game, Limits, Score, Solver, ValueRange};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Engine, Game, Limits, Score, Solver, StateAt, Step,
+    ValueRange,
+};
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
 
 fn compare<G>(c: &mut Criterion, name: &str, game: &G, by_hand: impl Fn() -> Score)
@@ -106,6 +109,10 @@ fn user_games(c: &mut Criterion) {
         b.iter(|| assert_eq!(black_box(stones.by_hand()), expected))
     });
     front_door(&mut group, &stones, expected);
+    let listed = Listed(stones);
+    group.bench_function("Solver, steps from the move list (no for_each_step)", |b| {
+        b.iter(|| assert_eq!(Solver::new(&listed).solve().unwrap().value(), expected))
+    });
     group.bench_function("Solver, exhaustive engine", |b| {
         b.iter(|| {
             let solved = Solver::new(&stones).engine(Engine::Exhaustive).solve();
@@ -113,6 +120,48 @@ fn user_games(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// Stone Game IV as declared, but with `Game::for_each_step`'s default: the sweep lists each
+/// state's moves (in the game's batches) and plays them, as a game that does not override it.
+struct Listed(SquareTakeaway);
+
+impl Game for Listed {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.0.start()
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        self.0.moves(left, moves)
+    }
+    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+        self.0.moves_batch(left, batch, moves)
+    }
+    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+        self.0.play(left, root)
+    }
+    fn payoff(&self, left: &u32) -> Score {
+        self.0.payoff(left)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().ordered_index().outcome_game()
+    }
+}
+
+impl DenseIndex for Listed {
+    fn index_len(&self) -> usize {
+        self.0.index_len()
+    }
+    fn index(&self, left: &u32) -> usize {
+        self.0.index(left)
+    }
+}
+
+impl StateAt for Listed {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        self.0.state_at(index)
+    }
 }
 
 criterion_group!(benches, user_games);
