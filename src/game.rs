@@ -468,6 +468,11 @@ pub trait OnIndex<G: Game> {
     }
 }
 
+/// Runs `visitor` on the index slot of `declared` (a game's [`Game::capabilities`]).
+pub(crate) fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Index as IndexSlot<G>>::visit(visitor)
+}
+
 impl<G: StateAt> IndexSlot<G> for Ordered {
     fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
         visitor.ordered()

@@ -179,7 +179,7 @@ fn limits_reach_every_engine() {
     );
     // Where the array does not fit but the states the search meets do, the exhaustive engine
     // answers on a hash table: 10⁶ indices (8 MB) in a 1 MiB budget, 1001 states reached.
-    let strides = Strides(1_000_000);
+    let strides = strides(1_000_000);
     let solved = Solver::new(&strides).memory_limit(1 << 20).solve().unwrap();
     assert_eq!(solved.engine(), Engine::Exhaustive);
     assert_eq!(
@@ -192,23 +192,50 @@ fn limits_reach_every_engine() {
     );
 }
 
-/// Take 1000 or 2000 counters, a point each time; an ordered index of every count, of which
-/// the game reaches one in a thousand.
-struct Strides(u32);
+/// A token on `0..=top`, moved from `start` by one of two `steps` (staying on the line), a
+/// point a move. Its index is the position: it orders the game when the steps are negative
+/// (`strides`: 1000 or 2000 back from 10⁶ reaches one position in a thousand), and every move
+/// breaks the order when they are positive (`upward`).
+struct Walk {
+    start: u32,
+    top: u32,
+    steps: [i64; 2],
+}
 
-impl Game for Strides {
+/// 1000 or 2000 back from `start`.
+fn strides(start: u32) -> Walk {
+    let steps = [-1000, -2000];
+    Walk {
+        start,
+        top: start,
+        steps,
+    }
+}
+
+/// 1 or 2 up from 0 to `top`.
+fn upward(top: u32) -> Walk {
+    let steps = [1, 2];
+    Walk {
+        start: 0,
+        top,
+        steps,
+    }
+}
+
+impl Game for Walk {
     type State = u32;
-    type Move = u32;
+    type Move = i64;
     fn start(&self) -> u32 {
-        self.0
+        self.start
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        moves.extend([1000, 2000].into_iter().filter(|take| take <= left));
+    fn moves(&self, at: &u32, moves: &mut Vec<i64>) {
+        let on_line = |step: &i64| (0..=i64::from(self.top)).contains(&(i64::from(*at) + step));
+        moves.extend(self.steps.into_iter().filter(on_line));
     }
-    fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+    fn play(&self, at: &u32, step: &i64) -> Step<u32> {
         Step {
-            next: left - take,
-            gain: Score::from(*take / 1000),
+            next: (i64::from(*at) + step) as u32,
+            gain: 1,
             turn: gamesolver::Turn::Pass,
         }
     }
@@ -220,66 +247,25 @@ impl Game for Strides {
     }
 }
 
-impl DenseIndex for Strides {
+impl DenseIndex for Walk {
     fn index_len(&self) -> usize {
-        self.0 as usize + 1
+        self.top as usize + 1
     }
-    fn index(&self, left: &u32) -> usize {
-        *left as usize
+    fn index(&self, at: &u32) -> usize {
+        *at as usize
     }
 }
 
-impl StateAt for Strides {
+impl StateAt for Walk {
     fn state_at(&self, index: usize) -> Option<u32> {
-        u32::try_from(index).ok()
+        u32::try_from(index).ok().filter(|at| *at <= self.top)
     }
 }
 
 #[test]
 fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
-    /// Counts up from 0 to `top`, a step of 1 or 2: every move raises the index.
-    struct Upward(u32);
-
-    impl Game for Upward {
-        type State = u32;
-        type Move = u32;
-        fn start(&self) -> u32 {
-            0
-        }
-        fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
-            moves.extend((1..=2).filter(|step| at + step <= self.0));
-        }
-        fn play(&self, at: &u32, step: &u32) -> Step<u32> {
-            Step {
-                next: at + step,
-                gain: 1,
-                turn: gamesolver::Turn::Pass,
-            }
-        }
-        fn payoff(&self, _: &u32) -> Score {
-            0
-        }
-        fn capabilities(&self) -> impl Declares<Self> {
-            Capabilities::none().ordered_index()
-        }
-    }
-
-    impl DenseIndex for Upward {
-        fn index_len(&self) -> usize {
-            self.0 as usize + 1
-        }
-        fn index(&self, at: &u32) -> usize {
-            *at as usize
-        }
-    }
-
-    impl StateAt for Upward {
-        fn state_at(&self, index: usize) -> Option<u32> {
-            u32::try_from(index).ok()
-        }
-    }
-
-    let refused = Solver::new(&Upward(10)).solve();
+    let up = upward(10);
+    let refused = Solver::new(&up).solve();
     assert!(
         matches!(&refused, Err(Error::InvalidGame(message))
             if message.contains("ordered index") && message.contains("from index 0 leads to index 1")),
@@ -287,7 +273,7 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     );
     // The checker finds it too, and accepts the games whose index does order them.
     let options = gamesolver::check::CheckOptions::default();
-    let report = gamesolver::check::check_dense(&Upward(10), &options);
+    let report = gamesolver::check::check_dense(&up, &options);
     assert!(
         report
             .to_string()
@@ -296,13 +282,13 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     );
     let report = gamesolver::check::check_dense(&SquareTakeaway { stones: 300 }, &options);
     assert!(report.is_ok(), "{report}");
-    let report = gamesolver::check::check_dense(&Strides(20_000), &options);
+    let report = gamesolver::check::check_dense(&strides(20_000), &options);
     assert!(report.is_ok(), "{report}");
     // The exhaustive engine, asked for, solves it: 10 steps of 1 point, alternately.
-    let solved = Solver::new(&Upward(10)).engine(Engine::Exhaustive).solve();
+    let solved = Solver::new(&up).engine(Engine::Exhaustive).solve();
     assert_eq!(
         solved.unwrap().value(),
-        solve(&Upward(10), HashTable::new()).unwrap().value()
+        solve(&up, HashTable::new()).unwrap().value()
     );
 }
 

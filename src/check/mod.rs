@@ -34,9 +34,7 @@ use walk::{explore, reference};
 
 use crate::engines::{Limits, value_at};
 use crate::error::Error;
-use crate::game::{
-    Declares, DenseIndex, Game, IndexSlot, OnIndex, Score, StateAt, Step, Tiered, Turn,
-};
+use crate::game::{DenseIndex, Game, OnIndex, Score, StateAt, Step, Tiered, Turn, visit_index};
 use crate::memo::HashTable;
 
 /// What to explore and what the game declares about itself.
@@ -195,77 +193,73 @@ where
     let mut owners: Vec<(usize, G::State)> = owners.into_iter().collect();
     owners.sort_unstable_by_key(|(index, _)| *index);
     let states: Vec<G::State> = owners.into_iter().map(|(_, state)| state).collect();
-    check_order(game, &game.capabilities(), &states, &mut report.violations);
+    let order = Order {
+        game,
+        states: &states,
+        violations: &mut report.violations,
+    };
+    visit_index(&game.capabilities(), order);
     report
 }
 
-/// Where `game` declares an ordered index ([`Capabilities::ordered_index`]
-/// (crate::Capabilities::ordered_index)), that every move of `states` leads to a smaller index
-/// and that `state_at` gives each state back.
-fn check_order<G, D>(game: &G, _: &D, states: &[G::State], violations: &mut Vec<Violation<G>>)
+/// The checks of an [ordered index](crate::Capabilities::ordered_index), where the game declares
+/// one: every move of `states` leads to a smaller index, and `state_at` gives each state back.
+struct Order<'a, G: Game> {
+    game: &'a G,
+    states: &'a [G::State],
+    violations: &'a mut Vec<Violation<G>>,
+}
+
+impl<G: Game> OnIndex<G> for Order<'_, G>
 where
-    G: DenseIndex,
     G::State: Eq + Debug,
-    D: Declares<G>,
 {
-    struct Order<'a, G: Game> {
-        game: &'a G,
-        states: &'a [G::State],
-        violations: &'a mut Vec<Violation<G>>,
-    }
-    impl<G: Game> OnIndex<G> for Order<'_, G>
+    type Output = ();
+
+    fn declared(self)
     where
-        G::State: Eq + Debug,
+        G: DenseIndex,
     {
-        type Output = ();
-        fn declared(self)
-        where
-            G: DenseIndex,
-        {
-        }
-        fn undeclared(self) {}
-        fn ordered(self)
-        where
-            G: StateAt,
-        {
-            let mut moves = Vec::new();
-            for state in self.states {
-                let index = self.game.index(state);
-                let given = self.game.state_at(index);
-                if given.as_ref() != Some(state) {
+    }
+
+    fn undeclared(self) {}
+
+    fn ordered(self)
+    where
+        G: StateAt,
+    {
+        let mut moves = Vec::new();
+        for state in self.states {
+            let index = self.game.index(state);
+            let given = self.game.state_at(index);
+            if given.as_ref() != Some(state) {
+                let state = state.clone();
+                keep(
+                    self.violations,
+                    Violation::StateAtNotInverse {
+                        state,
+                        index,
+                        given,
+                    },
+                );
+            }
+            moves.clear();
+            self.game.moves(state, &mut moves);
+            for mv in moves.drain(..) {
+                let next = self.game.index(&self.game.play(state, &mv).next);
+                if next >= index {
                     let state = state.clone();
-                    keep(
-                        self.violations,
-                        Violation::StateAtNotInverse {
-                            state,
-                            index,
-                            given,
-                        },
-                    );
-                }
-                moves.clear();
-                self.game.moves(state, &mut moves);
-                for mv in moves.drain(..) {
-                    let next = self.game.index(&self.game.play(state, &mv).next);
-                    if next >= index {
-                        let state = state.clone();
-                        let order = Violation::IndexNotOrdered {
-                            state,
-                            mv,
-                            index,
-                            next,
-                        };
-                        keep(self.violations, order);
-                    }
+                    let order = Violation::IndexNotOrdered {
+                        state,
+                        mv,
+                        index,
+                        next,
+                    };
+                    keep(self.violations, order);
                 }
             }
         }
     }
-    <D::Index as IndexSlot<G>>::visit(Order {
-        game,
-        states,
-        violations,
-    });
 }
 
 /// [`check`], plus the [`Tiered`] contract on every state met: its tier is below

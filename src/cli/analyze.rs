@@ -72,14 +72,26 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
 }
 
 impl Analyze<'_> {
-    /// Values every move of `game` at the position.
+    /// Values every move of `game` at the position: the engine on a dense table where it fits
+    /// the budget (or the one `--load` reads), else on a hash table.
     pub fn with<G>(self, game: &G) -> Result<Moves, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
         G::Move: Send,
     {
-        analyze(self.cli, game, self.at, self.limits)
+        let (cli, limits) = (self.cli, self.limits);
+        let state = self.state(game)?;
+        let valued = if let Some(path) = &cli.load {
+            let table = saved::load(path, cli.game, self.at.1, game, limits.memory_budget)?;
+            valued(game, table, &state, limits)?
+        } else if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
+            let table = DenseTable::try_for_game(game, limits.memory_budget)?;
+            valued(game, table, &state, limits)?
+        } else {
+            valued(game, HashTable::new(), &state, limits)?
+        };
+        Ok(self.moves(game, &state, valued))
     }
 
     /// Values every move of `game`, which declares no dense index, at the position: the
@@ -146,43 +158,6 @@ impl Analyze<'_> {
         let valued = described(game, &state, value, moves);
         Ok(self.moves(game, &state, valued))
     }
-}
-
-/// Solves `game` with the engine (dense table when it fits the budget) and values every move
-/// at the position.
-fn analyze<G>(
-    cli: &Cli,
-    game: &G,
-    (at, params): (Option<&str>, &[i64]),
-    limits: Limits,
-) -> Result<Moves, Failure>
-where
-    G: Presented + DenseIndex,
-    G::State: Eq + Hash,
-{
-    let state = match at {
-        Some(position) => game.position(position)?,
-        None => game.start(),
-    };
-    let position = at.map(str::to_string);
-    let moves = if let Some(path) = &cli.load {
-        let table = saved::load(path, cli.game, params, game, limits.memory_budget)?;
-        valued(game, table, &state, limits)?
-    } else if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
-        let table = DenseTable::try_for_game(game, limits.memory_budget)?;
-        valued(game, table, &state, limits)?
-    } else {
-        valued(game, HashTable::new(), &state, limits)?
-    };
-    Ok(Moves {
-        game: cli.game,
-        position,
-        value: moves.0,
-        remoteness: None,
-        outcomes: outcome_game(game),
-        board: game.board(&state),
-        moves: moves.1,
-    })
 }
 
 /// The value of `state` and of each of its moves, best first, in the game's words, cutting

@@ -112,13 +112,7 @@ pub(super) fn pool_if_parallel(
 /// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
 /// them) taken from the budget in `limits`.
 pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, Error> {
-    let stacks = threads as u64 * (WORKER_STACK as u64 + (64 << 10));
-    *limits = held(*limits, stacks, || {
-        format!(
-            "the stacks of {threads} threads ({} each)",
-            Bytes(WORKER_STACK as u64)
-        )
-    })?;
+    *limits = stacks_held(threads, *limits)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(WORKER_STACK)
@@ -127,6 +121,18 @@ pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadP
             threads,
             message: error.to_string(),
         })
+}
+
+/// `limits` with the stacks of `threads` worker threads (and the guard and signal stacks
+/// beside them) taken from the budget.
+pub(super) fn stacks_held(threads: usize, limits: Limits) -> Result<Limits, Error> {
+    let stacks = threads as u64 * (WORKER_STACK as u64 + (64 << 10));
+    held(limits, stacks, || {
+        format!(
+            "the stacks of {threads} threads ({} each)",
+            Bytes(WORKER_STACK as u64)
+        )
+    })
 }
 
 /// The game's values (from the arguments or `--input`), and the limits left to the solver once

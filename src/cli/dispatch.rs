@@ -4,7 +4,8 @@
 
 use std::hash::Hash;
 
-use crate::{Declares, DenseIndex, Game, IndexSlot, OnIndex, Tiered};
+use crate::game::visit_index;
+use crate::{DenseIndex, OnIndex, Tiered};
 
 use super::model::Failure;
 use super::present::Presented;
@@ -73,11 +74,6 @@ impl Task<'_> {
             Task::Play(play) => play.with(game).map(|()| Done::Played),
         }
     }
-}
-
-/// Visits the index slot of a game's declaration.
-fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Index as IndexSlot<G>>::visit(visitor)
 }
 
 /// A task and its game, to be done by the game's declared index.

@@ -65,10 +65,7 @@ impl Play<'_> {
         G::State: Eq + Hash,
     {
         let cli = &self.args.game;
-        let start = match &self.args.at {
-            Some(text) => game.position(strip_protection(text))?,
-            None => game.start(),
-        };
+        let start = self.start(game)?;
         let budget = self.limits.memory_budget;
         let (name, side) = (cli.game.id(), self.args.side);
         if let Some(path) = &cli.load {
@@ -92,12 +89,17 @@ impl Play<'_> {
         if cli.load.is_some() {
             return Err(saved::needs_dense_index(cli.game));
         }
-        let start = match &self.args.at {
-            Some(text) => game.position(strip_protection(text))?,
-            None => game.start(),
-        };
+        let start = self.start(game)?;
         let (name, side) = (cli.game.id(), self.args.side);
         solved_and_played(game, HashTable::new(), self.limits, (start, name, side))
+    }
+
+    /// Where the game starts: `--at`'s position, or the start.
+    fn start<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
+        match &self.args.at {
+            Some(text) => game.position(strip_protection(text)),
+            None => Ok(game.start()),
+        }
     }
 
     /// Plays a game layered into tiers: as [`with`](Play::with) where the engine's dense
@@ -113,10 +115,7 @@ impl Play<'_> {
         if cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
             return self.with(game);
         }
-        let start = match &self.args.at {
-            Some(text) => game.position(strip_protection(text))?,
-            None => game.start(),
-        };
+        let start = self.start(game)?;
         let mut oracle = solve::every_tier(cli, game, self.limits)?;
         converse_from(game, &mut oracle, start, cli.game.id(), self.args.side)
     }

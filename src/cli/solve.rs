@@ -11,7 +11,7 @@ use crate::{
 };
 
 use super::args::{Cli, SolverName};
-use super::budget::{held, pool, pool_if_parallel, values_and_limits};
+use super::budget::{held, pool, pool_if_parallel, stacks_held, values_and_limits};
 use super::engines::{
     EngineRun, RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report,
     presented, pruned,
@@ -118,9 +118,12 @@ where
             unreachable!("refused for a game without tiers")
         }
     };
-    let mut limits = limits;
-    // The worker threads' stacks come out of the budget, as for the bundled games.
-    drop(pool_if_parallel(threads, &mut limits)?);
+    // The worker threads' stacks come out of the budget, as for the bundled games (the
+    // solver starts its own pool of them).
+    let limits = match threads {
+        1 => limits,
+        _ => stacks_held(threads, limits)?,
+    };
     let solver = Solver::new(game).threads(threads).limits(limits);
     let mut solved = match engine {
         Some(engine) => solver.engine(engine).solve()?,

@@ -5,7 +5,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::{Declares, DenseIndex, Error, Game, IndexSlot, OnIndex};
+use crate::game::visit_index;
+use crate::{DenseIndex, Error, Game, OnIndex};
 
 use super::model::{CheckSummary, Failure};
 use super::present::Presented;
@@ -84,11 +85,6 @@ where
         summary,
     };
     visit_index(&game.capabilities(), checking)
-}
-
-/// Visits the index slot of a game's declaration.
-fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Index as IndexSlot<G>>::visit(visitor)
 }
 
 /// A check under way: the checks of a dense index where the game declares one.

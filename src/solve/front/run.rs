@@ -76,9 +76,11 @@ where
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
             Engine::Retrograde => <D::Index as IndexSlot<G>>::visit(Retro(run)),
-            Engine::Exhaustive => with_range_of(declared, Exhaustive::<_, D>(run, PhantomData)),
+            Engine::Exhaustive | Engine::Sweep => {
+                let sweep = plan.engine == Engine::Sweep;
+                with_range_of(declared, Exhaustive::<_, D>(run, sweep, PhantomData))
+            }
             Engine::Pruning => with_range_of(declared, Prune(run)),
-            Engine::Sweep => with_range_of(declared, Sweep::<_, D>(run, PhantomData)),
         }?;
         Ok(Answer {
             inner,
@@ -179,8 +181,9 @@ where
     }))
 }
 
-/// The exhaustive engine with the range source the game declares: its tables next.
-struct Exhaustive<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
+/// The exhaustive engine (or, for an ordered index, the sweep) with the range source the game
+/// declares: its tables next.
+struct Exhaustive<'a, 'g, G, D>(Run<'a, 'g, G>, bool, PhantomData<D>);
 
 impl<'g, G, D> RangeJob<G> for Exhaustive<'_, 'g, G, D>
 where
@@ -192,61 +195,8 @@ where
     type Output = Boxed<'g, G>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        <D::Index as IndexSlot<G>>::visit(Tables { run: self.0, range })
-    }
-}
-
-/// The sweep with the range source the game declares: the ordered index next.
-struct Sweep<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
-
-impl<'g, G, D> RangeJob<G> for Sweep<'_, 'g, G, D>
-where
-    G: Game + Sync + 'g,
-    G::State: Eq + Hash + Send + Sync + 'g,
-    G::Move: Send + 'g,
-    D: Declares<G>,
-{
-    type Output = Boxed<'g, G>;
-
-    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        <D::Index as IndexSlot<G>>::visit(Sweeping(Tables { run: self.0, range }))
-    }
-}
-
-/// The index slot's visit for the sweep: the flat array by the ordered index, or, where it
-/// does not fit the budget, the exhaustive engine on a hash table.
-struct Sweeping<'a, 'g, G, R>(Tables<'a, 'g, G, R>);
-
-impl<'g, G, R> OnIndex<G> for Sweeping<'_, 'g, G, R>
-where
-    G: Game + Sync + 'g,
-    G::State: Eq + Hash + Send + Sync + 'g,
-    G::Move: Send + 'g,
-    R: RangeSource<G> + 'g,
-{
-    type Output = Boxed<'g, G>;
-
-    fn ordered(self) -> Self::Output
-    where
-        G: StateAt,
-    {
-        let Solver { game, limits, .. } = self.0.run.solver;
-        match DenseTable::try_for_game(game, limits.memory_budget) {
-            Ok(table) => Ok(Box::new(Swept(sweep(game, table, limits, self.0.range)?))),
-            Err(Error::MemoryBudget { .. }) => self.0.undeclared(),
-            Err(error) => Err(error),
-        }
-    }
-
-    fn declared(self) -> Self::Output
-    where
-        G: DenseIndex,
-    {
-        unreachable!("the plan runs the sweep only on a game that declares an ordered index")
-    }
-
-    fn undeclared(self) -> Self::Output {
-        unreachable!("the plan runs the sweep only on a game that declares an ordered index")
+        let (run, sweep) = (self.0, self.1);
+        <D::Index as IndexSlot<G>>::visit(Tables { run, range, sweep })
     }
 }
 
@@ -280,10 +230,12 @@ where
 }
 
 /// The index slot's visit for the exhaustive engine: a flat array by the dense index where it
-/// fits the budget, else a hash table.
+/// fits the budget, else a hash table; for an ordered index, when the plan says so, the sweep
+/// over that array.
 struct Tables<'a, 'g, G, R> {
     run: Run<'a, 'g, G>,
     range: R,
+    sweep: bool,
 }
 
 impl<'g, G, R> OnIndex<G> for Tables<'_, 'g, G, R>
@@ -315,6 +267,21 @@ where
                 Err(Error::MemoryBudget { .. }) => self.undeclared(),
                 Err(error) => Err(error),
             }
+        }
+    }
+
+    fn ordered(self) -> Self::Output
+    where
+        G: StateAt,
+    {
+        if !self.sweep {
+            return self.declared();
+        }
+        let Solver { game, limits, .. } = self.run.solver;
+        match DenseTable::try_for_game(game, limits.memory_budget) {
+            Ok(table) => Ok(Box::new(Swept(sweep(game, table, limits, self.range)?))),
+            Err(Error::MemoryBudget { .. }) => self.undeclared(),
+            Err(error) => Err(error),
         }
     }
 

@@ -164,11 +164,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         };
         let game = self.game;
         moves.clear();
-        let capacity = moves.capacity();
-        let mut next_batch = fetch(game, &state, 0, moves);
-        if moves.capacity() != capacity {
-            self.level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
-        }
+        let mut next_batch = fetch_counted(game, &state, 0, moves, &mut self.level_bytes);
         if moves.is_empty() {
             self.terminal += 1;
             let payoff = game.payoff(&state);
@@ -262,11 +258,8 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     /// returns the batch after it (0: none).
     #[inline(never)]
     fn refill(&mut self, state: &G::State, batch: usize, moves: &mut Vec<G::Move>) -> usize {
-        let (start, capacity) = (moves.len(), moves.capacity());
-        let next = fetch(self.game, state, batch, moves);
-        if moves.capacity() != capacity {
-            self.level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
-        }
+        let start = moves.len();
+        let next = fetch_counted(self.game, state, batch, moves, &mut self.level_bytes);
         arrange(self.order, &mut moves[start..]);
         next
     }
@@ -276,10 +269,9 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     /// payoff), else left for the explicit stack to open.
     #[cold]
     pub(super) fn out_of_levels(&mut self, state: G::State) -> Result<Score, Stop> {
-        let capacity = self.spare.capacity();
         self.spare.clear();
-        let next_batch = fetch(self.game, &state, 0, &mut self.spare);
-        self.level_bytes += ((self.spare.capacity() - capacity) * size_of::<G::Move>()) as u64;
+        let next_batch =
+            fetch_counted(self.game, &state, 0, &mut self.spare, &mut self.level_bytes);
         if !self.spare.is_empty() {
             self.deep = Some((state, next_batch));
             return Err(Stop::Deep);
@@ -352,6 +344,24 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
             depth,
         )
     }
+}
+
+/// [`fetch`] into a level's `moves`, adding what the buffer grew by to `level_bytes` (the
+/// levels' bytes, which the memory check counts).
+#[inline(always)]
+fn fetch_counted<G: Game>(
+    game: &G,
+    state: &G::State,
+    batch: usize,
+    moves: &mut Vec<G::Move>,
+    level_bytes: &mut u64,
+) -> usize {
+    let capacity = moves.capacity();
+    let next = fetch(game, state, batch, moves);
+    if moves.capacity() != capacity {
+        *level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
+    }
+    next
 }
 
 /// Puts `moves` in the order `order` asks for (0: as they are). The test of `order` is inlined
