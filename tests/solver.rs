@@ -292,6 +292,101 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     );
 }
 
+/// A walk whose `state_at` leaves the odd indices empty (`Holes::Odd`) or gives the state
+/// below at each of them (`Holes::Misplaced`: not `index`'s inverse, so a state is valued
+/// twice and an odd slot never): the sweep reads such a table slot by slot (its path for tables
+/// with gaps), and must value exactly what it can reach and refuse a move into a gap.
+struct Holed(Walk, Holes);
+
+#[derive(Clone, Copy)]
+enum Holes {
+    Odd,
+    Misplaced,
+}
+
+impl Game for Holed {
+    type State = u32;
+    type Move = i64;
+    fn start(&self) -> u32 {
+        self.0.start()
+    }
+    fn moves(&self, at: &u32, moves: &mut Vec<i64>) {
+        self.0.moves(at, moves)
+    }
+    fn play(&self, at: &u32, step: &i64) -> Step<u32> {
+        self.0.play(at, step)
+    }
+    fn payoff(&self, at: &u32) -> Score {
+        self.0.payoff(at)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().ordered_index()
+    }
+}
+
+impl DenseIndex for Holed {
+    fn index_len(&self) -> usize {
+        self.0.index_len()
+    }
+    fn index(&self, at: &u32) -> usize {
+        self.0.index(at)
+    }
+}
+
+impl StateAt for Holed {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        let at = self.0.state_at(index)?;
+        match (at % 2, self.1) {
+            (0, _) => Some(at),
+            (_, Holes::Odd) => None,
+            (_, Holes::Misplaced) => Some(at - 1),
+        }
+    }
+}
+
+#[test]
+fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_into_a_gap() {
+    for holes in [Holes::Odd, Holes::Misplaced] {
+        for (start, steps) in [(10_000, [-2, -6]), (4_096, [-4, -10]), (3, [-2, -4])] {
+            let walk = Walk {
+                start,
+                top: start,
+                steps,
+            };
+            let game = Holed(walk, holes);
+            let solved = Solver::new(&game).solve();
+            if start % 2 == 0 {
+                let solved = solved.unwrap();
+                assert_eq!(solved.engine(), Engine::Sweep);
+                assert_eq!(
+                    solved.value(),
+                    solve(&game, HashTable::new()).unwrap().value()
+                );
+            } else {
+                // An odd start: in a gap, or (misplaced) moves that reach the odd slots.
+                assert!(
+                    matches!(&solved, Err(Error::InvalidGame(message)) if message.contains("ordered index")),
+                    "{:?}",
+                    solved.map(|s| s.value())
+                );
+            }
+        }
+        // One step of 1 from an even state reaches an odd slot, never valued.
+        let walk = Walk {
+            start: 100,
+            top: 100,
+            steps: [-1, -2],
+        };
+        let game = Holed(walk, holes);
+        let refused = Solver::new(&game).solve();
+        assert!(
+            matches!(&refused, Err(Error::InvalidGame(message)) if message.contains("leads to index")),
+            "{:?}",
+            refused.map(|s| s.value())
+        );
+    }
+}
+
 /// Nim behind a declaration of its own: every combination of what Nim can declare, so that
 /// each runs the engine and tables it selects.
 macro_rules! declaring {
@@ -642,5 +737,33 @@ fn tiers_and_lazy_moves_agree_on_every_thread_count() {
                 );
             }
         }
+    }
+}
+
+/// The sweep's counts are the work of the array DP: every state stored, each with moves
+/// expanded once, and a hit for each child read until the first lost one (counted here over
+/// the literal rules).
+#[test]
+fn the_sweep_counts_each_child_it_reads() {
+    for stones in [0u32, 1, 2, 17, 250, 1000] {
+        let game = SquareTakeaway { stones };
+        let mut won = vec![false; stones as usize + 1];
+        let mut read = 0;
+        for left in 1..=stones as usize {
+            let mut root = 1;
+            while root * root <= left {
+                read += 1;
+                if !won[left - root * root] {
+                    won[left] = true;
+                    break;
+                }
+                root += 1;
+            }
+        }
+        let solved = Solver::new(&game).engine(Engine::Sweep).solve().unwrap();
+        let stats = solved.stats();
+        assert_eq!(stats.stored, stones as usize + 1, "{stones} stones");
+        assert_eq!((stats.expanded, stats.terminal), (u64::from(stones), 1));
+        assert_eq!((stats.hits, stats.known), (read, 0), "{stones} stones");
     }
 }

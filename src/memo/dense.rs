@@ -71,6 +71,34 @@ impl DenseTable {
         self.values.len()
     }
 
+    /// The value in slot `index`: `None` if it is empty or outside the table (no panic: the
+    /// sweep turns either into the error that names the move).
+    #[inline(always)]
+    pub(crate) fn value_at(&self, index: usize) -> Option<Score> {
+        self.values
+            .get(index)
+            .copied()
+            .filter(|&value| value != EMPTY)
+    }
+
+    /// The slots below `end` (all of them if `end` is past the table), empty ones included.
+    #[inline(always)]
+    pub(crate) fn slots_below(&self, end: usize) -> &[Score] {
+        &self.values[..end.min(self.values.len())]
+    }
+
+    /// Stores `value` (never `Score::MIN`) in slot `index`, as [`MemoTable::insert`] does for
+    /// the state at that index; panics if `index` is outside the table.
+    #[inline]
+    pub(crate) fn insert_at(&mut self, index: usize, value: Score) {
+        debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
+        let slot = self.slot(index);
+        if self.values[slot] == EMPTY {
+            self.stored += 1;
+        }
+        self.values[slot] = value;
+    }
+
     #[inline]
     fn slot(&self, index: usize) -> usize {
         assert!(
@@ -171,12 +199,7 @@ impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
 
     #[inline]
     fn insert(&mut self, game: &G, state: G::State, value: Score) {
-        debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
-        let slot = self.slot(game.index(&state));
-        if self.values[slot] == EMPTY {
-            self.stored += 1;
-        }
-        self.values[slot] = value;
+        self.insert_at(game.index(&state), value);
     }
 
     fn len(&self) -> usize {

@@ -98,6 +98,27 @@ impl Scan {
         self.best = self.best.max(value);
         R::DECLARES && self.best >= self.high
     }
+
+    /// [`take`](Self::take) for a loop where a move seldom beats the best so far (the sweep:
+    /// most children of a won state are won, each no better for the mover than the first):
+    /// the top of the range is compared only when the best rises, behind a branch that is
+    /// rarely taken, where `take` compares and moves the best at every move.
+    #[inline(always)]
+    #[must_use]
+    pub(in crate::engines::exhaustive) fn take_rising<G: Game, R: RangeSource<G>>(
+        &mut self,
+        gain: Score,
+        turn: Turn,
+        child: Score,
+    ) -> bool {
+        let (value, wrapped) = gain.overflowing_add(signed(turn, child));
+        self.overflow |= wrapped | (value == Score::MIN);
+        if value > self.best {
+            self.best = value;
+            return R::DECLARES && value >= self.high;
+        }
+        false
+    }
 }
 
 /// How a dive ends without a value.
