@@ -195,11 +195,12 @@ fn limits_reach_every_engine() {
 /// A token on `0..=top`, moved from `start` by one of two `steps` (staying on the line), a
 /// point a move. Its index is the position: it orders the game when the steps are negative
 /// (`strides`: 1000 or 2000 back from 10⁶ reaches one position in a thousand), and every move
-/// breaks the order when they are positive (`upward`).
+/// breaks the order when they are positive (`upward`); `holes` makes gaps in `state_at`.
 struct Walk {
     start: u32,
     top: u32,
     steps: [i64; 2],
+    holes: Option<Holes>,
 }
 
 /// 1000 or 2000 back from `start`.
@@ -209,6 +210,7 @@ fn strides(start: u32) -> Walk {
         start,
         top: start,
         steps,
+        holes: None,
     }
 }
 
@@ -219,6 +221,7 @@ fn upward(top: u32) -> Walk {
         start: 0,
         top,
         steps,
+        holes: None,
     }
 }
 
@@ -258,7 +261,12 @@ impl DenseIndex for Walk {
 
 impl StateAt for Walk {
     fn state_at(&self, index: usize) -> Option<u32> {
-        u32::try_from(index).ok().filter(|at| *at <= self.top)
+        let at = u32::try_from(index).ok().filter(|at| *at <= self.top)?;
+        match (at % 2, self.holes) {
+            (0, _) | (_, None) => Some(at),
+            (_, Some(Holes::Odd)) => None,
+            (_, Some(Holes::Misplaced)) => Some(at - 1),
+        }
     }
 }
 
@@ -292,68 +300,26 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     );
 }
 
-/// A walk whose `state_at` leaves the odd indices empty (`Holes::Odd`) or gives the state
-/// below at each of them (`Holes::Misplaced`: not `index`'s inverse, so a state is valued
-/// twice and an odd slot never): the sweep reads such a table slot by slot (its path for tables
-/// with gaps), and must value exactly what it can reach and refuse a move into a gap.
-struct Holed(Walk, Holes);
-
+/// Where a walk's `state_at` leaves the odd indices empty (`Odd`) or gives the state below at
+/// each of them (`Misplaced`: not `index`'s inverse, so a state is valued twice and an odd
+/// slot never): the sweep reads such a table slot by slot (its path for tables with gaps), and
+/// must value exactly what it can reach and refuse a move into a gap.
 #[derive(Clone, Copy)]
 enum Holes {
     Odd,
     Misplaced,
 }
 
-impl Game for Holed {
-    type State = u32;
-    type Move = i64;
-    fn start(&self) -> u32 {
-        self.0.start()
-    }
-    fn moves(&self, at: &u32, moves: &mut Vec<i64>) {
-        self.0.moves(at, moves)
-    }
-    fn play(&self, at: &u32, step: &i64) -> Step<u32> {
-        self.0.play(at, step)
-    }
-    fn payoff(&self, at: &u32) -> Score {
-        self.0.payoff(at)
-    }
-    fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().ordered_index()
-    }
-}
-
-impl DenseIndex for Holed {
-    fn index_len(&self) -> usize {
-        self.0.index_len()
-    }
-    fn index(&self, at: &u32) -> usize {
-        self.0.index(at)
-    }
-}
-
-impl StateAt for Holed {
-    fn state_at(&self, index: usize) -> Option<u32> {
-        let at = self.0.state_at(index)?;
-        match (at % 2, self.1) {
-            (0, _) => Some(at),
-            (_, Holes::Odd) => None,
-            (_, Holes::Misplaced) => Some(at - 1),
-        }
-    }
-}
-
 #[test]
 fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_into_a_gap() {
     for holes in [Holes::Odd, Holes::Misplaced] {
         for (start, steps) in [(10_000, [-2, -6]), (4_096, [-4, -10]), (3, [-2, -4])] {
-            let walk = Walk {
+            let game = Walk {
                 start,
                 top: start,
                 steps,
+                holes: Some(holes),
             };
-            let game = Holed(walk, holes);
             let solved = Solver::new(&game).solve();
             if start % 2 == 0 {
                 let solved = solved.unwrap();
@@ -372,12 +338,12 @@ fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_int
             }
         }
         // One step of 1 from an even state reaches an odd slot, never valued.
-        let walk = Walk {
+        let game = Walk {
             start: 100,
             top: 100,
             steps: [-1, -2],
+            holes: Some(holes),
         };
-        let game = Holed(walk, holes);
         let refused = Solver::new(&game).solve();
         assert!(
             matches!(&refused, Err(Error::InvalidGame(message)) if message.contains("leads to index")),

@@ -135,7 +135,15 @@ where
         // Every child valued is counted here, and a hit is a child not known: one increment
         // per child, after the branches that leave (counting in the table's branch took two).
         steps += 1;
-        !scan.take_rising::<G, R>(step.gain, step.turn, child)
+        // `Scan::take`, but the top of the range is compared only when the best rises, behind
+        // a branch rarely taken (most children of a won state are won, none better for the
+        // mover than the first), where `take` compares and moves the best at every child.
+        let value = scan.combine(step.gain, step.turn, child);
+        if value > scan.best {
+            scan.best = value;
+            return !(R::DECLARES && value >= scan.high);
+        }
+        true
     });
     if let Some(next) = unvalued {
         return Err(Error::InvalidGame(format!(

@@ -93,31 +93,23 @@ impl Scan {
         turn: Turn,
         child: Score,
     ) -> bool {
-        let (value, wrapped) = gain.overflowing_add(signed(turn, child));
-        self.overflow |= wrapped | (value == Score::MIN);
+        let value = self.combine(gain, turn, child);
         self.best = self.best.max(value);
         R::DECLARES && self.best >= self.high
     }
 
-    /// [`take`](Self::take) for a loop where a move seldom beats the best so far (the sweep:
-    /// most children of a won state are won, each no better for the mover than the first):
-    /// the top of the range is compared only when the best rises, behind a branch that is
-    /// rarely taken, where `take` compares and moves the best at every move.
+    /// The value of a move of `gain` and `turn` to a child of value `child`, for the mover;
+    /// flags an overflow if it wraps or is exactly `Score::MIN` (never a value).
     #[inline(always)]
-    #[must_use]
-    pub(in crate::engines::exhaustive) fn take_rising<G: Game, R: RangeSource<G>>(
+    pub(in crate::engines::exhaustive) fn combine(
         &mut self,
         gain: Score,
         turn: Turn,
         child: Score,
-    ) -> bool {
+    ) -> Score {
         let (value, wrapped) = gain.overflowing_add(signed(turn, child));
         self.overflow |= wrapped | (value == Score::MIN);
-        if value > self.best {
-            self.best = value;
-            return R::DECLARES && value >= self.high;
-        }
-        false
+        value
     }
 }
 
