@@ -549,53 +549,88 @@ fn declarations_pick_their_engines() {
     );
 }
 
+/// How [`Spoiled`] breaks Stone Game IV's batches or steps.
+#[derive(Clone, Copy, Debug)]
+enum Spoil {
+    /// Batches that skip the ninth root: not the moves.
+    BatchWithoutNine,
+    /// Batches that clear the buffer first (the engine appends them to other moves).
+    BatchClearing,
+    /// Steps that skip the square 4: other steps than the moves.
+    StepWithoutFour,
+    /// Steps that go on after being told to stop.
+    StepPastStop,
+}
+
+/// Stone Game IV with its batches or its steps spoiled (`spoil`), for the checker to find.
+struct Spoiled {
+    game: SquareTakeaway,
+    spoil: Spoil,
+}
+
+impl Game for Spoiled {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.game.start()
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        self.game.moves(left, moves)
+    }
+    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+        match self.spoil {
+            Spoil::BatchWithoutNine => {
+                let more = self.game.moves_batch(left, batch, moves);
+                moves.retain(|&root| root != 9);
+                more
+            }
+            Spoil::BatchClearing => {
+                moves.clear();
+                self.game.moves_batch(left, batch, moves)
+            }
+            Spoil::StepWithoutFour | Spoil::StepPastStop => {
+                self.game.moves_batch(left, batch, moves)
+            }
+        }
+    }
+    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+        self.game.play(left, root)
+    }
+    fn payoff(&self, left: &u32) -> Score {
+        self.game.payoff(left)
+    }
+    fn for_each_step(
+        &self,
+        left: &u32,
+        scratch: &mut Vec<u32>,
+        mut each: impl FnMut(Step<u32>) -> bool,
+    ) {
+        let skip = match self.spoil {
+            Spoil::StepWithoutFour => true,
+            Spoil::StepPastStop => false,
+            Spoil::BatchWithoutNine | Spoil::BatchClearing => {
+                return self.game.for_each_step(left, scratch, each);
+            }
+        };
+        let mut root = 1;
+        while root * root <= *left {
+            let go_on = each(self.game.play(left, &root));
+            if !go_on && skip {
+                return;
+            }
+            root += if skip && root == 1 { 2 } else { 1 };
+        }
+    }
+}
+
 #[test]
 fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
     use gamesolver::check::{CheckOptions, Violation, check_dense};
     let game = SquareTakeaway { stones: 400 };
     let report = check_dense(&game, &CheckOptions::default());
     assert!(report.is_ok(), "{report}");
-    /// A way to give Stone Game IV's batches: the game, the stones left, the batch, the buffer.
-    type Batches = fn(&SquareTakeaway, &u32, usize, &mut Vec<u32>) -> bool;
-    /// Stone Game IV whose batches come from `batches` instead of its own.
-    struct Spoiled {
-        game: SquareTakeaway,
-        batches: Batches,
-    }
-    impl Game for Spoiled {
-        type State = u32;
-        type Move = u32;
-        fn start(&self) -> u32 {
-            self.game.start()
-        }
-        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-            self.game.moves(left, moves)
-        }
-        fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-            (self.batches)(&self.game, left, batch, moves)
-        }
-        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-            self.game.play(left, root)
-        }
-        fn payoff(&self, left: &u32) -> Score {
-            self.game.payoff(left)
-        }
-    }
-    let spoiled: [Batches; 2] = [
-        // Batches that skip the ninth root: not the moves.
-        |game, left, batch, moves| {
-            let more = game.moves_batch(left, batch, moves);
-            moves.retain(|&root| root != 9);
-            more
-        },
-        // Batches that clear the buffer first (the engine appends them to other moves).
-        |game, left, batch, moves| {
-            moves.clear();
-            game.moves_batch(left, batch, moves)
-        },
-    ];
-    for batches in spoiled {
-        let report = gamesolver::check::check(&Spoiled { game, batches }, &CheckOptions::default());
+    for spoil in [Spoil::BatchWithoutNine, Spoil::BatchClearing] {
+        let report = gamesolver::check::check(&Spoiled { game, spoil }, &CheckOptions::default());
         assert!(
             report
                 .violations
@@ -609,51 +644,12 @@ fn the_checker_accepts_stone_game_iv_batches_and_refuses_wrong_ones() {
 #[test]
 fn the_checker_refuses_steps_that_are_not_the_moves() {
     use gamesolver::check::{CheckOptions, Violation, check};
-    /// Stone Game IV whose steps skip the square 4 (`skip`), or ignore being told to stop.
-    struct Stepping {
-        game: SquareTakeaway,
-        skip: bool,
-    }
-    impl Game for Stepping {
-        type State = u32;
-        type Move = u32;
-        fn start(&self) -> u32 {
-            self.game.start()
-        }
-        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-            self.game.moves(left, moves)
-        }
-        fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-            self.game.play(left, root)
-        }
-        fn payoff(&self, left: &u32) -> Score {
-            self.game.payoff(left)
-        }
-        fn for_each_step(
-            &self,
-            left: &u32,
-            _: &mut Vec<u32>,
-            mut each: impl FnMut(Step<u32>) -> bool,
-        ) {
-            let mut root = 1;
-            while root * root <= *left {
-                let step = self.game.play(left, &root);
-                let go_on = each(step);
-                if !go_on && self.skip {
-                    return;
-                }
-                root += if self.skip && root == 1 { 2 } else { 1 };
-            }
-        }
-    }
-    for skip in [true, false] {
+    for (spoil, what) in [
+        (Spoil::StepWithoutFour, "gives other steps"),
+        (Spoil::StepPastStop, "goes on after told to stop"),
+    ] {
         let game = SquareTakeaway { stones: 60 };
-        let report = check(&Stepping { game, skip }, &CheckOptions::default());
-        let what = if skip {
-            "gives other steps"
-        } else {
-            "goes on after told to stop"
-        };
+        let report = check(&Spoiled { game, spoil }, &CheckOptions::default());
         assert!(
             report.violations.iter().any(
                 |v| matches!(v, Violation::StepsDisagree { what: found, .. } if found.starts_with(what))

@@ -55,6 +55,8 @@ where
                 valid(value)?
             }
             None => {
+                // Two calls, not one on a `Valued` chosen here: each inlined loop then knows
+                // its variant, and the gapless one has no check of the other's.
                 let children = if gapless {
                     let below = Valued::Below(table.slots_below(index));
                     value_from_children(game, below, &range, &state, &mut moves, &mut stats)
@@ -97,13 +99,13 @@ where
     ))
 }
 
-/// The value of `state` from its children's stored values, stepping through its moves with
+/// The value of `state` from its children's values in `valued`, stepping through its moves with
 /// [`Game::for_each_step`](crate::Game::for_each_step) (into `moves`, unless the game steps
 /// without a list) until one reaches the top of its range; `None` if it has no move.
 #[inline(always)]
 fn value_from_children<G, R>(
     game: &G,
-    table: Valued<'_>,
+    valued: Valued<'_>,
     range: &R,
     state: &G::State,
     moves: &mut Vec<G::Move>,
@@ -126,7 +128,7 @@ where
             scan.known += 1;
             scan.overflow |= value == Score::MIN;
             value
-        } else if let Some(value) = table.value(game.index(&step.next)) {
+        } else if let Some(value) = valued.value(game.index(&step.next)) {
             value
         } else {
             unvalued = Some(step.next);
