@@ -20,8 +20,8 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
-use super::dense::empty_slots;
 use super::prefetch;
+use super::zeroed::zeroed_words;
 use crate::error::Error;
 use crate::game::Score;
 use crate::keys::CompactKey;
@@ -181,7 +181,7 @@ impl FixedBoundTable {
     /// fits, at least 16), for `game`'s keys. Refused if the allocation fails.
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
         let layout = Layout::new(game.key_bits(), bytes / 8);
-        let words = empty_slots(layout.slots(), u64::MAX, "a fixed bound table", || 0u64)?;
+        let words = zeroed_words(layout.slots(), "a fixed bound table")?;
         Ok(FixedBoundTable {
             layout,
             words,
@@ -280,9 +280,7 @@ impl AtomicBoundTable {
     /// A table of at most `bytes` bytes (as [`FixedBoundTable::for_game`]).
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
         let layout = Layout::new(game.key_bits(), bytes / 8);
-        let words = empty_slots(layout.slots(), u64::MAX, "a fixed bound table", || {
-            AtomicU64::new(0)
-        })?;
+        let words = zeroed_words(layout.slots(), "a fixed bound table")?;
         Ok(AtomicBoundTable {
             layout,
             words,
