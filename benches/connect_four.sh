@@ -6,8 +6,9 @@
 #
 # PONS is a c4solver binary you built yourself from Pons' public source (PascalPons/connect4 on
 # GitHub), outside this repository: nothing here builds or ships it. It runs without an opening
-# book. SET is a file name in ../shared/bench/connect4 (default: all three "easy" sets).
-# Every command reads the same 1000 positions and must print the published scores; each is run
+# book. SET is a file name in ../shared/bench/connect4, or NAME:N for its first N positions
+# (default: the sets of issue 25's goal, Test_L3_R1, Test_L2_R1 and Test_L1_R1:100).
+# Every command reads the same positions and must print the published scores; each is run
 # RUNS times (default 7), interleaved so that a noisy neighbour hurts all alike. Prints per set
 # the median wall time of the whole process, the mean per position, and the ratio to Pons'.
 # Without PONS, only gamesolver is timed.
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-7}
 shift $(( $# >= 1 ? 1 : 0 ))
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(Test_L3_R1 Test_L2_R1 Test_L1_R1)
+[ ${#sets[@]} -gt 0 ] || sets=(Test_L3_R1 Test_L2_R1 Test_L1_R1:100)
 bench=../shared/bench/connect4
 out=target/connect-four
 mkdir -p "$out"
@@ -26,9 +27,14 @@ ours=target/release/gamesolver
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-12s %-26s %10s %14s %8s\n' set command "median s" "per position" "vs Pons"
+printf '%-16s %-26s %10s %14s %8s\n' set command "median s" "per position" "vs Pons"
+declare -A totals=()
 for set in "${sets[@]}"; do
-    cut -d' ' -f1 "$bench/$set" > "$out/$set.positions"
+    file=${set%%:*}
+    count=1000000000
+    [ "$file" = "$set" ] || count=${set#*:}
+    head -n "$count" "$bench/$file" > "$out/$set.scores"
+    cut -d' ' -f1 "$out/$set.scores" > "$out/$set.positions"
     labels=(gamesolver "gamesolver --threads 2")
     commands=("$ours connect-four --batch $out/$set.positions" "$ours connect-four --batch $out/$set.positions --threads 2")
     if [ -n "${PONS:-}" ]; then
@@ -46,7 +52,7 @@ for set in "${sets[@]}"; do
             fi
             times[$index]+="$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
             # The scores must be the published ones (Pons prints "POSITION SCORE" too).
-            if ! cut -d' ' -f1-2 "$out/stdout.txt" | diff -q - "$bench/$set" > /dev/null; then
+            if ! cut -d' ' -f1-2 "$out/stdout.txt" | diff -q - "$out/$set.scores" > /dev/null; then
                 echo "WRONG SCORES from ${labels[$index]} on $set" >&2
                 exit 1
             fi
@@ -56,12 +62,18 @@ for set in "${sets[@]}"; do
     for index in "${!labels[@]}"; do
         med=$(median <<< "${times[$index]}")
         [ -n "$base" ] || base=$med
+        totals[$index]=$(awk -v a="${totals[$index]:-0}" -v b="$med" 'BEGIN { printf "%.4f", a + b }')
         count=$(wc -l < "$out/$set.positions")
         per=$(awk -v s="$med" -v n="$count" 'BEGIN { printf "%.1f us", s / n * 1e6 }')
         ratio=$(awk -v a="$base" -v b="$med" 'BEGIN { printf "%.2fx", b / a }')
         [ -n "${PONS:-}" ] || ratio="-"
-        printf '%-12s %-26s %10s %14s %8s\n' "$set" "${labels[$index]}" "$med" "$per" "$ratio"
+        printf '%-16s %-26s %10s %14s %8s\n' "$set" "${labels[$index]}" "$med" "$per" "$ratio"
     done
     unset times
+done
+for index in "${!labels[@]}"; do
+    ratio=$(awk -v a="${totals[0]}" -v b="${totals[$index]}" 'BEGIN { printf "%.2fx", b / a }')
+    [ -n "${PONS:-}" ] || ratio="-"
+    printf '%-16s %-26s %10s %14s %8s\n' total "${labels[$index]}" "${totals[$index]}" "" "$ratio"
 done
 echo "(whole processes, $runs interleaved runs each, $(nproc) cores; 'vs Pons' = time / Pons' time)"

@@ -686,6 +686,14 @@ fn connect_four_batch_writes_the_benchmark_format() {
     for source in [
         vec!["connect-four", "--batch", "-"],
         vec!["connect-four", "--batch", "-", "--threads", "2"],
+        vec![
+            "connect-four",
+            "--batch",
+            "-",
+            "--threads",
+            "2",
+            "--one-at-a-time",
+        ],
     ] {
         let output = gamesolver(&source, Some(input.as_bytes()));
         assert!(
@@ -695,6 +703,10 @@ fn connect_four_batch_writes_the_benchmark_format() {
         );
         assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);
     }
+    let alone = gamesolver(&["connect-four", "--one-at-a-time"], None);
+    assert!(!alone.status.success());
+    let stderr = String::from_utf8(alone.stderr).unwrap();
+    assert!(stderr.contains("--batch"), "{stderr}");
     let file = temp_file("batch.txt", input.as_bytes());
     let output = gamesolver(&["connect-four", "--batch", file.to_str().unwrap()], None);
     assert_eq!(String::from_utf8(output.stdout).unwrap(), expected);

@@ -188,6 +188,12 @@ pub struct Cli {
     /// 'POSITION SCORE' per line (the benchmark files' format).
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub batch: Option<PathBuf>,
+
+    /// With `--batch` and `--threads`: solve the positions one after another, every thread
+    /// searching each one together (by default each thread solves whole positions, side by
+    /// side). The order of the output is the same either way.
+    #[arg(long, requires = "batch")]
+    pub one_at_a_time: bool,
 }
 
 /// The solvers a user can ask for.

@@ -79,10 +79,26 @@ impl Layout {
             "a compact key of {key:#x} is wider than the game's key_bits() = {}",
             self.key_bits
         );
-        let mixed = low(key.wrapping_mul(MIX), self.key_bits);
+        self.place_mixed(low(key.wrapping_mul(MIX), self.key_bits))
+    }
+
+    /// The slot and the quotient of a mixed key.
+    #[inline]
+    fn place_mixed(self, mixed: u64) -> (usize, u64) {
         let quotient_bits = self.key_bits.saturating_sub(self.index_bits);
         let slot = (mixed >> quotient_bits) as usize & (self.slots() - 1);
         (slot, low(mixed, quotient_bits))
+    }
+
+    /// The mixed key and the bound that `word`, found in `slot`, holds (`None` for an empty
+    /// slot): slot and quotient give back the mixed key, so a table can move its entries to
+    /// one of another size without knowing the states.
+    fn entry(self, slot: usize, word: u64) -> Option<(u64, Bound)> {
+        let quotient = word.checked_shr(self.data_bits).unwrap_or(0);
+        let bound = self.read(word, quotient)?;
+        let quotient_bits = self.key_bits.saturating_sub(self.index_bits);
+        let mixed = (slot as u64).checked_shl(quotient_bits).unwrap_or(0) | quotient;
+        Some((mixed, bound))
     }
 
     /// The bound a word holds for `quotient`, if it holds one for it.
@@ -204,6 +220,42 @@ impl FixedBoundTable {
         self.words.fill(0);
         self.occupied = 0;
     }
+
+    /// A table of at most `bytes` bytes (as [`for_game`](Self::for_game), for the same game)
+    /// holding this table's entries: all of them in a table at least as large; in a smaller
+    /// one, where two meet in a slot, the later one. For a search that outgrew its table.
+    ///
+    /// ```
+    /// use gamesolver::{Pruner, Pruning, memo::{BoundTable, FixedBoundTable}, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(5, 4).unwrap();
+    /// let mut pruner =
+    ///     Pruner::new(&game, FixedBoundTable::for_game(&game, 1 << 16).unwrap(), Pruning::new())
+    ///         .unwrap();
+    /// pruner.value_of(&game.position("33").unwrap()).unwrap();
+    /// let small = pruner.into_table();
+    /// let large = small.resized(1 << 20).unwrap();
+    /// assert_eq!((large.bytes(), BoundTable::<ConnectFour>::len(&large)), (1 << 20, small.len()));
+    /// ```
+    pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
+        let layout = Layout::new(self.layout.key_bits, bytes / 8);
+        let mut words: Vec<u64> = zeroed_words(layout.slots(), "a fixed bound table")?;
+        let mut occupied = 0;
+        for (slot, &word) in self.words.iter().enumerate() {
+            if let Some((mixed, bound)) = self.layout.entry(slot, word) {
+                let (slot, quotient) = layout.place_mixed(mixed);
+                if let Some(new) = layout.write(quotient, bound) {
+                    occupied += usize::from(words[slot] == 0);
+                    words[slot] = new;
+                }
+            }
+        }
+        Ok(FixedBoundTable {
+            layout,
+            words,
+            occupied,
+        })
+    }
 }
 
 impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
@@ -301,6 +353,31 @@ impl AtomicBoundTable {
         for counter in &mut self.occupied {
             *counter.0.get_mut() = 0;
         }
+    }
+
+    /// A table of at most `bytes` bytes holding this table's entries, as
+    /// [`FixedBoundTable::resized`]. Entries stored while it runs may or may not be carried.
+    pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
+        let layout = Layout::new(self.layout.key_bits, bytes / 8);
+        let mut words: Vec<AtomicU64> = zeroed_words(layout.slots(), "a fixed bound table")?;
+        let mut occupied = 0;
+        for (slot, word) in self.words.iter().enumerate() {
+            if let Some((mixed, bound)) = self.layout.entry(slot, word.load(Ordering::Relaxed)) {
+                let (slot, quotient) = layout.place_mixed(mixed);
+                if let Some(new) = layout.write(quotient, bound) {
+                    let target = words[slot].get_mut();
+                    occupied += usize::from(*target == 0);
+                    *target = new;
+                }
+            }
+        }
+        let table = AtomicBoundTable {
+            layout,
+            words,
+            occupied: Default::default(),
+        };
+        table.occupied[0].0.store(occupied, Ordering::Relaxed);
+        Ok(table)
     }
 }
 
@@ -426,6 +503,27 @@ mod tests {
                 if quotient > 0 {
                     assert_eq!(layout.read(word, quotient - 1), None);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn entries_move_to_a_table_of_another_size_under_their_own_keys() {
+        for key_bits in [1, 5, 20, 49, 64] {
+            for (from, to) in [(16u64, 1 << 12), (1 << 12, 16), (1 << 10, 1 << 10)] {
+                let (old, new) = (Layout::new(key_bits, from), Layout::new(key_bits, to));
+                for (i, key) in keys(key_bits).enumerate() {
+                    let bound = Bound::new(-(i as Score % 50), i as Score % 70);
+                    let (slot, quotient) = old.place(key);
+                    let Some(word) = old.write(quotient, bound) else {
+                        continue; // nothing that fits in fields this narrow
+                    };
+                    let (mixed, read) = old.entry(slot, word).unwrap();
+                    // What the slot holds for the key (weaker where the fields are narrow).
+                    assert_eq!(Some(read), old.read(word, quotient));
+                    assert_eq!(new.place_mixed(mixed), new.place(key), "k={key_bits}");
+                }
+                assert_eq!(old.entry(3, 0), None);
             }
         }
     }

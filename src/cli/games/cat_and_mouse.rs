@@ -3,10 +3,10 @@
 use crate::games::{CatAndMouse, Chase};
 use crate::{Outcome, Player, Ply, Score};
 
-use super::chase::{self, in_moves};
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
 use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
+use super::chase::{self, in_moves};
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).
 const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
@@ -130,11 +130,17 @@ impl Presented for CatAndMouse {
         };
         match *integers(position)? {
             [mouse, cat] | [mouse, cat, 0] if (0..n).contains(&mouse) && (1..n).contains(&cat) => {
-                Ok(Chase { mouse: mouse as u16, cat: cat as u16, cat_moves: false })
+                Ok(Chase {
+                    mouse: mouse as u16,
+                    cat: cat as u16,
+                    cat_moves: false,
+                })
             }
-            [mouse, cat, 1] if (0..n).contains(&mouse) && (1..n).contains(&cat) => {
-                Ok(Chase { mouse: mouse as u16, cat: cat as u16, cat_moves: true })
-            }
+            [mouse, cat, 1] if (0..n).contains(&mouse) && (1..n).contains(&cat) => Ok(Chase {
+                mouse: mouse as u16,
+                cat: cat as u16,
+                cat_moves: true,
+            }),
             _ => Err(invalid()),
         }
     }

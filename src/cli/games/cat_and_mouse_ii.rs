@@ -4,14 +4,15 @@ use crate::games::{CatAndMouseII, Chase, MOUSE_TURNS};
 use crate::{Outcome, Player, Ply, Score};
 use serde::Deserialize;
 
-use super::chase::{self, in_moves};
 use super::super::args::Cli;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
 use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
+use super::chase::{self, in_moves};
 
 /// The example in messages (LeetCode's first: the mouse wins).
-const EXAMPLE: &str = "{\"grid\": [\"####F\", \"#C...\", \"M....\"], \"catJump\": 1, \"mouseJump\": 2}";
+const EXAMPLE: &str =
+    "{\"grid\": [\"####F\", \"#C...\", \"M....\"], \"catJump\": 1, \"mouseJump\": 2}";
 
 /// Cat and Mouse II on the command line.
 pub const GAME: Bundled = Bundled {
@@ -73,7 +74,11 @@ struct Input {
 /// The game of the JSON given.
 fn game(cli: &Cli) -> Result<CatAndMouseII, Failure> {
     let input: Input = chase::json(cli, "game", EXAMPLE)?;
-    Ok(CatAndMouseII::new(&input.grid, input.cat_jump, input.mouse_jump)?)
+    Ok(CatAndMouseII::new(
+        &input.grid,
+        input.cat_jump,
+        input.mouse_jump,
+    )?)
 }
 
 /// A cell as `[row, column]` from 1, for JSON.
@@ -85,7 +90,11 @@ fn place(game: &CatAndMouseII, cell: u16) -> Vec<usize> {
 /// A cell as `(row,column)` from 1.
 fn cell_text(game: &CatAndMouseII, cell: u16) -> String {
     let columns = game.size().1;
-    format!("({},{})", cell as usize / columns + 1, cell as usize % columns + 1)
+    format!(
+        "({},{})",
+        cell as usize / columns + 1,
+        cell as usize % columns + 1
+    )
 }
 
 impl Presented for CatAndMouseII {
@@ -186,13 +195,21 @@ impl Presented for CatAndMouseII {
             _ => return Err(invalid()),
         };
         match (cell(mr, mc), cell(cr, cc)) {
-            (Some(mouse), Some(cat)) => Ok(Chase { mouse, cat, cat_moves }),
+            (Some(mouse), Some(cat)) => Ok(Chase {
+                mouse,
+                cat,
+                cat_moves,
+            }),
             _ => Err(invalid()),
         }
     }
     fn move_name(&self, _: &Chase, to: &u16) -> String {
         let columns = self.size().1;
-        format!("{},{}", *to as usize / columns + 1, *to as usize % columns + 1)
+        format!(
+            "{},{}",
+            *to as usize / columns + 1,
+            *to as usize % columns + 1
+        )
     }
     fn move_hint(&self) -> Option<&'static str> {
         Some("the cell to jump to, ROW,COLUMN from 1 (your own cell: stay)")

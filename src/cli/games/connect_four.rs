@@ -5,11 +5,10 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
+use crate::check::check_ranged;
 use crate::games::{ConnectFour, Drop, Position};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
 use crate::{DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score};
-use crate::engines::{par_prune_with, prune_with};
-use crate::check::check_ranged;
 use crate::{Game, Player, Ply};
 use serde::Serialize;
 
@@ -21,6 +20,7 @@ use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::super::solve::{distributed_report, tier_report};
+use super::growing::{self, Stages};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -39,8 +39,9 @@ pub const GAME: Bundled = Bundled {
     }),
 };
 
-/// The bound table's size unless the memory budget is smaller: 2²³ slots of 8 bytes (Pons'
-/// table: about 2²⁴ slots of 5 bytes, 80 MiB).
+/// The bound table's size for a batch and for play unless the memory budget is smaller: 2²³
+/// slots of 8 bytes (Pons' table: about 2²⁴ slots of 5 bytes, 80 MiB). One position's solve
+/// starts smaller and grows with the search ([`growing`]).
 const TABLE_BYTES: u64 = 64 << 20;
 
 /// The rules on the board that `--width` and `--height` give (7×6 by default).
@@ -113,7 +114,10 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
     let (mut report, analysis) = match cli.solver {
         SolverName::Tier => (tier_report(cli, &game, stones, limits)?, None),
         SolverName::Distributed => (distributed_report(cli, game.clone(), stones, limits)?, None),
-        SolverName::Engine | SolverName::Parallel | SolverName::Auto | SolverName::Fast
+        SolverName::Engine
+        | SolverName::Parallel
+        | SolverName::Auto
+        | SolverName::Fast
         | SolverName::AlphaBeta => {
             let run = match cli.solver {
                 SolverName::Engine => {
@@ -209,8 +213,8 @@ fn by_column(game: &ConnectFour, moves: &[MoveValue<ConnectFour>]) -> Vec<Option
     scores
 }
 
-/// The pruning engine on a fixed table: sequential, or on `threads` threads sharing an atomic
-/// one.
+/// The pruning engine on a bound table that grows with the search up to half the budget
+/// ([`growing`]): sequential, or on `threads` threads sharing an atomic one.
 fn alphabeta(
     game: &ConnectFour,
     threads: usize,
@@ -219,27 +223,17 @@ fn alphabeta(
 ) -> Result<EngineRun<ConnectFour>, Failure> {
     let pool = pool_if_parallel(threads, &mut limits)?;
     let options = Pruning::new().ranged().limits(limits);
-    let bytes = table_bytes(limits);
-    if let Some(pool) = pool {
-        let table = AtomicBoundTable::for_game(game, bytes)?;
-        let run = pool.install(|| {
-            pruned(
-                par_prune_with(game, &table, options)?,
-                "fixed-atomic",
-                threads,
-                analyze,
-            )
-        })?;
-        Ok(run)
+    let (mut run, spent) = if let Some(pool) = pool {
+        let (value, table, spent) = growing::par_solve(game, options, &pool, Stages::new(limits))?;
+        let solution = Pruner::new(game, &table, options)?.into_solved(game.start(), value);
+        let run = pool.install(|| pruned(solution, "fixed-atomic", threads, analyze))?;
+        (run, spent)
     } else {
-        let table = FixedBoundTable::for_game(game, bytes)?;
-        Ok(pruned(
-            prune_with(game, table, options)?,
-            "fixed",
-            1,
-            analyze,
-        )?)
-    }
+        let (solution, spent) = growing::solve(game, options, Stages::new(limits))?;
+        (pruned(solution, "fixed", 1, analyze)?, spent)
+    };
+    run.stats = growing::then(spent, run.stats);
+    Ok(run)
 }
 
 /// Solves every position of the `--batch` input, writing `POSITION SCORE` (with `--analyze`:
@@ -278,59 +272,102 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
     let pool = pool_if_parallel(threads, &mut limits)?;
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
-    if let Some(pool) = pool {
-        // Positions in parallel: each worker solves whole positions with its own search, all
-        // sharing one table. (Splitting one position's search pays much less on positions this
-        // quick: docs/performance.md.)
-        let table = AtomicBoundTable::for_game(&game, bytes)?;
-        let mut pruner = Pruner::new(&game, &table, options)?;
-        let mut lines = bounded_lines(input).enumerate().peekable();
-        let mut all_solved = true;
-        while lines.peek().is_some() {
-            let mut chunk = Vec::with_capacity(CHUNK);
-            for (index, line) in lines.by_ref().take(CHUNK) {
-                chunk.push((index + 1, parse_line(&game, &line?)));
-            }
-            let positions: Vec<Position> = chunk
-                .iter()
-                .filter_map(|(_, parsed)| parsed.as_ref().ok().map(|(_, position)| *position))
-                .collect();
-            // Each position's own result, so that an error names the line it stopped at.
-            let scores = pool.install(|| pruner.par_results_of(&positions));
-            let mut scores = scores.into_iter();
-            for (number, parsed) in chunk {
-                let result = match parsed {
-                    Err(problem) => Err(problem),
-                    Ok((token, position)) => {
-                        let score = scores.next().expect("one result per position");
-                        let score = score.map_err(|error| Failure::AtLine(number, error))?;
-                        let answer = answer_line(cli, &game, &mut pruner, &token, &position, score);
-                        Ok(answer.map_err(|error| Failure::AtLine(number, error))?)
-                    }
-                };
-                all_solved &= result.is_ok();
-                if !emit(out, number, result)? {
-                    return Ok(all_solved);
-                }
-            }
+    match pool {
+        Some(pool) if cli.one_at_a_time => {
+            let table = AtomicBoundTable::for_game(&game, bytes)?;
+            let mut pruner = Pruner::new(&game, &table, options)?;
+            each_line(cli, &game, &mut pruner, input, out, |pruner, position| {
+                pool.install(|| pruner.par_value_of(position))
+            })
         }
-        Ok(all_solved)
-    } else {
-        let table = FixedBoundTable::for_game(&game, bytes)?;
-        let mut pruner = Pruner::new(&game, table, options)?;
-        let mut all_solved = true;
-        for (index, line) in bounded_lines(input).enumerate() {
-            let number = index + 1;
-            let line = line?;
-            let result = solve_line(cli, &game, &mut pruner, &line)
-                .map_err(|error| Failure::AtLine(number, error))?;
+        Some(pool) => {
+            let table = AtomicBoundTable::for_game(&game, bytes)?;
+            side_by_side(cli, &game, &pool, &table, options, input, out)
+        }
+        None => {
+            let table = FixedBoundTable::for_game(&game, bytes)?;
+            let mut pruner = Pruner::new(&game, table, options)?;
+            each_line(cli, &game, &mut pruner, input, out, Pruner::value_of)
+        }
+    }
+}
+
+/// Solves the batch's positions side by side on `pool`'s threads: each worker solves whole
+/// positions with its own search, all sharing `table`. (Splitting one position's search pays
+/// much less on positions this quick: docs/performance.md.)
+fn side_by_side(
+    cli: &Cli,
+    game: &ConnectFour,
+    pool: &rayon::ThreadPool,
+    table: &AtomicBoundTable,
+    options: Pruning<DeclaredRange>,
+    input: Box<dyn BufRead>,
+    out: &mut dyn Write,
+) -> Result<bool, Failure> {
+    let mut pruner = Pruner::new(game, table, options)?;
+    let mut lines = bounded_lines(input).enumerate().peekable();
+    let mut all_solved = true;
+    while lines.peek().is_some() {
+        let mut chunk = Vec::with_capacity(CHUNK);
+        for (index, line) in lines.by_ref().take(CHUNK) {
+            chunk.push((index + 1, parse_line(game, &line?)));
+        }
+        let positions: Vec<Position> = chunk
+            .iter()
+            .filter_map(|(_, parsed)| parsed.as_ref().ok().map(|(_, position)| *position))
+            .collect();
+        // Each position's own result, so that an error names the line it stopped at.
+        let scores = pool.install(|| pruner.par_results_of(&positions));
+        let mut scores = scores.into_iter();
+        for (number, parsed) in chunk {
+            let result = match parsed {
+                Err(problem) => Err(problem),
+                Ok((token, position)) => {
+                    let score = scores.next().expect("one result per position");
+                    let score = score.map_err(|error| Failure::AtLine(number, error))?;
+                    let answer = answer_line(cli, game, &mut pruner, &token, &position, score);
+                    Ok(answer.map_err(|error| Failure::AtLine(number, error))?)
+                }
+            };
             all_solved &= result.is_ok();
             if !emit(out, number, result)? {
-                break;
+                return Ok(all_solved);
             }
         }
-        Ok(all_solved)
     }
+    Ok(all_solved)
+}
+
+/// A way to find one position's value with a pruner (on one thread, or on every thread of a
+/// pool at once).
+type ValueOf<'g, 'p, T> = dyn FnMut(&mut Pruner<'g, ConnectFour, T, DeclaredRange>, &Position) -> Result<Score, Error>
+    + 'p;
+
+/// Solves the batch's positions one after another, each with `value`, writing each answer
+/// before the next line is read.
+fn each_line<'g, T: BoundTable<ConnectFour>>(
+    cli: &Cli,
+    game: &ConnectFour,
+    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+    input: Box<dyn BufRead>,
+    out: &mut dyn Write,
+    mut value: impl FnMut(
+        &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+        &Position,
+    ) -> Result<Score, Error>,
+) -> Result<bool, Failure> {
+    let mut all_solved = true;
+    for (index, line) in bounded_lines(input).enumerate() {
+        let number = index + 1;
+        let line = line?;
+        let result = solve_line(cli, game, pruner, &line, &mut value)
+            .map_err(|error| Failure::AtLine(number, error))?;
+        all_solved &= result.is_ok();
+        if !emit(out, number, result)? {
+            break;
+        }
+    }
+    Ok(all_solved)
 }
 
 /// How many lines a parallel batch hands out at once (their results wait to be printed in
@@ -413,17 +450,18 @@ fn emit(
 
 /// Solves one line of a batch: `Ok(Ok(output))`, `Ok(Err(why the line is not a position))`,
 /// or `Err` for an error that stops the batch (the memory budget, say).
-fn solve_line<T: BoundTable<ConnectFour>>(
+fn solve_line<'g, T: BoundTable<ConnectFour>>(
     cli: &Cli,
     game: &ConnectFour,
-    pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
     line: &[u8],
+    value: &mut ValueOf<'g, '_, T>,
 ) -> Result<Result<String, String>, Error> {
     let (token, position) = match parse_line(game, line) {
         Ok(found) => found,
         Err(problem) => return Ok(Err(problem)),
     };
-    let score = pruner.value_of(&position)?;
+    let score = value(pruner, &position)?;
     answer_line(cli, game, pruner, &token, &position, score).map(Ok)
 }
 
@@ -485,7 +523,9 @@ impl Presented for ConnectFour {
         if self.width() > 9 {
             return board.trim_end().to_string();
         }
-        let columns: String = (1..=self.width()).map(|column| column.to_string()).collect();
+        let columns: String = (1..=self.width())
+            .map(|column| column.to_string())
+            .collect();
         format!("{board}{columns}")
     }
     fn move_name(&self, _: &Position, drop: &Drop) -> String {
@@ -531,4 +571,3 @@ impl Presented for ConnectFour {
             .collect()
     }
 }
-

@@ -25,7 +25,9 @@ pub const GAME: Bundled = Bundled {
             }
             tier_report(cli, &game(&values)?, n, limits)
         }),
-        at: Some("the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')"),
+        at: Some(
+            "the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')",
+        ),
     }),
 };
 
@@ -96,7 +98,11 @@ impl Presented for DotsAndBoxes {
         for row in 0..=rows {
             let mut dots = String::from("+");
             for column in 0..columns {
-                dots.push_str(if is_drawn(row * columns + column) { "---+" } else { "   +" });
+                dots.push_str(if is_drawn(row * columns + column) {
+                    "---+"
+                } else {
+                    "   +"
+                });
             }
             lines.push(dots);
             if row < rows {
@@ -116,9 +122,8 @@ impl Presented for DotsAndBoxes {
                 lines.push(sides);
             }
         }
-        lines.push(
-            "(dots are ROW,COLUMN from 0,0 at the top left; # is a claimed box)".to_string(),
-        );
+        lines
+            .push("(dots are ROW,COLUMN from 0,0 at the top left; # is a claimed box)".to_string());
         lines.join("\n")
     }
     fn board(&self, drawn: &u64) -> Option<String> {
@@ -170,7 +175,6 @@ impl Presented for DotsAndBoxes {
             .collect()
     }
 }
-
 
 /// Whether `typed` names the line `name` (`R,C-R,C`), either way round, parentheses and spaces
 /// aside.

@@ -69,4 +69,3 @@ impl Presented for Nim {
             .collect()
     }
 }
-

@@ -4,7 +4,9 @@ use crate::games::{End, Interval, StoneGame};
 use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{Presented, alice_or_bob, end_name, interval_position, result, row, winner};
+use super::super::present::{
+    Presented, alice_or_bob, end_name, interval_position, result, row, winner,
+};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game on the command line.
@@ -12,9 +14,7 @@ pub const GAME: Bundled = Bundled {
     name: "stone-game",
     about: "LeetCode 877: take the first or last pile; who wins",
     solves: Solves::Engine(Engine {
-        reads: Reads::Integers {
-            example: "5,3,4,5",
-        },
+        reads: Reads::Integers { example: "5,3,4,5" },
         with: |values, task| task.with(&StoneGame::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGame::new(values)?, options),
         fast: None,
@@ -58,4 +58,3 @@ impl Presented for StoneGame {
             .collect()
     }
 }
-

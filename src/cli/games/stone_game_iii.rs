@@ -12,9 +12,7 @@ pub const GAME: Bundled = Bundled {
     name: "stone-game-iii",
     about: "LeetCode 1406: take 1 to 3 stones from the front; who wins (Alice, Bob or Tie)",
     solves: Solves::Engine(Engine {
-        reads: Reads::Integers {
-            example: "1,2,3,7",
-        },
+        reads: Reads::Integers { example: "1,2,3,7" },
         with: |values, task| task.with(&StoneGameIII::new(values)?),
         check: |values, options, summary| summary.add_dense(&StoneGameIII::new(values)?, options),
         fast: None,
@@ -82,4 +80,3 @@ impl Presented for StoneGameIII {
             .collect()
     }
 }
-

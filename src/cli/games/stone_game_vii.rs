@@ -77,4 +77,3 @@ impl Presented for StoneGameVII {
             .collect()
     }
 }
-

@@ -25,10 +25,10 @@ pub const GAME: Bundled = Bundled {
             example: "-1,2,-3,4,-5",
         },
         // Analysis and play show the problem's own moves (remove x stones): its literal model,
-    // O(n²) moves. Solves (and saved tables) use the stepwise model, O(n).
-    with: |values, task| {
-        let game = StoneGameVIII::new(values)?;
-        match (task.shows_moves(), task.loads()) {
+        // O(n²) moves. Solves (and saved tables) use the stepwise model, O(n).
+        with: |values, task| {
+            let game = StoneGameVIII::new(values)?;
+            match (task.shows_moves(), task.loads()) {
             (false, _) => task.with(&game.stepwise()),
             (true, false) => task.with(&game.literal()),
             (true, true) => Err(Failure::Usage(
@@ -38,7 +38,7 @@ pub const GAME: Bundled = Bundled {
                     .into(),
             )),
         }
-    },
+        },
         // Both models: the literal rules and the stepwise one the engine solves.
         check: |values, options, summary| {
             let game = StoneGameVIII::new(values)?;
@@ -162,7 +162,13 @@ fn stones_from(game: &StoneGameVIII, leftmost: u32) -> String {
     let leftmost = leftmost as usize;
     let merged: i64 = stones[..=leftmost].iter().sum();
     let rest = stones[leftmost + 1..].iter().copied();
-    format!("Stones: {}", row(std::iter::once(merged).chain(rest).collect::<Vec<_>>().into_iter()))
+    format!(
+        "Stones: {}",
+        row(std::iter::once(merged)
+            .chain(rest)
+            .collect::<Vec<_>>()
+            .into_iter())
+    )
 }
 
 /// A Stone Game VIII take, as an entry (shared by the engine and the specialised solver).

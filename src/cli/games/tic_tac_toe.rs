@@ -115,5 +115,3 @@ impl Presented for TicTacToe {
             .collect()
     }
 }
-
-

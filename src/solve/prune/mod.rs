@@ -128,6 +128,10 @@ pub struct Pruner<'g, G: Game, T, R = AnyValue> {
     search: Search<G>,
     stats: Stats,
     scratch: Vec<G::Move>,
+    /// The parallel workers' busy marks, kept from one parallel query to the next (all zero
+    /// between queries: each window takes its marks off as it ends). Made anew per query, they
+    /// cost a 256 KiB allocation and its page faults, as much as a millisecond's search.
+    marks: Option<Arc<BusyMarks<G::State>>>,
 }
 
 impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
@@ -159,6 +163,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
             search: Search::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
+            marks: None,
         })
     }
 
@@ -184,6 +189,21 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// Gives the table back.
     pub fn into_table(self) -> T {
         self.table
+    }
+
+    /// Searches from now on under `limits` (a later stage of a solve, say).
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.options.limits = limits;
+    }
+
+    /// The solution of `start`, whose value for its side to move is `value` (found by this
+    /// pruner, or by another on the same table).
+    pub(crate) fn into_solved(self, start: G::State, value: Score) -> Pruned<'g, G, T, R> {
+        Pruned {
+            pruner: self,
+            start,
+            value,
+        }
     }
 
     fn guard(&self) -> RunGuard<'static> {
@@ -487,6 +507,7 @@ impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
             search,
             stats,
             scratch,
+            marks,
             ..
         } = self.pruner;
         Pruned {
@@ -497,6 +518,7 @@ impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
                 search,
                 stats,
                 scratch,
+                marks,
             },
             start: self.start,
             value: self.value,

@@ -94,11 +94,13 @@ where
             busy: vec![None; workers],
             outcome: None,
         });
-        let hasher = hashbrown::DefaultHashBuilder::default();
-        let marks = Arc::new(BusyMarks::new(
-            BUSY_BITS,
-            Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
-        ));
+        let marks = Arc::clone(self.marks.get_or_insert_with(|| {
+            let hasher = hashbrown::DefaultHashBuilder::default();
+            Arc::new(BusyMarks::new(
+                BUSY_BITS,
+                Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
+            ))
+        }));
         let stacks = AtomicU64::new(0);
         let base = RunGuard::new(options.limits, None).sharing(&stacks);
         let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
@@ -156,6 +158,7 @@ where
             };
             (result, stats)
         });
+        debug_assert!(marks.is_clear(), "a worker left a state marked busy");
         let mut value = None;
         let mut failure = None;
         for (result, worker) in outcomes {

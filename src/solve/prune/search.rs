@@ -74,6 +74,13 @@ impl<S> BusyMarks<S> {
         (self.slot_of)(state) & (self.counts.len() - 1)
     }
 
+    /// Whether no state is marked (as between two parallel queries).
+    pub(crate) fn is_clear(&self) -> bool {
+        self.counts
+            .iter()
+            .all(|count| count.load(Ordering::Relaxed) == 0)
+    }
+
     #[inline]
     fn is_busy(&self, slot: usize) -> bool {
         self.counts[slot].load(Ordering::Relaxed) > 0

@@ -1,0 +1,281 @@
+//! One Connect Four position on a bound table that grows with the search: sized from the memory budget,
+//! without making a position of a millisecond pay for gigabytes.
+//!
+//! A fixed bound table costs what its pages cost when first written, and a search writes all
+//! over it: a 4 GiB table costs seconds before a quick position is done, while the empty 7×6
+//! board, with the 64 MiB that suit quick positions, does not finish in ten minutes (it
+//! overwrites what it needs again). So the search starts on [`FIRST_BYTES`]; each time it runs
+//! past its stage's time (about as long as filling that table takes) it stops, its entries move
+//! to a table four times as large, and it searches again from there, losing only the window it
+//! was in (whose proofs are in the table it takes along). The last table is the largest power
+//! of two within half the budget (the rest is the search's and the line's); its stage has no
+//! time of its own.
+
+use std::time::{Duration, Instant};
+
+use crate::games::ConnectFour;
+use crate::memo::{AtomicBoundTable, FixedBoundTable};
+use crate::{DeclaredRange, Error, Game, Limits, Pruned, Pruner, Pruning, Score, Stats};
+
+/// The first table: 2²⁰ slots, which a search fills in about a second.
+const FIRST_BYTES: u64 = 8 << 20;
+
+/// How long the search runs on the first table before it moves to a larger one (about as long
+/// as it takes to fill it); [`GROWTH`] times as long on each table that many times as large.
+const FIRST_STAGE: Duration = Duration::from_secs(1);
+
+/// How much larger each table is than the one before, and each stage's time than the last.
+const GROWTH: u32 = 8;
+
+/// The stages' tables and times for one solve.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stages {
+    /// The table of the stage being run.
+    bytes: u64,
+    /// The last table's size.
+    largest: u64,
+    /// This stage's time (none once the table is the largest).
+    time: Duration,
+    /// When the solve started (the user's time limit counts from here).
+    clock: Instant,
+    /// The user's limits.
+    limits: Limits,
+}
+
+impl Stages {
+    /// The stages for a solve under `limits`.
+    pub(super) fn new(limits: Limits) -> Stages {
+        Stages::starting(limits, FIRST_BYTES, FIRST_STAGE)
+    }
+
+    /// The stages for a solve under `limits` whose first table has `bytes` and runs for `time`.
+    fn starting(limits: Limits, bytes: u64, time: Duration) -> Stages {
+        let half = (limits.memory_budget / 2).max(1);
+        let largest = 1u64 << (63 - half.leading_zeros());
+        Stages {
+            bytes: bytes.min(largest),
+            largest,
+            time,
+            clock: Instant::now(),
+            limits,
+        }
+    }
+
+    /// The limits of the stage to run next, and whether running out of time in it is the
+    /// user's time limit (the last word) rather than the stage's.
+    fn stage_limits(&self) -> (Limits, bool) {
+        let left = self
+            .limits
+            .time_limit
+            .map(|limit| limit.saturating_sub(self.clock.elapsed()));
+        let last = self.bytes >= self.largest;
+        match left {
+            Some(left) if last || left <= self.time => (
+                Limits {
+                    time_limit: Some(left),
+                    ..self.limits
+                },
+                true,
+            ),
+            _ if last => (self.limits, true),
+            _ => (
+                Limits {
+                    time_limit: Some(self.time),
+                    ..self.limits
+                },
+                false,
+            ),
+        }
+    }
+
+    /// Runs one stage: `value` is a pruner's query under the stage's limits. Its value, or
+    /// `None` when the stage's own time ran out (the next stage's table is then
+    /// [`bytes`](Self::bytes)), or the error (running out of the user's time reported with the
+    /// user's limit).
+    fn run(
+        &mut self,
+        value: impl FnOnce(Limits) -> Result<Score, Error>,
+    ) -> Result<Option<Score>, Error> {
+        let (limits, last) = self.stage_limits();
+        match value(limits) {
+            Ok(score) => Ok(Some(score)),
+            Err(Error::TimeLimit { .. }) if !last => {
+                self.bytes = self.bytes.saturating_mul(GROWTH.into()).min(self.largest);
+                self.time = self.time.saturating_mul(GROWTH);
+                Ok(None)
+            }
+            Err(Error::TimeLimit { progress, .. }) => Err(Error::TimeLimit {
+                limit: self.limits.time_limit.unwrap_or_default(),
+                progress,
+            }),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The table of the stage to run next.
+    fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// Solves `game`'s start on one thread on a growing [`FixedBoundTable`]: the solution (on the
+/// last table, with the user's limits for the queries that follow) and what every stage did.
+pub(super) fn solve(
+    game: &ConnectFour,
+    options: Pruning<DeclaredRange>,
+    mut stages: Stages,
+) -> Result<
+    (
+        Pruned<'_, ConnectFour, FixedBoundTable, DeclaredRange>,
+        Stats,
+    ),
+    Error,
+> {
+    let start = game.start();
+    let mut table = FixedBoundTable::for_game(game, stages.bytes())?;
+    let mut spent = Stats::default();
+    loop {
+        let mut pruner = Pruner::new(game, table, options)?;
+        let value = stages.run(|limits| {
+            pruner.set_limits(limits);
+            pruner.value_of(&start)
+        })?;
+        spent = then(spent, pruner.stats());
+        match value {
+            Some(value) => {
+                // A fresh pruner: its statistics are the queries' that follow, not the solve's.
+                let pruner = Pruner::new(game, pruner.into_table(), options)?;
+                return Ok((pruner.into_solved(start, value), spent));
+            }
+            None => table = pruner.into_table().resized(stages.bytes())?,
+        }
+    }
+}
+
+/// What [`solve`] does, on every thread of `pool` sharing a growing [`AtomicBoundTable`]: the
+/// value, the last table (the caller makes the solution on it) and what every stage did.
+pub(super) fn par_solve(
+    game: &ConnectFour,
+    options: Pruning<DeclaredRange>,
+    pool: &rayon::ThreadPool,
+    mut stages: Stages,
+) -> Result<(Score, AtomicBoundTable, Stats), Error> {
+    let start = game.start();
+    let mut table = AtomicBoundTable::for_game(game, stages.bytes())?;
+    let mut spent = Stats::default();
+    loop {
+        let mut pruner = Pruner::new(game, &table, options)?;
+        let value = stages.run(|limits| {
+            pruner.set_limits(limits);
+            pool.install(|| pruner.par_value_of(&start))
+        })?;
+        spent = then(spent, pruner.stats());
+        match value {
+            Some(value) => return Ok((value, table, spent)),
+            None => table = table.resized(stages.bytes())?,
+        }
+    }
+}
+
+/// The work of `before` and then `after` (stages, or a solve and the queries on its solution):
+/// counts and times add up, since they ran one after the other; the entries stored are the
+/// last table's.
+pub(super) fn then(before: Stats, after: Stats) -> Stats {
+    let mut total = before;
+    total += after;
+    total.elapsed = before.elapsed + after.elapsed;
+    total.stored = after.stored;
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::prune_with;
+
+    const MIB: u64 = 1 << 20;
+
+    #[test]
+    fn the_tables_grow_eightfold_to_half_the_budget_and_the_last_has_no_time_of_its_own() {
+        let mut stages = Stages::new(Limits::with_memory_budget(12 << 30));
+        let mut seen = Vec::new();
+        loop {
+            let (limits, last) = stages.stage_limits();
+            seen.push((stages.bytes() / MIB, limits.time_limit.map(|t| t.as_secs())));
+            if last {
+                break;
+            }
+            let out_of_time = stages.run(|_| {
+                Err(Error::TimeLimit {
+                    limit: Duration::ZERO,
+                    progress: String::new(),
+                })
+            });
+            assert!(matches!(out_of_time, Ok(None)));
+        }
+        assert_eq!(
+            seen,
+            vec![(8, Some(1)), (64, Some(8)), (512, Some(64)), (4096, None)]
+        );
+        // A small budget: one stage, the largest table already.
+        let small = Stages::new(Limits::with_memory_budget(6 * MIB));
+        assert_eq!((small.bytes(), small.stage_limits().1), (2 * MIB, true));
+    }
+
+    #[test]
+    fn the_users_time_limit_is_the_last_word_and_is_reported_as_given() {
+        let limits = Limits::with_memory_budget(1 << 30).time_limit(Duration::from_millis(300));
+        let mut stages = Stages::new(limits);
+        let (stage, last) = stages.stage_limits();
+        assert!(last, "300 ms left is less than the first stage's second");
+        assert!(stage.time_limit.unwrap() <= Duration::from_millis(300));
+        let error = stages
+            .run(|_| {
+                Err(Error::TimeLimit {
+                    limit: Duration::from_millis(299),
+                    progress: "far".into(),
+                })
+            })
+            .unwrap_err();
+        assert_eq!(
+            error,
+            Error::TimeLimit {
+                limit: Duration::from_millis(300),
+                progress: "far".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_solve_that_outgrows_its_tables_finds_the_same_values_and_lines() {
+        // Tables from 1 KiB with stages of a millisecond: these positions cross several.
+        let game = ConnectFour::new(5, 5).unwrap();
+        let options = Pruning::new().ranged();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for moves in ["", "3", "33", "2332", "1515", "55"] {
+            let position = game.position(moves).unwrap();
+            let game = game.clone().starting_at(position);
+            let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
+            let mut expected = prune_with(&game, fixed, options).unwrap();
+            let tiny = || Stages::starting(options.limits, 1 << 10, Duration::from_millis(1));
+            let (mut grown, spent) = solve(&game, options, tiny()).unwrap();
+            assert_eq!(grown.value(), expected.value(), "{moves}");
+            assert_eq!(grown.line().unwrap(), expected.line().unwrap(), "{moves}");
+            assert!(spent.expanded > 0);
+            if moves.is_empty() {
+                assert!(
+                    grown.table().bytes() > 1 << 10,
+                    "the empty board outgrows 1 KiB"
+                );
+            }
+            let (value, table, _) = par_solve(&game, options, &pool, tiny()).unwrap();
+            assert_eq!(value, expected.value(), "{moves}, 2 threads");
+            if moves.is_empty() {
+                assert!(table.bytes() > 1 << 10, "the empty board outgrows 1 KiB");
+            }
+        }
+    }
+}
