@@ -27,7 +27,7 @@ ours=target/release/gamesolver
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-16s %-26s %10s %14s %8s\n' set command "median s" "per position" "vs Pons"
+printf '%-16s %-28s %10s %14s %8s\n' set command "median s" "per position" "vs Pons"
 declare -A totals=()
 for set in "${sets[@]}"; do
     file=${set%%:*}
@@ -35,8 +35,8 @@ for set in "${sets[@]}"; do
     [ "$file" = "$set" ] || count=${set#*:}
     head -n "$count" "$bench/$file" > "$out/$set.scores"
     cut -d' ' -f1 "$out/$set.scores" > "$out/$set.positions"
-    labels=(gamesolver "gamesolver --threads 2")
-    commands=("$ours connect-four --batch $out/$set.positions" "$ours connect-four --batch $out/$set.positions --threads 2")
+    labels=(gamesolver "gamesolver --threads 2" "... --one-at-a-time")
+    commands=("$ours connect-four --batch $out/$set.positions" "$ours connect-four --batch $out/$set.positions --threads 2" "$ours connect-four --batch $out/$set.positions --threads 2 --one-at-a-time")
     if [ -n "${PONS:-}" ]; then
         labels=(pons "${labels[@]}")
         commands=("$PONS" "${commands[@]}")
@@ -67,13 +67,13 @@ for set in "${sets[@]}"; do
         per=$(awk -v s="$med" -v n="$count" 'BEGIN { printf "%.1f us", s / n * 1e6 }')
         ratio=$(awk -v a="$base" -v b="$med" 'BEGIN { printf "%.2fx", b / a }')
         [ -n "${PONS:-}" ] || ratio="-"
-        printf '%-16s %-26s %10s %14s %8s\n' "$set" "${labels[$index]}" "$med" "$per" "$ratio"
+        printf '%-16s %-28s %10s %14s %8s\n' "$set" "${labels[$index]}" "$med" "$per" "$ratio"
     done
     unset times
 done
 for index in "${!labels[@]}"; do
     ratio=$(awk -v a="${totals[0]}" -v b="${totals[$index]}" 'BEGIN { printf "%.2fx", b / a }')
     [ -n "${PONS:-}" ] || ratio="-"
-    printf '%-16s %-26s %10s %14s %8s\n' total "${labels[$index]}" "${totals[$index]}" "" "$ratio"
+    printf '%-16s %-28s %10s %14s %8s\n' total "${labels[$index]}" "${totals[$index]}" "" "$ratio"
 done
 echo "(whole processes, $runs interleaved runs each, $(nproc) cores; 'vs Pons' = time / Pons' time)"
