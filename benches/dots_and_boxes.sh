@@ -5,12 +5,14 @@
 #
 #   benches/dots_and_boxes.sh [RUNS] [ROWS COLUMNS]
 #
-# Default: 5 runs on 3x3 boxes (24 edges, 2^24 boards). Programs: the C sweep; the tier solver
+# Default: 5 runs on 3x3 boxes (24 edges, 2^24 boards). Programs: the C sweep and the tight C
+# sweep (benches/cpp/dots_and_boxes_tight.c: free edges by bit tricks; the yardstick of issue
+# 25's tier kernel); the tier solver
 # on 1 and 2 threads; the engine with a dense table (1 thread) and the parallel engine (2
 # threads); the distributed tier solver (feature `distributed`) in one process with one worker,
 # one process with two workers, and two processes of one worker each on localhost. Prints per
 # program the median wall time, the median peak memory (of the process with worker 0, for two
-# processes) and the answer, which must agree, and each time's ratio to the C sweep's.
+# processes) and the answer, which must agree, and each time's ratio to the tight C sweep's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -19,9 +21,11 @@ columns=${3:-3}
 out=target/dots-and-boxes
 mkdir -p "$out"
 cargo build --release --quiet --features distributed
-if [ ! -x "$out/dots_and_boxes" ] || [ benches/cpp/dots_and_boxes.c -nt "$out/dots_and_boxes" ]; then
-    gcc -O2 -o "$out/dots_and_boxes" benches/cpp/dots_and_boxes.c
-fi
+for program in dots_and_boxes dots_and_boxes_tight; do
+    if [ ! -x "$out/$program" ] || [ "benches/cpp/$program.c" -nt "$out/$program" ]; then
+        gcc -O2 -o "$out/$program" "benches/cpp/$program.c"
+    fi
+done
 solver=target/release/gamesolver
 printf '127.0.0.1:%d\n127.0.0.1:%d\n' $((20000 + RANDOM % 20000)) $((40000 + RANDOM % 20000)) > "$out/hosts"
 
@@ -33,6 +37,7 @@ run() {
     start=$(date +%s%N)
     case $program in
         c-sweep) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes" "$rows" "$columns" > "$out/stdout.txt" ;;
+        c-tight) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes_tight" "$rows" "$columns" > "$out/stdout.txt" ;;
         tier-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 1 --json > "$out/stdout.txt" ;;
         tier-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 2 --json > "$out/stdout.txt" ;;
         engine-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver engine --json > "$out/stdout.txt" ;;
@@ -46,7 +51,7 @@ run() {
             ;;
     esac
     end=$(date +%s%N)
-    if [ "$program" = c-sweep ]; then
+    if [ "$program" = c-sweep ] || [ "$program" = c-tight ]; then
         answer=$(cat "$out/stdout.txt")
     else
         answer=$(tail -1 "$out/stdout.txt" | sed -E 's/.*"value":(-?[0-9]+).*/\1/')
@@ -54,7 +59,7 @@ run() {
     echo "$(( (end - start) / 1000000 )) $(tail -1 "$out/time.txt") $answer"
 }
 
-programs="c-sweep tier-1 tier-2 engine-1 parallel-2 timely-1x1 timely-1x2 timely-2x1"
+programs="c-tight c-sweep tier-1 tier-2 engine-1 parallel-2 timely-1x1 timely-1x2 timely-2x1"
 declare -A times=() memory=() answers=()
 for ((round = 0; round < runs; round++)); do
     for program in $programs; do
@@ -64,13 +69,13 @@ for ((round = 0; round < runs; round++)); do
         answers[$program]=$answer
     done
 done
-c_ms=$(echo "${times[c-sweep]}" | tr ' ' '\n' | grep . | median)
+c_ms=$(echo "${times[c-tight]}" | tr ' ' '\n' | grep . | median)
 echo "Dots and Boxes ${rows}x${columns}, $runs runs, medians:"
 for program in $programs; do
     ms=$(echo "${times[$program]}" | tr ' ' '\n' | grep . | median)
     kib=$(echo "${memory[$program]}" | tr ' ' '\n' | grep . | median)
     ratio=$(awk -v a="$ms" -v b="$c_ms" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-    printf '%-11s %8s ms %9s KiB  %5sx C  answer %s\n' "$program" "$ms" "$kib" "$ratio" "${answers[$program]}"
+    printf '%-11s %8s ms %9s KiB  %5sx tight C  answer %s\n' "$program" "$ms" "$kib" "$ratio" "${answers[$program]}"
     if [ "${answers[$program]}" != "${answers[c-sweep]}" ]; then
         echo "answers differ: $program says ${answers[$program]}, the C sweep ${answers[c-sweep]}" >&2
         exit 1

@@ -1,15 +1,15 @@
-//! One Connect Four position on a bound table that grows with the search: sized from the memory budget,
-//! without making a position of a millisecond pay for gigabytes.
+//! One Connect Four position on a bound table that grows with the search: sized from the
+//! memory budget, without making a position of a millisecond pay for gigabytes.
 //!
 //! A fixed bound table costs what its pages cost when first written, and a search writes all
 //! over it: a 4 GiB table costs seconds before a quick position is done, while the empty 7×6
 //! board, with the 64 MiB that suit quick positions, does not finish in ten minutes (it
 //! overwrites what it needs again). So the search starts on [`FIRST_BYTES`]; each time it runs
 //! past its stage's time (about as long as filling that table takes) it stops, its entries move
-//! to a table four times as large, and it searches again from there, losing only the window it
-//! was in (whose proofs are in the table it takes along). The last table is the largest power
-//! of two within half the budget (the rest is the search's and the line's); its stage has no
-//! time of its own.
+//! to a table [`GROWTH`] times as large, and it searches again from there, losing only the
+//! window it was in (whose proofs are in the table it takes along). The last table is the
+//! largest power of two within half the budget (the rest is the search's and the line's); its
+//! stage has no time of its own. Figures: docs/performance.md (issue 25).
 
 use std::time::{Duration, Instant};
 
