@@ -46,6 +46,66 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
 }
 
 #[test]
+fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() {
+    use gamesolver::{Game, Tiered};
+    use std::collections::HashSet;
+    // 2×3 boxes, 17 edges: each worker's share of a tier is one round (under 2¹⁶ states).
+    let game = DotsAndBoxes::new(2, 3).unwrap();
+    let workers = 2;
+    let config = DistributedConfig::process(workers);
+    let solved = distributed_tier_solve(Arc::new(game.clone()), config, Limits::default()).unwrap();
+    // Brute force over the rules: per worker, the next states its states reach that the other
+    // worker owns (a request each, once per tier), and the moves that reach them.
+    let owner = |tier: usize, rank: u64| (rank / game.tier_len(tier).div_ceil(2).max(1)) as usize;
+    let (mut requests, mut remote_moves) = ([0u64; 2], [0u64; 2]);
+    for tier in 0..game.tier_count() {
+        let mut asked: [HashSet<u64>; 2] = Default::default();
+        for rank in 0..game.tier_len(tier) {
+            let Some(state) = game.unrank(tier, rank) else {
+                continue;
+            };
+            let me = owner(tier, rank);
+            let mut moves = Vec::new();
+            game.moves(&state, &mut moves);
+            for mv in &moves {
+                let next = game.play(&state, mv).next;
+                let child = game.rank(&next);
+                if owner(tier + 1, child) != me {
+                    remote_moves[me] += 1;
+                    asked[me].insert(child);
+                }
+            }
+        }
+        for worker in 0..workers {
+            requests[worker] += asked[worker].len() as u64;
+        }
+    }
+    let mut local = solved.local.clone();
+    local.sort_by_key(|stats| stats.worker);
+    for stats in &local {
+        assert_eq!(stats.remote_moves, remote_moves[stats.worker]);
+        // At least one per next state; a repeat is asked again only when its place in the
+        // worker's memory of the round was taken since.
+        assert!(stats.remote_requests >= requests[stats.worker]);
+        assert!(
+            stats.remote_requests < stats.remote_moves,
+            "moves share next states: {} requests for {} moves, {} next states",
+            stats.remote_requests,
+            stats.remote_moves,
+            requests[stats.worker]
+        );
+    }
+    // Every request is answered by the other worker, with a one-byte value.
+    let asked: u64 = local.iter().map(|w| w.remote_requests).sum();
+    let answered: u64 = local.iter().map(|w| w.remote_replies).sum();
+    assert_eq!(asked, answered);
+    let sent: u64 = local.iter().map(|w| w.remote_bytes()).sum();
+    // A request: tier (4 bytes), rank (8), requester (4), id (4); an answer: requester (4),
+    // id (4) and the value in one byte.
+    assert_eq!(sent, asked * 20 + answered * 9);
+}
+
+#[test]
 fn each_worker_is_checked_against_the_budget_before_any_work() {
     let game = Arc::new(DotsAndBoxes::new(3, 4).unwrap());
     let refused = distributed_tier_solve(

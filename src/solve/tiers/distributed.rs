@@ -3,11 +3,13 @@
 //!
 //! Each worker owns a contiguous range of every tier's ranks (`ceil(len / workers)` each, in
 //! worker order) and keeps only its share of the tiers a move can reach. To value its states of
-//! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every move whose next
-//! state another worker owns, it sends a request `(tier, rank, requester, slot)` through
-//! timely's exchange to that owner, which answers `(requester, slot, value)` (a next state it
-//! owns itself it reads from its own share); once timely's progress tracking says every
-//! answer of the round has arrived, the worker takes each state's best move. A second
+//! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every next state another
+//! worker owns, it sends one request `(tier, rank, requester, id)` per round (moves of the
+//! round that reach the same state share it) through timely's exchange to that owner, which
+//! answers `(requester, id, value)` with the value in the tier's own width (one byte for Dots
+//! and Boxes; a next state it owns itself it reads from its own share); once timely's progress
+//! tracking says every answer of the round has arrived, the worker takes each state's best
+//! move. A second
 //! timestamp per round is a barrier: no worker asks about a tier before every owner has valued
 //! all of it. Every worker runs the same number of rounds per tier (set by the largest share),
 //! so they stay in step. The values are those of [`tier_solve`](crate::engines::tier_solve) for every
@@ -34,15 +36,15 @@ pub use timely::Config;
 /// States a worker values per round (its requests and answers are buffered a round at a time).
 pub const BATCH: u64 = 1 << 16;
 
-/// A request for a value: `(tier, rank, requester, slot)`.
-type Request = (u32, u64, u32, u64);
-/// An answer: `(requester, slot, value)`.
-type Reply = (u32, u64, i64);
+/// A request for a value: `(tier, rank, requester, id)`, the id of the requester's round.
+type Request = (u32, u64, u32, u32);
+/// An answer: `(requester, id, value)`, the value as the tiers store it.
+type Reply<V> = (u32, u32, V);
 
 /// Bytes of a request on the wire (timely's bincode encoding of the tuple).
-pub const REQUEST_BYTES: u64 = 4 + 8 + 4 + 8;
-/// Bytes of an answer on the wire.
-pub const REPLY_BYTES: u64 = 4 + 8 + 8;
+pub const REQUEST_BYTES: u64 = 4 + 8 + 4 + 4;
+/// Bytes of an answer on the wire besides its value (which takes the tiers' width: 1 to 8).
+pub const REPLY_HEADER_BYTES: u64 = 4 + 4;
 
 /// What one worker did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,9 +53,12 @@ pub struct WorkerStats {
     pub worker: usize,
     /// States it valued.
     pub states: u64,
-    /// Moves it looked at (one request each).
+    /// Moves it looked at.
     pub moves: u64,
-    /// Requests it sent to other workers.
+    /// Moves whose next state another worker owns.
+    pub remote_moves: u64,
+    /// Requests it sent to other workers: one per next state another worker owns, per round
+    /// (at most `remote_moves`).
     pub remote_requests: u64,
     /// Answers it sent to other workers.
     pub remote_replies: u64,
@@ -152,6 +157,41 @@ where
     Ok(solved)
 }
 
+/// The requests a worker sent this round, by a hash of the next state (2¹⁶ of them): a move
+/// to a next state asked for already takes that request's answer. Direct-mapped, so a repeat
+/// whose place another next state took since is asked again: that costs only traffic, and
+/// keeps the check per move a load and a compare (a hash map's entry cost more than the bytes
+/// saved in one process).
+struct Recent {
+    /// `(rank, tier, round, id)` per place (round 0: empty; rounds count from 1).
+    places: Vec<(u64, u32, u64, u32)>,
+}
+
+impl Recent {
+    const BITS: u32 = 16;
+
+    fn new() -> Recent {
+        Recent {
+            places: vec![(0, 0, 0, 0); 1 << Self::BITS],
+        }
+    }
+
+    fn place(tier: u32, rank: u64) -> usize {
+        let mixed = (rank ^ (u64::from(tier) << 56)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mixed >> (64 - Self::BITS)) as usize
+    }
+
+    /// The id of this round's request for `(tier, rank)`, if it is remembered.
+    fn id(&self, tier: u32, rank: u64, round: u64) -> Option<u32> {
+        let (r, t, n, id) = self.places[Self::place(tier, rank)];
+        (r == rank && t == tier && n == round).then_some(id)
+    }
+
+    fn remember(&mut self, tier: u32, rank: u64, round: u64, id: u32) {
+        self.places[Self::place(tier, rank)] = (rank, tier, round, id);
+    }
+}
+
 /// What one worker returns.
 struct Done {
     value: Option<Score>,
@@ -166,7 +206,7 @@ fn block(len: u64, workers: usize) -> u64 {
 }
 
 /// One worker's part of the solve, values stored as `V`.
-fn solve_on<G: Tiered, V: Cell>(
+fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     worker: &mut timely::worker::Worker,
     game: &G,
     limits: Limits,
@@ -210,7 +250,7 @@ fn solve_on<G: Tiered, V: Cell>(
         scope
             .input_from(&mut input)
             .container::<Vec<Request>>()
-            .unary::<CapacityContainerBuilder<Vec<Reply>>, _, _, _>(
+            .unary::<CapacityContainerBuilder<Vec<Reply<V>>>, _, _, _>(
                 Exchange::new(move |&(tier, rank, _, _): &Request| {
                     rank / block(owners[tier as usize], workers)
                 }),
@@ -221,7 +261,7 @@ fn solve_on<G: Tiered, V: Cell>(
                             let store = store.borrow();
                             let mut session = output.session(&capability);
                             for batch in batches {
-                                for &(tier, rank, requester, slot) in batch.iter() {
+                                for &(tier, rank, requester, id) in batch.iter() {
                                     let tier = tier as usize;
                                     let base = block(lengths[tier], workers) * index as u64;
                                     let held = store
@@ -229,7 +269,7 @@ fn solve_on<G: Tiered, V: Cell>(
                                         .and_then(Option::as_ref)
                                         .and_then(|values| values.get((rank - base) as usize));
                                     let value = match held {
-                                        Some(value) => value.widen(),
+                                        Some(&value) => value,
                                         None => {
                                             faults.borrow_mut().get_or_insert_with(|| {
                                                 Error::InvalidGame(format!(
@@ -237,13 +277,13 @@ fn solve_on<G: Tiered, V: Cell>(
                                                      tier {tier}, which it does not hold"
                                                 ))
                                             });
-                                            0
+                                            V::default()
                                         }
                                     };
                                     if requester as usize != index {
                                         *sent.borrow_mut() += 1;
                                     }
-                                    session.give((requester, slot, value));
+                                    session.give((requester, id, value));
                                 }
                             }
                         });
@@ -251,15 +291,15 @@ fn solve_on<G: Tiered, V: Cell>(
                 },
             )
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|&(requester, _, _): &Reply| u64::from(requester)),
+                Exchange::new(|&(requester, _, _): &Reply<V>| u64::from(requester)),
                 "Collect",
                 move |_, _| {
                     move |input, _output| {
                         input.for_each_stamp(|_, batches| {
                             let mut replies = replies.borrow_mut();
                             for batch in batches {
-                                for &(_, slot, value) in batch.iter() {
-                                    replies[slot as usize] = value;
+                                for &(_, id, value) in batch.iter() {
+                                    replies[id as usize] = value.widen();
                                 }
                             }
                         });
@@ -280,6 +320,13 @@ fn solve_on<G: Tiered, V: Cell>(
     // state's place in the round, its gain and turn.
     let mut firsts: Vec<Option<usize>> = Vec::new();
     let mut pending: Vec<(Score, Turn)> = Vec::new();
+    // Each move's value, by slot: read at once when this worker owns the next state, else
+    // copied from the answer to the round's request for it (`remote`: slot and request id).
+    let mut answers: Vec<Score> = Vec::new();
+    let mut remote: Vec<(usize, u32)> = Vec::new();
+    // The round's requests so far, by next state: a repeat is sent once.
+    let mut asked = Recent::new();
+    let mut round_number: u64 = 0;
     let reach = game.tier_reach().max(1);
     let mut held = 0u64;
     // Advances every worker's input to `time`, stepping until every message before it is in.
@@ -309,10 +356,10 @@ fn solve_on<G: Tiered, V: Cell>(
             let (low, high) = ((round * BATCH).min(owned), ((round + 1) * BATCH).min(owned));
             firsts.clear();
             pending.clear();
-            // Each move's value, by slot: read here when this worker owns the next state,
-            // filled in by the owner's answer otherwise.
-            let mut answers = std::mem::take(&mut *replies.borrow_mut());
             answers.clear();
+            remote.clear();
+            let mut requests: u32 = 0;
+            round_number += 1;
             if fault.is_none() {
                 let held = store.borrow();
                 let mut previous = None;
@@ -348,19 +395,35 @@ fn solve_on<G: Tiered, V: Cell>(
                                 }
                             }
                         } else {
-                            stats.remote_requests += 1;
+                            stats.remote_moves += 1;
+                            let id =
+                                asked.id(to as u32, child, round_number).unwrap_or_else(|| {
+                                    let id = requests;
+                                    requests += 1;
+                                    stats.remote_requests += 1;
+                                    input.send((to as u32, child, index as u32, id));
+                                    asked.remember(to as u32, child, round_number, id);
+                                    id
+                                });
+                            remote.push((slot as usize, id));
                             answers.push(0);
-                            input.send((to as u32, child, index as u32, slot));
                         }
                     });
                     previous = Some(state);
                 }
             }
-            *replies.borrow_mut() = answers;
+            {
+                let mut replies = replies.borrow_mut();
+                replies.clear();
+                replies.resize(requests as usize, 0);
+            }
             settle(&mut input, worker, time + 1);
             // Every answer of this round is in: value the round's states.
             if fault.is_none() {
                 let replies = replies.borrow();
+                for &(slot, id) in &remote {
+                    answers[slot] = replies[id as usize];
+                }
                 let mut store = store.borrow_mut();
                 let values = store[tier].as_mut().expect("allocated above");
                 for (offset, first_move) in firsts.iter().enumerate() {
@@ -375,7 +438,7 @@ fn solve_on<G: Tiered, V: Cell>(
                     let mut best: Option<Score> = None;
                     for slot in first_move..last {
                         let (gain, turn) = pending[slot];
-                        match combine(gain, turn, replies[slot]) {
+                        match combine(gain, turn, answers[slot]) {
                             Ok(value) => best = Some(best.map_or(value, |best| best.max(value))),
                             Err(error) => {
                                 fault.get_or_insert(error);
@@ -404,7 +467,8 @@ fn solve_on<G: Tiered, V: Cell>(
             time += 2;
         }
         let after = (stats.remote_requests, *remote_replies.borrow());
-        let bytes = (after.0 - before.0) * REQUEST_BYTES + (after.1 - before.1) * REPLY_BYTES;
+        let bytes = (after.0 - before.0) * REQUEST_BYTES
+            + (after.1 - before.1) * (REPLY_HEADER_BYTES + width);
         stats.bytes_per_tier.push((tier, bytes));
         if tier > from
             && tier + reach < count
