@@ -78,7 +78,7 @@ fn stopped_within(stop: &(Mutex<bool>, Condvar), pause: Duration) -> bool {
 
 /// The reporter's loop: silent for [`QUIET`], then a spinner with the figures until stopped.
 fn report(stop: &(Mutex<bool>, Condvar), budget: fn() -> u64) {
-    let mut last = (Instant::now(), PROGRESS.stored());
+    let mut last = (Instant::now(), counted(&PROGRESS));
     if stopped_within(stop, QUIET) {
         return;
     }
@@ -87,7 +87,7 @@ fn report(stop: &(Mutex<bool>, Condvar), budget: fn() -> u64) {
         bar.set_style(style);
     }
     loop {
-        let now = (Instant::now(), PROGRESS.stored());
+        let now = (Instant::now(), counted(&PROGRESS));
         let seconds = now.0.duration_since(last.0).as_secs_f64();
         let rate = if seconds > 0.0 {
             now.1.saturating_sub(last.1) as f64 / seconds
@@ -104,12 +104,24 @@ fn report(stop: &(Mutex<bool>, Condvar), budget: fn() -> u64) {
     bar.finish_and_clear();
 }
 
+/// What the rate counts: the states searched by the pruning engine, else the states stored.
+fn counted(progress: &Progress) -> u64 {
+    match progress.searched() {
+        0 => progress.stored(),
+        searched => searched,
+    }
+}
+
 /// The figures in words, short enough for one line of a narrow terminal: rows or tiers for a
-/// solver that works in steps, else the states stored and how many a second; then the memory held
-/// against the budget.
+/// solver that works in steps, the states searched for the pruning engine (its table is fixed,
+/// so what it stores stops growing), else the states stored; with how many a second; then the
+/// memory held against the budget.
 pub fn line(progress: &Progress, rate: f64, budget: u64) -> String {
     let work = match progress.steps() {
         Some((done, of)) => format!("{} {done} of {of}", progress.step_name()),
+        None if progress.searched() > 0 => {
+            format!("{} states searched, {}/s", progress.searched(), count(rate))
+        }
         None => format!("{} states, {}/s", progress.stored(), count(rate)),
     };
     format!(
@@ -140,6 +152,11 @@ mod tests {
         assert_eq!(
             line(&progress, 0.0, 1 << 30),
             "0 states, 0/s, 0 B of 1.0 GiB budget"
+        );
+        progress.add_searched(3_000_000);
+        assert_eq!(
+            line(&progress, 2.5e6, 1 << 30),
+            "3000000 states searched, 2.5 M/s, 0 B of 1.0 GiB budget"
         );
         assert_eq!(count(4_123_456.0), "4.1 M");
         assert_eq!(count(12_340.0), "12.3 K");

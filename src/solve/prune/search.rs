@@ -396,6 +396,10 @@ impl<G: Game> Search<G> {
             if self.stores.is_multiple_of(CANCEL_EVERY) {
                 guard.cancelled()?;
                 if self.stores >= CHECK_EVERY {
+                    // Every frame that closes stores once: the stores are the states searched.
+                    if let Some(progress) = guard.progress {
+                        progress.add_searched(self.stores as u64);
+                    }
                     self.stores = 0;
                     self.check_memory(table, guard)?;
                 }
