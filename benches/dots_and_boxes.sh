@@ -6,8 +6,8 @@
 #   benches/dots_and_boxes.sh [RUNS] [ROWS COLUMNS]
 #
 # Default: 5 runs on 3x3 boxes (24 edges, 2^24 boards). Programs: the C sweep and the tight C
-# sweep (benches/cpp/dots_and_boxes_tight.c: free edges by bit tricks; the yardstick of issue
-# 25's tier kernel); the tier solver
+# sweep (benches/cpp/dots_and_boxes.c, and with --tight: free edges by bit tricks, the yardstick
+# of issue 25's tier kernel); the tier solver
 # on 1 and 2 threads; the engine with a dense table (1 thread) and the parallel engine (2
 # threads); the distributed tier solver (feature `distributed`) in one process with one worker,
 # one process with two workers, and two processes of one worker each on localhost. Prints per
@@ -21,11 +21,9 @@ columns=${3:-3}
 out=target/dots-and-boxes
 mkdir -p "$out"
 cargo build --release --quiet --features distributed
-for program in dots_and_boxes dots_and_boxes_tight; do
-    if [ ! -x "$out/$program" ] || [ "benches/cpp/$program.c" -nt "$out/$program" ]; then
-        gcc -O2 -o "$out/$program" "benches/cpp/$program.c"
-    fi
-done
+if [ ! -x "$out/dots_and_boxes" ] || [ benches/cpp/dots_and_boxes.c -nt "$out/dots_and_boxes" ]; then
+    gcc -O2 -o "$out/dots_and_boxes" benches/cpp/dots_and_boxes.c
+fi
 solver=target/release/gamesolver
 printf '127.0.0.1:%d\n127.0.0.1:%d\n' $((20000 + RANDOM % 20000)) $((40000 + RANDOM % 20000)) > "$out/hosts"
 
@@ -37,7 +35,7 @@ run() {
     start=$(date +%s%N)
     case $program in
         c-sweep) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes" "$rows" "$columns" > "$out/stdout.txt" ;;
-        c-tight) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes_tight" "$rows" "$columns" > "$out/stdout.txt" ;;
+        c-tight) /usr/bin/time -f "%M" -o "$out/time.txt" "$out/dots_and_boxes" --tight "$rows" "$columns" > "$out/stdout.txt" ;;
         tier-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 1 --json > "$out/stdout.txt" ;;
         tier-2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver tier --threads 2 --json > "$out/stdout.txt" ;;
         engine-1) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver engine --json > "$out/stdout.txt" ;;
