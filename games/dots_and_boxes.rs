@@ -186,31 +186,38 @@ impl Tiered for DotsAndBoxes {
         _moves: &mut Vec<u8>,
         mut each: impl FnMut(Score, Turn, usize, u64),
     ) {
-        let tier = drawn.count_ones() as usize + 1;
-        // A new edge e with j drawn edges below it: the drawn edges below keep their terms
-        // C(c, i + 1) (`below`), e adds C(e, j + 1), the ones above move up a place and add
-        // C(c, i + 2) (`above`).
-        let (mut above, mut bits, mut count) = (0, *drawn, 0);
+        let (drawn, tier) = (*drawn, drawn.count_ones() as usize + 1);
+        // A new edge e with j drawn edges c_1 < … < c_j below it: those keep their terms
+        // C(c_i, i) (`kept[j]`), e adds C(e, j + 1), the ones above move up a place and add
+        // C(c_i, i + 1) instead (`moved[k] − moved[j]`, k drawn in all). Sums over the drawn
+        // edges first, then only the free edges are visited, with no branch on whether an edge
+        // is drawn (it mispredicted half the time).
+        let (mut kept, mut moved) = (
+            [0u64; MAX_EDGES as usize + 1],
+            [0u64; MAX_EDGES as usize + 1],
+        );
+        let (mut bits, mut count) = (drawn, 0);
         while bits != 0 {
+            let edge = bits.trailing_zeros() as usize;
             count += 1;
-            above += BINOMIAL[bits.trailing_zeros() as usize][count + 1];
+            kept[count] = kept[count - 1] + BINOMIAL[edge][count];
+            moved[count] = moved[count - 1] + BINOMIAL[edge][count + 1];
             bits &= bits - 1;
         }
-        let (mut below, mut count) = (0, 0);
-        for (edge, binomial) in BINOMIAL.iter().enumerate().take(self.edges as usize) {
-            if drawn & (1 << edge) != 0 {
-                count += 1;
-                below += binomial[count];
-                above -= binomial[count + 1];
+        let all_moved = moved[count];
+        let mut free = !drawn & (u64::MAX >> (64 - self.edges));
+        while free != 0 {
+            let edge = free.trailing_zeros();
+            free &= free - 1;
+            let below = (drawn & ((1 << edge) - 1)).count_ones() as usize;
+            let completed = self.completed(drawn | (1 << edge), edge);
+            let turn = if completed > 0 {
+                Turn::Keep
             } else {
-                let completed = self.completed(drawn | (1 << edge), edge as u32);
-                let turn = if completed > 0 {
-                    Turn::Keep
-                } else {
-                    Turn::Pass
-                };
-                each(completed, turn, tier, below + binomial[count + 1] + above);
-            }
+                Turn::Pass
+            };
+            let rank = kept[below] + BINOMIAL[edge as usize][below + 1] + all_moved - moved[below];
+            each(completed, turn, tier, rank);
         }
     }
 }

@@ -301,3 +301,46 @@ fn connect_four_on_small_boards_equals_the_engine_for_threads_1_to_8() {
     assert_eq!(tiers.value(), engine);
     assert_eq!(tiers.stats().tiers, 17 - 4);
 }
+
+#[test]
+fn dots_and_boxes_ranks_each_child_as_rank_does_on_boards_up_to_sixty_edges() {
+    use gamesolver::{Game, Tiered};
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (rows, columns) in [(1, 1), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        let game = DotsAndBoxes::new(rows, columns).unwrap();
+        let all = u64::MAX >> (64 - game.edges());
+        let mut boards = vec![0, all & !1, all & !(1 << (game.edges() - 1))];
+        for _ in 0..300 {
+            let (a, b) = (random(), random());
+            boards.extend([a & b & all, a & all, (a | b) & all]);
+        }
+        for drawn in boards {
+            // The literal rules: each move played, its next state ranked from scratch.
+            let mut moves = Vec::new();
+            game.moves(&drawn, &mut moves);
+            let expected: Vec<_> = moves
+                .iter()
+                .map(|mv| {
+                    let step = game.play(&drawn, mv);
+                    (
+                        step.gain,
+                        step.turn,
+                        game.tier(&step.next),
+                        game.rank(&step.next),
+                    )
+                })
+                .collect();
+            let mut children = Vec::new();
+            game.ranked_children(&drawn, &mut Vec::new(), |gain, turn, tier, rank| {
+                children.push((gain, turn, tier, rank))
+            });
+            assert_eq!(children, expected, "{rows}x{columns}, {drawn:#x}");
+        }
+    }
+}
