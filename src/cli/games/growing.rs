@@ -62,8 +62,9 @@ impl Stages {
     }
 
     /// The limits of the stage to run next, and whether running out of time in it is the
-    /// user's time limit (the last word) rather than the stage's.
-    fn stage_limits(&self) -> (Limits, bool) {
+    /// user's time limit (the last word) rather than the stage's: give both to
+    /// [`after`](Self::after) with the stage's result.
+    fn next(&self) -> (Limits, bool) {
         let left = self
             .limits
             .time_limit
@@ -88,16 +89,11 @@ impl Stages {
         }
     }
 
-    /// Runs one stage: `value` is a pruner's query under the stage's limits. Its value, or
-    /// `None` when the stage's own time ran out (the next stage's table is then
-    /// [`bytes`](Self::bytes)), or the error (running out of the user's time reported with the
-    /// user's limit).
-    fn run(
-        &mut self,
-        value: impl FnOnce(Limits) -> Result<Score, Error>,
-    ) -> Result<Option<Score>, Error> {
-        let (limits, last) = self.stage_limits();
-        match value(limits) {
+    /// What a stage's `result` means: its value, or `None` when the stage's own time ran out
+    /// (the next stage's table is then [`bytes`](Self::bytes)), or the error (running out of
+    /// the user's time reported with the user's limit). `last` is [`next`](Self::next)'s.
+    fn after(&mut self, result: Result<Score, Error>, last: bool) -> Result<Option<Score>, Error> {
+        match result {
             Ok(score) => Ok(Some(score)),
             Err(Error::TimeLimit { .. }) if !last => {
                 self.bytes = self.bytes.saturating_mul(GROWTH.into()).min(self.largest);
@@ -135,19 +131,19 @@ pub(super) fn solve(
     let mut table = FixedBoundTable::for_game(game, stages.bytes())?;
     let mut spent = Stats::default();
     loop {
-        let mut pruner = Pruner::new(game, table, options)?;
-        let value = stages.run(|limits| {
-            pruner.set_limits(limits);
-            pruner.value_of(&start)
-        })?;
+        let (limits, last) = stages.next();
+        let mut pruner = Pruner::new(game, table, options.limits(limits))?;
+        let value = stages.after(pruner.value_of(&start), last)?;
         spent = then(spent, pruner.stats());
+        let held = pruner.into_table();
         match value {
+            // A fresh pruner, under the user's limits: its statistics are the queries' that
+            // follow, not the solve's.
             Some(value) => {
-                // A fresh pruner: its statistics are the queries' that follow, not the solve's.
-                let pruner = Pruner::new(game, pruner.into_table(), options)?;
+                let pruner = Pruner::new(game, held, options)?;
                 return Ok((pruner.into_solved(start, value), spent));
             }
-            None => table = pruner.into_table().resized(stages.bytes())?,
+            None => table = held.resized(stages.bytes())?,
         }
     }
 }
@@ -164,11 +160,9 @@ pub(super) fn par_solve(
     let mut table = AtomicBoundTable::for_game(game, stages.bytes())?;
     let mut spent = Stats::default();
     loop {
-        let mut pruner = Pruner::new(game, &table, options)?;
-        let value = stages.run(|limits| {
-            pruner.set_limits(limits);
-            pool.install(|| pruner.par_value_of(&start))
-        })?;
+        let (limits, last) = stages.next();
+        let mut pruner = Pruner::new(game, &table, options.limits(limits))?;
+        let value = stages.after(pool.install(|| pruner.par_value_of(&start)), last)?;
         spent = then(spent, pruner.stats());
         match value {
             Some(value) => return Ok((value, table, spent)),
@@ -200,17 +194,16 @@ mod tests {
         let mut stages = Stages::new(Limits::with_memory_budget(12 << 30));
         let mut seen = Vec::new();
         loop {
-            let (limits, last) = stages.stage_limits();
+            let (limits, last) = stages.next();
             seen.push((stages.bytes() / MIB, limits.time_limit.map(|t| t.as_secs())));
             if last {
                 break;
             }
-            let out_of_time = stages.run(|_| {
-                Err(Error::TimeLimit {
-                    limit: Duration::ZERO,
-                    progress: String::new(),
-                })
-            });
+            let out_of_time = Error::TimeLimit {
+                limit: Duration::ZERO,
+                progress: String::new(),
+            };
+            let out_of_time = stages.after(Err(out_of_time), last);
             assert!(matches!(out_of_time, Ok(None)));
         }
         assert_eq!(
@@ -219,24 +212,21 @@ mod tests {
         );
         // A small budget: one stage, the largest table already.
         let small = Stages::new(Limits::with_memory_budget(6 * MIB));
-        assert_eq!((small.bytes(), small.stage_limits().1), (2 * MIB, true));
+        assert_eq!((small.bytes(), small.next().1), (2 * MIB, true));
     }
 
     #[test]
     fn the_users_time_limit_is_the_last_word_and_is_reported_as_given() {
         let limits = Limits::with_memory_budget(1 << 30).time_limit(Duration::from_millis(300));
         let mut stages = Stages::new(limits);
-        let (stage, last) = stages.stage_limits();
+        let (stage, last) = stages.next();
         assert!(last, "300 ms left is less than the first stage's second");
         assert!(stage.time_limit.unwrap() <= Duration::from_millis(300));
-        let error = stages
-            .run(|_| {
-                Err(Error::TimeLimit {
-                    limit: Duration::from_millis(299),
-                    progress: "far".into(),
-                })
-            })
-            .unwrap_err();
+        let out_of_time = Error::TimeLimit {
+            limit: Duration::from_millis(299),
+            progress: "far".into(),
+        };
+        let error = stages.after(Err(out_of_time), last).unwrap_err();
         assert_eq!(
             error,
             Error::TimeLimit {

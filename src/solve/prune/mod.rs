@@ -191,12 +191,6 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
         self.table
     }
 
-    /// Searches from now on under `limits` (a later stage of a solve, say).
-    #[cfg(feature = "cli")]
-    pub(crate) fn set_limits(&mut self, limits: Limits) {
-        self.options.limits = limits;
-    }
-
     /// The solution of `start`, whose value for its side to move is `value` (found by this
     /// pruner, or by another on the same table).
     #[cfg(feature = "cli")]
