@@ -276,9 +276,14 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
         Some(pool) if cli.one_at_a_time => {
             let table = AtomicBoundTable::for_game(&game, bytes)?;
             let mut pruner = Pruner::new(&game, &table, options)?;
-            each_line(cli, &game, &mut pruner, input, out, |pruner, position| {
-                pool.install(|| pruner.par_value_of(position))
-            })
+            each_line(
+                cli,
+                &game,
+                &mut pruner,
+                input,
+                out,
+                &mut |pruner, position| pool.install(|| pruner.par_value_of(position)),
+            )
         }
         Some(pool) => {
             let table = AtomicBoundTable::for_game(&game, bytes)?;
@@ -287,7 +292,7 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
         None => {
             let table = FixedBoundTable::for_game(&game, bytes)?;
             let mut pruner = Pruner::new(&game, table, options)?;
-            each_line(cli, &game, &mut pruner, input, out, Pruner::value_of)
+            each_line(cli, &game, &mut pruner, input, out, &mut Pruner::value_of)
         }
     }
 }
@@ -351,16 +356,13 @@ fn each_line<'g, T: BoundTable<ConnectFour>>(
     pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
     input: Box<dyn BufRead>,
     out: &mut dyn Write,
-    mut value: impl FnMut(
-        &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
-        &Position,
-    ) -> Result<Score, Error>,
+    value: &mut ValueOf<'g, '_, T>,
 ) -> Result<bool, Failure> {
     let mut all_solved = true;
     for (index, line) in bounded_lines(input).enumerate() {
         let number = index + 1;
         let line = line?;
-        let result = solve_line(cli, game, pruner, &line, &mut value)
+        let result = solve_line(cli, game, pruner, &line, value)
             .map_err(|error| Failure::AtLine(number, error))?;
         all_solved &= result.is_ok();
         if !emit(out, number, result)? {
