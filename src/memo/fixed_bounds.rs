@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::prefetch;
-use super::zeroed::zeroed_words;
+use super::zeroed::{ZeroWord, zeroed_words};
 use crate::error::Error;
 use crate::game::Score;
 use crate::keys::CompactKey;
@@ -240,24 +240,39 @@ impl FixedBoundTable {
     /// assert_eq!(entries(&large), entries(&small)); // every entry, in a larger table
     /// ```
     pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
-        let layout = Layout::new(self.layout.key_bits, bytes / 8);
-        let mut words: Vec<u64> = zeroed_words(layout.slots(), "a fixed bound table")?;
-        let mut occupied = 0;
-        for (slot, &word) in self.words.iter().enumerate() {
-            if let Some((mixed, bound)) = self.layout.entry(slot, word) {
-                let (slot, quotient) = layout.place_mixed(mixed);
-                if let Some(new) = layout.write(quotient, bound) {
-                    occupied += usize::from(words[slot] == 0);
-                    words[slot] = new;
-                }
-            }
-        }
+        let (layout, words, occupied) =
+            carried(self.layout, self.words.iter().copied(), bytes, |word| word)?;
         Ok(FixedBoundTable {
             layout,
             words,
             occupied,
         })
     }
+}
+
+/// The words of a table of at most `bytes` bytes (its layout for `from`'s keys) holding the
+/// entries of `old`, a table laid out as `from`, and how many slots they fill: what both
+/// tables' `resized` do, over their own kind of word (`word` gives its bits to write).
+fn carried<W: ZeroWord>(
+    from: Layout,
+    old: impl Iterator<Item = u64>,
+    bytes: u64,
+    word: impl Fn(&mut W) -> &mut u64,
+) -> Result<(Layout, Vec<W>, usize), Error> {
+    let layout = Layout::new(from.key_bits, bytes / 8);
+    let mut words = zeroed_words(layout.slots(), "a fixed bound table")?;
+    let mut occupied = 0;
+    for (slot, old) in old.enumerate() {
+        if let Some((mixed, bound)) = from.entry(slot, old) {
+            let (slot, quotient) = layout.place_mixed(mixed);
+            if let Some(new) = layout.write(quotient, bound) {
+                let target = word(&mut words[slot]);
+                occupied += usize::from(*target == 0);
+                *target = new;
+            }
+        }
+    }
+    Ok((layout, words, occupied))
 }
 
 impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
@@ -360,19 +375,8 @@ impl AtomicBoundTable {
     /// A table of at most `bytes` bytes holding this table's entries, as
     /// [`FixedBoundTable::resized`]. Entries stored while it runs may or may not be carried.
     pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
-        let layout = Layout::new(self.layout.key_bits, bytes / 8);
-        let mut words: Vec<AtomicU64> = zeroed_words(layout.slots(), "a fixed bound table")?;
-        let mut occupied = 0;
-        for (slot, word) in self.words.iter().enumerate() {
-            if let Some((mixed, bound)) = self.layout.entry(slot, word.load(Ordering::Relaxed)) {
-                let (slot, quotient) = layout.place_mixed(mixed);
-                if let Some(new) = layout.write(quotient, bound) {
-                    let target = words[slot].get_mut();
-                    occupied += usize::from(*target == 0);
-                    *target = new;
-                }
-            }
-        }
+        let old = self.words.iter().map(|word| word.load(Ordering::Relaxed));
+        let (layout, words, occupied) = carried(self.layout, old, bytes, AtomicU64::get_mut)?;
         let table = AtomicBoundTable {
             layout,
             words,
