@@ -9,11 +9,10 @@
 //! answers `(requester, id, value)` with the value in the tier's own width (one byte for Dots
 //! and Boxes; a next state it owns itself it reads from its own share); once timely's progress
 //! tracking says every answer of the round has arrived, the worker takes each state's best
-//! move. A second
-//! timestamp per round is a barrier: no worker asks about a tier before every owner has valued
-//! all of it. Every worker runs the same number of rounds per tier (set by the largest share),
-//! so they stay in step. The values are those of [`tier_solve`](crate::engines::tier_solve) for every
-//! number of workers and processes.
+//! move. A second timestamp per round is a barrier: no worker asks about a tier before every
+//! owner has valued all of it. Every worker runs the same number of rounds per tier (set by the
+//! largest share), so they stay in step. The values are those of
+//! [`tier_solve`](crate::engines::tier_solve) for every number of workers and processes.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -163,7 +162,8 @@ where
 /// keeps the check per move a load and a compare (a hash map's entry cost more than the bytes
 /// saved in one process).
 struct Recent {
-    /// `(rank, tier, round, id)` per place (round 0: empty; rounds count from 1).
+    /// `(rank, tier, round, id)` per place (round 0: empty; a round is stamped with its first
+    /// timestamp, from 1).
     places: Vec<(u64, u32, u64, u32)>,
 }
 
@@ -326,7 +326,6 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     let mut remote: Vec<(usize, u32)> = Vec::new();
     // The round's requests so far, by next state: a repeat is sent once.
     let mut asked = Recent::new();
-    let mut round_number: u64 = 0;
     let reach = game.tier_reach().max(1);
     let mut held = 0u64;
     // Advances every worker's input to `time`, stepping until every message before it is in.
@@ -359,7 +358,8 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
             answers.clear();
             remote.clear();
             let mut requests: u32 = 0;
-            round_number += 1;
+            // The round's stamp in `asked`: its first timestamp, never 0 (an empty place's).
+            let round_stamp = time + 1;
             if fault.is_none() {
                 let held = store.borrow();
                 let mut previous = None;
@@ -396,15 +396,14 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
                             }
                         } else {
                             stats.remote_moves += 1;
-                            let id =
-                                asked.id(to as u32, child, round_number).unwrap_or_else(|| {
-                                    let id = requests;
-                                    requests += 1;
-                                    stats.remote_requests += 1;
-                                    input.send((to as u32, child, index as u32, id));
-                                    asked.remember(to as u32, child, round_number, id);
-                                    id
-                                });
+                            let id = asked.id(to as u32, child, round_stamp).unwrap_or_else(|| {
+                                let id = requests;
+                                requests += 1;
+                                stats.remote_requests += 1;
+                                input.send((to as u32, child, index as u32, id));
+                                asked.remember(to as u32, child, round_stamp, id);
+                                id
+                            });
                             remote.push((slot as usize, id));
                             answers.push(0);
                         }
