@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Connect Four, whole processes side by side: gamesolver's pruning engine against Pascal Pons'
-# solver, on the benchmark sets in ../shared/bench/connect4.
+# solver, on Pons' benchmark sets (../shared/bench/connect4, or the samples in tests/data).
 #
 #   PONS=/path/to/c4solver benches/connect_four.sh [RUNS] [SET]...
 #
 # PONS is a c4solver binary you built yourself from Pons' public source (PascalPons/connect4 on
 # GitHub), outside this repository: nothing here builds or ships it. It runs without an opening
-# book. SET is a file name in ../shared/bench/connect4, or NAME:N for its first N positions
+# book. SET is a file name in the sets' folder (below), or NAME:N for its first N positions
 # (default: the sets of issue 25's goal, Test_L3_R1, Test_L2_R1 and Test_L1_R1:100).
 # Every command reads the same positions and must print the published scores; each is run
 # RUNS times (default 7), interleaved so that a noisy neighbour hurts all alike. Prints per set
@@ -19,7 +19,13 @@ runs=${1:-7}
 shift $(( $# >= 1 ? 1 : 0 ))
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(Test_L3_R1 Test_L2_R1 Test_L1_R1:100)
-bench=../shared/bench/connect4
+# The sets: GAMESOLVER_CONNECT4_DIR, else ../shared/bench/connect4 where it exists (beside a CI
+# clone), else the 250-line samples kept in tests/data/connect4 (a user's clone).
+bench=${GAMESOLVER_CONNECT4_DIR:-../shared/bench/connect4}
+if [ ! -d "$bench" ]; then
+    echo "(no $bench: timing the 250-line samples in tests/data/connect4)" >&2
+    bench=tests/data/connect4
+fi
 out=target/connect-four
 mkdir -p "$out"
 cargo build --release --quiet
