@@ -300,7 +300,7 @@ fn the_tier_solver_agrees_with_the_engine_from_the_command_line() {
             let tiers = json(&args, None);
             assert_eq!(tiers["value"], engine["value"], "{args:?}");
             assert_eq!(tiers["solver"], "tier");
-            assert_eq!(tiers["table"], "8-bit tiers");
+            assert_eq!(tiers["table"], "8-bit tiers by dense index");
             // Both lines take the first best move in the same order of moves.
             assert_eq!(tiers["line"], engine["line"], "{args:?}");
         }

@@ -8,7 +8,9 @@ use gamesolver::check::{CheckOptions, Violation, check_tiers};
 use gamesolver::engines::{par_tier_solve_with, solve, tier_solve, tier_solve_with};
 use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
-use gamesolver::{Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn,
+};
 
 /// A race along a track of cells with points: move 1 to 3 cells ahead, gain the points of the
 /// cell landed on; landing on a cell that is a multiple of 5 gives another move. A "boost" flag
@@ -94,6 +96,142 @@ impl Tiered for Race {
     }
 }
 
+/// A tiered game with its dense index hidden: the tier solver lays its values out by rank.
+#[derive(Debug, Clone)]
+struct Ranked<G>(G);
+
+impl<G: Tiered> Game for Ranked<G> {
+    type State = G::State;
+    type Move = G::Move;
+    fn start(&self) -> G::State {
+        self.0.start()
+    }
+    fn moves(&self, state: &G::State, moves: &mut Vec<G::Move>) {
+        self.0.moves(state, moves);
+    }
+    fn play(&self, state: &G::State, mv: &G::Move) -> Step<G::State> {
+        self.0.play(state, mv)
+    }
+    fn payoff(&self, state: &G::State) -> Score {
+        self.0.payoff(state)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().tiers()
+    }
+}
+
+impl<G: Tiered> Tiered for Ranked<G> {
+    fn tier_count(&self) -> usize {
+        self.0.tier_count()
+    }
+    fn tier(&self, state: &G::State) -> usize {
+        self.0.tier(state)
+    }
+    fn tier_len(&self, tier: usize) -> u64 {
+        self.0.tier_len(tier)
+    }
+    fn rank(&self, state: &G::State) -> u64 {
+        self.0.rank(state)
+    }
+    fn unrank(&self, tier: usize, rank: u64) -> Option<G::State> {
+        self.0.unrank(tier, rank)
+    }
+    fn unrank_next(&self, tier: usize, rank: u64, previous: &G::State) -> Option<G::State> {
+        self.0.unrank_next(tier, rank, previous)
+    }
+    fn tier_reach(&self) -> usize {
+        self.0.tier_reach()
+    }
+    fn value_bound(&self) -> Score {
+        self.0.value_bound()
+    }
+    fn ranked_children(
+        &self,
+        state: &G::State,
+        moves: &mut Vec<G::Move>,
+        each: impl FnMut(Score, Turn, usize, u64),
+    ) {
+        self.0.ranked_children(state, moves, each);
+    }
+}
+
+/// Steps along a line of `cells` cells, 1 or 2 ahead, gaining the cell's points (a cell that
+/// is a multiple of 3 keeps the turn); tier and dense index are the cell. Fault injection: a
+/// move back a cell (to an earlier tier), or an index past the end.
+#[derive(Debug, Clone)]
+struct Line {
+    points: Vec<Score>,
+    back: bool,
+    short_index: bool,
+}
+
+impl Game for Line {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn moves(&self, cell: &usize, moves: &mut Vec<usize>) {
+        moves.extend((1..=2).filter(|step| cell + step < self.points.len()));
+    }
+    fn play(&self, cell: &usize, step: &usize) -> Step<usize> {
+        let next = if self.back && *cell > 0 {
+            cell - 1
+        } else {
+            cell + step
+        };
+        let turn = if next.is_multiple_of(3) {
+            Turn::Keep
+        } else {
+            Turn::Pass
+        };
+        Step {
+            next,
+            gain: self.points[next],
+            turn,
+        }
+    }
+    fn payoff(&self, _: &usize) -> Score {
+        0
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index().tiers()
+    }
+}
+
+impl DenseIndex for Line {
+    fn index_len(&self) -> usize {
+        self.points.len() - usize::from(self.short_index)
+    }
+    fn index(&self, cell: &usize) -> usize {
+        *cell
+    }
+}
+
+impl Tiered for Line {
+    fn tier_count(&self) -> usize {
+        self.points.len()
+    }
+    fn tier(&self, cell: &usize) -> usize {
+        *cell
+    }
+    fn tier_len(&self, _: usize) -> u64 {
+        1
+    }
+    fn rank(&self, _: &usize) -> u64 {
+        0
+    }
+    fn unrank(&self, tier: usize, _: u64) -> Option<usize> {
+        Some(tier)
+    }
+    fn tier_reach(&self) -> usize {
+        2
+    }
+    fn value_bound(&self) -> Score {
+        self.points.iter().map(|p| p.abs()).sum()
+    }
+}
+
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -145,17 +283,101 @@ fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
 }
 
 #[test]
-fn dots_and_boxes_two_by_three_in_parallel() {
+fn dots_and_boxes_two_by_three_in_parallel_by_index_and_by_rank() {
     let game = DotsAndBoxes::new(2, 3).unwrap();
     let engine = solve(&game, DenseTable::for_game(&game)).unwrap().value();
     for threads in [1, 2, 3, 8] {
-        let tiers = pool(threads)
-            .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed))
-            .unwrap();
-        assert_eq!(tiers.value(), engine, "{threads} threads");
-        assert_eq!(tiers.stats().states, 1 << 17);
-        // Only two tiers of one byte each are held at once.
-        assert_eq!(tiers.stats().peak_bytes, 24_310 + 24_310); // C(17, 8) + C(17, 9)
+        let on = |limits| {
+            pool(threads)
+                .install(|| par_tier_solve_with(&game, limits, KeepTiers::Needed))
+                .unwrap()
+        };
+        // With room for a byte per board, the values are laid out by the board's edges.
+        let dense = on(Limits::default());
+        assert_eq!(dense.value(), engine, "{threads} threads");
+        assert_eq!(dense.stats().states, 1 << 17);
+        assert!(dense.stats().dense);
+        assert_eq!(dense.stats().peak_bytes, 1 << 17);
+        // Without, only two tiers of one byte each are held at once.
+        let ranked = on(Limits::with_memory_budget(100_000));
+        assert_eq!(ranked.value(), engine, "{threads} threads");
+        assert_eq!(ranked.stats().states, 1 << 17);
+        assert!(!ranked.stats().dense);
+        assert_eq!(ranked.stats().peak_bytes, 24_310 + 24_310); // C(17, 8) + C(17, 9)
+    }
+}
+
+#[test]
+fn both_layouts_value_every_board_as_the_engine_does_on_every_thread_count() {
+    for (rows, columns) in [(1, 1), (1, 2), (2, 1), (2, 2), (1, 5), (3, 2)] {
+        let game = DotsAndBoxes::new(rows, columns).unwrap();
+        let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let ranked_game = Ranked(game.clone());
+        for threads in [1, 2, 5] {
+            let all = |limits| par_tier_solve_with(&game, limits, KeepTiers::All);
+            let dense = pool(threads).install(|| all(Limits::default())).unwrap();
+            let ranked = pool(threads)
+                .install(|| par_tier_solve_with(&ranked_game, Limits::default(), KeepTiers::All))
+                .unwrap();
+            assert!(dense.stats().dense && !ranked.stats().dense);
+            assert_eq!(dense.stats().states, ranked.stats().states);
+            assert_eq!(dense.stats().moves, ranked.stats().moves);
+            for drawn in 0..1u64 << game.edges() {
+                let expected = Some(engine.value_of(&drawn).unwrap());
+                assert_eq!(
+                    dense.value_of(&drawn),
+                    expected,
+                    "{rows}x{columns} {drawn:b}"
+                );
+                assert_eq!(
+                    ranked.value_of(&drawn),
+                    expected,
+                    "{rows}x{columns} {drawn:b}"
+                );
+            }
+            assert_eq!(dense.line().unwrap().len(), game.edges() as usize);
+            let dense_moves = dense.line().unwrap().into_iter().map(|ply| ply.mv);
+            let ranked_moves = ranked.line().unwrap().into_iter().map(|ply| ply.mv);
+            assert!(dense_moves.eq(ranked_moves), "{rows}x{columns}");
+        }
+    }
+}
+
+#[test]
+fn the_dense_layout_refuses_moves_to_states_not_valued_and_indices_past_the_end() {
+    for seed in 0..20 {
+        let points = random_values(3 + seed as usize % 20, seed, -50, 50);
+        let game = Line {
+            points: points.clone(),
+            back: false,
+            short_index: false,
+        };
+        let engine = solve(&game, HashTable::new()).unwrap().value();
+        let dense = tier_solve(&game).unwrap();
+        assert!(dense.stats().dense);
+        assert_eq!(dense.value(), engine, "{points:?}");
+        let ranked = Ranked(game.clone());
+        assert_eq!(tier_solve(&ranked).unwrap().value(), engine, "{points:?}");
+        for (back, short_index, says) in [
+            (true, false, "holds no value yet"),
+            (false, true, "not below index_len"),
+        ] {
+            let faulty = Line {
+                back,
+                short_index,
+                ..game.clone()
+            };
+            for threads in [1, 2] {
+                let solved = pool(threads)
+                    .install(|| par_tier_solve_with(&faulty, Limits::default(), KeepTiers::All));
+                match solved {
+                    Err(Error::InvalidGame(message)) => {
+                        assert!(message.contains(says), "{message}")
+                    }
+                    other => panic!("{points:?}: {other:?}"),
+                }
+            }
+        }
     }
 }
 
@@ -261,7 +483,10 @@ fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
 #[test]
 fn dropped_tiers_answer_none_and_kept_ones_answer() {
     let game = DotsAndBoxes::new(2, 2).unwrap();
-    let needed = tier_solve(&game).unwrap();
+    // A budget below a byte per board (2^12): the ranked layout, which drops tiers.
+    let needed =
+        tier_solve_with(&game, Limits::with_memory_budget(4000), KeepTiers::Needed).unwrap();
+    assert!(!needed.stats().dense);
     assert_eq!(needed.value_of(&game.start()), Some(needed.value()));
     assert!(needed.line().is_none());
     assert_eq!(needed.value_of(&0b1111_1111_1111), None); // the last tier was dropped

@@ -354,11 +354,15 @@ where
         value,
         headline: game.headline(value),
         solver: "tier",
-        table: match done.value_bytes {
-            1 => "8-bit tiers",
-            2 => "16-bit tiers",
-            4 => "32-bit tiers",
-            _ => "64-bit tiers",
+        table: match (done.value_bytes, done.dense) {
+            (1, false) => "8-bit tiers",
+            (2, false) => "16-bit tiers",
+            (4, false) => "32-bit tiers",
+            (_, false) => "64-bit tiers",
+            (1, true) => "8-bit tiers by dense index",
+            (2, true) => "16-bit tiers by dense index",
+            (4, true) => "32-bit tiers by dense index",
+            (_, true) => "64-bit tiers by dense index",
         },
         threads,
         stats: Stats {

@@ -35,7 +35,7 @@ mod dense;
 mod fixed_bounds;
 mod hash;
 mod sharded;
-mod zeroed;
+pub(crate) mod zeroed;
 
 pub use atomic_dense::AtomicDenseTable;
 pub use bounds::{Bound, BoundTable, ConcurrentBoundTable, HashBoundTable, ShardedBoundTable};

@@ -7,7 +7,7 @@
 //! few thousand slots pays for those pages only.
 
 use std::alloc::{Layout, alloc_zeroed};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64, AtomicU64};
 
 use crate::error::Error;
 
@@ -16,16 +16,26 @@ use crate::error::Error;
 /// # Safety
 ///
 /// Implement only for types for which every byte being zero is a valid, initialised value.
-pub(super) unsafe trait ZeroWord {}
+pub(crate) unsafe trait ZeroWord {}
 
 // SAFETY: 0 is a `u64`.
 unsafe impl ZeroWord for u64 {}
 // SAFETY: `AtomicU64` has the same size and bit validity as `u64` (its documentation says so),
 // so zero bytes are the atomic holding 0.
 unsafe impl ZeroWord for AtomicU64 {}
+// SAFETY: each atomic integer has the same size and bit validity as its integer (their
+// documentation says so), so zero bytes are the atomic holding 0. The tier solver's dense
+// layout keeps its values in these.
+unsafe impl ZeroWord for AtomicI8 {}
+// SAFETY: as for `AtomicI8`.
+unsafe impl ZeroWord for AtomicI16 {}
+// SAFETY: as for `AtomicI8`.
+unsafe impl ZeroWord for AtomicI32 {}
+// SAFETY: as for `AtomicI8`.
+unsafe impl ZeroWord for AtomicI64 {}
 
 /// `len` words, all zero, or `Error::Allocation` (naming `what`) if the allocation fails.
-pub(super) fn zeroed_words<T: ZeroWord>(len: usize, what: &str) -> Result<Vec<T>, Error> {
+pub(crate) fn zeroed_words<T: ZeroWord>(len: usize, what: &str) -> Result<Vec<T>, Error> {
     let refuse = || Error::Allocation {
         what: format!("{what} of {len} slots"),
         bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
@@ -110,6 +120,16 @@ mod tests {
         atomics[999].store(5, Ordering::Relaxed);
         assert_eq!(atomics[999].load(Ordering::Relaxed), 5);
         assert!(zeroed_words::<u64>(0, "an empty table").unwrap().is_empty());
+        let bytes = zeroed_words::<std::sync::atomic::AtomicI8>(5 << 20, "a test table").unwrap();
+        assert!(bytes.iter().all(|byte| byte.load(Ordering::Relaxed) == 0));
+        bytes[(5 << 20) - 1].store(-3, Ordering::Relaxed);
+        assert_eq!(bytes[(5 << 20) - 1].load(Ordering::Relaxed), -3);
+        let halves = zeroed_words::<std::sync::atomic::AtomicI16>(3, "a test table").unwrap();
+        let quads = zeroed_words::<std::sync::atomic::AtomicI32>(3, "a test table").unwrap();
+        let longs = zeroed_words::<std::sync::atomic::AtomicI64>(3, "a test table").unwrap();
+        assert_eq!(halves[2].load(Ordering::Relaxed), 0);
+        assert_eq!(quads[2].load(Ordering::Relaxed), 0);
+        assert_eq!(longs[2].load(Ordering::Relaxed), 0);
     }
 
     #[test]

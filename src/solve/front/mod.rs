@@ -285,7 +285,9 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     /// Keeps every tier the tier solver solves, so that the result answers for every state
-    /// and gives the line of play (by default it keeps only the tiers a move can still reach).
+    /// and gives the line of play (by default it keeps only the tiers a move can still reach,
+    /// unless it lays them out by the game's dense index, which keeps them all:
+    /// [`TierStats::dense`](crate::TierStats::dense)).
     pub fn keep_every_tier(self) -> Self {
         Solver {
             every_tier: true,

@@ -1,0 +1,243 @@
+//! The tier solver's dense layout: when the game also declares a [`DenseIndex`] and one value
+//! per index fits the memory budget, every tier's values live in one array indexed by the
+//! game's index, not in one array per tier indexed by rank. A move's value is then one load at
+//! the next state's index, with no rank computed: a hand-written sweep over bitmasks
+//! (benches/cpp/dots_and_boxes.c `--tight`) runs the same way. The tiers are still solved from
+//! the last back, their ranks walked with [`unrank_next`](Tiered::unrank_next) in the same
+//! chunks on the same threads, so the values are the ranked layout's for every thread count.
+//!
+//! A slot holds its value with the sign bit flipped (`value ^ MIN`), so that the all-zero slot
+//! of a freshly zeroed array is the one pattern no value has (`MIN` of the slot's width, past
+//! every value bound): a move to a state not valued yet (in an earlier tier, or at an index no
+//! rank gave) is an error, as a move to a tier not held is in the ranked layout. A move within
+//! the tier to a state valued earlier in the same tier is not caught this way;
+//! [`check_tiers`](crate::check::check_tiers) finds it. The slots are atomics (relaxed loads
+//! and stores, plain moves on common hardware) because the threads of one tier write to
+//! indices that interleave; each state's slot is written once, and the tiers its moves read
+//! were finished before its tier began.
+
+use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64, Ordering::Relaxed};
+
+use super::{Clock, Counts, Sweep, TierStats, beyond_bound};
+use crate::engines::kernel::{Limits, combine};
+use crate::error::Error;
+use crate::game::{DenseIndex, Game, OnIndex, Score, Tiered};
+use crate::memo::zeroed::{ZeroWord, zeroed_words};
+
+/// A slot of the dense layout: an atomic integer holding a value with its sign bit flipped.
+pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
+    /// The value held, or `None` if the slot was never written.
+    fn value(&self) -> Option<Score>;
+    /// Writes `value`; `false` (and nothing written) if it does not fit the slot's width.
+    fn set(&self, value: Score) -> bool;
+}
+
+macro_rules! slots {
+    ($($atomic:ty => $int:ty),*) => {$(
+        impl Slot for $atomic {
+            #[inline(always)]
+            fn value(&self) -> Option<Score> {
+                let value = self.load(Relaxed) ^ <$int>::MIN;
+                (value != <$int>::MIN).then_some(Score::from(value))
+            }
+            #[inline(always)]
+            fn set(&self, value: Score) -> bool {
+                match <$int>::try_from(value) {
+                    Ok(value) if value != <$int>::MIN => {
+                        self.store(value ^ <$int>::MIN, Relaxed);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
+    )*};
+}
+slots!(AtomicI8 => i8, AtomicI16 => i16, AtomicI32 => i32, AtomicI64 => i64);
+
+/// The values of a dense solve, in the width it chose.
+#[derive(Debug)]
+pub(super) enum Values {
+    I8(Vec<AtomicI8>),
+    I16(Vec<AtomicI16>),
+    I32(Vec<AtomicI32>),
+    I64(Vec<AtomicI64>),
+}
+
+impl Values {
+    /// The value at `index`, if it was written.
+    pub(super) fn at(&self, index: usize) -> Option<Score> {
+        match self {
+            Values::I8(slots) => slots.get(index)?.value(),
+            Values::I16(slots) => slots.get(index)?.value(),
+            Values::I32(slots) => slots.get(index)?.value(),
+            Values::I64(slots) => slots.get(index)?.value(),
+        }
+    }
+}
+
+/// A game's [`DenseIndex::index`], kept by a solution whose values are laid out by it.
+pub(super) type IndexOf<G> = fn(&G, &<G as Game>::State) -> usize;
+
+/// The dense solve, if the game declares a dense index that fits (the visitor's answer):
+/// `None` if it declares none, if its values pass the budget, or if the index has more than
+/// twice as many places as the tiers to solve have ranks (a start deep in the game, say).
+pub(super) struct Layout<'a, G: Tiered, S> {
+    pub(super) game: &'a G,
+    pub(super) from: usize,
+    pub(super) limits: Limits,
+    pub(super) width: u64,
+    pub(super) sweep: &'a S,
+    pub(super) clock: &'a Clock,
+}
+
+/// What a dense solve gives: its values, its counts and the index they are laid out by.
+pub(super) type Solved<G> = (Values, TierStats, IndexOf<G>);
+
+impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
+    type Output = Option<Result<Solved<G>, Error>>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        let game = self.game;
+        let len = game.index_len();
+        let bytes = (len as u64).saturating_mul(self.width);
+        let ranks = (self.from..game.tier_count())
+            .map(|tier| game.tier_len(tier))
+            .fold(0u64, u64::saturating_add);
+        if bytes > self.limits.memory_budget || len as u64 > ranks.saturating_mul(2) {
+            return None;
+        }
+        let solved = match self.width {
+            1 => self
+                .solve::<AtomicI8>(len)
+                .map(|(v, stats)| (Values::I8(v), stats)),
+            2 => self
+                .solve::<AtomicI16>(len)
+                .map(|(v, stats)| (Values::I16(v), stats)),
+            4 => self
+                .solve::<AtomicI32>(len)
+                .map(|(v, stats)| (Values::I32(v), stats)),
+            _ => self
+                .solve::<AtomicI64>(len)
+                .map(|(v, stats)| (Values::I64(v), stats)),
+        };
+        Some(solved.map(|(values, stats)| (values, stats, <G as DenseIndex>::index as IndexOf<G>)))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        None
+    }
+}
+
+impl<G: Tiered, S: Sweep<G>> Layout<'_, G, S> {
+    /// Values every tier from the last down to `from` into one array of `len` slots.
+    fn solve<A: Slot>(&self, len: usize) -> Result<(Vec<A>, TierStats), Error>
+    where
+        G: DenseIndex,
+    {
+        let (game, count) = (self.game, self.game.tier_count());
+        let values = zeroed_words::<A>(len, "the tier solver's values by dense index")?;
+        let held = len as u64 * self.width;
+        let mut stats = TierStats {
+            value_bytes: self.width as usize,
+            peak_bytes: held,
+            dense: true,
+            ..TierStats::default()
+        };
+        for tier in (self.from..count).rev() {
+            let counts = self.sweep.dense(game, tier, &values, self.clock)?;
+            stats.tiers += 1;
+            stats.states += counts.states;
+            stats.holes += counts.holes;
+            stats.moves += counts.moves;
+            if let Some(progress) = self.limits.progress {
+                let total = (count - self.from) as u64;
+                progress.record_tiers((count - tier) as u64, total, held);
+            }
+        }
+        Ok((values, stats))
+    }
+}
+
+/// Values ranks `first..first + len` of `tier` into `values`, each from its next states'
+/// values there.
+pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
+    game: &G,
+    tier: usize,
+    (first, len): (u64, u64),
+    values: &[A],
+    moves: &mut Vec<G::Move>,
+) -> Result<Counts, Error> {
+    let mut counts = Counts::default();
+    let mut previous: Option<G::State> = None;
+    for rank in first..first + len {
+        let state = match &previous {
+            Some(previous) => game.unrank_next(tier, rank, previous),
+            None => game.unrank(tier, rank),
+        };
+        let Some(state) = state else {
+            counts.holes += 1;
+            previous = None;
+            continue;
+        };
+        let (mut best, mut looked) = (Score::MIN, 0u64);
+        let mut fault: Option<Result<usize, Error>> = None;
+        game.for_each_step(&state, moves, |step| {
+            looked += 1;
+            let index = game.index(&step.next);
+            let Some(child) = values.get(index).and_then(A::value) else {
+                fault = Some(Ok(index));
+                return false;
+            };
+            match combine(step.gain, step.turn, child) {
+                Ok(value) => {
+                    best = best.max(value);
+                    true
+                }
+                Err(error) => {
+                    fault = Some(Err(error));
+                    false
+                }
+            }
+        });
+        match fault {
+            Some(Ok(index)) => return Err(unvalued(game, tier, rank, index)),
+            Some(Err(error)) => return Err(error),
+            None => {}
+        }
+        let value = if looked == 0 {
+            game.payoff(&state)
+        } else {
+            best
+        };
+        let index = game.index(&state);
+        let Some(slot) = values.get(index) else {
+            return Err(Error::InvalidGame(format!(
+                "rank {rank} of tier {tier} has dense index {index}, not below index_len = {}",
+                values.len()
+            )));
+        };
+        if !slot.set(value) {
+            return Err(beyond_bound(game, tier, rank, value));
+        }
+        counts.states += 1;
+        counts.moves += looked;
+        previous = Some(state);
+    }
+    Ok(counts)
+}
+
+/// The error for a move to a state not valued yet.
+#[cold]
+fn unvalued<G: Tiered + DenseIndex>(game: &G, tier: usize, rank: u64, index: usize) -> Error {
+    Error::InvalidGame(format!(
+        "a move from tier {tier} (rank {rank}) leads to dense index {index}, which holds no \
+         value yet: moves must lead to a later tier, and every state of a later tier must be \
+         given by unrank at some rank, with an index below index_len = {} (check_tiers finds \
+         such faults)",
+        game.index_len()
+    ))
+}
