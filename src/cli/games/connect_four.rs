@@ -20,7 +20,7 @@ use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::super::solve::{distributed_report, tier_report};
-use super::growing::{self, Stages};
+use super::growing::{self, Between, Stages};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -40,8 +40,9 @@ pub const GAME: Bundled = Bundled {
 };
 
 /// The bound table's size for a batch and for play unless the memory budget is smaller: 2²³
-/// slots of 8 bytes (Pons' table: about 2²⁴ slots of 5 bytes, 80 MiB). One position's solve
-/// starts smaller and grows with the search ([`growing`]).
+/// slots of 8 bytes (Pons' table: about 2²⁴ slots of 5 bytes, 80 MiB). A batch on one thread
+/// starts smaller and grows to it ([`growing::Between`]); one position's solve starts smaller
+/// and grows with the search, up to half the budget ([`growing`]).
 const TABLE_BYTES: u64 = 64 << 20;
 
 /// The rules on the board that `--width` and `--height` give (7×6 by default).
@@ -290,9 +291,15 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
             side_by_side(cli, &game, &pool, &table, options, input, out)
         }
         None => {
-            let table = FixedBoundTable::for_game(&game, bytes)?;
+            // The table starts small and grows as the batch runs on.
+            let mut sizes = Between::new(bytes);
+            let table = FixedBoundTable::for_game(&game, sizes.bytes())?;
             let mut pruner = Pruner::new(&game, table, options)?;
-            each_line(cli, &game, &mut pruner, input, out, &mut Pruner::value_of)
+            let mut value = |pruner: &mut Pruner<'_, ConnectFour, FixedBoundTable, _>,
+                             position: &Position| {
+                growing::batch_value(pruner, position, &mut sizes, limits.time_limit)
+            };
+            each_line(cli, &game, &mut pruner, input, out, &mut value)
         }
     }
 }

@@ -114,6 +114,97 @@ impl Stages {
     }
 }
 
+/// A batch's table sizes: [`FIRST_BYTES`] until the batch has searched for [`FIRST_STAGE`],
+/// then [`GROWTH`] times as large for [`GROWTH`] times as long, up to the batch's own size, as
+/// one position's stages do but counted across the batch's positions ([`batch_value`]). A
+/// batch of a hundred easy positions (40 ms) then never pays for the pages of a 64 MiB table
+/// (14 ms of it), and a hard position grows the table within its own search.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Between {
+    /// The table's size now.
+    bytes: u64,
+    /// The batch's largest table.
+    largest: u64,
+    /// How long the table of this size is used.
+    time: Duration,
+    /// When the table of this size was made.
+    since: Instant,
+}
+
+impl Between {
+    /// The sizes for a batch whose table is at most `largest` bytes.
+    pub(super) fn new(largest: u64) -> Between {
+        Between::starting(largest, FIRST_BYTES, FIRST_STAGE)
+    }
+
+    /// The sizes for a batch whose first table has `bytes` for `time`, the last `largest`.
+    fn starting(largest: u64, bytes: u64, time: Duration) -> Between {
+        Between {
+            bytes: bytes.min(largest),
+            largest,
+            time,
+            since: Instant::now(),
+        }
+    }
+
+    /// The size of the table now.
+    pub(super) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The time left on this table before it grows; `None` once it is the largest.
+    fn left(&self) -> Option<Duration> {
+        (self.bytes < self.largest).then(|| self.time.saturating_sub(self.since.elapsed()))
+    }
+
+    /// The size the table should grow to now, if its time is up.
+    fn grow(&mut self) -> Option<u64> {
+        if self.left() != Some(Duration::ZERO) {
+            return None;
+        }
+        self.bytes = self.bytes.saturating_mul(GROWTH.into()).min(self.largest);
+        self.time = self.time.saturating_mul(GROWTH);
+        self.since = Instant::now();
+        Some(self.bytes)
+    }
+}
+
+/// The value of one position of a batch on the pruner's table, which grows as `sizes` says:
+/// a search that outruns its table's time stops, the entries move to the larger table, and it
+/// goes on there. `limit` is the user's time limit for the position, reported as given.
+pub(super) fn batch_value(
+    pruner: &mut Pruner<'_, ConnectFour, FixedBoundTable, DeclaredRange>,
+    position: &<ConnectFour as Game>::State,
+    sizes: &mut Between,
+    limit: Option<Duration>,
+) -> Result<Score, Error> {
+    let started = Instant::now();
+    loop {
+        if let Some(bytes) = sizes.grow() {
+            match pruner.table().resized(bytes) {
+                Ok(larger) => *pruner.table_mut() = larger,
+                // Refused by the allocator: the batch goes on with the table it has.
+                Err(_) => sizes.largest = sizes.bytes,
+            }
+        }
+        let left = limit.map(|limit| limit.saturating_sub(started.elapsed()));
+        let stage = sizes
+            .left()
+            .filter(|stage| left.is_none_or(|left| *stage < left));
+        pruner.limits_mut().time_limit = stage.or(left);
+        match pruner.value_of(position) {
+            Err(Error::TimeLimit { .. }) if stage.is_some() => {}
+            Err(Error::TimeLimit { progress, .. }) => {
+                return Err(Error::TimeLimit {
+                    limit: limit.unwrap_or_default(),
+                    progress,
+                });
+            }
+            result => return result,
+        }
+    }
+}
+
 /// Solves `game`'s start on one thread on a growing [`FixedBoundTable`]: the solution (on the
 /// last table, with the user's limits for the queries that follow) and what every stage did.
 pub(super) fn solve(
@@ -266,6 +357,39 @@ mod tests {
             if moves.is_empty() {
                 assert!(table.bytes() > 1 << 10, "the empty board outgrows 1 KiB");
             }
+        }
+    }
+
+    #[test]
+    fn a_batch_whose_table_grows_within_and_between_positions_finds_the_same_values() {
+        // From 1 KiB with a millisecond a table: the table grows inside positions (the empty
+        // board takes far longer than a millisecond on 1 KiB) and between them, up to 1 MiB;
+        // every value is a fixed table's.
+        let game = ConnectFour::new(5, 5).unwrap();
+        let options = Pruning::new().ranged();
+        let mut sizes = Between::starting(MIB, 1 << 10, Duration::from_millis(1));
+        let table = FixedBoundTable::for_game(&game, sizes.bytes()).unwrap();
+        let mut pruner = Pruner::new(&game, table, options).unwrap();
+        let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
+        let mut reference = Pruner::new(&game, fixed, options).unwrap();
+        for moves in ["", "3", "33", "2332", "1515", "55", "12345", "3"] {
+            let position = game.position(moves).unwrap();
+            let value = batch_value(&mut pruner, &position, &mut sizes, None).unwrap();
+            assert_eq!(value, reference.value_of(&position).unwrap(), "{moves}");
+        }
+        let bytes = pruner.table().bytes();
+        assert!(
+            bytes > 1 << 10 && bytes <= MIB,
+            "the batch's table grew: {bytes}"
+        );
+        // The user's limit is reported as given, whatever the stage's was.
+        let mut sizes = Between::starting(MIB, 1 << 10, Duration::from_millis(1));
+        let table = FixedBoundTable::for_game(&game, sizes.bytes()).unwrap();
+        let mut pruner = Pruner::new(&game, table, options).unwrap();
+        let limit = Some(Duration::from_millis(3));
+        match batch_value(&mut pruner, &game.start(), &mut sizes, limit) {
+            Err(Error::TimeLimit { limit, .. }) => assert_eq!(limit, Duration::from_millis(3)),
+            other => panic!("{other:?}"),
         }
     }
 }

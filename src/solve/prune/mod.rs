@@ -191,6 +191,18 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
         self.table
     }
 
+    /// The bound table, to replace it between queries (a larger one holding its entries).
+    #[cfg(feature = "cli")]
+    pub(crate) fn table_mut(&mut self) -> &mut T {
+        &mut self.table
+    }
+
+    /// The limits of the queries to come (a batch sets each stage's time limit).
+    #[cfg(feature = "cli")]
+    pub(crate) fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.options.limits
+    }
+
     /// The solution of `start`, whose value for its side to move is `value` (found by this
     /// pruner, or by another on the same table).
     #[cfg(feature = "cli")]

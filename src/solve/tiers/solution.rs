@@ -121,7 +121,8 @@ impl<G: Tiered> TierSolution<'_, G> {
     }
 
     /// The optimal line of play from the start (at each state, the first move in the game's
-    /// order that keeps the value), if every tier was kept ([`KeepTiers::All`]).
+    /// order that keeps the value), if every tier was kept
+    /// ([`KeepTiers::All`](super::KeepTiers::All), or the dense layout).
     pub fn line(&self) -> Option<Vec<Ply<G>>> {
         let mut line = Vec::new();
         let (mut state, mut value) = (self.start.clone(), self.value);
