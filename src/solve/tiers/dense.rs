@@ -101,13 +101,8 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
     where
         G: DenseIndex,
     {
-        let game = self.game;
-        let len = game.index_len();
-        let bytes = (len as u64).saturating_mul(self.width);
-        let ranks = (self.from..game.tier_count())
-            .map(|tier| game.tier_len(tier))
-            .fold(0u64, u64::saturating_add);
-        if bytes > self.limits.memory_budget || len as u64 > ranks.saturating_mul(2) {
+        let len = self.game.index_len();
+        if !fits(self.game, self.from, self.width, self.limits.memory_budget) {
             return None;
         }
         let solved = match self.width {
@@ -129,6 +124,43 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
 
     fn undeclared(self) -> Self::Output {
         None
+    }
+}
+
+/// Whether a solve of `game` from tier `from`, `width` bytes a value, is laid out densely
+/// under `budget`: a value per index fits it, and the index has at most twice as many places
+/// as the tiers to solve have ranks.
+fn fits<G: Tiered + DenseIndex>(game: &G, from: usize, width: u64, budget: u64) -> bool {
+    let len = game.index_len() as u64;
+    let ranks = (from..game.tier_count())
+        .map(|tier| game.tier_len(tier))
+        .fold(0u64, u64::saturating_add);
+    len.saturating_mul(width) <= budget && len <= ranks.saturating_mul(2)
+}
+
+/// Whether a tier solve from the start is laid out densely under a budget (the visitor's
+/// answer; `false` for a game without a dense index).
+#[cfg(feature = "cli")]
+pub(super) struct Fits<'a, G> {
+    pub(super) game: &'a G,
+    pub(super) width: u64,
+    pub(super) budget: u64,
+}
+
+#[cfg(feature = "cli")]
+impl<G: Tiered> OnIndex<G> for Fits<'_, G> {
+    type Output = bool;
+
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        let from = self.game.tier(&self.game.start());
+        from < self.game.tier_count() && fits(self.game, from, self.width, self.budget)
+    }
+
+    fn undeclared(self) -> bool {
+        false
     }
 }
 
@@ -240,4 +272,30 @@ fn unvalued<G: Tiered + DenseIndex>(game: &G, tier: usize, rank: u64, index: usi
          such faults)",
         game.index_len()
     ))
+}
+
+#[cfg(all(test, feature = "cli"))]
+mod tests {
+    use crate::engines::tiers::{KeepTiers, solves_densely, tier_solve_with};
+    use crate::games::{ConnectFour, DotsAndBoxes};
+    use crate::{Limits, Tiered};
+
+    /// Says what the solve under the same budget does.
+    fn agrees<G: Tiered>(game: &G, budget: u64) -> bool {
+        let dense = solves_densely(game, budget);
+        let limits = Limits::with_memory_budget(budget);
+        let solved = tier_solve_with(game, limits, KeepTiers::Needed).unwrap();
+        assert_eq!(solved.stats().dense, dense, "budget {budget}");
+        dense
+    }
+
+    #[test]
+    fn the_forecast_knows_which_layout_a_solve_takes() {
+        let game = DotsAndBoxes::new(2, 2).unwrap(); // 4096 boards, a byte each
+        assert!(agrees(&game, 4096));
+        assert!(!agrees(&game, 4095));
+        // A game without a dense index (Connect Four declares none) is solved by rank.
+        let board = ConnectFour::new(4, 4).unwrap();
+        assert!(!agrees(&board, u64::MAX));
+    }
 }
