@@ -204,20 +204,10 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
     moves: &mut Vec<G::Move>,
 ) -> Result<Counts, Error> {
     let mut counts = Counts::default();
-    let mut previous: Option<G::State> = None;
-    for rank in first..first + len {
-        let state = match &previous {
-            Some(previous) => game.unrank_next(tier, rank, previous),
-            None => game.unrank(tier, rank),
-        };
-        let Some(state) = state else {
-            counts.holes += 1;
-            previous = None;
-            continue;
-        };
+    super::walk(game, tier, (first, len), &mut counts, |rank, state| {
         let (mut best, mut looked) = (Score::MIN, 0u64);
         let mut fault: Option<Result<usize, Error>> = None;
-        game.for_each_step(&state, moves, |step| {
+        game.for_each_step(state, moves, |step| {
             looked += 1;
             let index = game.index(&step.next);
             let Some(child) = values.get(index).and_then(A::value) else {
@@ -241,11 +231,11 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
             None => {}
         }
         let value = if looked == 0 {
-            game.payoff(&state)
+            game.payoff(state)
         } else {
             best
         };
-        let index = game.index(&state);
+        let index = game.index(state);
         let Some(slot) = values.get(index) else {
             return Err(Error::InvalidGame(format!(
                 "rank {rank} of tier {tier} has dense index {index}, not below index_len = {}",
@@ -255,10 +245,8 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
         if !slot.set(value) {
             return Err(beyond_bound(game, tier, rank, value));
         }
-        counts.states += 1;
-        counts.moves += looked;
-        previous = Some(state);
-    }
+        Ok(looked)
+    })?;
     Ok(counts)
 }
 

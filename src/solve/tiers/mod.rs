@@ -218,6 +218,24 @@ fn span(len: u64, chunk: u64) -> (u64, u64) {
 /// Every chunk in turn, on the calling thread.
 struct Sequential;
 
+impl Sequential {
+    /// `work` on each of a tier's `chunks` in turn, with one list of moves, checking `clock`
+    /// after each; the counts added up.
+    fn each<T, M>(
+        chunks: impl Iterator<Item = T>,
+        tier: usize,
+        clock: &Clock,
+        mut work: impl FnMut(T, &mut Vec<M>) -> Result<Counts, Error>,
+    ) -> Result<Counts, Error> {
+        let (mut moves, mut counts) = (Vec::new(), Counts::default());
+        for chunk in chunks {
+            counts.add(work(chunk, &mut moves)?);
+            clock.check(tier)?;
+        }
+        Ok(counts)
+    }
+}
+
 impl<G: Tiered> Sweep<G> for Sequential {
     fn tier<V: Cell>(
         &self,
@@ -227,14 +245,10 @@ impl<G: Tiered> Sweep<G> for Sequential {
         kept: &[Option<Vec<V>>],
         clock: &Clock,
     ) -> Result<Counts, Error> {
-        let mut moves = Vec::new();
-        let mut counts = Counts::default();
-        for (index, chunk) in cells.chunks_mut(CHUNK).enumerate() {
-            let first = (index * CHUNK) as u64;
-            counts.add(solve_chunk(game, tier, first, chunk, kept, &mut moves)?);
-            clock.check(tier)?;
-        }
-        Ok(counts)
+        let chunks = cells.chunks_mut(CHUNK).enumerate();
+        Sequential::each(chunks, tier, clock, |(index, chunk), moves| {
+            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
+        })
     }
 
     fn dense<A: Slot>(
@@ -247,20 +261,41 @@ impl<G: Tiered> Sweep<G> for Sequential {
     where
         G: crate::DenseIndex,
     {
-        let mut moves = Vec::new();
-        let mut counts = Counts::default();
         let len = game.tier_len(tier);
-        for chunk in 0..chunk_count(len) {
-            let span = span(len, chunk);
-            counts.add(dense::solve_chunk(game, tier, span, values, &mut moves)?);
-            clock.check(tier)?;
-        }
-        Ok(counts)
+        Sequential::each(0..chunk_count(len), tier, clock, |chunk, moves| {
+            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
+        })
     }
 }
 
 /// Chunks shared out on the current rayon pool.
 struct Parallel;
+
+impl Parallel {
+    /// `work` on each of a tier's `chunks` on the pool, a list of moves per thread, checking
+    /// `clock` after each; the counts added up (the first error instead, if any).
+    fn each<I, M>(
+        chunks: I,
+        tier: usize,
+        clock: &Clock,
+        work: impl Fn(I::Item, &mut Vec<M>) -> Result<Counts, Error> + Sync + Send,
+    ) -> Result<Counts, Error>
+    where
+        I: IntoParallelIterator,
+    {
+        chunks
+            .into_par_iter()
+            .map_init(Vec::new, |moves, chunk| {
+                let counts = work(chunk, moves)?;
+                clock.check(tier)?;
+                Ok(counts)
+            })
+            .try_reduce(Counts::default, |mut all, counts| {
+                all.add(counts);
+                Ok(all)
+            })
+    }
+}
 
 impl<G: Tiered + Sync> Sweep<G> for Parallel {
     fn tier<V: Cell>(
@@ -271,19 +306,10 @@ impl<G: Tiered + Sync> Sweep<G> for Parallel {
         kept: &[Option<Vec<V>>],
         clock: &Clock,
     ) -> Result<Counts, Error> {
-        cells
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .map_init(Vec::new, |moves, (index, chunk)| {
-                let first = (index * CHUNK) as u64;
-                let counts = solve_chunk(game, tier, first, chunk, kept, moves)?;
-                clock.check(tier)?;
-                Ok(counts)
-            })
-            .try_reduce(Counts::default, |mut all, counts| {
-                all.add(counts);
-                Ok(all)
-            })
+        let chunks = cells.par_chunks_mut(CHUNK).enumerate();
+        Parallel::each(chunks, tier, clock, |(index, chunk), moves| {
+            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
+        })
     }
 
     fn dense<A: Slot>(
@@ -297,17 +323,9 @@ impl<G: Tiered + Sync> Sweep<G> for Parallel {
         G: crate::DenseIndex,
     {
         let len = game.tier_len(tier);
-        (0..chunk_count(len))
-            .into_par_iter()
-            .map_init(Vec::new, |moves, chunk| {
-                let counts = dense::solve_chunk(game, tier, span(len, chunk), values, moves)?;
-                clock.check(tier)?;
-                Ok(counts)
-            })
-            .try_reduce(Counts::default, |mut all, counts| {
-                all.add(counts);
-                Ok(all)
-            })
+        Parallel::each(0..chunk_count(len), tier, clock, |chunk, moves| {
+            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
+        })
     }
 }
 
@@ -362,9 +380,51 @@ fn solve_chunk<G: Tiered, V: Cell>(
         .map(|values| values.as_deref().unwrap_or_default())
         .collect();
     let mut counts = Counts::default();
+    walk(
+        game,
+        tier,
+        (first, cells.len() as u64),
+        &mut counts,
+        |rank, state| {
+            let mut best: Option<Score> = None;
+            let mut fault = None;
+            let mut looked = 0;
+            game.ranked_children(state, moves, |gain, turn, to, child| {
+                looked += 1;
+                let held = after
+                    .get(to.wrapping_sub(tier + 1))
+                    .and_then(|values| values.get(usize::try_from(child).ok()?));
+                match held.map(|value| combine(gain, turn, value.widen())) {
+                    Some(Ok(value)) => best = Some(best.map_or(value, |best| best.max(value))),
+                    Some(Err(error)) => fault = Some(error),
+                    None => fault = Some(unheld(game, tier, rank, to, child)),
+                }
+            });
+            if let Some(fault) = fault {
+                return Err(fault);
+            }
+            let value = best.unwrap_or_else(|| game.payoff(state));
+            cells[(rank - first) as usize] =
+                V::narrow(value).ok_or_else(|| beyond_bound(game, tier, rank, value))?;
+            Ok(looked)
+        },
+    )?;
+    Ok(counts)
+}
+
+/// Walks ranks `first..first + len` of `tier` in order (each state from the one before with
+/// [`unrank_next`](Tiered::unrank_next)), valuing each state with `value`, which says how many
+/// moves it looked at; `counts` gets the states, their moves and the holes.
+#[inline(always)]
+fn walk<G: Tiered>(
+    game: &G,
+    tier: usize,
+    (first, len): (u64, u64),
+    counts: &mut Counts,
+    mut value: impl FnMut(u64, &G::State) -> Result<u64, Error>,
+) -> Result<(), Error> {
     let mut previous: Option<G::State> = None;
-    for (offset, cell) in cells.iter_mut().enumerate() {
-        let rank = first + offset as u64;
+    for rank in first..first + len {
         let state = match &previous {
             Some(previous) => game.unrank_next(tier, rank, previous),
             None => game.unrank(tier, rank),
@@ -374,30 +434,11 @@ fn solve_chunk<G: Tiered, V: Cell>(
             previous = None;
             continue;
         };
-        let mut best: Option<Score> = None;
-        let mut fault = None;
-        let mut looked = 0;
-        game.ranked_children(&state, moves, |gain, turn, to, child| {
-            looked += 1;
-            let held = after
-                .get(to.wrapping_sub(tier + 1))
-                .and_then(|values| values.get(usize::try_from(child).ok()?));
-            match held.map(|value| combine(gain, turn, value.widen())) {
-                Some(Ok(value)) => best = Some(best.map_or(value, |best| best.max(value))),
-                Some(Err(error)) => fault = Some(error),
-                None => fault = Some(unheld(game, tier, rank, to, child)),
-            }
-        });
-        if let Some(fault) = fault {
-            return Err(fault);
-        }
-        let value = best.unwrap_or_else(|| game.payoff(&state));
-        *cell = V::narrow(value).ok_or_else(|| beyond_bound(game, tier, rank, value))?;
+        counts.moves += value(rank, &state)?;
         counts.states += 1;
-        counts.moves += looked;
         previous = Some(state);
     }
-    Ok(counts)
+    Ok(())
 }
 
 /// The error for a move to a state the solver does not hold.
