@@ -21,24 +21,44 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
         let expected = tier_solve(&game).unwrap();
         let (value, stats) = (expected.value(), expected.stats());
+        let boards = 1u64 << game.edges();
         let game = Arc::new(game.clone());
-        for workers in 1..=4 {
-            let config = DistributedConfig::process(workers);
-            let solved =
-                distributed_tier_solve(Arc::clone(&game), config, Limits::default()).unwrap();
-            assert_eq!(solved.value, Some(value), "{rows}x{columns}, {workers}");
-            assert_eq!(solved.workers, workers);
-            let states: u64 = solved.local.iter().map(|w| w.states).sum();
-            assert_eq!(states, stats.states, "{rows}x{columns}, {workers}");
-            let moves: u64 = solved.local.iter().map(|w| w.moves).sum();
-            assert_eq!(moves, stats.moves);
-            // One worker sends nothing to others; several do.
-            let sent: u64 = solved.local.iter().map(|w| w.remote_bytes()).sum();
-            assert_eq!(
-                sent == 0,
-                workers == 1 || game.edges() < 2,
-                "{workers}: {sent}"
-            );
+        // Every value on every worker (the default budget holds a byte per board per
+        // worker), and by requests (a budget just below a byte per board).
+        for (limits, replicated) in [
+            (Limits::default(), true),
+            (Limits::with_memory_budget(boards - 1), false),
+        ] {
+            for workers in 1..=4 {
+                let config = DistributedConfig::process(workers);
+                let solved = distributed_tier_solve(Arc::clone(&game), config, limits).unwrap();
+                let case = format!("{rows}x{columns}, {workers} workers, {replicated}");
+                assert_eq!(solved.value, Some(value), "{case}");
+                assert_eq!(solved.workers, workers);
+                assert!(
+                    solved.local.iter().all(|w| w.replicated == replicated),
+                    "{case}"
+                );
+                let states: u64 = solved.local.iter().map(|w| w.states).sum();
+                assert_eq!(states, stats.states, "{case}");
+                let moves: u64 = solved.local.iter().map(|w| w.moves).sum();
+                assert_eq!(moves, stats.moves, "{case}");
+                // One worker sends nothing to others; several do.
+                let sent: u64 = solved.local.iter().map(|w| w.remote_bytes()).sum();
+                assert_eq!(
+                    sent == 0,
+                    workers == 1 || game.edges() < 2,
+                    "{case}: {sent}"
+                );
+                if replicated {
+                    // Each worker sends each of its values to every other worker once, a
+                    // byte each, in blocks of at most 4096 with a 16-byte header.
+                    let requests: u64 = solved.local.iter().map(|w| w.remote_requests).sum();
+                    assert_eq!(requests, 0, "{case}");
+                    let headers = sent - boards * (workers as u64 - 1);
+                    assert!(headers.is_multiple_of(16), "{case}: {sent}");
+                }
+            }
         }
         let thread = distributed_tier_solve(game, DistributedConfig::thread(), Limits::default());
         assert_eq!(thread.unwrap().value, Some(value));
@@ -53,7 +73,10 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
     let game = DotsAndBoxes::new(2, 3).unwrap();
     let workers = 2;
     let config = DistributedConfig::process(workers);
-    let solved = distributed_tier_solve(Arc::new(game.clone()), config, Limits::default()).unwrap();
+    // A budget below a byte per board for each worker: requests, not every value everywhere.
+    let limits = Limits::with_memory_budget(1 << 17);
+    let solved = distributed_tier_solve(Arc::new(game.clone()), config, limits).unwrap();
+    assert!(solved.local.iter().all(|w| !w.replicated));
     // Brute force over the rules: per worker, the next states its states reach that the other
     // worker owns (a request each, once per tier), and the moves that reach them.
     let owner = |tier: usize, rank: u64| (rank / game.tier_len(tier).div_ceil(2).max(1)) as usize;

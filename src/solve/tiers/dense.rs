@@ -30,6 +30,14 @@ pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
     fn value(&self) -> Option<Score>;
     /// Writes `value`; `false` (and nothing written) if it does not fit the slot's width.
     fn set(&self, value: Score) -> bool;
+    /// The integer the slot holds as it holds it (0: never written), to copy to another array.
+    #[cfg(feature = "distributed")]
+    fn raw(&self) -> Self::Raw;
+    /// Writes what [`raw`](Slot::raw) read from another array's slot.
+    #[cfg(feature = "distributed")]
+    fn set_raw(&self, raw: Self::Raw);
+    /// The slot's integer type.
+    type Raw: Copy + Default + Send + Sync + 'static;
 }
 
 macro_rules! slots {
@@ -50,6 +58,17 @@ macro_rules! slots {
                     _ => false,
                 }
             }
+            #[cfg(feature = "distributed")]
+            #[inline(always)]
+            fn raw(&self) -> $int {
+                self.load(Relaxed)
+            }
+            #[cfg(feature = "distributed")]
+            #[inline(always)]
+            fn set_raw(&self, raw: $int) {
+                self.store(raw, Relaxed);
+            }
+            type Raw = $int;
         }
     )*};
 }
@@ -130,7 +149,7 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
 /// Whether a solve of `game` from tier `from`, `width` bytes a value, is laid out densely
 /// under `budget`: a value per index fits it, and the index has at most twice as many places
 /// as the tiers to solve have ranks.
-fn fits<G: Tiered + DenseIndex>(game: &G, from: usize, width: u64, budget: u64) -> bool {
+pub(super) fn fits<G: Tiered + DenseIndex>(game: &G, from: usize, width: u64, budget: u64) -> bool {
     let len = game.index_len() as u64;
     let ranks = (from..game.tier_count())
         .map(|tier| game.tier_len(tier))

@@ -1,6 +1,11 @@
 //! The tier solver on timely dataflow: the same tiers, split among workers that may live in
 //! several processes (or machines).
 //!
+//! A game that declares a [`DenseIndex`](crate::DenseIndex) whose values fit each worker's
+//! share of the budget is solved with every value on every worker (`replicated.rs`:
+//! [`WorkerStats::replicated`]); the rest of this text is the solve by requests, for games
+//! whose values do not fit one machine.
+//!
 //! Each worker owns a contiguous range of every tier's ranks (`ceil(len / workers)` each, in
 //! worker order) and keeps only its share of the tiers a move can reach. To value its states of
 //! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every next state another
@@ -65,6 +70,10 @@ pub struct WorkerStats {
     pub bytes_per_tier: Vec<(usize, u64)>,
     /// The most bytes of values it held at once.
     pub peak_bytes: u64,
+    /// Whether every worker held every state's value (the game's dense index fits each
+    /// worker's budget): each values its share of a tier and sends those values to the others
+    /// in blocks by rank, with no requests.
+    pub replicated: bool,
 }
 
 impl WorkerStats {
@@ -117,6 +126,14 @@ where
 {
     let started = Instant::now();
     let guards = timely::execute(config, move |worker| {
+        let replicated = super::replicated::Replicated {
+            worker: &mut *worker,
+            game: &game,
+            limits,
+        };
+        if let Some(done) = crate::game::visit_index(&game.capabilities(), replicated) {
+            return done;
+        }
         let bound = game.value_bound().max(0);
         if bound <= Score::from(i8::MAX) {
             solve_on::<G, i8>(worker, &game, limits)
@@ -193,15 +210,15 @@ impl Recent {
 }
 
 /// What one worker returns.
-struct Done {
-    value: Option<Score>,
-    workers: usize,
-    tiers: usize,
-    stats: WorkerStats,
+pub(super) struct Done {
+    pub(super) value: Option<Score>,
+    pub(super) workers: usize,
+    pub(super) tiers: usize,
+    pub(super) stats: WorkerStats,
 }
 
 /// The ranks of a tier each worker owns: `ceil(len / workers)`, at least 1.
-fn block(len: u64, workers: usize) -> u64 {
+pub(super) fn block(len: u64, workers: usize) -> u64 {
     len.div_ceil(workers as u64).max(1)
 }
 

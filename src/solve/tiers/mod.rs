@@ -27,6 +27,8 @@ use rayon::prelude::*;
 mod dense;
 #[cfg(feature = "distributed")]
 pub mod distributed;
+#[cfg(feature = "distributed")]
+mod replicated;
 mod solution;
 
 pub use solution::TierSolution;

@@ -1,0 +1,204 @@
+//! The distributed tier solver when every worker can hold every value: a game that declares a
+//! [`DenseIndex`] whose values fit each worker's budget. Each worker values its share of a tier
+//! (the same contiguous ranks as with requests) with the dense kernel, then sends those values
+//! to every other worker in blocks of ranks, as the slots hold them; a receiver walks the
+//! block's ranks and writes each value at its state's index. One progress round per tier, a
+//! few thousand records in all, where requests and answers are one record per remote move.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+use super::dense::{Slot, fits, solve_chunk};
+use super::distributed::{Done, WorkerStats, block};
+use super::{CHUNK, Counts, walk, width_of};
+use crate::engines::kernel::Limits;
+use crate::error::Error;
+use crate::game::{DenseIndex, OnIndex, Tiered};
+use crate::memo::zeroed::zeroed_words;
+
+use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
+
+/// A block of values: `(to, tier, first rank, values as the slots hold them)`.
+type Block<R> = (u32, u32, u64, Vec<R>);
+
+/// The replicated solve on one worker, if the game declares a dense index that fits.
+pub(super) struct Replicated<'a, G> {
+    pub(super) worker: &'a mut timely::worker::Worker,
+    pub(super) game: &'a Arc<G>,
+    pub(super) limits: Limits,
+}
+
+impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
+    type Output = Option<Result<Done, Error>>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex,
+    {
+        let game = &**self.game;
+        let from = game.tier(&game.start());
+        let width = width_of(game.value_bound());
+        // Every worker holds a copy: the budget is for the workers of a process together, and
+        // how many share this one's is not known here, so each counts for all.
+        let budget = self.limits.memory_budget / self.worker.peers() as u64;
+        if from >= game.tier_count() || !fits(game, from, width, budget) {
+            return None;
+        }
+        Some(match width {
+            1 => solve::<G, AtomicI8>(self.worker, self.game),
+            2 => solve::<G, AtomicI16>(self.worker, self.game),
+            4 => solve::<G, AtomicI32>(self.worker, self.game),
+            _ => solve::<G, AtomicI64>(self.worker, self.game),
+        })
+    }
+
+    fn undeclared(self) -> Self::Output {
+        None
+    }
+}
+
+/// One worker's part: every tier's share valued into its own copy of all values, and the
+/// other workers' shares received into it.
+fn solve<G, A>(worker: &mut timely::worker::Worker, game: &Arc<G>) -> Result<Done, Error>
+where
+    G: Tiered + DenseIndex + Send + Sync + 'static,
+    A: Slot,
+    A::Raw: timely::ExchangeData,
+{
+    let (me, workers) = (worker.index(), worker.peers());
+    let start = game.start();
+    let (from, count) = (game.tier(&start), game.tier_count());
+    let width = size_of::<A>() as u64;
+    let len = game.index_len();
+    // A failure is recorded, not returned: the other workers still need this one's steps.
+    let mut fault: Option<Error> = None;
+    let values: Rc<Vec<A>> = Rc::new(
+        zeroed_words::<A>(len, "the tier solver's values by dense index").unwrap_or_else(|error| {
+            fault = Some(error);
+            Vec::new()
+        }),
+    );
+    let received: Rc<std::cell::RefCell<Option<Error>>> = Rc::default();
+    let mut input = InputHandle::new();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u64, _, _>(|scope| {
+        let (values, game, received) = (Rc::clone(&values), Arc::clone(game), Rc::clone(&received));
+        scope
+            .input_from(&mut input)
+            .container::<Vec<Block<A::Raw>>>()
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                Exchange::new(|&(to, _, _, _): &Block<A::Raw>| u64::from(to)),
+                "Store",
+                move |_, _| {
+                    move |input, _output| {
+                        input.for_each_stamp(|_, batches| {
+                            for batch in batches {
+                                for (_, tier, first, raws) in batch.iter() {
+                                    let span = (*first, raws.len() as u64);
+                                    let mut counts = Counts::default();
+                                    let stored = walk(
+                                        &*game,
+                                        *tier as usize,
+                                        span,
+                                        &mut counts,
+                                        |rank, state| {
+                                            let slot = values.get(game.index(state)).ok_or_else(|| {
+                                                Error::InvalidGame(format!(
+                                                    "rank {rank} of tier {tier} has a dense index \
+                                                     not below index_len"
+                                                ))
+                                            })?;
+                                            slot.set_raw(raws[(rank - first) as usize]);
+                                            Ok(0)
+                                        },
+                                    );
+                                    if let Err(error) = stored {
+                                        received.borrow_mut().get_or_insert(error);
+                                    }
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+    let mut stats = WorkerStats {
+        worker: me,
+        peak_bytes: len as u64 * width,
+        replicated: true,
+        ..WorkerStats::default()
+    };
+    let mut moves = Vec::new();
+    let mut time = 0u64;
+    for tier in (from..count).rev() {
+        let tier_len = game.tier_len(tier);
+        let size = block(tier_len, workers);
+        let first = (size * me as u64).min(tier_len);
+        let owned = (first + size).min(tier_len) - first;
+        let mut sent = 0u64;
+        let mut low = first;
+        while low < first + owned && fault.is_none() {
+            let span = (low, (CHUNK as u64).min(first + owned - low));
+            match solve_chunk(&**game, tier, span, &values, &mut moves) {
+                Ok(counts) => {
+                    stats.states += counts.states;
+                    stats.moves += counts.moves;
+                }
+                Err(error) => {
+                    fault = Some(error);
+                    break;
+                }
+            }
+            // The chunk's values in rank order (a hole's slot reads 0, as no value does).
+            let mut raws = vec![A::Raw::default(); span.1 as usize];
+            let mut counts = Counts::default();
+            let read = walk(&**game, tier, span, &mut counts, |rank, state| {
+                let slot = values
+                    .get(game.index(state))
+                    .expect("written by solve_chunk");
+                raws[(rank - low) as usize] = slot.raw();
+                Ok(0)
+            });
+            if let Err(error) = read {
+                fault = Some(error);
+                break;
+            }
+            for to in (0..workers).filter(|&to| to != me) {
+                input.send((to as u32, tier as u32, low, raws.clone()));
+                sent += 16 + span.1 * width;
+            }
+            low += span.1;
+        }
+        stats.bytes_per_tier.push((tier, sent));
+        time += 1;
+        input.advance_to(time);
+        while probe.less_than(input.time()) {
+            worker.step_or_park(None);
+        }
+        if let Some(error) = received.borrow_mut().take() {
+            fault.get_or_insert(error);
+        }
+    }
+    if let Some(error) = fault {
+        return Err(error);
+    }
+    let value = if me == 0 {
+        let at = values.get(game.index(&start)).and_then(Slot::value);
+        Some(at.ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?)
+    } else {
+        None
+    };
+    Ok(Done {
+        value,
+        workers,
+        tiers: count - from,
+        stats,
+    })
+}
