@@ -30,6 +30,8 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
+pub use super::workers::WorkerStats;
+use super::workers::{Done, block};
 use super::{Cell, KeepTiers, Kept, beyond_bound, peak, unheld};
 use crate::engines::kernel::{Limits, combine};
 use crate::error::Error;
@@ -49,39 +51,6 @@ type Reply<V> = (u32, u32, V);
 pub const REQUEST_BYTES: u64 = 4 + 8 + 4 + 4;
 /// Bytes of an answer on the wire besides its value (which takes the tiers' width: 1 to 8).
 pub const REPLY_HEADER_BYTES: u64 = 4 + 4;
-
-/// What one worker did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct WorkerStats {
-    /// The worker's index among all workers.
-    pub worker: usize,
-    /// States it valued.
-    pub states: u64,
-    /// Moves it looked at.
-    pub moves: u64,
-    /// Moves whose next state another worker owns.
-    pub remote_moves: u64,
-    /// Requests it sent to other workers: one per next state another worker owns, per round
-    /// (at most `remote_moves`).
-    pub remote_requests: u64,
-    /// Answers it sent to other workers.
-    pub remote_replies: u64,
-    /// Bytes it sent to other workers, per tier solved, last tier first: `(tier, bytes)`.
-    pub bytes_per_tier: Vec<(usize, u64)>,
-    /// The most bytes of values it held at once.
-    pub peak_bytes: u64,
-    /// Whether every worker held every state's value (the game's dense index fits each
-    /// worker's budget): each values its share of a tier and sends those values to the others
-    /// in blocks by rank, with no requests.
-    pub replicated: bool,
-}
-
-impl WorkerStats {
-    /// Bytes it sent to other workers in all.
-    pub fn remote_bytes(&self) -> u64 {
-        self.bytes_per_tier.iter().map(|(_, bytes)| bytes).sum()
-    }
-}
 
 /// The outcome of a distributed tier solve in one process.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,19 +176,6 @@ impl Recent {
     fn remember(&mut self, tier: u32, rank: u64, round: u64, id: u32) {
         self.places[Self::place(tier, rank)] = (rank, tier, round, id);
     }
-}
-
-/// What one worker returns.
-pub(super) struct Done {
-    pub(super) value: Option<Score>,
-    pub(super) workers: usize,
-    pub(super) tiers: usize,
-    pub(super) stats: WorkerStats,
-}
-
-/// The ranks of a tier each worker owns: `ceil(len / workers)`, at least 1.
-pub(super) fn block(len: u64, workers: usize) -> u64 {
-    len.div_ceil(workers as u64).max(1)
 }
 
 /// One worker's part of the solve, values stored as `V`.

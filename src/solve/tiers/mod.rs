@@ -30,6 +30,8 @@ pub mod distributed;
 #[cfg(feature = "distributed")]
 mod replicated;
 mod solution;
+#[cfg(feature = "distributed")]
+mod workers;
 
 pub use solution::TierSolution;
 

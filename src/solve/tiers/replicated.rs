@@ -15,7 +15,7 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::dense::{Slot, fits, solve_chunk};
-use super::distributed::{Done, WorkerStats, block};
+use super::workers::{Done, WorkerStats, block};
 use super::{CHUNK, Counts, walk, width_of};
 use crate::engines::kernel::Limits;
 use crate::error::Error;

@@ -1,0 +1,50 @@
+//! What the distributed tier solver's workers report, shared by its two ways (requests, and
+//! every value on every worker).
+
+use crate::game::Score;
+
+/// What one worker did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkerStats {
+    /// The worker's index among all workers.
+    pub worker: usize,
+    /// States it valued.
+    pub states: u64,
+    /// Moves it looked at.
+    pub moves: u64,
+    /// Moves whose next state another worker owns.
+    pub remote_moves: u64,
+    /// Requests it sent to other workers: one per next state another worker owns, per round
+    /// (at most `remote_moves`).
+    pub remote_requests: u64,
+    /// Answers it sent to other workers.
+    pub remote_replies: u64,
+    /// Bytes it sent to other workers, per tier solved, last tier first: `(tier, bytes)`.
+    pub bytes_per_tier: Vec<(usize, u64)>,
+    /// The most bytes of values it held at once.
+    pub peak_bytes: u64,
+    /// Whether every worker held every state's value (the game's dense index fits each
+    /// worker's budget): each values its share of a tier and sends those values to the others
+    /// in blocks by rank, with no requests.
+    pub replicated: bool,
+}
+
+impl WorkerStats {
+    /// Bytes it sent to other workers in all.
+    pub fn remote_bytes(&self) -> u64 {
+        self.bytes_per_tier.iter().map(|(_, bytes)| bytes).sum()
+    }
+}
+
+/// What one worker returns.
+pub(super) struct Done {
+    pub(super) value: Option<Score>,
+    pub(super) workers: usize,
+    pub(super) tiers: usize,
+    pub(super) stats: WorkerStats,
+}
+
+/// The ranks of a tier each worker owns: `ceil(len / workers)`, at least 1.
+pub(super) fn block(len: u64, workers: usize) -> u64 {
+    len.div_ceil(workers as u64).max(1)
+}
