@@ -206,7 +206,7 @@ fn two_processes_on_localhost_equal_one_process() {
     std::fs::remove_file(&hostfile).ok();
     assert!(leader.status.success(), "{leader:?}");
     assert!(helper.status.success(), "{helper:?}");
-    // Exactly one line on stdout: timely's "awaiting connections" goes to stderr.
+    // Exactly one line on stdout: whatever timely prints goes to stderr.
     let stdout = String::from_utf8(leader.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();

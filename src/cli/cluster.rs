@@ -73,8 +73,8 @@ fn hosts(path: &std::path::Path, processes: usize) -> Result<Vec<String>, Failur
 }
 
 /// Runs `solve` with this process's stdout (file descriptor 1) pointed at stderr, then points
-/// it back: timely prints "awaiting connections" on stdout while the processes connect, and
-/// stdout is for the report alone (one line under `--json`).
+/// it back: timely prints some of its failures on stdout (a connection that ends inside a
+/// message's header), and stdout is for the report alone (one line under `--json`).
 #[cfg(unix)]
 pub fn stdout_to_stderr<T>(solve: impl FnOnce() -> T) -> T {
     unsafe extern "C" {

@@ -397,8 +397,8 @@ where
 {
     let config = super::cluster::config(cli)?;
     let game = std::sync::Arc::new(game);
-    // timely prints "awaiting connections" on stdout while it connects the processes: stdout
-    // is the report's alone, so its chatter goes to stderr.
+    // timely prints some failures on stdout: stdout is the report's alone, so its chatter
+    // goes to stderr.
     let solved = super::cluster::stdout_to_stderr(|| {
         crate::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
     })?;

@@ -94,7 +94,7 @@ where
     G: Tiered + Send + Sync + 'static,
 {
     let started = Instant::now();
-    let guards = timely::execute(config, move |worker| {
+    let guards = super::connect::execute(config, move |worker| {
         let replicated = super::replicated::Replicated {
             worker: &mut *worker,
             game: &game,

@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+#[cfg(feature = "distributed")]
+mod connect;
 mod dense;
 #[cfg(feature = "distributed")]
 pub mod distributed;
