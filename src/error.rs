@@ -159,6 +159,10 @@ pub enum Error {
     /// helper); [`par_solve`](crate::engines::par_solve) never returns it.
     #[error("the search was cancelled")]
     Cancelled,
+    /// The solve was asked to stop through its [`Progress`](crate::Progress)
+    /// ([`Progress::stop`](crate::Progress::stop): Ctrl-C in Python).
+    #[error("the solve was stopped")]
+    Stopped,
     /// The distributed tier solver could not start or run its workers (timely dataflow's
     /// configuration or communication: a bad `-n`/`-p`/`-h`, a peer that cannot be reached).
     #[error("the distributed solve failed: {0}")]
@@ -225,6 +229,7 @@ impl Error {
             Error::TimeLimit { .. } => "time-limit",
             Error::TooSlow { .. } => "too-slow",
             Error::Cancelled => "cancelled",
+            Error::Stopped => "stopped",
             Error::ScoreOverflow => "score-overflow",
             Error::Cycle { .. } => "cycle",
             Error::Unsupported(_) => "unsupported",

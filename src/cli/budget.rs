@@ -88,7 +88,7 @@ pub(super) fn limits(cli: &Cli) -> Limits {
         limits.memory_budget = limits.memory_budget.min(usable);
     }
     RUN_BUDGET.store(limits.memory_budget, std::sync::atomic::Ordering::Relaxed);
-    if super::progress::wanted() {
+    if super::progress::attached() {
         limits = limits.progress(&super::progress::PROGRESS);
     }
     match cli.time_limit {

@@ -80,6 +80,7 @@ pub(crate) mod check;
 #[cfg(feature = "distributed")]
 pub(crate) mod cluster;
 pub(crate) mod dispatch;
+pub(crate) mod embed;
 pub(crate) mod engines;
 pub(crate) mod entry;
 pub(crate) mod forecast;
@@ -95,6 +96,7 @@ pub(crate) mod saved;
 pub(crate) mod solve;
 pub(crate) mod tool;
 
+pub use embed::{Refusal, run_json, run_progress};
 pub use entry::main_with;
 pub use model::{Answer, Entry, Fields, Line};
 pub use present::{Presented, Work};

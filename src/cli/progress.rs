@@ -1,6 +1,7 @@
 //! Progress on stderr while a long solve runs, when stderr is a terminal (never on stdout).
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -25,6 +26,21 @@ const STACK: usize = 256 << 10;
 /// Whether this run shows progress: stderr is a terminal.
 pub fn wanted() -> bool {
     std::io::stderr().is_terminal()
+}
+
+/// Whether the solves attach [`PROGRESS`] to their limits even when no line is drawn: set for
+/// good by the in-process commands (`embed`), whose caller stops a solve through it.
+static ALWAYS_ATTACHED: AtomicBool = AtomicBool::new(false);
+
+/// Attaches [`PROGRESS`] to every solve from now on.
+pub fn attach_always() {
+    ALWAYS_ATTACHED.store(true, Ordering::Relaxed);
+}
+
+/// Whether the solves of this run report to [`PROGRESS`]: a line is drawn, or a caller in the
+/// same process may stop them.
+pub fn attached() -> bool {
+    ALWAYS_ATTACHED.load(Ordering::Relaxed) || wanted()
 }
 
 /// A thread that draws the progress line; dropping it clears the line and stops the thread.

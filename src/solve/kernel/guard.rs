@@ -123,6 +123,9 @@ impl<'a> RunGuard<'a> {
             progress.record(entries as u64, table_bytes.saturating_add(stack_bytes));
         }
         self.cancelled()?;
+        if let Some(progress) = self.progress {
+            progress.go_on()?;
+        }
         if let Some((deadline, limit)) = self.deadline
             && Instant::now() >= deadline
         {

@@ -2,6 +2,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crate::error::Error;
+
 /// Counters a solve updates as it goes and any thread may read: the states stored (by the
 /// engines), the bytes held, and for solvers that work in steps (the specialised Stone Game II
 /// solver: rows of its table; the tier solver: tiers) how many are done of how many.
@@ -33,6 +35,8 @@ pub struct Progress {
     steps: AtomicU64,
     /// Whether the steps are tiers (else rows).
     tiers: AtomicBool,
+    /// Whether the solves that report here are asked to stop.
+    stopping: AtomicBool,
 }
 
 impl Progress {
@@ -45,6 +49,50 @@ impl Progress {
             done: AtomicU64::new(0),
             steps: AtomicU64::new(0),
             tiers: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
+        }
+    }
+
+    /// Asks every solve that reports here to stop: each returns
+    /// [`Error::Stopped`](crate::Error::Stopped) at its next check of its limits (every 1024
+    /// stored states, each tier, each level of retrograde propagation), from whichever thread
+    /// calls this (a signal handler's thread, an interpreter's). Solves started after it stop
+    /// too, until [`resume`](Progress::resume).
+    ///
+    /// ```
+    /// use gamesolver::{Error, Limits, Progress, Solver, games::StoneGameII};
+    ///
+    /// static PROGRESS: Progress = Progress::new();
+    /// let game = StoneGameII::new((1..=300).map(|i| i % 7 + 1).collect()).unwrap();
+    /// PROGRESS.stop();
+    /// let stopped = Solver::new(&game).limits(Limits::default().progress(&PROGRESS)).solve();
+    /// assert!(matches!(stopped, Err(Error::Stopped)));
+    /// PROGRESS.resume();
+    /// let solved = Solver::new(&game).limits(Limits::default().progress(&PROGRESS)).solve();
+    /// assert!(solved.is_ok());
+    /// ```
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets solves that report here run again after [`stop`](Progress::stop).
+    pub fn resume(&self) {
+        self.stopping.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether [`stop`](Progress::stop) was called since the last
+    /// [`resume`](Progress::resume).
+    pub fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
+    }
+
+    /// `Err(Error::Stopped)` once the solves reporting here are asked to stop.
+    #[inline]
+    pub(crate) fn go_on(&self) -> Result<(), Error> {
+        if self.stopping() {
+            Err(Error::Stopped)
+        } else {
+            Ok(())
         }
     }
 

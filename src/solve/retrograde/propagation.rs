@@ -67,6 +67,9 @@ pub(super) fn keep_bit(id: u32, turn: Turn) -> u32 {
 
 /// [`Error::TimeLimit`] past the limit, saying how far propagation got.
 pub(super) fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), Error> {
+    if let Some(progress) = limits.progress {
+        progress.go_on()?;
+    }
     match limits.time_limit {
         Some(limit) if clock.elapsed() > limit => Err(Error::TimeLimit {
             limit,

@@ -43,6 +43,9 @@ where
                 budget: limits.memory_budget,
             });
         }
+        if let Some(progress) = limits.progress {
+            progress.go_on()?;
+        }
         if let Some(limit) = limits.time_limit
             && clock.elapsed() > limit
         {

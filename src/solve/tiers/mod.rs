@@ -37,7 +37,7 @@ mod workers;
 
 pub use solution::TierSolution;
 
-use super::kernel::{Limits, combine};
+use super::kernel::{Limits, Progress, combine};
 use crate::error::Error;
 use crate::game::{Score, Tiered, visit_index};
 use dense::Slot;
@@ -357,10 +357,15 @@ pub(crate) struct Clock {
     limit: Option<Duration>,
     /// The start's tier (the last to solve).
     from: usize,
+    /// Where a stop is asked for.
+    progress: Option<&'static Progress>,
 }
 
 impl Clock {
     fn check(&self, tier: usize) -> Result<(), Error> {
+        if let Some(progress) = self.progress {
+            progress.go_on()?;
+        }
         match self.limit {
             Some(limit) if self.started.elapsed() > limit => Err(Error::TimeLimit {
                 limit,
@@ -535,6 +540,7 @@ fn run<G: Tiered, S: Sweep<G>>(
         started,
         limit: limits.time_limit,
         from,
+        progress: limits.progress,
     };
     let layout = dense::Layout {
         game,
