@@ -42,6 +42,23 @@ pub struct Bundled {
     pub(crate) solves: Solves,
 }
 
+impl Bundled {
+    /// Its name on the command line.
+    ///
+    /// ```
+    /// let names: Vec<&str> = gamesolver::cli::BUNDLED.iter().map(|game| game.name()).collect();
+    /// assert!(names.contains(&"stone-game-ii") && names.contains(&"connect-four"));
+    /// ```
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// What it is and what its answer says, in one line (as `--help` lists it).
+    pub fn about(&self) -> &'static str {
+        self.about
+    }
+}
+
 /// How a bundled game is solved.
 pub enum Solves {
     /// By the engines, from integer VALUES (or none).

@@ -1,0 +1,506 @@
+//! A Python object that follows the game protocol (`start`, `moves`, `play`, `payoff`, and
+//! optionally `known_value`, `value_range`, `outcome_game`, `may_cycle`) as a [`Game`].
+//!
+//! States and moves are Python values; the engines see them as numbers. Each distinct state
+//! (and move) is interned once, by Python's own hash and equality, in a dict from the value to
+//! its number and a list from the number back to the value, so the engines' tables hold plain
+//! integers and never call into Python to hash or compare. The engines call back into Python
+//! for every move list and step, on the calling thread, with the interpreter attached.
+//!
+//! A callback that raises (or returns something of the wrong shape) is remembered, and from
+//! then on every state has no move and every step leads to [`DEAD`], so the search winds down
+//! at once; the caller then raises the remembered exception (Ctrl-C's `KeyboardInterrupt`
+//! raised inside a callback included) instead of the search's result.
+
+use std::fmt;
+use std::sync::Mutex;
+
+use gamesolver::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+/// The state every step leads to once a callback has failed: no move, payoff 0.
+pub const DEAD: Id = Id(0);
+
+/// A state or a move of a Python game: its number in the game's interner. Shown (in the
+/// checker's messages) as the value's `repr` while [`Shown`] is in force on the thread.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(pub u32);
+
+thread_local! {
+    /// The lists that [`Id`]'s `Debug` reads values from: (states, moves).
+    static SHOWN: std::cell::RefCell<Option<(Py<PyList>, Py<PyList>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, `Id`s on this thread are shown as the `repr` of the game's values.
+pub struct Shown;
+
+impl Shown {
+    /// Shows `game`'s values until dropped.
+    pub fn of(py: Python<'_>, game: &PyGame) -> Shown {
+        let lists = (
+            game.states.lock_objects().clone_ref(py),
+            game.moves.lock_objects().clone_ref(py),
+        );
+        SHOWN.with(|shown| *shown.borrow_mut() = Some(lists));
+        Shown
+    }
+}
+
+impl Drop for Shown {
+    fn drop(&mut self) {
+        SHOWN.with(|shown| *shown.borrow_mut() = None);
+    }
+}
+
+impl fmt::Debug for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = Python::attach(|py| {
+            SHOWN.with(|shown| {
+                let shown = shown.borrow();
+                let (states, _) = shown.as_ref()?;
+                let value = states.bind(py).get_item(self.0 as usize).ok()?;
+                value.repr().ok().map(|repr| repr.to_string())
+            })
+        });
+        match text {
+            Some(text) => f.write_str(&text),
+            None => write!(f, "#{}", self.0),
+        }
+    }
+}
+
+/// A move's number; shown as its value's `repr`, as states are.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveId(pub u32);
+
+impl fmt::Debug for MoveId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = Python::attach(|py| {
+            SHOWN.with(|shown| {
+                let shown = shown.borrow();
+                let (_, moves) = shown.as_ref()?;
+                let value = moves.bind(py).get_item(self.0 as usize).ok()?;
+                value.repr().ok().map(|repr| repr.to_string())
+            })
+        });
+        match text {
+            Some(text) => f.write_str(&text),
+            None => write!(f, "move #{}", self.0),
+        }
+    }
+}
+
+/// Python values numbered in the order first seen.
+pub struct Interner {
+    inner: Mutex<(Py<PyDict>, Py<PyList>)>,
+}
+
+impl Interner {
+    /// An interner whose first number is taken by `placeholder`.
+    fn new(py: Python<'_>, placeholder: Option<&Bound<'_, PyAny>>) -> PyResult<Interner> {
+        let objects = PyList::empty(py);
+        if let Some(placeholder) = placeholder {
+            objects.append(placeholder)?;
+        }
+        Ok(Interner {
+            inner: Mutex::new((PyDict::new(py).unbind(), objects.unbind())),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (Py<PyDict>, Py<PyList>)> {
+        self.inner
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn lock_objects(&self) -> Py<PyList> {
+        Python::attach(|py| self.lock().1.clone_ref(py))
+    }
+
+    /// The number of `value`, given one if it is new.
+    pub fn intern(&self, value: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let py = value.py();
+        let inner = self.lock();
+        let (ids, objects) = (inner.0.bind(py), inner.1.bind(py));
+        if let Some(id) = ids.get_item(value)? {
+            return id.extract();
+        }
+        let id = u32::try_from(objects.len()).map_err(|_| {
+            PyValueError::new_err("more than 2^32 distinct states or moves: too many to number")
+        })?;
+        ids.set_item(value, id)?;
+        objects.append(value)?;
+        Ok(id)
+    }
+
+    /// The value numbered `id`.
+    pub fn get<'py>(&self, py: Python<'py>, id: u32) -> PyResult<Bound<'py, PyAny>> {
+        self.lock().1.bind(py).get_item(id as usize)
+    }
+
+    /// How many values are numbered.
+    pub fn len(&self, py: Python<'_>) -> usize {
+        self.lock().1.bind(py).len()
+    }
+}
+
+/// What a Python game declares.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Declared {
+    /// `value_range(state)` is defined.
+    pub range: bool,
+    /// `outcome_game` is true.
+    pub outcome_game: bool,
+    /// `may_cycle` is true.
+    pub may_cycle: bool,
+}
+
+/// A Python object as a [`Game`] of numbered states and moves.
+pub struct PyGame {
+    start: Py<PyAny>,
+    moves_of: Py<PyAny>,
+    play: Py<PyAny>,
+    payoff: Py<PyAny>,
+    known_value: Option<Py<PyAny>>,
+    value_range: Option<Py<PyAny>>,
+    /// The state to solve from, if not the game's `start()`.
+    from: Option<Py<PyAny>>,
+    states: Interner,
+    moves: Interner,
+    failure: Mutex<Option<PyErr>>,
+    failed: std::sync::atomic::AtomicBool,
+    declared: Declared,
+}
+
+/// A required method of the game object.
+fn method(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Py<PyAny>> {
+    match game.getattr(name) {
+        Ok(method) if method.is_callable() => Ok(method.unbind()),
+        _ => Err(PyTypeError::new_err(format!(
+            "a game needs a method {name}(): start(), moves(state), play(state, move) and \
+             payoff(state) (see help(gamesolver.Game))"
+        ))),
+    }
+}
+
+/// An optional method: absent or `None` is undeclared.
+fn optional(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyAny>>> {
+    match game.getattr(name) {
+        Ok(value) if value.is_none() => Ok(None),
+        Ok(value) if value.is_callable() => Ok(Some(value.unbind())),
+        Ok(_) => Err(PyTypeError::new_err(format!(
+            "the game's {name} is neither a method nor None"
+        ))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// An optional flag: absent is false.
+fn flag(game: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    match game.getattr(name) {
+        Ok(value) => value.is_truthy(),
+        Err(_) => Ok(false),
+    }
+}
+
+impl PyGame {
+    /// Reads the game object's methods and declarations; solves from `from` if given.
+    pub fn new(game: &Bound<'_, PyAny>, from: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        let py = game.py();
+        let value_range = optional(game, "value_range")?;
+        let declared = Declared {
+            range: value_range.is_some(),
+            outcome_game: flag(game, "outcome_game")?,
+            may_cycle: flag(game, "may_cycle")?,
+        };
+        let dead = PyTuple::new(py, ["<no state: a callback failed>"])?;
+        Ok(PyGame {
+            start: method(game, "start")?,
+            moves_of: method(game, "moves")?,
+            play: method(game, "play")?,
+            payoff: method(game, "payoff")?,
+            known_value: optional(game, "known_value")?,
+            value_range,
+            from: from.map(|from| from.clone().unbind()),
+            states: Interner::new(py, Some(dead.as_any()))?,
+            moves: Interner::new(py, None)?,
+            failure: Mutex::new(None),
+            failed: std::sync::atomic::AtomicBool::new(false),
+            declared,
+        })
+    }
+
+    /// What the game declares.
+    pub fn declared(&self) -> Declared {
+        self.declared
+    }
+
+    /// The exception a callback raised, if one did (taken: a second call gives `None`).
+    pub fn failure(&self) -> Option<PyErr> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+    }
+
+    /// Whether a callback has failed.
+    fn has_failed(&self) -> bool {
+        self.failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Remembers the first failure.
+    fn fail(&self, error: PyErr) {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if failure.is_none() {
+            *failure = Some(error);
+        }
+        self.failed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// `work`'s value, or `fallback` once it (or an earlier callback) failed.
+    fn guarded<T>(&self, fallback: T, work: impl FnOnce(Python<'_>) -> PyResult<T>) -> T {
+        if self.has_failed() {
+            return fallback;
+        }
+        Python::attach(|py| match work(py) {
+            Ok(value) => value,
+            Err(error) => {
+                self.fail(error);
+                fallback
+            }
+        })
+    }
+
+    /// The state numbered `id` as the Python value.
+    pub fn state<'py>(&self, py: Python<'py>, id: Id) -> PyResult<Bound<'py, PyAny>> {
+        self.states.get(py, id.0)
+    }
+
+    /// The move numbered `id` as the Python value.
+    pub fn move_value<'py>(&self, py: Python<'py>, id: MoveId) -> PyResult<Bound<'py, PyAny>> {
+        self.moves.get(py, id.0)
+    }
+
+    /// The number of a Python state.
+    pub fn state_id(&self, state: &Bound<'_, PyAny>) -> PyResult<Id> {
+        self.states.intern(state).map(Id)
+    }
+
+    /// How many distinct states the callbacks have produced.
+    pub fn states_seen(&self, py: Python<'_>) -> usize {
+        self.states.len(py) - 1
+    }
+
+    /// A score from Python, with the callback's name in the message if it is not one.
+    fn score(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Score> {
+        let score: i64 = value.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{what} must be an integer from -(2**63 - 1) to 2**63 - 1, not {}",
+                value
+                    .repr()
+                    .map_or_else(|_| "that".into(), |r| r.to_string())
+            ))
+        })?;
+        if score == i64::MIN {
+            return Err(PyValueError::new_err(format!(
+                "{what} must be an integer from -(2**63 - 1) to 2**63 - 1, not -2**63"
+            )));
+        }
+        Ok(score)
+    }
+}
+
+impl Game for PyGame {
+    type State = Id;
+    type Move = MoveId;
+
+    fn start(&self) -> Id {
+        self.guarded(DEAD, |py| {
+            let start = match &self.from {
+                Some(from) => from.bind(py).clone(),
+                None => self.start.bind(py).call0()?,
+            };
+            self.state_id(&start)
+        })
+    }
+
+    fn moves(&self, state: &Id, moves: &mut Vec<MoveId>) {
+        if *state == DEAD {
+            return;
+        }
+        self.guarded((), |py| {
+            let listed = self.moves_of.bind(py).call1((self.state(py, *state)?,))?;
+            for mv in listed.try_iter()? {
+                moves.push(MoveId(self.moves.intern(&mv?)?));
+            }
+            Ok(())
+        });
+        if self.has_failed() {
+            moves.clear();
+        }
+    }
+
+    fn play(&self, state: &Id, mv: &MoveId) -> Step<Id> {
+        let dead = Step {
+            next: DEAD,
+            gain: 0,
+            turn: Turn::Pass,
+        };
+        if *state == DEAD {
+            return dead;
+        }
+        self.guarded(dead, |py| {
+            let step = self
+                .play
+                .bind(py)
+                .call1((self.state(py, *state)?, self.move_value(py, *mv)?))?;
+            let shape = || {
+                PyTypeError::new_err(format!(
+                    "play() must return (next_state, points, keeps_turn), not {}",
+                    step.repr()
+                        .map_or_else(|_| "that".into(), |r| r.to_string())
+                ))
+            };
+            let parts = step.cast::<PyTuple>().map_err(|_| shape())?;
+            if parts.len() != 3 {
+                return Err(shape());
+            }
+            let next = self.state_id(&parts.get_item(0)?)?;
+            let gain = Self::score(&parts.get_item(1)?, "play()'s points")?;
+            let turn = if parts.get_item(2)?.is_truthy()? {
+                Turn::Keep
+            } else {
+                Turn::Pass
+            };
+            Ok(Step { next, gain, turn })
+        })
+    }
+
+    fn payoff(&self, state: &Id) -> Score {
+        if *state == DEAD {
+            return 0;
+        }
+        self.guarded(0, |py| {
+            let payoff = self.payoff.bind(py).call1((self.state(py, *state)?,))?;
+            Self::score(&payoff, "payoff()")
+        })
+    }
+
+    fn known_value(&self, state: &Id) -> Option<Score> {
+        let known = self.known_value.as_ref()?;
+        if *state == DEAD {
+            return Some(0);
+        }
+        self.guarded(None, |py| {
+            let value = known.bind(py).call1((self.state(py, *state)?,))?;
+            if value.is_none() {
+                Ok(None)
+            } else {
+                Self::score(&value, "known_value()").map(Some)
+            }
+        })
+    }
+
+    fn state_text(&self, state: &Id) -> Option<String> {
+        Python::attach(|py| {
+            let value = self.state(py, *state).ok()?;
+            value.repr().ok().map(|repr| repr.to_string())
+        })
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        let declared = Capabilities::none();
+        let declared = if self.declared.outcome_game {
+            declared.outcome_game()
+        } else {
+            declared
+        };
+        if self.declared.may_cycle {
+            declared.may_cycle()
+        } else {
+            declared
+        }
+    }
+}
+
+/// A Python game that defines `value_range(state)`: the same game, with the range declared.
+pub struct Ranged(pub PyGame);
+
+impl Game for Ranged {
+    type State = Id;
+    type Move = MoveId;
+
+    fn start(&self) -> Id {
+        self.0.start()
+    }
+    fn moves(&self, state: &Id, moves: &mut Vec<MoveId>) {
+        self.0.moves(state, moves);
+    }
+    fn play(&self, state: &Id, mv: &MoveId) -> Step<Id> {
+        self.0.play(state, mv)
+    }
+    fn payoff(&self, state: &Id) -> Score {
+        self.0.payoff(state)
+    }
+    fn known_value(&self, state: &Id) -> Option<Score> {
+        self.0.known_value(state)
+    }
+    fn state_text(&self, state: &Id) -> Option<String> {
+        self.0.state_text(state)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        let declared = Capabilities::none().value_range();
+        let declared = if self.0.declared.outcome_game {
+            declared.outcome_game()
+        } else {
+            declared
+        };
+        if self.0.declared.may_cycle {
+            declared.may_cycle()
+        } else {
+            declared
+        }
+    }
+}
+
+impl ValueRange for Ranged {
+    fn value_range(&self, state: &Id) -> (Score, Score) {
+        let wide = (-Score::MAX, Score::MAX);
+        let Some(range) = &self.0.value_range else {
+            return wide;
+        };
+        if *state == DEAD {
+            return (0, 0);
+        }
+        self.0.guarded(wide, |py| {
+            let bounds = range.bind(py).call1((self.0.state(py, *state)?,))?;
+            let shape = || {
+                PyTypeError::new_err(format!(
+                    "value_range() must return (low, high), not {}",
+                    bounds
+                        .repr()
+                        .map_or_else(|_| "that".into(), |r| r.to_string())
+                ))
+            };
+            let parts = bounds.cast::<PyTuple>().map_err(|_| shape())?;
+            if parts.len() != 2 {
+                return Err(shape());
+            }
+            let low = PyGame::score(&parts.get_item(0)?, "value_range()'s low")?;
+            let high = PyGame::score(&parts.get_item(1)?, "value_range()'s high")?;
+            if low > high {
+                return Err(PyValueError::new_err(format!(
+                    "value_range() gave low {low} above high {high}"
+                )));
+            }
+            Ok((low, high))
+        })
+    }
+}

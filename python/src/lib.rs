@@ -1,0 +1,372 @@
+//! `gamesolver._native`: what the Python package `gamesolver` calls. The package's own Python
+//! code (python/gamesolver/) is the interface people use; this module runs the command line's
+//! commands in-process, solves and checks games written in Python, and turns Ctrl-C into a
+//! stop.
+
+mod game;
+
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+use gamesolver::check::{CheckOptions, CheckReport, check, check_outcome, check_ranged};
+use gamesolver::{Engine, Game, Limits, Player, Solver, Turn};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use game::{Id, MoveId, PyGame, Ranged, Shown};
+
+create_exception!(
+    _native,
+    Refusal,
+    PyException,
+    "A solve that did not reach its answer: args are (message, kind), kind as in the command \
+     line's --json errors. The package raises a fitting exception instead."
+);
+
+/// The native stack of the thread a bundled game's command runs on: the command line's main
+/// thread has 8 MiB, and the engines keep their deep stacks on the heap.
+const STACK: usize = 8 << 20;
+
+/// How often the waiting thread looks for Ctrl-C.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with the interpreter released, looking for signals
+/// every [`POLL`]; on `KeyboardInterrupt` (or any exception a signal handler raises), stops
+/// every in-process command through [`gamesolver::cli::run_progress`], waits for `work` to
+/// return, and raises the exception.
+fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    let finished = (Mutex::new(false), Condvar::new());
+    std::thread::scope(|scope| {
+        let finished = &finished;
+        let worker = std::thread::Builder::new()
+            .name("gamesolver".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, move || {
+                let result = work();
+                let (done, wake) = finished;
+                *done.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
+                wake.notify_all();
+                result
+            })
+            .map_err(|error| PyRuntimeError::new_err(format!("cannot start a thread: {error}")))?;
+        loop {
+            let done = py.detach(|| {
+                let (done, wake) = finished;
+                let guard = done.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let (guard, _) = wake
+                    .wait_timeout_while(guard, POLL, |done| !*done)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                *guard
+            });
+            if done || worker.is_finished() {
+                break;
+            }
+            if let Err(interrupt) = py.check_signals() {
+                let progress = gamesolver::cli::run_progress();
+                progress.stop();
+                let _ = py.detach(|| worker.join());
+                progress.resume();
+                return Err(interrupt);
+            }
+        }
+        py.detach(|| worker.join())
+            .map_err(|_| PyRuntimeError::new_err("the solve panicked (please report it)"))
+    })
+}
+
+/// Runs one command of the `gamesolver` command line (the arguments after the program's name)
+/// with the bundled games, as with `--json`. Returns `(True, json_text, "")`, or
+/// `(False, message, kind)` when the command line would have printed an error.
+#[pyfunction]
+fn run_json(py: Python<'_>, arguments: Vec<String>) -> PyResult<(bool, String, String)> {
+    let outcome = interruptible(py, move || {
+        gamesolver::cli::run_json(gamesolver::cli::BUNDLED, arguments)
+    })?;
+    Ok(match outcome {
+        Ok(json) => (true, json, String::new()),
+        Err(refusal) => (false, refusal.message, refusal.kind),
+    })
+}
+
+/// The bundled games: `(name, about)` in the order `gamesolver --help` lists them.
+#[pyfunction]
+fn bundled_games() -> Vec<(&'static str, &'static str)> {
+    gamesolver::cli::BUNDLED
+        .iter()
+        .map(|game| (game.name(), game.about()))
+        .collect()
+}
+
+/// A library error as a [`Refusal`].
+fn refusal(error: gamesolver::Error) -> PyErr {
+    Refusal::new_err((error.to_string(), error.kind().to_string()))
+}
+
+/// The engine named in Python.
+fn engine(name: Option<&str>) -> PyResult<Option<Engine>> {
+    Ok(Some(match name {
+        None | Some("auto") => return Ok(None),
+        Some("exhaustive") => Engine::Exhaustive,
+        Some("pruning") => Engine::Pruning,
+        Some("retrograde") => Engine::Retrograde,
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "unknown engine {other:?}: give \"auto\", \"exhaustive\", \"pruning\" or \
+                 \"retrograde\""
+            )));
+        }
+    }))
+}
+
+fn engine_name(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Exhaustive => "exhaustive",
+        Engine::Pruning => "pruning",
+        Engine::Retrograde => "retrograde",
+        Engine::Tiers => "tiers",
+        Engine::Sweep => "sweep",
+        _ => "other",
+    }
+}
+
+/// The limits from Python's options.
+fn limits(memory_limit: Option<u64>, time_limit: Option<f64>) -> PyResult<Limits> {
+    let mut limits = match memory_limit {
+        Some(bytes) => Limits::with_memory_budget(bytes),
+        None => Limits::default(),
+    };
+    if let Some(seconds) = time_limit {
+        let limit = Duration::try_from_secs_f64(seconds).map_err(|_| {
+            PyValueError::new_err(format!(
+                "time_limit must be a number of seconds at least 0, not {seconds}"
+            ))
+        })?;
+        limits = limits.time_limit(limit);
+    }
+    Ok(limits)
+}
+
+/// What `solve_game` was asked for.
+struct Asked<'a> {
+    engine: Option<Engine>,
+    limits: Limits,
+    line: bool,
+    game: &'a PyGame,
+}
+
+/// Solves `game` (the game itself, or its ranged form) and describes the result as a dict.
+fn solved<'py, G>(py: Python<'py>, game: &G, asked: &Asked<'_>) -> PyResult<Bound<'py, PyDict>>
+where
+    G: Game<State = Id, Move = MoveId> + Sync,
+{
+    let inner = asked.game;
+    let mut solver = Solver::new(game).threads(1).limits(asked.limits);
+    if let Some(engine) = asked.engine {
+        solver = solver.engine(engine);
+    }
+    let answer = solver.solve();
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
+    let mut answer = answer.map_err(refusal)?;
+    let start = *answer.start();
+    let moves = answer.move_values(&start);
+    let line = if asked.line {
+        Some(answer.line())
+    } else {
+        None
+    };
+    let remoteness = answer.remoteness(&start);
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
+    let moves = moves.map_err(refusal)?;
+    let result = PyDict::new(py);
+    result.set_item("value", answer.value())?;
+    result.set_item("engine", engine_name(answer.engine()))?;
+    result.set_item("start", inner.state(py, start)?)?;
+    let listed = PyList::empty(py);
+    let best = moves.iter().map(|mv| mv.value).max();
+    let best_moves = PyList::empty(py);
+    for mv in &moves {
+        let entry = PyDict::new(py);
+        let value = inner.move_value(py, mv.mv)?;
+        entry.set_item("move", &value)?;
+        entry.set_item("value", mv.value)?;
+        entry.set_item("best", Some(mv.value) == best)?;
+        if Some(mv.value) == best {
+            best_moves.append(&value)?;
+        }
+        listed.append(entry)?;
+    }
+    result.set_item("moves", listed)?;
+    result.set_item("best_moves", best_moves)?;
+    if let Some(line) = line {
+        let line = line.map_err(refusal)?;
+        let plies = PyList::empty(py);
+        for ply in &line {
+            let entry = PyDict::new(py);
+            entry.set_item(
+                "player",
+                match ply.player {
+                    Player::First => "first",
+                    Player::Second => "second",
+                },
+            )?;
+            entry.set_item("state", inner.state(py, ply.state)?)?;
+            entry.set_item("move", inner.move_value(py, ply.mv)?)?;
+            entry.set_item("points", ply.gain)?;
+            entry.set_item("keeps_turn", ply.turn == Turn::Keep)?;
+            entry.set_item("value", ply.value)?;
+            plies.append(entry)?;
+        }
+        result.set_item("line", plies)?;
+    } else {
+        result.set_item("line", py.None())?;
+    }
+    result.set_item(
+        "outcome",
+        answer.outcome().map(|outcome| match outcome {
+            gamesolver::Outcome::Win => "win",
+            gamesolver::Outcome::Loss => "loss",
+            gamesolver::Outcome::Draw => "draw",
+        }),
+    )?;
+    result.set_item("remoteness", remoteness.ok().flatten())?;
+    let stats = answer.stats();
+    let figures = PyDict::new(py);
+    figures.set_item("stored", stats.stored)?;
+    figures.set_item("expanded", stats.expanded)?;
+    figures.set_item("hits", stats.hits)?;
+    figures.set_item("known", stats.known)?;
+    figures.set_item("terminal", stats.terminal)?;
+    figures.set_item("max_depth", stats.max_depth)?;
+    figures.set_item("seconds", stats.elapsed.as_secs_f64())?;
+    figures.set_item("states_seen", inner.states_seen(py))?;
+    result.set_item("stats", figures)?;
+    Ok(result)
+}
+
+/// Solves a game written in Python (from `at`, or its start) with the engine its declarations
+/// choose (or `engine`), on the calling thread with the interpreter attached (the engines call
+/// its methods). Returns a dict: value, engine, start, moves (every move's value), best_moves,
+/// line, outcome, remoteness, stats. Raises `Refusal` for a limit or an unsupported engine,
+/// and whatever the game's methods raised.
+#[pyfunction]
+#[pyo3(signature = (game, at=None, engine=None, memory_limit=None, time_limit=None, line=true))]
+fn solve_game<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    at: Option<&Bound<'py, PyAny>>,
+    engine: Option<&str>,
+    memory_limit: Option<u64>,
+    time_limit: Option<f64>,
+    line: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let engine = self::engine(engine)?;
+    let limits = limits(memory_limit, time_limit)?;
+    let plain = PyGame::new(game, at)?;
+    if plain.declared().range {
+        let ranged = Ranged(plain);
+        let asked = Asked {
+            engine,
+            limits,
+            line,
+            game: &ranged.0,
+        };
+        solved(py, &ranged, &asked)
+    } else {
+        let asked = Asked {
+            engine,
+            limits,
+            line,
+            game: &plain,
+        };
+        solved(py, &plain, &asked)
+    }
+}
+
+/// A check's report as a dict.
+fn report<'py, G>(py: Python<'py>, report: CheckReport<G>) -> PyResult<Bound<'py, PyDict>>
+where
+    G: Game<State = Id, Move = MoveId>,
+{
+    let result = PyDict::new(py);
+    result.set_item("ok", report.is_ok())?;
+    result.set_item("states", report.states)?;
+    result.set_item("playouts", report.playouts)?;
+    result.set_item("values_compared", report.values_compared)?;
+    let violations: Vec<String> = report.violations.iter().map(ToString::to_string).collect();
+    result.set_item("violations", violations)?;
+    result.set_item("stopped", report.stopped.map(|error| error.to_string()))?;
+    Ok(result)
+}
+
+/// Runs the conformance checker on a game written in Python: its moves, steps, payoffs and
+/// declarations on every state it reaches (up to `max_states`) and on random playouts,
+/// against an unmemoized reference search. Returns a dict: ok, states, playouts,
+/// values_compared, violations (each a sentence that shows states and moves by their
+/// `repr`), stopped.
+#[pyfunction]
+#[pyo3(signature = (game, seed=1, max_states=20_000, playouts=200, memory_limit=None, time_limit=None))]
+fn check_game<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    seed: u64,
+    max_states: usize,
+    playouts: usize,
+    memory_limit: Option<u64>,
+    time_limit: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let options = CheckOptions {
+        seed,
+        max_states,
+        playouts,
+        limits: limits(memory_limit, time_limit)?,
+        ..CheckOptions::default()
+    };
+    let plain = PyGame::new(game, None)?;
+    let declared = plain.declared();
+    let _shown = Shown::of(py, &plain);
+    let result = if declared.range {
+        let ranged = Ranged(plain);
+        let checked = check_ranged(&ranged, &options);
+        if let Some(failure) = ranged.0.failure() {
+            return Err(failure);
+        }
+        report(py, checked)?
+    } else if declared.outcome_game || declared.may_cycle {
+        let checked = check_outcome(
+            &plain,
+            &CheckOptions {
+                cyclic: declared.may_cycle,
+                ..options
+            },
+        );
+        if let Some(failure) = plain.failure() {
+            return Err(failure);
+        }
+        report(py, checked)?
+    } else {
+        let checked = check(&plain, &options);
+        if let Some(failure) = plain.failure() {
+            return Err(failure);
+        }
+        report(py, checked)?
+    };
+    Ok(result)
+}
+
+/// The native part of the `gamesolver` package.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(bundled_games, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_game, m)?)?;
+    m.add_function(wrap_pyfunction!(check_game, m)?)?;
+    m.add("Refusal", m.py().get_type::<Refusal>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
