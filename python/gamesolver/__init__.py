@@ -186,7 +186,8 @@ class Game:
     :func:`check` finds it):
 
     - ``known_value(state)``: the state's exact value when known without search, else None.
-    - ``value_range(state)``: ``(low, high)``, the values still possible (cut-offs).
+    - ``value_range(state)``: ``(low, high)``, the values still possible (cut-offs); or
+      ``value_range = (low, high)``, one range for every state (no call per state).
     - ``outcome_game = True``: payoffs are +1 (the mover wins), -1 or 0 and moves gain
       nothing: searches stop at the first winning move.
     - ``may_cycle = True``: play may return to an earlier state (an outcome game only; solved

@@ -158,6 +158,49 @@ pub struct Declared {
     pub may_cycle: bool,
 }
 
+/// A game's declared range: a method of the state, or one `(low, high)` for every state.
+enum Range {
+    Call(Py<PyAny>),
+    Fixed(Score, Score),
+}
+
+/// `value_range`: a method, a fixed `(low, high)`, or undeclared (absent or `None`).
+fn range(game: &Bound<'_, PyAny>) -> PyResult<Option<Range>> {
+    let Ok(value) = game.getattr("value_range") else {
+        return Ok(None);
+    };
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_callable() {
+        return Ok(Some(Range::Call(value.unbind())));
+    }
+    let (low, high) = bounds(&value)?;
+    Ok(Some(Range::Fixed(low, high)))
+}
+
+/// `(low, high)` from Python, checked.
+fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
+    let shape = || {
+        PyTypeError::new_err(format!(
+            "value_range must be (low, high) or a method that returns it, not {}",
+            value.repr().map_or_else(|_| "that".into(), |r| r.to_string())
+        ))
+    };
+    let parts = value.cast::<PyTuple>().map_err(|_| shape())?;
+    if parts.len() != 2 {
+        return Err(shape());
+    }
+    let low = PyGame::score(&parts.get_item(0)?, "value_range's low")?;
+    let high = PyGame::score(&parts.get_item(1)?, "value_range's high")?;
+    if low > high {
+        return Err(PyValueError::new_err(format!(
+            "value_range gave low {low} above high {high}"
+        )));
+    }
+    Ok((low, high))
+}
+
 /// A Python object as a [`Game`] of numbered states and moves.
 pub struct PyGame {
     start: Py<PyAny>,
@@ -165,7 +208,7 @@ pub struct PyGame {
     play: Py<PyAny>,
     payoff: Py<PyAny>,
     known_value: Option<Py<PyAny>>,
-    value_range: Option<Py<PyAny>>,
+    value_range: Option<Range>,
     /// The state to solve from, if not the game's `start()`.
     from: Option<Py<PyAny>>,
     states: Interner,
@@ -210,7 +253,7 @@ impl PyGame {
     /// Reads the game object's methods and declarations; solves from `from` if given.
     pub fn new(game: &Bound<'_, PyAny>, from: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
         let py = game.py();
-        let value_range = optional(game, "value_range")?;
+        let value_range = range(game)?;
         let declared = Declared {
             range: value_range.is_some(),
             outcome_game: flag(game, "outcome_game")?,
@@ -473,34 +516,17 @@ impl Game for Ranged {
 impl ValueRange for Ranged {
     fn value_range(&self, state: &Id) -> (Score, Score) {
         let wide = (-Score::MAX, Score::MAX);
-        let Some(range) = &self.0.value_range else {
-            return wide;
+        let method = match &self.0.value_range {
+            None => return wide,
+            Some(Range::Fixed(low, high)) => return (*low, *high),
+            Some(Range::Call(method)) => method,
         };
         if *state == DEAD {
             return (0, 0);
         }
         self.0.guarded(wide, |py| {
-            let bounds = range.bind(py).call1((self.0.state(py, *state)?,))?;
-            let shape = || {
-                PyTypeError::new_err(format!(
-                    "value_range() must return (low, high), not {}",
-                    bounds
-                        .repr()
-                        .map_or_else(|_| "that".into(), |r| r.to_string())
-                ))
-            };
-            let parts = bounds.cast::<PyTuple>().map_err(|_| shape())?;
-            if parts.len() != 2 {
-                return Err(shape());
-            }
-            let low = PyGame::score(&parts.get_item(0)?, "value_range()'s low")?;
-            let high = PyGame::score(&parts.get_item(1)?, "value_range()'s high")?;
-            if low > high {
-                return Err(PyValueError::new_err(format!(
-                    "value_range() gave low {low} above high {high}"
-                )));
-            }
-            Ok((low, high))
+            let value = method.bind(py).call1((self.0.state(py, *state)?,))?;
+            bounds(&value)
         })
     }
 }

@@ -1,0 +1,171 @@
+"""Exact solutions of OpenSpiel's games (``pip install open-spiel``).
+
+:func:`solve` solves any deterministic, perfect-information, two-player, zero-sum, sequential
+OpenSpiel game exactly from a state, with every legal action's value::
+
+    >>> import pyspiel
+    >>> from gamesolver import openspiel
+    >>> solved = openspiel.solve(pyspiel.load_game("tic_tac_toe"))
+    >>> solved.value, solved.player
+    (0, 0)
+
+It runs gamesolver's engines on the game through an adapter: OpenSpiel's states are played
+with ``child``, and states that two orders of moves reach alike (transpositions) are one
+state, keyed by the game's observation string and the player to move (for a perfect-information
+game the observation is the whole state), so each is solved once. A move that ends the game
+gains the mover its return; a move after which the same player moves again (Dots and Boxes'
+extra turns) keeps the turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
+
+from . import InputError, Result, _native, _user
+
+__all__ = ["solve", "adapt", "OpenSpielGame"]
+
+
+def _refuse_unless_solvable(game: Any) -> None:
+    import pyspiel
+
+    kind = game.get_type()
+    name = kind.short_name
+    missing = []
+    if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        missing.append(f"sequential moves (it has {kind.dynamics})")
+    if kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+        missing.append(f"no chance (it has {kind.chance_mode})")
+    if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        missing.append(f"perfect information (it has {kind.information})")
+    if game.num_players() != 2:
+        missing.append(f"two players (it has {game.num_players()})")
+    if kind.utility != pyspiel.GameType.Utility.ZERO_SUM:
+        missing.append(f"zero-sum returns (it has {kind.utility})")
+    if missing:
+        raise InputError(
+            f"{name} cannot be solved exactly here: it needs " + ", ".join(missing), "unsupported"
+        )
+
+
+def _whole(value: float, what: str) -> int:
+    if value != int(value):
+        raise InputError(f"{what} is {value}: gamesolver's values are whole numbers", "unsupported")
+    return int(value)
+
+
+class OpenSpielGame:
+    """An OpenSpiel game from a state, in gamesolver's game protocol (:class:`gamesolver.Game`).
+
+    States are keys (``key(state)``: by default the player to move and the observation
+    string); the OpenSpiel state of each key is kept to play from. Values are from the side
+    to move, in the units of the game's returns.
+    """
+
+    def __init__(self, state: Any, key: Optional[Callable[[Any], Hashable]] = None) -> None:
+        game = state.get_game()
+        _refuse_unless_solvable(game)
+        self._root = state.clone()
+        self._observed = game.get_type().provides_observation_string
+        self._key = key or self._default_key
+        self._states: Dict[Hashable, Any] = {}
+        #: Every value lies within the game's returns: a cut-off at the best one.
+        self.value_range = (
+            _whole(game.min_utility(), "the least return"),
+            _whole(game.max_utility(), "the greatest return"),
+        )
+
+    def _default_key(self, state: Any) -> Hashable:
+        if self._observed:
+            return (state.current_player(), state.observation_string(0))
+        return (state.current_player(), str(state))
+
+    def _known(self, state: Any) -> Hashable:
+        key = self._key(state)
+        self._states.setdefault(key, state)
+        return key
+
+    def state_of(self, key: Hashable) -> Any:
+        """The OpenSpiel state of a key that the solve met."""
+        return self._states[key]
+
+    def start(self) -> Hashable:
+        return self._known(self._root)
+
+    def moves(self, key: Hashable) -> List[int]:
+        state = self._states[key]
+        if state.is_terminal():
+            return []
+        return state.legal_actions()
+
+    def play(self, key: Hashable, action: int) -> Tuple[Hashable, int, bool]:
+        state = self._states[key]
+        mover = state.current_player()
+        child = state.child(action)
+        if child.is_terminal():
+            gain = _whole(child.returns()[mover], "a return")
+            return self._known(child), gain, False
+        return self._known(child), 0, child.current_player() == mover
+
+    def payoff(self, key: Hashable) -> int:
+        return 0
+
+
+def adapt(game_or_state: Any, key: Optional[Callable[[Any], Hashable]] = None) -> OpenSpielGame:
+    """The adapter :func:`solve` runs: a game object for :func:`gamesolver.solve`,
+    :func:`gamesolver.analyze` and :func:`gamesolver.check`."""
+    state = game_or_state
+    if hasattr(game_or_state, "new_initial_state"):
+        state = game_or_state.new_initial_state()
+    return OpenSpielGame(state, key)
+
+
+def solve(
+    game_or_state: Any,
+    *,
+    key: Optional[Callable[[Any], Hashable]] = None,
+    engine: Optional[str] = None,
+    memory_limit: Optional[int] = None,
+    time_limit: Optional[float] = None,
+) -> Result:
+    """Solves an OpenSpiel game (from its initial state) or state exactly.
+
+    The result has ``player`` (who moves at that state), ``value`` (the return that player
+    secures with perfect play by both), ``values`` (every legal action's value for that
+    player, by action), ``best_actions``, ``line`` (an optimal line of play, as actions),
+    ``engine`` and ``stats``. A terminal state has value ``returns()[0]`` for player 0 and no
+    actions. ``key`` maps a state to a hashable key that equal positions share (the default:
+    the player to move and the observation string). Other games are refused with
+    :class:`gamesolver.InputError`, which says which property is missing.
+    """
+    from . import _bytes, _float_seconds
+
+    adapter = adapt(game_or_state, key)
+    root = adapter._root
+    if root.is_terminal():
+        return Result(
+            {
+                "player": 0,
+                "value": _whole(root.returns()[0], "a return"),
+                "values": {},
+                "best_actions": [],
+                "line": [],
+                "engine": None,
+                "stats": {},
+            }
+        )
+    solved = _user(
+        lambda: _native.solve_game(adapter, None, engine, _bytes(memory_limit), _float_seconds(time_limit), True)
+    )
+    values = {entry["move"]: entry["value"] for entry in solved["moves"]}
+    return Result(
+        {
+            "player": root.current_player(),
+            "value": solved["value"],
+            "values": values,
+            "best_actions": solved["best_moves"],
+            "line": [ply["move"] for ply in solved["line"]],
+            "engine": solved["engine"],
+            "stats": solved["stats"],
+        }
+    )

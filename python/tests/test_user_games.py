@@ -1,0 +1,242 @@
+"""Games written in Python equal hand-written functools.cache recursions of the same rules."""
+
+import functools
+import random
+import threading
+import time
+import _thread
+
+import pytest
+
+import gamesolver
+
+
+class Wythoff(gamesolver.Game):
+    """Two heaps: take any number from one heap, or the same number from both; who cannot move
+    loses. A win/lose game with (a+1)(b+1) states."""
+
+    outcome_game = True
+
+    def __init__(self, a, b):
+        self.heaps = (a, b)
+
+    def start(self):
+        return self.heaps
+
+    def moves(self, heaps):
+        a, b = heaps
+        yield from ((k, 0) for k in range(1, a + 1))
+        yield from ((0, k) for k in range(1, b + 1))
+        yield from ((k, k) for k in range(1, min(a, b) + 1))
+
+    def play(self, heaps, take):
+        return (heaps[0] - take[0], heaps[1] - take[1]), 0, False
+
+    def payoff(self, heaps):
+        return -1
+
+
+def wythoff_oracle(a, b):
+    @functools.cache
+    def wins(a, b):
+        return any(not wins(a - k, b) for k in range(1, a + 1)) or any(
+            not wins(a, b - k) for k in range(1, b + 1)
+        ) or any(not wins(a - k, b - k) for k in range(1, min(a, b) + 1))
+
+    return 1 if wins(a, b) else -1
+
+
+class Pick(gamesolver.Game):
+    """Take 1, 2 or 3 cards from the front of a row and score their sum; whoever takes an even
+    card last of those taken moves again. A score game with extra turns."""
+
+    def __init__(self, cards):
+        self.cards = tuple(cards)
+
+    def start(self):
+        return 0
+
+    def moves(self, front):
+        return range(1, min(3, len(self.cards) - front) + 1)
+
+    def play(self, front, count):
+        taken = self.cards[front : front + count]
+        return front + count, sum(taken), taken[-1] % 2 == 0
+
+    def payoff(self, front):
+        return 0
+
+
+def pick_oracle(cards):
+    @functools.cache
+    def value(front):
+        if front == len(cards):
+            return 0
+        best = None
+        for count in range(1, min(3, len(cards) - front) + 1):
+            taken = cards[front : front + count]
+            later = value(front + count)
+            mine = sum(taken) + (later if taken[-1] % 2 == 0 else -later)
+            best = mine if best is None else max(best, mine)
+        return best
+
+    return value(0)
+
+
+class RangedPick(Pick):
+    """The same game, with the range of what is left declared."""
+
+    def value_range(self, front):
+        left = sum(abs(card) for card in self.cards[front:])
+        return -left, left
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_win_lose_game_equals_the_cache_recursion(seed):
+    rng = random.Random(seed)
+    a, b = rng.randint(0, 25), rng.randint(0, 25)
+    solved = gamesolver.solve(Wythoff(a, b))
+    assert solved.value == wythoff_oracle(a, b)
+    assert solved.outcome == {1: "win", -1: "loss"}[solved.value]
+    for entry in solved.moves:
+        after = (a - entry["move"][0], b - entry["move"][1])
+        assert entry["value"] == -wythoff_oracle(*after)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_score_game_with_extra_turns_equals_the_cache_recursion(seed):
+    rng = random.Random(seed)
+    cards = [rng.randint(-20, 40) for _ in range(rng.randint(0, 60))]
+    expected = pick_oracle(tuple(cards))
+    plain = gamesolver.solve(Pick(cards))
+    ranged = gamesolver.solve(RangedPick(cards))
+    assert plain.value == expected == ranged.value
+    # The line is played by the rules and adds up to the value.
+    total, front = 0, 0
+    for ply in plain.line:
+        assert ply["state"] == front
+        step = Pick(cards).play(front, ply["move"])
+        total += step[1] if ply["player"] == "first" else -step[1]
+        front = step[0]
+    assert front == len(cards) and total == expected
+
+
+def test_every_engine_gives_the_same_values():
+    game = Wythoff(6, 9)
+    values = {engine: gamesolver.solve(game, engine=engine).value for engine in ("exhaustive", "pruning", "retrograde")}
+    assert set(values.values()) == {wythoff_oracle(6, 9)}
+
+
+class Chase(gamesolver.Game):
+    """A token on a cycle of n places; a move steps it 1 or 2 forward; whoever lands on the
+    goal wins. Play may go round forever, so it may cycle."""
+
+    outcome_game = True
+    may_cycle = True
+
+    def __init__(self, places, goal, blocked):
+        self.places, self.goal, self.blocked = places, goal, blocked
+
+    def start(self):
+        return 0
+
+    def moves(self, at):
+        if at == self.goal:
+            return []
+        return [step for step in (1, 2) if (at + step) % self.places not in self.blocked]
+
+    def play(self, at, step):
+        return (at + step) % self.places, 0, False
+
+    def payoff(self, at):
+        return -1 if at == self.goal else 0
+
+
+def chase_oracle(game):
+    """Win/loss/draw by the fixpoint over the literal rules."""
+    value = {}
+    changed = True
+    while changed:
+        changed = False
+        for at in range(game.places):
+            if at in value:
+                continue
+            moves = game.moves(at)
+            if not moves:
+                value[at] = game.payoff(at)
+                changed = True
+                continue
+            after = [value.get(game.play(at, m)[0]) for m in moves]
+            if any(v == -1 for v in after):
+                value[at], changed = 1, True
+            elif all(v == 1 for v in after):
+                value[at], changed = -1, True
+    return value.get(0, 0)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_game_that_cycles_equals_the_fixpoint(seed):
+    rng = random.Random(seed)
+    places = rng.randint(3, 12)
+    game = Chase(places, rng.randint(1, places - 1), set(rng.sample(range(1, places), rng.randint(0, places // 3))) - {0})
+    solved = gamesolver.solve(game)
+    assert solved.engine == "retrograde"
+    assert solved.value == chase_oracle(game)
+
+
+def test_analyze_values_every_move_at_a_state():
+    analysis = gamesolver.analyze(Pick([3, 8, -2, 5]), at=1)
+    assert analysis.value == pick_oracle((8, -2, 5))
+    assert [entry["move"] for entry in analysis.moves] == [1, 2, 3]
+
+
+def test_check_passes_a_good_game_and_finds_a_wrong_declaration():
+    assert gamesolver.check(Pick([1, 2, 3, 4])).ok
+
+    class Lying(Pick):
+        def value_range(self, front):
+            return 0, 0
+
+    report = gamesolver.check(Lying([5, 6, 7]))
+    assert not report.ok and report.violations
+    assert any("range" in violation for violation in report.violations)
+
+
+def test_a_callbacks_exception_reaches_the_caller():
+    class Broken(Pick):
+        def moves(self, front):
+            if front == 3:
+                raise ZeroDivisionError("three")
+            return super().moves(front)
+
+    with pytest.raises(ZeroDivisionError, match="three"):
+        gamesolver.solve(Broken([1] * 10))
+
+    class Shapeless(Pick):
+        def play(self, front, count):
+            return front + count
+
+    with pytest.raises(TypeError, match=r"play\(\) must return"):
+        gamesolver.solve(Shapeless([1, 2]))
+
+    with pytest.raises(TypeError, match=r"needs a method start\(\)"):
+        gamesolver.solve(object())
+
+
+def test_limits_are_python_exceptions():
+    with pytest.raises(MemoryError):
+        gamesolver.solve(Wythoff(60, 60), memory_limit=20_000)
+    with pytest.raises(TimeoutError):
+        gamesolver.solve(Wythoff(300, 300), time_limit=0.05)
+    with pytest.raises(ValueError):
+        gamesolver.solve(Wythoff(1, 1), engine="no-such-engine")
+    with pytest.raises(ValueError):
+        gamesolver.solve(Pick([1]), engine="retrograde")
+
+
+def test_ctrl_c_stops_a_python_game():
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        gamesolver.solve(Wythoff(2000, 2000))
+    assert time.monotonic() - started < 5
