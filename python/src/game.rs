@@ -12,25 +12,38 @@
 //! at once; the caller then raises the remembered exception (Ctrl-C's `KeyboardInterrupt`
 //! raised inside a callback included) instead of the search's result.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
 use gamesolver::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
+
+/// The first batch of moves of a game that can cut (see `moves_batch`).
+const FIRST_BATCH: usize = 4;
+
+/// The most iterators of unfinished move lists kept at once (see `moves_batch`).
+const PENDING: usize = 1 << 16;
 
 /// The state every step leads to once a callback has failed: no move, payoff 0.
-pub const DEAD: Id = Id(0);
+pub const DEAD: Id = Id::Kept(0);
 
-/// A state or a move of a Python game: its number in the game's interner. Shown (in the
-/// checker's messages) as the value's `repr` while [`Shown`] is in force on the thread.
+/// A state of a Python game: an `int` (exactly that type, within 64 bits) as itself, any
+/// other value by its number in the game's interner. Shown (in the checker's messages) as
+/// the value's `repr` while [`Shown`] is in force on the thread.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Id(pub u32);
+pub enum Id {
+    /// An `int` state.
+    Int(i64),
+    /// The number of an interned state.
+    Kept(u32),
+}
 
 thread_local! {
-    /// The lists that [`Id`]'s `Debug` reads values from: (states, moves).
-    static SHOWN: std::cell::RefCell<Option<(Py<PyList>, Py<PyList>)>> =
+    /// The list of states that [`Id`]'s `Debug` reads values from.
+    static SHOWN: std::cell::RefCell<Option<Py<PyList>>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -40,11 +53,8 @@ pub struct Shown;
 impl Shown {
     /// Shows `game`'s values until dropped.
     pub fn of(py: Python<'_>, game: &PyGame) -> Shown {
-        let lists = (
-            game.states.lock_objects().clone_ref(py),
-            game.moves.lock_objects().clone_ref(py),
-        );
-        SHOWN.with(|shown| *shown.borrow_mut() = Some(lists));
+        let states = game.states.lock().1.clone_ref(py);
+        SHOWN.with(|shown| *shown.borrow_mut() = Some(states));
         Shown
     }
 }
@@ -55,41 +65,61 @@ impl Drop for Shown {
     }
 }
 
+/// The `repr` of state `id` of the shown states, if [`Shown`] is in force.
+fn shown_repr(id: u32) -> Option<String> {
+    Python::attach(|py| {
+        SHOWN.with(|shown| {
+            let shown = shown.borrow();
+            let states = shown.as_ref()?;
+            let value = states.bind(py).get_item(id as usize).ok()?;
+            value.repr().ok().map(|repr| repr.to_string())
+        })
+    })
+}
+
 impl fmt::Debug for Id {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = Python::attach(|py| {
-            SHOWN.with(|shown| {
-                let shown = shown.borrow();
-                let (states, _) = shown.as_ref()?;
-                let value = states.bind(py).get_item(self.0 as usize).ok()?;
-                value.repr().ok().map(|repr| repr.to_string())
-            })
-        });
-        match text {
-            Some(text) => f.write_str(&text),
-            None => write!(f, "#{}", self.0),
+        match *self {
+            Id::Int(value) => write!(f, "{value}"),
+            Id::Kept(id) => match shown_repr(id) {
+                Some(text) => f.write_str(&text),
+                None => write!(f, "state #{id}"),
+            },
         }
     }
 }
 
-/// A move's number; shown as its value's `repr`, as states are.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct MoveId(pub u32);
+/// A move of a Python game: the Python value itself (moves are not numbered: the engines only
+/// play them and hand them back, and a number would cost a lookup by hash per move). Cloned and
+/// compared with the interpreter attached, as the engines do on the calling thread.
+pub struct PyMove(pub Py<PyAny>);
 
-impl fmt::Debug for MoveId {
+impl Clone for PyMove {
+    fn clone(&self) -> Self {
+        Python::attach(|py| PyMove(self.0.clone_ref(py)))
+    }
+}
+
+impl PartialEq for PyMove {
+    fn eq(&self, other: &Self) -> bool {
+        Python::attach(|py| self.0.bind(py).eq(other.0.bind(py)).unwrap_or(false))
+    }
+}
+
+impl fmt::Debug for PyMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = Python::attach(|py| {
-            SHOWN.with(|shown| {
-                let shown = shown.borrow();
-                let (_, moves) = shown.as_ref()?;
-                let value = moves.bind(py).get_item(self.0 as usize).ok()?;
-                value.repr().ok().map(|repr| repr.to_string())
-            })
-        });
-        match text {
-            Some(text) => f.write_str(&text),
-            None => write!(f, "move #{}", self.0),
-        }
+        let text = Python::attach(|py| self.0.bind(py).repr().map(|repr| repr.to_string()));
+        f.write_str(&text.unwrap_or_else(|_| "<a move whose repr failed>".into()))
+    }
+}
+
+/// A Python value's key: `Ok(value)` for an `int` (exactly) within 64 bits, else `Err(())`
+/// (to intern).
+fn small_int(value: &Bound<'_, PyAny>) -> Result<i64, ()> {
+    if value.is_exact_instance_of::<PyInt>() {
+        value.extract::<i64>().map_err(|_| ())
+    } else {
+        Err(())
     }
 }
 
@@ -116,10 +146,6 @@ impl Interner {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn lock_objects(&self) -> Py<PyList> {
-        Python::attach(|py| self.lock().1.clone_ref(py))
-    }
-
     /// The number of `value`, given one if it is new.
     pub fn intern(&self, value: &Bound<'_, PyAny>) -> PyResult<u32> {
         let py = value.py();
@@ -139,11 +165,6 @@ impl Interner {
     /// The value numbered `id`.
     pub fn get<'py>(&self, py: Python<'py>, id: u32) -> PyResult<Bound<'py, PyAny>> {
         self.lock().1.bind(py).get_item(id as usize)
-    }
-
-    /// How many values are numbered.
-    pub fn len(&self, py: Python<'_>) -> usize {
-        self.lock().1.bind(py).len()
     }
 }
 
@@ -184,7 +205,9 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
     let shape = || {
         PyTypeError::new_err(format!(
             "value_range must be (low, high) or a method that returns it, not {}",
-            value.repr().map_or_else(|_| "that".into(), |r| r.to_string())
+            value
+                .repr()
+                .map_or_else(|_| "that".into(), |r| r.to_string())
         ))
     };
     let parts = value.cast::<PyTuple>().map_err(|_| shape())?;
@@ -212,7 +235,9 @@ pub struct PyGame {
     /// The state to solve from, if not the game's `start()`.
     from: Option<Py<PyAny>>,
     states: Interner,
-    moves: Interner,
+    /// The moves still to hand out of states whose `moves` gave an iterator, by state
+    /// (`moves_batch`).
+    pending: Mutex<HashMap<Id, Py<PyAny>>>,
     failure: Mutex<Option<PyErr>>,
     failed: std::sync::atomic::AtomicBool,
     declared: Declared,
@@ -269,7 +294,7 @@ impl PyGame {
             value_range,
             from: from.map(|from| from.clone().unbind()),
             states: Interner::new(py, Some(dead.as_any()))?,
-            moves: Interner::new(py, None)?,
+            pending: Mutex::new(HashMap::new()),
             failure: Mutex::new(None),
             failed: std::sync::atomic::AtomicBool::new(false),
             declared,
@@ -287,6 +312,12 @@ impl PyGame {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .take()
+    }
+
+    fn pending_lock(&self) -> std::sync::MutexGuard<'_, HashMap<Id, Py<PyAny>>> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Whether a callback has failed.
@@ -321,24 +352,25 @@ impl PyGame {
         })
     }
 
-    /// The state numbered `id` as the Python value.
+    /// The state `id` as the Python value.
     pub fn state<'py>(&self, py: Python<'py>, id: Id) -> PyResult<Bound<'py, PyAny>> {
-        self.states.get(py, id.0)
+        match id {
+            Id::Int(value) => Ok(value.into_pyobject(py)?.into_any()),
+            Id::Kept(id) => self.states.get(py, id),
+        }
     }
 
-    /// The move numbered `id` as the Python value.
-    pub fn move_value<'py>(&self, py: Python<'py>, id: MoveId) -> PyResult<Bound<'py, PyAny>> {
-        self.moves.get(py, id.0)
+    /// The move as the Python value.
+    pub fn move_value<'py>(&self, py: Python<'py>, mv: &PyMove) -> Bound<'py, PyAny> {
+        mv.0.bind(py).clone()
     }
 
-    /// The number of a Python state.
+    /// The key of a Python state.
     pub fn state_id(&self, state: &Bound<'_, PyAny>) -> PyResult<Id> {
-        self.states.intern(state).map(Id)
-    }
-
-    /// How many distinct states the callbacks have produced.
-    pub fn states_seen(&self, py: Python<'_>) -> usize {
-        self.states.len(py) - 1
+        match small_int(state) {
+            Ok(value) => Ok(Id::Int(value)),
+            Err(()) => self.states.intern(state).map(Id::Kept),
+        }
     }
 
     /// A score from Python, with the callback's name in the message if it is not one.
@@ -362,7 +394,7 @@ impl PyGame {
 
 impl Game for PyGame {
     type State = Id;
-    type Move = MoveId;
+    type Move = PyMove;
 
     fn start(&self) -> Id {
         self.guarded(DEAD, |py| {
@@ -374,14 +406,14 @@ impl Game for PyGame {
         })
     }
 
-    fn moves(&self, state: &Id, moves: &mut Vec<MoveId>) {
+    fn moves(&self, state: &Id, moves: &mut Vec<PyMove>) {
         if *state == DEAD {
             return;
         }
         self.guarded((), |py| {
             let listed = self.moves_of.bind(py).call1((self.state(py, *state)?,))?;
             for mv in listed.try_iter()? {
-                moves.push(MoveId(self.moves.intern(&mv?)?));
+                moves.push(PyMove(mv?.unbind()));
             }
             Ok(())
         });
@@ -390,7 +422,71 @@ impl Game for PyGame {
         }
     }
 
-    fn play(&self, state: &Id, mv: &MoveId) -> Step<Id> {
+    /// When the game can cut (a declared range, or an outcome game) and `moves` gives an
+    /// iterator (a generator) rather than a list or tuple, the moves are drawn from it in
+    /// batches of 4, 8, 16, …, the iterator kept between batches, so a state decided by an
+    /// early move (the first winning move) never has the rest generated. An iterator kept
+    /// for a state whose later batches are never asked for is dropped when more than
+    /// [`PENDING`] are kept; a state whose iterator was dropped calls `moves` again and skips
+    /// the moves of its earlier batches. Without cuts every move is needed: one batch.
+    fn moves_batch(&self, state: &Id, batch: usize, moves: &mut Vec<PyMove>) -> bool {
+        if !(self.declared.range || self.declared.outcome_game) {
+            if batch == 0 {
+                self.moves(state, moves);
+            }
+            return false;
+        }
+        if *state == DEAD {
+            return false;
+        }
+        let before = moves.len();
+        let take = FIRST_BATCH.checked_shl(batch as u32).unwrap_or(usize::MAX);
+        let more = self.guarded(false, |py| {
+            let kept = self.pending_lock().remove(state);
+            let each = match kept {
+                Some(each) if batch > 0 => each.into_bound(py),
+                _ => {
+                    let listed = self.moves_of.bind(py).call1((self.state(py, *state)?,))?;
+                    if batch == 0
+                        && (listed.is_exact_instance_of::<PyList>()
+                            || listed.is_exact_instance_of::<PyTuple>())
+                    {
+                        for mv in listed.try_iter()? {
+                            moves.push(PyMove(mv?.unbind()));
+                        }
+                        return Ok(false);
+                    }
+                    let mut fresh = listed.try_iter()?;
+                    for _ in 0..take - FIRST_BATCH {
+                        if fresh.next().transpose()?.is_none() {
+                            return Ok(false);
+                        }
+                    }
+                    fresh.into_any()
+                }
+            };
+            let mut iterator = each.try_iter()?;
+            for _ in 0..take {
+                match iterator.next() {
+                    Some(mv) => moves.push(PyMove(mv?.unbind())),
+                    None => return Ok(false),
+                }
+            }
+            let mut pending = self.pending_lock();
+            if pending.len() >= PENDING {
+                pending.clear();
+            }
+            pending.insert(*state, each.unbind());
+            Ok(true)
+        });
+        if self.has_failed() {
+            moves.truncate(before);
+            return false;
+        }
+        more
+    }
+
+    fn play(&self, state: &Id, mv: &PyMove) -> Step<Id> {
         let dead = Step {
             next: DEAD,
             gain: 0,
@@ -403,7 +499,7 @@ impl Game for PyGame {
             let step = self
                 .play
                 .bind(py)
-                .call1((self.state(py, *state)?, self.move_value(py, *mv)?))?;
+                .call1((self.state(py, *state)?, mv.0.bind(py)))?;
             let shape = || {
                 PyTypeError::new_err(format!(
                     "play() must return (next_state, points, keeps_turn), not {}",
@@ -478,15 +574,18 @@ pub struct Ranged(pub PyGame);
 
 impl Game for Ranged {
     type State = Id;
-    type Move = MoveId;
+    type Move = PyMove;
 
     fn start(&self) -> Id {
         self.0.start()
     }
-    fn moves(&self, state: &Id, moves: &mut Vec<MoveId>) {
+    fn moves(&self, state: &Id, moves: &mut Vec<PyMove>) {
         self.0.moves(state, moves);
     }
-    fn play(&self, state: &Id, mv: &MoveId) -> Step<Id> {
+    fn moves_batch(&self, state: &Id, batch: usize, moves: &mut Vec<PyMove>) -> bool {
+        self.0.moves_batch(state, batch, moves)
+    }
+    fn play(&self, state: &Id, mv: &PyMove) -> Step<Id> {
         self.0.play(state, mv)
     }
     fn payoff(&self, state: &Id) -> Score {

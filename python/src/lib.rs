@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use game::{Id, MoveId, PyGame, Ranged, Shown};
+use game::{Id, PyGame, PyMove, Ranged, Shown};
 
 create_exception!(
     _native,
@@ -159,7 +159,7 @@ struct Asked<'a> {
 /// Solves `game` (the game itself, or its ranged form) and describes the result as a dict.
 fn solved<'py, G>(py: Python<'py>, game: &G, asked: &Asked<'_>) -> PyResult<Bound<'py, PyDict>>
 where
-    G: Game<State = Id, Move = MoveId> + Sync,
+    G: Game<State = Id, Move = PyMove> + Sync,
 {
     let inner = asked.game;
     let mut solver = Solver::new(game).threads(1).limits(asked.limits);
@@ -192,7 +192,7 @@ where
     let best_moves = PyList::empty(py);
     for mv in &moves {
         let entry = PyDict::new(py);
-        let value = inner.move_value(py, mv.mv)?;
+        let value = inner.move_value(py, &mv.mv);
         entry.set_item("move", &value)?;
         entry.set_item("value", mv.value)?;
         entry.set_item("best", Some(mv.value) == best)?;
@@ -216,7 +216,7 @@ where
                 },
             )?;
             entry.set_item("state", inner.state(py, ply.state)?)?;
-            entry.set_item("move", inner.move_value(py, ply.mv)?)?;
+            entry.set_item("move", inner.move_value(py, &ply.mv))?;
             entry.set_item("points", ply.gain)?;
             entry.set_item("keeps_turn", ply.turn == Turn::Keep)?;
             entry.set_item("value", ply.value)?;
@@ -244,7 +244,6 @@ where
     figures.set_item("terminal", stats.terminal)?;
     figures.set_item("max_depth", stats.max_depth)?;
     figures.set_item("seconds", stats.elapsed.as_secs_f64())?;
-    figures.set_item("states_seen", inner.states_seen(py))?;
     result.set_item("stats", figures)?;
     Ok(result)
 }
@@ -291,7 +290,7 @@ fn solve_game<'py>(
 /// A check's report as a dict.
 fn report<'py, G>(py: Python<'py>, report: CheckReport<G>) -> PyResult<Bound<'py, PyDict>>
 where
-    G: Game<State = Id, Move = MoveId>,
+    G: Game<State = Id, Move = PyMove>,
 {
     let result = PyDict::new(py);
     result.set_item("ok", report.is_ok())?;

@@ -240,3 +240,23 @@ def test_ctrl_c_stops_a_python_game():
     with pytest.raises(KeyboardInterrupt):
         gamesolver.solve(Wythoff(2000, 2000))
     assert time.monotonic() - started < 5
+
+
+def test_the_readme_and_the_guides_python_examples_run():
+    """Every ```python block of README.md and docs/python.md runs as written, and the values its
+    comments give (`expression   # value`) are what it computes."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for page in (root / "README.md", root / "docs" / "python.md"):
+        scope = {}  # a page's blocks go on from one another, as a reader's session does
+        for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S):
+            if "pyspiel" in block:
+                pytest.importorskip("pyspiel")
+            for line in block.splitlines():
+                shown = re.match(r"^(\S.*?)\s+# (-?\d+)(?![,\d])", line)
+                if shown and "=" not in shown.group(1).split("(")[0] and not line.startswith(("def ", "class ", "import", "from")):
+                    exec(compile(block[: block.index(line)], str(page), "exec"), scope)
+                    assert eval(shown.group(1), scope) == int(shown.group(2)), (page.name, line)
+            exec(compile(block, str(page), "exec"), scope)

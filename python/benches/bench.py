@@ -1,0 +1,257 @@
+"""Side-by-side timings of the Python package (docs/performance.md, "Python").
+
+    target/python-ci/bin/python python/benches/bench.py [ROUNDS]
+
+(after python/ci.sh, or with any environment where `pip install ./python` and open-spiel are
+installed; the command line is target/release/gamesolver, built by `cargo build --release`).
+Every row is timed in interleaved rounds, and each figure is a median of whole calls (for the
+command line, of whole processes); every pair of values is checked equal before it is timed.
+"""
+
+import functools
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+import gamesolver
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CLI = os.environ.get("GAMESOLVER_BIN", str(ROOT / "target" / "release" / "gamesolver"))
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+sys.setrecursionlimit(100_000)
+
+
+def timed(call):
+    started = time.perf_counter()
+    value = call()
+    return time.perf_counter() - started, value
+
+
+def rows_side_by_side(name, programs):
+    """Runs each program once per round, interleaved; prints medians and ratios to the first."""
+    times = {label: [] for label, _ in programs}
+    values = {}
+    for _ in range(ROUNDS):
+        for label, call in programs:
+            seconds, value = timed(call)
+            times[label].append(seconds)
+            values[label] = value
+    assert len(set(map(repr, values.values()))) == 1, values
+    first = statistics.median(times[programs[0][0]])
+    print(f"\n{name} (value {next(iter(values.values()))!r}, {ROUNDS} rounds, medians)")
+    for label, _ in programs:
+        median = statistics.median(times[label])
+        print(f"  {label:<48} {median * 1000:10.1f} ms  {median / first:6.2f}x")
+
+
+# 1. A bundled game: the same solve from Python and from the command line.
+def bundled():
+    piles = ",".join(str(i * 7919 % 97 + 1) for i in range(2000))
+    rows_side_by_side(
+        "Stone Game II, 2000 piles, the engine on one thread",
+        [
+            ("command line (whole process)", lambda: subprocess.run(
+                [CLI, "stone-game-ii", piles, "--solver", "engine", "--threads", "1", "--json"],
+                capture_output=True, check=True, text=True).stdout.split('"answer":')[1].split(",")[0]),
+            ("gamesolver.solve from Python", lambda: str(
+                gamesolver.solve("stone-game-ii", piles, solver="engine", threads=1).answer)),
+        ],
+    )
+    rows_side_by_side(
+        "Dots and Boxes 3x3, the tier solver on two threads",
+        [
+            ("command line (whole process)", lambda: subprocess.run(
+                [CLI, "dots-and-boxes", "3", "3", "--threads", "2", "--json"],
+                capture_output=True, check=True, text=True).stdout.split('"answer":')[1].split(",")[0]),
+            ("gamesolver.solve from Python", lambda: str(
+                gamesolver.solve("dots-and-boxes", [3, 3], threads=2).answer)),
+        ],
+    )
+
+
+# 2. Games written in Python against functools.cache recursions of the same rules.
+class Wythoff:
+    outcome_game = True
+
+    def __init__(self, a, b):
+        self.heaps = (a, b)
+
+    def start(self):
+        return self.heaps
+
+    def moves(self, heaps):
+        a, b = heaps
+        return [(k, 0) for k in range(1, a + 1)] + [(0, k) for k in range(1, b + 1)] + [
+            (k, k) for k in range(1, min(a, b) + 1)
+        ]
+
+    def play(self, heaps, take):
+        return (heaps[0] - take[0], heaps[1] - take[1]), 0, False
+
+    def payoff(self, heaps):
+        return -1
+
+
+def wythoff_cache(a, b):
+    @functools.cache
+    def wins(heaps):
+        a, b = heaps
+        moves = [(k, 0) for k in range(1, a + 1)] + [(0, k) for k in range(1, b + 1)] + [
+            (k, k) for k in range(1, min(a, b) + 1)
+        ]
+        return any(not wins((a - x, b - y)) for x, y in moves)
+
+    return 1 if wins((a, b)) else -1
+
+
+class Pick:
+    def __init__(self, cards):
+        self.cards = tuple(cards)
+
+    def start(self):
+        return 0
+
+    def moves(self, front):
+        return range(1, min(3, len(self.cards) - front) + 1)
+
+    def play(self, front, count):
+        taken = self.cards[front : front + count]
+        return front + count, sum(taken), taken[-1] % 2 == 0
+
+    def payoff(self, front):
+        return 0
+
+
+class RangedPick(Pick):
+    def __init__(self, cards):
+        super().__init__(cards)
+        self.left = [0] * (len(cards) + 1)
+        for i in range(len(cards) - 1, -1, -1):
+            self.left[i] = self.left[i + 1] + abs(cards[i])
+
+    def value_range(self, front):
+        return -self.left[front], self.left[front]
+
+
+def pick_cache(cards):
+    @functools.cache
+    def value(front):
+        if front == len(cards):
+            return 0
+        best = None
+        for count in range(1, min(3, len(cards) - front) + 1):
+            taken = cards[front : front + count]
+            later = value(front + count)
+            mine = sum(taken) + (later if taken[-1] % 2 == 0 else -later)
+            best = mine if best is None else max(best, mine)
+        return best
+
+    return value(0)
+
+
+class Squares:
+    """Take a positive square number of stones; who cannot move loses (LeetCode 1510)."""
+
+    outcome_game = True
+
+    def __init__(self, stones):
+        self.stones = stones
+
+    def start(self):
+        return self.stones
+
+    def moves(self, left):
+        root = 1
+        while root * root <= left:
+            yield root * root
+            root += 1
+
+    def play(self, left, take):
+        return left - take, 0, False
+
+    def payoff(self, left):
+        return -1
+
+
+def squares_cache(stones):
+    @functools.cache
+    def wins(left):
+        root = 1
+        while root * root <= left:
+            if not wins(left - root * root):
+                return True
+            root += 1
+        return False
+
+    for n in range(0, stones, 500):  # bottom-up warm steps keep the recursion shallow
+        wins(n)
+    return 1 if wins(stones) else -1
+
+
+def user_games():
+    rows_side_by_side(
+        "Wythoff's game, heaps 120 and 150 (win/lose, 18k states, every move listed)",
+        [
+            ("functools.cache recursion", lambda: wythoff_cache(120, 150)),
+            ("gamesolver.solve(game)", lambda: gamesolver.solve(Wythoff(120, 150), line=False).value),
+        ],
+    )
+    rows_side_by_side(
+        "Squares (LeetCode 1510), 20000 stones (win/lose, the first winning move ends a state)",
+        [
+            ("functools.cache recursion", lambda: squares_cache(20000)),
+            ("gamesolver.solve(game)", lambda: gamesolver.solve(Squares(20000), line=False).value),
+        ],
+    )
+    cards = [(i * 7919) % 61 - 20 for i in range(5000)]
+    rows_side_by_side(
+        "Pick, 5000 cards (a score game with extra turns)",
+        [
+            ("functools.cache recursion", lambda: pick_cache(tuple(cards))),
+            ("gamesolver.solve(game)", lambda: gamesolver.solve(Pick(cards), line=False).value),
+            ("gamesolver.solve(game), value_range declared", lambda: gamesolver.solve(RangedPick(cards), line=False).value),
+        ],
+    )
+
+
+# 3. The OpenSpiel adapter against OpenSpiel's own alpha-beta.
+def openspiel():
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import minimax
+    except ImportError:
+        print("\n(open-spiel is not installed: no OpenSpiel rows)")
+        return
+    from gamesolver import openspiel as adapter
+
+    game = pyspiel.load_game("tic_tac_toe")
+    rows_side_by_side(
+        "tic-tac-toe from the start",
+        [
+            ("OpenSpiel alpha_beta_search", lambda: int(minimax.alpha_beta_search(game, maximizing_player_id=0)[0])),
+            ("gamesolver.openspiel.solve", lambda: adapter.solve(game).value),
+        ],
+    )
+    connect = pyspiel.load_game("connect_four")
+    for moves in ("4453162524", "445316252417", "44531625241737"):
+        state = connect.new_initial_state()
+        for column in moves:
+            state.apply_action(int(column) - 1)
+        mover = state.current_player()
+        rows_side_by_side(
+            f"Connect Four after {moves} ({len(moves)} stones)",
+            [
+                ("OpenSpiel alpha_beta_search", lambda: int(minimax.alpha_beta_search(
+                    connect, state=state, maximizing_player_id=mover, maximum_depth=100)[0])),
+                ("gamesolver.openspiel.solve", lambda: adapter.solve(state).value),
+            ],
+        )
+
+
+if __name__ == "__main__":
+    which = sys.argv[2:] or ["bundled", "user_games", "openspiel"]
+    for name in which:
+        globals()[name]()
