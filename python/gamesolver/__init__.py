@@ -245,10 +245,8 @@ def _size(limit: Union[int, str]) -> str:
 
 def _seconds(limit: Union[int, float, str]) -> str:
     if isinstance(limit, str):
-        return limit
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit >= 0:
-        raise InputError(f"time_limit must be seconds (at least 0), not {limit!r}", "usage")
-    return f"{int(round(limit * 1000))}ms"
+        return limit  # the command line reads it, and words its own error
+    return f"{int(round(_float_seconds(limit) * 1000))}ms"
 
 
 def _options(

@@ -224,6 +224,25 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
     Ok((low, high))
 }
 
+impl Declared {
+    /// `declared` with the flags the game sets (outcome game, may cycle).
+    fn flags<G: Game, R, I, T>(
+        self,
+        declared: Capabilities<G, R, I, T>,
+    ) -> Capabilities<G, R, I, T> {
+        let declared = if self.outcome_game {
+            declared.outcome_game()
+        } else {
+            declared
+        };
+        if self.may_cycle {
+            declared.may_cycle()
+        } else {
+            declared
+        }
+    }
+}
+
 /// A Python object as a [`Game`] of numbered states and moves.
 pub struct PyGame {
     start: Py<PyAny>,
@@ -555,17 +574,7 @@ impl Game for PyGame {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        let declared = Capabilities::none();
-        let declared = if self.declared.outcome_game {
-            declared.outcome_game()
-        } else {
-            declared
-        };
-        if self.declared.may_cycle {
-            declared.may_cycle()
-        } else {
-            declared
-        }
+        self.declared.flags(Capabilities::none())
     }
 }
 
@@ -598,17 +607,7 @@ impl Game for Ranged {
         self.0.state_text(state)
     }
     fn capabilities(&self) -> impl Declares<Self> {
-        let declared = Capabilities::none().value_range();
-        let declared = if self.0.declared.outcome_game {
-            declared.outcome_game()
-        } else {
-            declared
-        };
-        if self.0.declared.may_cycle {
-            declared.may_cycle()
-        } else {
-            declared
-        }
+        self.0.declared.flags(Capabilities::none().value_range())
     }
 }
 
