@@ -196,14 +196,16 @@ def user_games():
         "Wythoff's game, heaps 120 and 150 (win/lose, 18k states, every move listed)",
         [
             ("functools.cache recursion", lambda: wythoff_cache(120, 150)),
-            ("gamesolver.solve(game)", lambda: gamesolver.solve(Wythoff(120, 150), line=False).value),
+            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Wythoff(120, 150), line=False, moves=False).value),
+            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Wythoff(120, 150)).value),
         ],
     )
     rows_side_by_side(
         "Squares (LeetCode 1510), 20000 stones (win/lose, the first winning move ends a state)",
         [
             ("functools.cache recursion", lambda: squares_cache(20000)),
-            ("gamesolver.solve(game)", lambda: gamesolver.solve(Squares(20000), line=False).value),
+            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Squares(20000), line=False, moves=False).value),
+            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Squares(20000)).value),
         ],
     )
     cards = [(i * 7919) % 61 - 20 for i in range(5000)]
@@ -211,8 +213,9 @@ def user_games():
         "Pick, 5000 cards (a score game with extra turns)",
         [
             ("functools.cache recursion", lambda: pick_cache(tuple(cards))),
-            ("gamesolver.solve(game)", lambda: gamesolver.solve(Pick(cards), line=False).value),
-            ("gamesolver.solve(game), value_range declared", lambda: gamesolver.solve(RangedPick(cards), line=False).value),
+            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Pick(cards), line=False, moves=False).value),
+            ("the same, value_range declared", lambda: gamesolver.solve(RangedPick(cards), line=False, moves=False).value),
+            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Pick(cards)).value),
         ],
     )
 
@@ -236,7 +239,9 @@ def openspiel():
         ],
     )
     connect = pyspiel.load_game("connect_four")
-    for moves in ("4453162524", "445316252417", "44531625241737"):
+    # Positions of 20, 22 and 24 stones from ../shared/bench/connect4/Test_L2_R1 (Pons' notation:
+    # columns 1-7); positions of fewer stones take OpenSpiel's alpha-beta minutes and more.
+    for moves in ("64115442265757253615", "4661237137541742643224", "763452543756455357732314"):
         state = connect.new_initial_state()
         for column in moves:
             state.apply_action(int(column) - 1)
@@ -247,6 +252,7 @@ def openspiel():
                 ("OpenSpiel alpha_beta_search", lambda: int(minimax.alpha_beta_search(
                     connect, state=state, maximizing_player_id=mover, maximum_depth=100)[0])),
                 ("gamesolver.openspiel.solve", lambda: adapter.solve(state).value),
+                ("gamesolver.openspiel.solve, engine='pruning'", lambda: adapter.solve(state, engine="pruning").value),
             ],
         )
 

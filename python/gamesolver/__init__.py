@@ -297,6 +297,8 @@ def solve(
     time_limit: Union[None, int, float, str] = None,
     engine: Optional[str] = None,
     line: bool = True,
+    moves: bool = True,
+    remoteness: bool = False,
     **options: Any,
 ) -> Result:
     """Solves a game exactly.
@@ -315,23 +317,32 @@ def solve(
     For a game object: ``engine`` ("auto", "exhaustive", "pruning", "retrograde"),
     ``memory_limit`` (bytes) and ``time_limit`` (seconds) apply; the result has ``value``
     (for the first player to move), ``moves`` (every first move's value), ``best_moves``,
-    ``line`` (the optimal line of play, unless ``line=False``), ``outcome`` and
-    ``remoteness`` for outcome games, ``engine``, and ``stats``.
+    ``line`` (the optimal line of play), ``outcome`` for outcome games, ``remoteness``,
+    ``engine``, and ``stats``. What is not needed can be left out: ``line=False`` and
+    ``moves=False`` (``moves`` and ``best_moves`` are then ``None``) leave the value alone,
+    which costs what a memoized recursion of the same game costs, where the first move's
+    values cost the solve of every first move. ``remoteness`` (a won or lost outcome game's
+    number of moves to the end, the winner hurrying and the loser stalling) comes with the
+    line where the line measured it (its length), else ``None`` unless ``remoteness=True``,
+    which measures it whatever it costs (every move of the states on the winner's fastest
+    lines is valued: far more than the solve, in a game of many moves a state).
     """
     if _is_bundled(game):
         if engine is not None:
             raise InputError("engine= is for games written in Python; a bundled game takes solver=", "usage")
-        if not line:
-            raise InputError("line=False is for games written in Python", "usage")
+        if not line or not moves or remoteness:
+            raise InputError("line=, moves= and remoteness= are for games written in Python", "usage")
         arguments = [game] + _options(solver, threads, memory_limit, time_limit, options) + ["--"] + _values(values)
         return Result(_run(arguments))
     if values is not None or solver is not None or threads not in (None, 1) or options:
         raise InputError(
-            "a game written in Python takes engine=, memory_limit=, time_limit= and line= "
+            "a game written in Python takes engine=, memory_limit=, time_limit=, line=, moves= "
+            "and remoteness= "
             "(its values live in the object; it is solved on the calling thread)",
             "usage",
         )
-    return Result(_user(lambda: _native.solve_game(game, None, engine, _bytes(memory_limit), _float_seconds(time_limit), line)))
+    return Result(_user(lambda: _native.solve_game(
+        game, None, engine, _bytes(memory_limit), _float_seconds(time_limit), line, moves, remoteness)))
 
 
 def analyze(

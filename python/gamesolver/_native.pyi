@@ -16,6 +16,8 @@ def solve_game(
     memory_limit: Optional[int] = None,
     time_limit: Optional[float] = None,
     line: bool = True,
+    moves: bool = True,
+    remoteness: bool = False,
 ) -> Dict[str, Any]: ...
 def check_game(
     game: Any,

@@ -153,6 +153,8 @@ struct Asked<'a> {
     engine: Option<Engine>,
     limits: Limits,
     line: bool,
+    moves: bool,
+    remoteness: bool,
     game: &'a PyGame,
 }
 
@@ -172,13 +174,27 @@ where
     }
     let mut answer = answer.map_err(refusal)?;
     let start = *answer.start();
-    let moves = answer.move_values(&start);
-    let line = if asked.line {
-        Some(answer.line())
+    let moves = if asked.moves {
+        answer.move_values(&start)
     } else {
-        None
+        Ok(Vec::new())
     };
-    let remoteness = answer.remoteness(&start);
+    let (line, measured) = if asked.line {
+        match answer.line_with_remoteness() {
+            Ok((line, measured)) => (Some(Ok(line)), measured),
+            Err(error) => (Some(Err(error)), None),
+        }
+    } else {
+        (None, None)
+    };
+    // The swift line measures the remoteness on the way; else it is measured if asked (it
+    // values every move of the states on the winner's fastest lines: it can cost far more
+    // than the solve).
+    let remoteness = match measured {
+        Some(remoteness) => Ok(Some(remoteness)),
+        None if asked.remoteness => answer.remoteness(&start),
+        None => Ok(None),
+    };
     if let Some(failure) = inner.failure() {
         return Err(failure);
     }
@@ -201,8 +217,13 @@ where
         }
         listed.append(entry)?;
     }
-    result.set_item("moves", listed)?;
-    result.set_item("best_moves", best_moves)?;
+    if asked.moves {
+        result.set_item("moves", listed)?;
+        result.set_item("best_moves", best_moves)?;
+    } else {
+        result.set_item("moves", py.None())?;
+        result.set_item("best_moves", py.None())?;
+    }
     if let Some(line) = line {
         let line = line.map_err(refusal)?;
         let plies = PyList::empty(py);
@@ -234,7 +255,7 @@ where
             gamesolver::Outcome::Draw => "draw",
         }),
     )?;
-    result.set_item("remoteness", remoteness.ok().flatten())?;
+    result.set_item("remoteness", remoteness.map_err(refusal)?)?;
     let stats = answer.stats();
     let figures = PyDict::new(py);
     figures.set_item("stored", stats.stored)?;
@@ -250,11 +271,13 @@ where
 
 /// Solves a game written in Python (from `at`, or its start) with the engine its declarations
 /// choose (or `engine`), on the calling thread with the interpreter attached (the engines call
-/// its methods). Returns a dict: value, engine, start, moves (every move's value), best_moves,
-/// line, outcome, remoteness, stats. Raises `Refusal` for a limit or an unsupported engine,
+/// its methods). Returns a dict: value, engine, start, moves (every move's value, unless
+/// `moves` is false), best_moves, line (unless `line` is false), outcome, remoteness (where the
+/// line measured it, or if `remoteness` is true), stats. Raises `Refusal` for a limit or an unsupported engine,
 /// and whatever the game's methods raised.
 #[pyfunction]
-#[pyo3(signature = (game, at=None, engine=None, memory_limit=None, time_limit=None, line=true))]
+#[pyo3(signature = (game, at=None, engine=None, memory_limit=None, time_limit=None, line=true, moves=true, remoteness=false))]
+#[allow(clippy::too_many_arguments)]
 fn solve_game<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -263,6 +286,8 @@ fn solve_game<'py>(
     memory_limit: Option<u64>,
     time_limit: Option<f64>,
     line: bool,
+    moves: bool,
+    remoteness: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let engine = self::engine(engine)?;
     let limits = limits(memory_limit, time_limit)?;
@@ -273,6 +298,8 @@ fn solve_game<'py>(
             engine,
             limits,
             line,
+            moves,
+            remoteness,
             game: &ranged.0,
         };
         solved(py, &ranged, &asked)
@@ -281,6 +308,8 @@ fn solve_game<'py>(
             engine,
             limits,
             line,
+            moves,
+            remoteness,
             game: &plain,
         };
         solved(py, &plain, &asked)

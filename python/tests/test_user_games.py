@@ -121,6 +121,44 @@ def test_a_score_game_with_extra_turns_equals_the_cache_recursion(seed):
     assert front == len(cards) and total == expected
 
 
+def wythoff_remoteness(a, b):
+    """The remoteness by the literal rules: a winner takes its fastest win, a loser its
+    slowest loss; 0 where no move is left."""
+
+    @functools.cache
+    def remote(a, b):
+        children = [(a - k, b) for k in range(1, a + 1)] + [(a, b - k) for k in range(1, b + 1)]
+        children += [(a - k, b - k) for k in range(1, min(a, b) + 1)]
+        if not children:
+            return 0
+        losing = [remote(*child) for child in children if wythoff_oracle(*child) < 0]
+        if losing:
+            return 1 + min(losing)
+        return 1 + max(remote(*child) for child in children)
+
+    return remote(a, b)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_remoteness_and_what_to_leave_out(seed):
+    rng = random.Random(100 + seed)
+    a, b = rng.randint(0, 12), rng.randint(0, 12)
+    expected = wythoff_remoteness(a, b)
+    for engine in ("exhaustive", "retrograde"):
+        measured = gamesolver.solve(Wythoff(a, b), engine=engine, line=False, remoteness=True)
+        assert measured.remoteness == expected, engine
+        # With the line: its length, where the swift line was found (always, this small).
+        lined = gamesolver.solve(Wythoff(a, b), engine=engine)
+        assert lined.remoteness == len(lined.line) == expected, engine
+    # The pruning engine keeps bounds, not lengths: it does not measure remoteness.
+    assert gamesolver.solve(Wythoff(a, b), engine="pruning", remoteness=True).remoteness is None
+    bare = gamesolver.solve(Wythoff(a, b), line=False, moves=False)
+    assert bare.value == wythoff_oracle(a, b)
+    assert (bare.moves, bare.best_moves, bare.line, bare.remoteness) == (None, None, None, None)
+    with pytest.raises(gamesolver.InputError, match="for games written in Python"):
+        gamesolver.solve("nim", [1, 2], moves=False)
+
+
 def test_every_engine_gives_the_same_values():
     game = Wythoff(6, 9)
     values = {engine: gamesolver.solve(game, engine=engine).value for engine in ("exhaustive", "pruning", "retrograde")}

@@ -417,12 +417,36 @@ impl<G: Game> Answer<'_, G> {
     /// [`SWIFT_MOVES`] moves (as retrograde analysis gives it), else the first optimal move at
     /// each state.
     pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.line_with_remoteness().map(|(line, _)| line)
+    }
+
+    /// [`line`](Answer::line), with the start's remoteness where that line measures it: a won
+    /// or lost start of an outcome game whose swift line was found (its length is the
+    /// remoteness). `None` for a draw, a score game, or a swift line that cost more than
+    /// [`SWIFT_MOVES`] to find; [`remoteness`](Answer::remoteness) measures it at any cost.
+    ///
+    /// ```
+    /// use gamesolver::{Solver, games::Nim};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5]).unwrap();
+    /// let mut answer = Solver::new(&game).solve().unwrap();
+    /// let (line, remoteness) = answer.line_with_remoteness().unwrap();
+    /// assert_eq!((line.len(), remoteness), (11, Some(11)));
+    /// let start = answer.start().clone();
+    /// assert_eq!(answer.remoteness(&start).unwrap(), Some(11));
+    /// ```
+    pub fn line_with_remoteness(&mut self) -> Result<(Vec<Ply<G>>, Option<u32>), Error> {
         if self.outcome_game
             && let Some(line) = self.inner.swift_line_within(SWIFT_MOVES)?
         {
-            return Ok(line);
+            let remoteness = if self.inner.value() == 0 {
+                None
+            } else {
+                u32::try_from(line.len()).ok()
+            };
+            return Ok((line, remoteness));
         }
-        self.inner.line()
+        Ok((self.inner.line()?, None))
     }
 
     /// [`Solved::swift_line_within`].
