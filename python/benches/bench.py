@@ -191,6 +191,57 @@ def squares_cache(stones):
     return 1 if wins(stones) else -1
 
 
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def won(board):
+    return any(board[a] != "." and board[a] == board[b] == board[c] for a, b, c in LINES)
+
+
+class TicTacToe:
+    """Boards as 9-character strings, X to move when the counts are equal; +1 a win for the
+    mover, -1 a loss, 0 a draw: the range (-1, 1) declared, so a winning move ends a state."""
+
+    value_range = (-1, 1)
+
+    def start(self):
+        return "." * 9
+
+    def moves(self, board):
+        if won(board):
+            return []
+        return [i for i in range(9) if board[i] == "."]
+
+    def play(self, board, square):
+        mark = "X" if board.count("X") == board.count("O") else "O"
+        after = board[:square] + mark + board[square + 1 :]
+        return after, (1 if won(after) else 0), False
+
+    def payoff(self, board):
+        return 0
+
+
+class Uncut(TicTacToe):
+    value_range = None
+
+
+def tictactoe_cache():
+    @functools.cache
+    def value(board):
+        if won(board):
+            return 0  # the mover's opponent just won: counted by the parent's points
+        mark = "X" if board.count("X") == board.count("O") else "O"
+        best = None
+        for square in range(9):
+            if board[square] == ".":
+                after = board[:square] + mark + board[square + 1 :]
+                mine = 1 if won(after) else -value(after)
+                best = mine if best is None else max(best, mine)
+        return 0 if best is None else best
+
+    return value("." * 9)
+
+
 def user_games():
     rows_side_by_side(
         "Wythoff's game, heaps 120 and 150 (win/lose, 18k states, every move listed)",
@@ -206,6 +257,14 @@ def user_games():
             ("functools.cache recursion", lambda: squares_cache(20000)),
             ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Squares(20000), line=False, moves=False).value),
             ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Squares(20000)).value),
+        ],
+    )
+    rows_side_by_side(
+        "tic-tac-toe from the start (value_range (-1, 1) declared: a win ends a state)",
+        [
+            ("functools.cache recursion (max over every move)", tictactoe_cache),
+            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(TicTacToe(), line=False, moves=False).value),
+            ("the same game without value_range (no cut)", lambda: gamesolver.solve(Uncut(), line=False, moves=False).value),
         ],
     )
     cards = [(i * 7919) % 61 - 20 for i in range(5000)]

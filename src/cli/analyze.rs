@@ -7,14 +7,14 @@ use crate::engines::solve_within;
 use crate::memo::{DenseTable, HashTable, MemoTable};
 use crate::{
     DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeJob, RangeSource, Score, Tiered,
-    with_declared_range,
+    Turn, with_declared_range,
 };
 use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
 use super::budget;
 use super::model::{Analysis, Failure, Fields, Moves, Valued};
-use super::present::{Presented, outcome_game};
+use super::present::{Presented, after_moves, outcome_game};
 use super::registry::{self, Analyze, Task};
 use super::saved;
 use super::solve;
@@ -37,9 +37,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         return analyze(args).map(Analysis::Moves);
     }
     if cli.game.own().is_some() {
-        if args.at.is_some() {
+        if args.at.is_some() || args.after.is_some() {
             return Err(Failure::Usage(format!(
-                "{}'s position is its VALUE (as the columns played, 4453), not --at",
+                "{}'s position is its VALUE (as the columns played, 4453), not --at or --after",
                 cli.game.id()
             )));
         }
@@ -67,7 +67,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         args.at.as_deref().map(|text| strip_protection(text).trim()),
         params.as_slice(),
     );
-    let task = Task::Analyze(Analyze { cli, at, limits });
+    let after = args.after_names();
+    let task = Task::Analyze(Analyze {
+        cli,
+        at,
+        after: &after,
+        limits,
+    });
     registry::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
 }
 
@@ -109,12 +115,13 @@ impl Analyze<'_> {
         Ok(self.moves(game, &state, valued))
     }
 
-    /// The position analysed: `--at`'s, or the start.
+    /// The position analysed: `--at`'s, or the start, after `--after`'s moves.
     fn state<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
-        match self.at.0 {
-            Some(position) => game.position(position),
-            None => Ok(game.start()),
-        }
+        let state = match self.at.0 {
+            Some(position) => game.position(position)?,
+            None => game.start(),
+        };
+        after_moves(game, state, self.after)
     }
 
     /// The analysis of `state`, of value `value`, whose moves are `moves`.
@@ -131,6 +138,7 @@ impl Analyze<'_> {
             remoteness: None,
             outcomes: outcome_game(game),
             board: game.board(state),
+            view: game.view(state),
             moves,
         }
     }
@@ -234,6 +242,8 @@ fn described<G: Presented>(
                 remoteness: None,
                 best: ply.value == value,
                 words: text.trim_start().to_string(),
+                name: game.move_name(state, &ply.mv),
+                keeps_turn: ply.turn == Turn::Keep,
                 fields: entry.fields.clone(),
             }
         })
@@ -299,6 +309,8 @@ struct JsonMoves<'a> {
     value: Score,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: &'a Option<serde_json::Value>,
     moves: Vec<JsonMove<'a>>,
 }
 
@@ -309,6 +321,8 @@ struct JsonMove<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
     best: bool,
+    name: &'a str,
+    keeps_turn: bool,
     #[serde(flatten)]
     fields: &'a Fields,
 }
@@ -320,6 +334,7 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         position: &analysis.position,
         value: analysis.value,
         remoteness: analysis.remoteness,
+        view: &analysis.view,
         moves: analysis
             .moves
             .iter()
@@ -327,6 +342,8 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
                 value: mv.value,
                 remoteness: mv.remoteness,
                 best: mv.best,
+                name: &mv.name,
+                keeps_turn: mv.keeps_turn,
                 fields: &mv.fields,
             })
             .collect(),

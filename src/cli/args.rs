@@ -73,6 +73,28 @@ pub struct AnalyzeArgs {
     /// position as its VALUE.)
     #[arg(long, value_name = "POSITION")]
     pub at: Option<String>,
+
+    /// Moves played from the position (or the start) before it is analysed, by their names as
+    /// `play` takes them and `--json` gives them (`name`), separated by ';' (Nim: '2,3;1,1').
+    /// Not for Connect Four: append the columns to its position.
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
+}
+
+impl AnalyzeArgs {
+    /// `--after`'s move names (none without it).
+    pub fn after_names(&self) -> Vec<&str> {
+        self.after
+            .as_deref()
+            .map(|text| {
+                strip_protection(text)
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }
 
 /// `play`: a game and its values, the side the person takes, and where to start.

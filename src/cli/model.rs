@@ -209,6 +209,8 @@ pub struct Moves {
     pub outcomes: bool,
     /// The position drawn, for a game whose positions are boards, in lines.
     pub board: Option<String>,
+    /// The position as data for a picture ([`Presented::view`](super::present::Presented::view)).
+    pub view: Option<serde_json::Value>,
     /// Every legal move, best first (ties in the game's move order).
     pub moves: Vec<Valued>,
 }
@@ -224,6 +226,10 @@ pub struct Valued {
     pub best: bool,
     /// The move in words, without the player.
     pub words: String,
+    /// The move's name, as `play` and `analyze --after` take it.
+    pub name: String,
+    /// Whether the mover moves again after it.
+    pub keeps_turn: bool,
     /// The move's JSON fields.
     pub fields: Fields,
 }
@@ -243,6 +249,7 @@ impl Moves {
             remoteness: Some(remoteness),
             outcomes: true,
             board: None,
+            view: None,
             moves,
         }
     }

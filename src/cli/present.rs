@@ -77,6 +77,14 @@ pub trait Presented: Game + Sized {
             super::registry::at_names()
         )))
     }
+    /// The state as data for a picture (the `view` of `analyze --json`, which `gamesolver
+    /// serve`'s page draws): an object whose `"kind"` names the drawing (`"grid"`, `"heaps"`,
+    /// `"piles"`, `"dots"`, `"graph"`) and whose other fields are what it draws. By default none:
+    /// the page shows the state's text ([`show`](Presented::show)) and the moves by name.
+    fn view(&self, state: &Self::State) -> Option<serde_json::Value> {
+        let _ = state;
+        None
+    }
     /// Who `player` is, in the game's words (by default Alice, who moves first, and Bob).
     fn player_name(&self, player: Player) -> &'static str {
         alice_or_bob(player)
@@ -219,6 +227,35 @@ pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
         text.push(format!("… ({more} more)"));
     }
     text.join(" ")
+}
+
+/// The state after `names` are played from `state`, each found among the legal moves by its
+/// [`move_name`](Presented::move_name) (`analyze --after`); an unknown or illegal name is an
+/// [`Error::InvalidState`] that says which and lists the legal ones.
+pub fn after_moves<G: Presented>(
+    game: &G,
+    mut state: G::State,
+    names: &[&str],
+) -> Result<G::State, Error> {
+    let mut moves = Vec::new();
+    for (count, name) in names.iter().enumerate() {
+        moves.clear();
+        game.moves(&state, &mut moves);
+        let legal: Vec<String> = moves.iter().map(|mv| game.move_name(&state, mv)).collect();
+        let Some(at) = legal.iter().position(|legal| legal == name) else {
+            let listed = if legal.is_empty() {
+                "none: the game is over".to_string()
+            } else {
+                legal.join("; ")
+            };
+            return Err(Error::InvalidState(format!(
+                "move {} of the moves played, '{name}', is not a legal move there (legal: {listed})",
+                count + 1
+            )));
+        };
+        state = game.play(&state, &moves[at]).next;
+    }
+    Ok(state)
 }
 
 #[cfg(test)]

@@ -321,6 +321,8 @@ pub struct Saved<'a> {
 pub struct Analyze<'a> {
     pub cli: &'a Cli,
     pub at: (Option<&'a str>, &'a [i64]),
+    /// The moves played from the position (`--after`), by name.
+    pub after: &'a [&'a str],
     pub limits: Limits,
 }
 /// `play` as a task on whichever game the command line names.

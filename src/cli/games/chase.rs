@@ -15,7 +15,7 @@ use super::super::budget;
 use super::super::engines;
 use super::super::model::{Answer, Failure, Moves, Report, Valued};
 use super::super::play::{self, Oracle};
-use super::super::present::Presented;
+use super::super::present::{Presented, after_moves};
 use super::super::solve;
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
@@ -159,6 +159,7 @@ where
         Some(text) => game.position(text)?,
         None => game.start(),
     };
+    let state = after_moves(game, state, &args.after_names())?;
     let solved = retrograde_indexed(game, budget::limits(cli))?;
     let (outcome, remoteness) = solved.outcome_of(&state).ok_or_else(|| {
         Failure::Rejected(Error::InvalidState("no such position in this game".into()))
@@ -185,7 +186,7 @@ where
     let valued = moves
         .iter()
         .zip(line.entries())
-        .map(|(&(_, seen, after), entry)| {
+        .map(|(&(ref mv, seen, after), entry)| {
             let text = entry.text.strip_prefix(entry.player).unwrap_or(&entry.text);
             let total = after.map(|moves| moves + 1);
             Valued {
@@ -193,14 +194,13 @@ where
                 remoteness: Some(total),
                 best: seen == outcome && (outcome == Outcome::Draw || total == remoteness),
                 words: text.trim_start().to_string(),
+                name: game.move_name(&state, mv),
+                keeps_turn: false,
                 fields: entry.fields.clone(),
             }
         })
         .collect();
-    Ok(Moves::outcomes(
-        cli.game,
-        position,
-        (outcome.value(), remoteness),
-        valued,
-    ))
+    let mut analysis = Moves::outcomes(cli.game, position, (outcome.value(), remoteness), valued);
+    analysis.view = game.view(&state);
+    Ok(analysis)
 }

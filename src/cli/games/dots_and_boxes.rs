@@ -129,6 +129,19 @@ impl Presented for DotsAndBoxes {
     fn board(&self, drawn: &u64) -> Option<String> {
         Some(self.show(drawn))
     }
+    fn view(&self, drawn: &u64) -> Option<serde_json::Value> {
+        let (rows, columns) = self.size();
+        let lines: Vec<_> = (0..self.edges() as u8)
+            .filter(|edge| drawn >> edge & 1 == 1)
+            .map(|edge| {
+                let ((r1, c1), (r2, c2)) = edge_dots(self, edge);
+                [[r1, c1], [r2, c2]]
+            })
+            .collect();
+        Some(serde_json::json!({
+            "kind": "dots", "rows": rows, "columns": columns, "drawn": lines
+        }))
+    }
     fn move_name(&self, _: &u64, edge: &u8) -> String {
         let ((r1, c1), (r2, c2)) = edge_dots(self, *edge);
         format!("{r1},{c1}-{r2},{c2}")

@@ -31,6 +31,11 @@ impl Presented for StoneGame {
         let piles = &self.piles()[state.left as usize..state.right as usize];
         format!("Piles: {}", row(piles.iter().copied()))
     }
+    fn view(&self, state: &Interval) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "kind": "piles", "piles": self.piles(), "from": state.left, "to": state.right
+        }))
+    }
     fn move_name(&self, _: &Interval, end: &End) -> String {
         end_name(*end).to_string()
     }

@@ -92,6 +92,12 @@ impl Presented for StoneGameII {
             state.m()
         )
     }
+    fn view(&self, state: &StoneGameIIState) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "kind": "piles", "piles": self.piles(), "from": state.next(),
+            "to": self.piles().len(), "m": state.m()
+        }))
+    }
     fn move_name(&self, _: &StoneGameIIState, piles: &u32) -> String {
         piles.to_string()
     }

@@ -42,6 +42,11 @@ impl Presented for StoneGameIII {
             row(left.iter().copied())
         )
     }
+    fn view(&self, next: &u32) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "kind": "piles", "piles": self.values(), "from": next, "to": self.values().len()
+        }))
+    }
     fn move_name(&self, _: &u32, stones: &u32) -> String {
         stones.to_string()
     }

@@ -40,6 +40,11 @@ impl Presented for StoneGameVII {
         let stones = &self.piles()[state.left as usize..state.right as usize];
         format!("Stones: {}", row(stones.iter().copied()))
     }
+    fn view(&self, state: &Interval) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "kind": "piles", "piles": self.piles(), "from": state.left, "to": state.right
+        }))
+    }
     fn move_name(&self, _: &Interval, end: &End) -> String {
         end_name(*end).to_string()
     }

@@ -84,6 +84,16 @@ impl Presented for TicTacToe {
         }
         lines.join("\n")
     }
+    fn view(&self, board: &Board) -> Option<serde_json::Value> {
+        let cells: Vec<&str> = (0..9)
+            .map(|cell| match (board.x >> cell & 1, board.o >> cell & 1) {
+                (1, _) => "X",
+                (_, 1) => "O",
+                _ => "",
+            })
+            .collect();
+        Some(serde_json::json!({"kind": "grid", "rows": 3, "columns": 3, "cells": cells}))
+    }
     fn move_name(&self, _: &Board, cell: &u8) -> String {
         format!("{},{}", cell / 3 + 1, cell % 3 + 1)
     }

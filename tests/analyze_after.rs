@@ -1,0 +1,228 @@
+//! `gamesolver analyze --after`: positions reached by moves given by name (what the page of
+//! `gamesolver serve` sends), each move's name and turn, and the position's view, against
+//! brute force over the literal rules.
+
+#![cfg(feature = "cli")]
+
+use std::process::Command;
+
+use serde_json::Value;
+
+/// `gamesolver analyze ARGS --json`: Ok(the object), or Err((exit code, stderr)).
+fn analyze(args: &[&str]) -> Result<Value, (Option<i32>, String)> {
+    let output = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+        .arg("analyze")
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    if output.status.success() {
+        Ok(serde_json::from_str(&stdout).expect("one JSON object"))
+    } else {
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        Err((output.status.code(), stderr))
+    }
+}
+
+/// A small deterministic generator (xorshift), so that failures repeat.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Tic-tac-toe by its literal rules: the mover's value (+1 win, 0 draw, -1 loss) of `cells`
+/// (b'X', b'O' or b'.'), X moving when the counts are equal.
+fn tic_tac_toe(cells: &mut [u8; 9]) -> i64 {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    let won = |cells: &[u8; 9]| {
+        LINES.iter().any(|l| {
+            cells[l[0]] != b'.' && cells[l[0]] == cells[l[1]] && cells[l[1]] == cells[l[2]]
+        })
+    };
+    if won(cells) {
+        return -1; // the player who just moved made a line
+    }
+    let xs = cells.iter().filter(|&&c| c == b'X').count();
+    let os = cells.iter().filter(|&&c| c == b'O').count();
+    let mark = if xs == os { b'X' } else { b'O' };
+    let mut best = None;
+    for cell in 0..9 {
+        if cells[cell] == b'.' {
+            cells[cell] = mark;
+            let value = -tic_tac_toe(cells);
+            cells[cell] = b'.';
+            best = Some(best.map_or(value, |best: i64| best.max(value)));
+        }
+    }
+    best.unwrap_or(0)
+}
+
+#[test]
+fn nim_after_random_moves_is_valued_by_the_nim_sum() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..12 {
+        let mut heaps: Vec<u64> = (0..1 + rng.below(3)).map(|_| 1 + rng.below(6)).collect();
+        let values = heaps
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let mut names = Vec::new();
+        for _ in 0..rng.below(4) {
+            let live: Vec<usize> = (0..heaps.len()).filter(|&k| heaps[k] > 0).collect();
+            if live.is_empty() {
+                break;
+            }
+            let heap = live[rng.below(live.len() as u64) as usize];
+            let take = 1 + rng.below(heaps[heap]);
+            heaps[heap] -= take;
+            names.push(format!("{},{take}", heap + 1));
+        }
+        let after = names.join(";");
+        let found = analyze(&["nim", "--after", &after, "--", &values]).unwrap();
+        let sum = heaps.iter().fold(0, |sum, heap| sum ^ heap);
+        let expected = if heaps.iter().all(|&h| h == 0) || sum == 0 {
+            -1
+        } else {
+            1
+        };
+        assert_eq!(found["value"], expected, "nim {values} after {after}");
+        assert_eq!(found["view"]["kind"], "heaps");
+        assert_eq!(found["view"]["heaps"], serde_json::json!(heaps));
+        // Every move is named as --after takes it, and that move leads where its value says.
+        for mv in found["moves"].as_array().unwrap() {
+            let name = mv["name"].as_str().unwrap();
+            let deeper = if after.is_empty() {
+                name.to_string()
+            } else {
+                format!("{after};{name}")
+            };
+            let next = analyze(&["nim", "--after", &deeper, "--", &values]).unwrap();
+            assert_eq!(mv["value"], -next["value"].as_i64().unwrap(), "{deeper}");
+            assert_eq!(mv["keeps_turn"], false);
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_after_random_moves_equals_brute_force() {
+    let mut rng = Rng(12345);
+    for _ in 0..10 {
+        let mut cells = [b'.'; 9];
+        let mut names = Vec::new();
+        let plies = rng.below(6);
+        for ply in 0..plies {
+            let free: Vec<usize> = (0..9).filter(|&c| cells[c] == b'.').collect();
+            let cell = free[rng.below(free.len() as u64) as usize];
+            cells[cell] = if ply % 2 == 0 { b'X' } else { b'O' };
+            names.push(format!("{},{}", cell / 3 + 1, cell % 3 + 1));
+        }
+        let after = names.join(";");
+        let found = match analyze(&["tic-tac-toe", "--after", &after]) {
+            Ok(found) => found,
+            // A random line may end the game early: later moves are refused by name.
+            Err((code, stderr)) => {
+                assert_eq!(code, Some(1), "{stderr}");
+                assert!(stderr.contains("is not a legal move there"), "{stderr}");
+                continue;
+            }
+        };
+        assert_eq!(found["value"], tic_tac_toe(&mut cells), "after {after}");
+        let shown: Vec<u8> = found["view"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|cell| cell.as_str().unwrap().bytes().next().unwrap_or(b'.'))
+            .collect();
+        assert_eq!(shown, cells.to_vec());
+        for mv in found["moves"].as_array().unwrap() {
+            let cell = (mv["row"].as_u64().unwrap() - 1) * 3 + mv["column"].as_u64().unwrap() - 1;
+            let mut child = cells;
+            child[cell as usize] = if names.len() % 2 == 0 { b'X' } else { b'O' };
+            assert_eq!(
+                mv["value"],
+                -tic_tac_toe(&mut child),
+                "{after} then {}",
+                mv["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_move_that_is_not_legal_is_refused_by_name() {
+    let (code, stderr) = analyze(&["nim", "--after", "1,1;1,1", "--", "1,2"]).unwrap_err();
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("move 2 of the moves played, '1,1', is not a legal move there")
+            && stderr.contains("legal: 2,2; 2,1"),
+        "{stderr}"
+    );
+    let (code, stderr) = analyze(&["connect-four", "--after", "4", "--", "44"]).unwrap_err();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("not --at or --after"), "{stderr}");
+}
+
+#[test]
+fn every_drawn_game_has_a_view() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["dots-and-boxes", "--after", "0,0-0,1", "--", "1", "2"],
+            "dots",
+        ),
+        (
+            &["stone-game-ii", "--after", "2", "--", "2,7,9,4,4"],
+            "piles",
+        ),
+        (&["stone-game", "--", "5,3,4,5"], "piles"),
+        (&["stone-game-iii", "--", "1,2,3,7"], "piles"),
+        (
+            &[
+                "cat-and-mouse",
+                "--after",
+                "3",
+                "--",
+                "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]",
+            ],
+            "graph",
+        ),
+    ];
+    for (args, kind) in cases {
+        let found = analyze(args).unwrap();
+        assert_eq!(found["view"]["kind"], kind, "{args:?}");
+    }
+    let dots = analyze(cases[0].0).unwrap();
+    assert_eq!(dots["view"]["drawn"], serde_json::json!([[[0, 0], [0, 1]]]));
+    let stones = analyze(cases[1].0).unwrap();
+    assert_eq!(
+        (
+            stones["view"]["from"].as_u64(),
+            stones["view"]["m"].as_u64()
+        ),
+        (Some(2), Some(2))
+    );
+    let chase = analyze(cases[4].0).unwrap();
+    assert_eq!(
+        (
+            chase["view"]["mouse"].as_u64(),
+            chase["view"]["mover"].as_str()
+        ),
+        (Some(3), Some("cat"))
+    );
+}
