@@ -217,6 +217,39 @@ fn every_drawn_game_has_a_view() {
         ),
         (Some(2), Some(2))
     );
+    // Cat and Mouse II: its grid, each cell the mouse can jump to a move by that cell's name.
+    let grid = "{\"grid\":[\"####F\",\"#C...\",\"M....\"],\"catJump\":1,\"mouseJump\":2}";
+    let found = analyze(&["cat-and-mouse-ii", "--", grid]).unwrap();
+    let view = &found["view"];
+    assert_eq!(
+        (
+            view["kind"].as_str(),
+            view["rows"].as_u64(),
+            view["columns"].as_u64()
+        ),
+        (Some("grid"), Some(3), Some(5))
+    );
+    assert_eq!(view["cells"][4], "F");
+    assert_eq!(view["cells"][10], "M");
+    let named: Vec<&str> = view["move_at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m.as_str())
+        .collect();
+    let mut moves: Vec<&str> = found["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    let mut named = named;
+    named.sort_unstable();
+    moves.sort_unstable();
+    assert_eq!(named, moves);
+    // A game without a picture of its own: its state as text.
+    let found = analyze(&["stone-game-viii", "--", "-1,2,-3,4,-5"]).unwrap();
+    assert_eq!(found["view"]["kind"], "text");
     let chase = analyze(cases[4].0).unwrap();
     assert_eq!(
         (

@@ -138,7 +138,9 @@ impl Analyze<'_> {
             remoteness: None,
             outcomes: outcome_game(game),
             board: game.board(state),
-            view: game.view(state),
+            view: game
+                .view(state)
+                .or_else(|| Some(serde_json::json!({"kind": "text", "text": game.show(state)}))),
             moves,
         }
     }
@@ -309,6 +311,8 @@ struct JsonMoves<'a> {
     value: Score,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
+    /// Whether values are outcomes (+1, 0, -1), not points.
+    outcomes: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     view: &'a Option<serde_json::Value>,
     moves: Vec<JsonMove<'a>>,
@@ -334,6 +338,7 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         position: &analysis.position,
         value: analysis.value,
         remoteness: analysis.remoteness,
+        outcomes: analysis.outcomes,
         view: &analysis.view,
         moves: analysis
             .moves

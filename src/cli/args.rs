@@ -47,6 +47,11 @@ pub enum Command {
     /// Play against the solver in the terminal: it shows the position after every move,
     /// answers with a best move, and on '?' gives the value of every move.
     Play(PlayArgs),
+    /// Serve the analysis page on localhost: every bundled game drawn, every move coloured by
+    /// its value, play against the solver, the value history; and its JSON API
+    /// (docs/serve.md).
+    #[cfg(feature = "serve")]
+    Serve(ServeArgs),
     /// Print a completion script for SHELL on stdout (for example
     /// `gamesolver completions bash > /etc/bash_completion.d/gamesolver`).
     Completions {
@@ -95,6 +100,33 @@ impl AnalyzeArgs {
             })
             .unwrap_or_default()
     }
+}
+
+/// `serve`: where to listen, and the limits of each solve.
+#[cfg(feature = "serve")]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port on 127.0.0.1 (0: any free port, printed at the start).
+    #[arg(long, value_name = "P", default_value_t = 8737)]
+    pub port: u16,
+
+    /// Open the page in the system's browser.
+    #[arg(long)]
+    pub open: bool,
+
+    /// Threads for each solve, as the solve's own option.
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
+    pub threads: Option<u16>,
+
+    /// The most memory a solve may use (solves run one at a time), in bytes or with a K, M, G
+    /// or T suffix. Default: half of physical memory.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+
+    /// The longest a solve may search (seconds, or with ms, s, m or h). Default: no limit (a
+    /// solve can be cancelled from the page).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// `play`: a game and its values, the side the person takes, and where to start.

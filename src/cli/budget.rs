@@ -46,6 +46,17 @@ pub fn whole_budget(failure: Failure) -> Failure {
     }
 }
 
+/// A failure as the command line words it: the message, its kind (`--json`'s `kind`), and the
+/// exit code (2 for a wrong command line, 1 for the rest).
+pub fn worded(failure: Failure) -> (String, &'static str, u8) {
+    match whole_budget(failure) {
+        Failure::Usage(message) => (message, "usage", 2),
+        Failure::Rejected(error) => (error.to_string(), error.kind(), 1),
+        Failure::AtLine(line, error) => (format!("line {line}: {error}"), error.kind(), 1),
+        Failure::Advised(error, advice) => (format!("{error} ({advice})"), error.kind(), 1),
+    }
+}
+
 /// What the program holds beyond its budget, at most (README): the binary, its main stack,
 /// the allocator's arenas and the output's buffer.
 pub const MEMORY_CONSTANT: u64 = 64 << 20;

@@ -92,6 +92,10 @@ where
             })
         }
         (Some(Command::Play(_)), _) => return Err(usage("play needs a terminal: run it there")),
+        #[cfg(feature = "serve")]
+        (Some(Command::Serve(_)), _) => {
+            return Err(usage("serve runs a server: run it from the command line"));
+        }
         (Some(Command::Completions { .. }), _) => {
             return Err(usage(
                 "completions are a script for a shell: run them there",
@@ -103,7 +107,7 @@ where
         Ok(Ok(())) => String::from_utf8(out).map_err(|_| usage("the output is not UTF-8")),
         Ok(Err(error)) => Err(usage(&format!("cannot write the output: {error}"))),
         Err(failure) => {
-            let (message, kind, _) = super::entry::worded(failure);
+            let (message, kind, _) = super::budget::worded(failure);
             Err(Refusal {
                 message,
                 kind: kind.into(),

@@ -101,6 +101,11 @@ pub fn main_with(games: &'static [&'static Bundled]) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(failure) => failed(failure),
         },
+        #[cfg(feature = "serve")]
+        (Some(Command::Serve(args)), _) => match super::serve::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(failure) => failed(failure),
+        },
     }
 }
 
@@ -238,19 +243,8 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 }
 
 fn failed(failure: Failure) -> ExitCode {
-    let (message, kind, code) = worded(failure);
+    let (message, kind, code) = super::budget::worded(failure);
     fail(&message, kind, code)
-}
-
-/// A failure as the command line words it: the message, its kind (`--json`'s `kind`), and the
-/// exit code (2 for a wrong command line, 1 for the rest).
-pub(super) fn worded(failure: Failure) -> (String, &'static str, u8) {
-    match super::budget::whole_budget(failure) {
-        Failure::Usage(message) => (message, "usage", 2),
-        Failure::Rejected(error) => (error.to_string(), error.kind(), 1),
-        Failure::AtLine(line, error) => (format!("line {line}: {error}"), error.kind(), 1),
-        Failure::Advised(error, advice) => (format!("{error} ({advice})"), error.kind(), 1),
-    }
 }
 
 fn fail(message: &str, kind: &str, code: u8) -> ExitCode {

@@ -93,6 +93,8 @@ pub(crate) mod progress;
 pub(crate) mod registry;
 pub(crate) mod report;
 pub(crate) mod saved;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
 pub(crate) mod solve;
 pub(crate) mod tool;
 
@@ -101,6 +103,8 @@ pub use entry::main_with;
 pub use model::{Answer, Entry, Fields, Line};
 pub use present::{Presented, Work};
 pub use registry::Bundled;
+/// The JSON crate of [`Presented::view`], for a game's picture without a dependency of its own.
+pub use serde_json;
 pub use tool::FromValues;
 
 /// The bundled games, in the order `--help` lists them: what the `gamesolver` binary runs.

@@ -79,8 +79,20 @@ pub trait Presented: Game + Sized {
     }
     /// The state as data for a picture (the `view` of `analyze --json`, which `gamesolver
     /// serve`'s page draws): an object whose `"kind"` names the drawing (`"grid"`, `"heaps"`,
-    /// `"piles"`, `"dots"`, `"graph"`) and whose other fields are what it draws. By default none:
-    /// the page shows the state's text ([`show`](Presented::show)) and the moves by name.
+    /// `"piles"`, `"dots"`, `"graph"`) and whose other fields are what it draws (docs/serve.md
+    /// lists them). By default none: the page shows the state's text ([`show`](Presented::show))
+    /// and the moves by name.
+    ///
+    /// A row of cells, each a move where one starts (examples/user_tool.rs's Flip Game):
+    ///
+    /// ```
+    /// use gamesolver::cli::serde_json::json;
+    /// let view = json!({
+    ///     "kind": "grid", "rows": 1, "columns": 4, "cells": ["+", "+", "+", "-"],
+    ///     "move_at": ["1", "2", null, null],   // what a click on each cell plays, if anything
+    /// });
+    /// assert_eq!(view["cells"].as_array().unwrap().len(), 4);
+    /// ```
     fn view(&self, state: &Self::State) -> Option<serde_json::Value> {
         let _ = state;
         None

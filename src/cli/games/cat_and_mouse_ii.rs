@@ -175,6 +175,32 @@ impl Presented for CatAndMouseII {
         }
         lines.join("\n")
     }
+    /// The grid: walls `#`, the food `F`, the mouse `M` and the cat `C`; each cell the mover
+    /// can jump to (staying included) is a move.
+    fn view(&self, state: &Chase) -> Option<serde_json::Value> {
+        let (rows, columns) = self.size();
+        let shown = self.show(state);
+        let cells: Vec<String> = shown
+            .lines()
+            .flat_map(|line| line.trim_start().chars())
+            .map(|mark| {
+                if mark == '.' {
+                    String::new()
+                } else {
+                    mark.to_string()
+                }
+            })
+            .collect();
+        let mut moves = Vec::new();
+        crate::Game::moves(self, state, &mut moves);
+        let mut move_at = vec![None; rows * columns];
+        for to in moves {
+            move_at[to as usize] = Some(self.move_name(state, &to));
+        }
+        Some(serde_json::json!({
+            "kind": "grid", "rows": rows, "columns": columns, "cells": cells, "move_at": move_at
+        }))
+    }
     fn position(&self, position: &str) -> Result<Chase, crate::Error> {
         let (rows, columns) = self.size();
         let invalid = || {

@@ -1,0 +1,375 @@
+"""The analysis page of `gamesolver serve` in a real browser (headless Chromium through
+Playwright), and its JSON API under load and against malformed requests.
+
+Run by tests/page/run.sh (which installs Chromium and Playwright); the binary is
+$GAMESOLVER_BIN or the repository's debug build. Screenshots go to $PAGE_SHOTS (default
+target/page-shots); docs/serve/ keeps one per game.
+"""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = pathlib.Path(os.environ.get("PAGE_SHOTS", ROOT / "target" / "page-shots"))
+BUDGET = 256 << 20  # the server's --memory-limit in these tests
+TONES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def binary():
+    given = os.environ.get("GAMESOLVER_BIN")
+    if given:
+        return given
+    subprocess.run(["cargo", "build", "--quiet", "--bin", "gamesolver"], cwd=ROOT, check=True)
+    return str(ROOT / "target" / "debug" / "gamesolver")
+
+
+@pytest.fixture(scope="module")
+def server():
+    process = subprocess.Popen(
+        [binary(), "serve", "--port", "0", "--memory-limit", str(BUDGET)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    first = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", first)
+    assert match, first
+    yield process, match.group(0).rstrip("/")
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Chromium is not installed (tests/page/run.sh installs it)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def analyze_cli(*args):
+    """`gamesolver analyze … --json`, as the command line prints it."""
+    done = subprocess.run([binary(), "analyze", "--json", *args], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def ready(page):
+    page.wait_for_selector("#status[data-state=ready]", timeout=120_000)
+
+
+def shown_moves(page):
+    """The moves the page lists: name -> (value, best)."""
+    listed = {}
+    for item in page.query_selector_all("#moves li"):
+        listed[item.get_attribute("data-move")] = (
+            int(item.get_attribute("data-value")),
+            item.get_attribute("data-best") == "true",
+        )
+    return listed
+
+
+def board_tones(page):
+    """The board's clickable moves: name -> colour class."""
+    return {
+        node.get_attribute("data-move"): node.get_attribute("data-tone")
+        for node in page.query_selector_all("#board [data-move]")
+    }
+
+
+def click_move(page, name):
+    before = page.evaluate("location.search")
+    page.click(f'#board [data-move="{name}"]')
+    page.wait_for_function("before => location.search !== before", arg=before)
+    ready(page)
+
+
+def history_points(page):
+    return page.eval_on_selector_all("#history circle", "dots => dots.length")
+
+
+def test_tic_tac_toe_from_an_address_plays_by_clicks_and_the_solver_answers(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/tic-tac-toe?after=1,1")
+    ready(page)
+    expected = analyze_cli("tic-tac-toe", "--after", "1,1")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    # Tic-tac-toe's values are outcomes: every move's colour is its outcome for the mover.
+    assert board_tones(page) == {m["name"]: TONES[m["value"]] for m in expected["moves"]}
+    assert page.text_content("#status").startswith("The second player to move: a draw")
+    # A mistake by O (a corner is forced after X's corner... an edge loses), then the solver answers.
+    loser = next(m["name"] for m in expected["moves"] if m["value"] < 0)
+    click_move(page, loser)
+    assert "after=1%2C1%3B" in page.evaluate("location.search") or "after=1,1;" in page.evaluate("location.search")
+    after = analyze_cli("tic-tac-toe", "--after", f"1,1;{loser}")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
+    assert after["value"] == 1 and page.text_content("#status").startswith("The first player to move: a win")
+    page.click("#solver-move")
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 4")
+    ready(page)
+    best = next(m["name"] for m in after["moves"] if m["best"])
+    assert page.text_content("#played") == f"Played: 1,1 {loser} {best}"
+    assert history_points(page) == 4
+    assert page.eval_on_selector_all("#history circle[data-mistake=true]", "d => d.length") == 1
+    page.screenshot(path=str(SHOTS / "tic-tac-toe.png"))
+    # Undo takes back the solver's move; redo plays it again.
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
+    ready(page)
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
+    page.click("#redo")
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 4")
+    page.close()
+
+
+def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server, browser):
+    _, url = server
+    position = "4453162524174"  # 13 stones: solved in a moment even by a debug build
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/connect-four?values={position}")
+    ready(page)
+    expected = analyze_cli("connect-four", "--", position)
+    scores = {str(m["column"]): m["score"] for m in expected["analysis"]}
+    assert {name: value for name, (value, _) in shown_moves(page).items()} == scores
+    assert board_tones(page) == {c: TONES[(s > 0) - (s < 0)] for c, s in scores.items()}
+    # Play the best column by clicking, then let the solver play the other side.
+    best = max(scores, key=lambda c: scores[c])
+    click_move(page, best)
+    assert f"values={position}" in page.evaluate("location.search") and "after=" + best in page.evaluate("location.search")
+    after = analyze_cli("connect-four", "--", position + best)
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
+    assert after["value"] == -scores[best]
+    page.select_option("#side", "second")  # the solver plays the side to move now
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
+    ready(page)
+    page.screenshot(path=str(SHOTS / "connect-four.png"))
+    page.close()
+
+
+def test_dots_and_boxes_lines_are_coloured_and_played(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/dots-and-boxes?values=2%202&after=0,0-0,1;1,0-1,1")
+    ready(page)
+    expected = analyze_cli("dots-and-boxes", "--after", "0,0-0,1;1,0-1,1", "--", "2", "2")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    # A score game: the best lines green, the others by the sign of their value.
+    tones = {m["name"]: "win" if m["best"] else ("draw" if m["value"] >= 0 else "loss") for m in expected["moves"]}
+    assert board_tones(page) == tones
+    assert len(page.query_selector_all("#board line[stroke='#222']")) == 2  # the lines drawn
+    # Close the top-left box: the same player moves again (keeps_turn).
+    closing = next(m for m in expected["moves"] if m["boxes"] == 0 and m["name"] in ("0,0-1,0", "0,1-1,1"))
+    click_move(page, closing["name"])
+    click_move(page, "0,1-1,1" if closing["name"] == "0,0-1,0" else "0,0-1,0")
+    played = page.text_content("#played")
+    assert played.count(" ") == 4, played
+    status = page.text_content("#status")
+    # The fourth line closed the box: its player (the second) moves again.
+    now = analyze_cli("dots-and-boxes", "--after", ";".join(played.split()[1:]), "--", "2", "2")
+    assert status == f"The second player to move: secures {now['value']} (their points minus the opponent's from here on).", status
+    page.screenshot(path=str(SHOTS / "dots-and-boxes.png"))
+    page.close()
+
+
+def test_a_stone_game_plays_its_piles(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/stone-game-ii?values=2,7,9,4,4")
+    ready(page)
+    expected = analyze_cli("stone-game-ii", "--", "2,7,9,4,4")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    assert len(page.query_selector_all(".pile")) == 5
+    click_move(page, "2")
+    assert len(page.query_selector_all(".pile.gone")) == 2
+    page.click("#solver-move")
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
+    ready(page)
+    page.screenshot(path=str(SHOTS / "stone-game-ii.png"))
+    page.close()
+
+
+def test_a_bad_address_shows_the_error_on_the_page(server, browser):
+    _, url = server
+    page = browser.new_page()
+    page.goto(f"{url}/play/nim?values=3,x,5")
+    page.wait_for_selector("#status[data-state=error]")
+    assert "cannot read" in page.text_content("#error")
+    page.goto(f"{url}/play/no-such-game")
+    page.wait_for_selector("#status[data-state=error]")
+    assert "no game is named" in page.text_content("#error")
+    page.goto(url + "/")
+    page.wait_for_selector("#games li a")
+    assert len(page.query_selector_all("#games li")) >= 10
+    page.screenshot(path=str(SHOTS / "index.png"))
+    page.close()
+
+
+def request(url, body=None, method=None):
+    data = body if body is None or isinstance(body, bytes) else json.dumps(body).encode()
+    asked = urllib.request.Request(url, data=data, method=method or ("POST" if data is not None else "GET"))
+    try:
+        with urllib.request.urlopen(asked, timeout=120) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read()
+
+
+def huge_body_status(url, size=10 << 20):
+    """The status of a POST of `size` bytes: the server answers (413) before it has read them
+    and closes, so the body is sent until the connection refuses more, then the answer read."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(
+            f"POST /api/analyze HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {size}\r\n\r\n".encode()
+        )
+        chunk = b"x" * (1 << 16)
+        try:
+            for _ in range(size // len(chunk)):
+                connection.sendall(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        answer = b""
+        try:
+            while b"\r\n" not in answer:
+                more = connection.recv(4096)
+                if not more:
+                    break
+                answer += more
+        except ConnectionResetError:
+            pass
+    return int(answer.split()[1]) if answer else None
+
+
+def resident_bytes(pid):
+    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_the_api_answers_200_concurrent_requests_within_the_budget(server):
+    process, url = server
+    positions = [("nim", f"{a},{b},{c}") for a in range(1, 6) for b in range(1, 6) for c in range(1, 5)]
+    statuses, peak = [], [0]
+    lock = threading.Lock()
+
+    def one(k):
+        game, values = positions[k % len(positions)]
+        status, body = request(f"{url}/api/analyze", {"game": game, "values": values})
+        value = json.loads(body)["value"]
+        a, b, c = map(int, values.split(","))
+        with lock:
+            statuses.append((status, value == (1 if a ^ b ^ c else -1)))
+            peak[0] = max(peak[0], resident_bytes(process.pid))
+
+    threads = [threading.Thread(target=one, args=(k,)) for k in range(200)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert time.monotonic() - started < 300
+    assert len(statuses) == 200 and all(statuses_ok == (200, True) for statuses_ok in statuses), statuses[:5]
+    assert peak[0] < BUDGET + (64 << 20), peak[0]
+
+
+def test_malformed_requests_get_4xx(server):
+    _, url = server
+    cases = [
+        (f"{url}/api/analyze", b"{not json", 400),
+        (f"{url}/api/analyze", {"game": "nim", "values": "9" * 40}, 400),
+        (f"{url}/api/analyze", {"game": "nim", "values": "1,2", "extra": 1}, 400),
+        (f"{url}/api/analyze", {"game": "no-such-game"}, 404),
+        (f"{url}/api/analyze", {"game": "nim", "values": "1,2", "after": "9,9"}, 400),
+        (f"{url}/api/analyze", {"game": "tic-tac-toe", "at": "XXX/OOO/..."}, 400),
+        (f"{url}/api/analyze?game=nim&values=1,2&width=99999999999", None, 400),
+        (f"{url}/api/nothing", None, 404),
+    ]
+    for target, body, status in cases:
+        got, answer = request(target, body)
+        assert got == status, (target, str(body)[:60], got, answer[:200])
+        if target.startswith(f"{url}/api/analyze"):
+            assert "error" in json.loads(answer)
+    assert huge_body_status(url) == 413
+    # Still serving after all of that.
+    assert request(f"{url}/api/analyze?game=nim&values=1,2")[0] == 200
+
+
+def test_a_long_solve_shows_progress_and_is_cancelled(server):
+    _, url = server
+    answered = {}
+
+    def long_solve():
+        answered["reply"] = request(f"{url}/api/analyze", {"game": "connect-four", "values": "4"})
+
+    solving = threading.Thread(target=long_solve)
+    solving.start()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        progress = json.loads(request(f"{url}/api/progress")[1])
+        if progress["solving"] and progress["seconds"] > 0.5:
+            break
+        time.sleep(0.1)
+    assert progress["solving"], progress
+    assert json.loads(request(f"{url}/api/cancel", b"")[1]) == {"cancelled": True}
+    solving.join(timeout=60)
+    status, body = answered["reply"]
+    assert status == 409 and json.loads(body)["kind"] == "stopped", (status, body)
+    # The next solve runs as usual.
+    assert request(f"{url}/api/analyze?game=nim&values=2,2")[0] == 200
+
+
+@pytest.fixture(scope="module")
+def user_tool_server():
+    """examples/user_tool.rs, a user's own binary with its own games, serving the same page."""
+    tool = os.environ.get("USER_TOOL_BIN")
+    if not tool:
+        subprocess.run(["cargo", "build", "--quiet", "--example", "user_tool"], cwd=ROOT, check=True)
+        tool = str(ROOT / "target" / "debug" / "examples" / "user_tool")
+    process = subprocess.Popen([tool, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    first = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", first)
+    assert match, first
+    yield tool, match.group(0).rstrip("/")
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_a_users_game_is_served_through_its_presentation(user_tool_server, browser):
+    tool, url = user_tool_server
+    names = [game["name"] for game in json.loads(request(f"{url}/api/games")[1])["games"]]
+    assert names == ["divisor-game", "flip-game"]
+    page = browser.new_page(viewport={"width": 1000, "height": 600})
+    page.goto(f"{url}/play/flip-game?values=1%201%201%201%200%201%201%201")
+    ready(page)
+    analysed = subprocess.run(
+        [tool, "analyze", "flip-game", "--json", "--", "1 1 1 1 0 1 1 1"], capture_output=True, text=True, check=True
+    )
+    expected = json.loads(analysed.stdout)
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    # Its view: a row of cells, each a move where a "++" starts, coloured by outcome.
+    assert board_tones(page) == {m["name"]: TONES[m["value"]] for m in expected["moves"]}
+    best = next(m["name"] for m in expected["moves"] if m["best"])
+    click_move(page, best)
+    cells = page.eval_on_selector_all("#board text", "t => t.map(x => x.textContent)")
+    assert "".join(c for c in cells if c in "+-").count("-") == 3
+    page.screenshot(path=str(SHOTS / "flip-game.png"))
+    # A game without a picture shows its state as text.
+    page.goto(f"{url}/play/divisor-game?values=12")
+    ready(page)
+    assert page.text_content("#board pre") == "N = 12"
+    page.close()
