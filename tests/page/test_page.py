@@ -155,7 +155,15 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     page.select_option("#side", "second")  # the solver plays the side to move now
     page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
     ready(page)
+    answer = page.text_content("#played").split()[2]
+    assert after["analysis"][int(answer) - 1]["score"] == after["value"], "the solver plays a best column"
     page.screenshot(path=str(SHOTS / "connect-four.png"))
+    # Undo takes back the solver's move (and hands the side back to the person).
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 2")
+    ready(page)
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
+    assert page.eval_on_selector("#side", "s => s.value") == "none"
     page.close()
 
 
@@ -181,6 +189,13 @@ def test_dots_and_boxes_lines_are_coloured_and_played(server, browser):
     now = analyze_cli("dots-and-boxes", "--after", ";".join(played.split()[1:]), "--", "2", "2")
     assert status == f"The second player to move: secures {now['value']} (their points minus the opponent's from here on).", status
     page.screenshot(path=str(SHOTS / "dots-and-boxes.png"))
+    # Undo twice: back at the address's position, with its moves and colours.
+    for count in (4, 3):
+        page.click("#undo")
+        page.wait_for_function(f"() => document.querySelector('#played').textContent.split(' ').length === {count}")
+    ready(page)
+    assert board_tones(page) == tones
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
     page.close()
 
 
