@@ -4,8 +4,11 @@
 
 #![cfg(feature = "cli")]
 
+mod common;
+
 use std::process::Command;
 
+use common::tic_tac_toe_wins;
 use serde_json::Value;
 
 /// `gamesolver analyze ARGS --json`: Ok(the object), or Err((exit code, stderr)).
@@ -40,21 +43,7 @@ impl Rng {
 /// Tic-tac-toe by its literal rules: the mover's value (+1 win, 0 draw, -1 loss) of `cells`
 /// (b'X', b'O' or b'.'), X moving when the counts are equal.
 fn tic_tac_toe(cells: &mut [u8; 9]) -> i64 {
-    const LINES: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    let won = |cells: &[u8; 9]| {
-        LINES.iter().any(|l| {
-            cells[l[0]] != b'.' && cells[l[0]] == cells[l[1]] && cells[l[1]] == cells[l[2]]
-        })
-    };
+    let won = |cells: &[u8; 9]| tic_tac_toe_wins(cells, b'X') || tic_tac_toe_wins(cells, b'O');
     if won(cells) {
         return -1; // the player who just moved made a line
     }

@@ -96,6 +96,15 @@ def click_move(page, name):
     ready(page)
 
 
+def wait_played(page, moves, settle=True):
+    """Waits until the page shows `moves` moves played (and, with `settle`, their analysis)."""
+    page.wait_for_function(
+        "moves => document.querySelector('#played').textContent.split(' ').length === moves + 1", arg=moves
+    )
+    if settle:
+        ready(page)
+
+
 def history_points(page):
     return page.eval_on_selector_all("#history circle", "dots => dots.length")
 
@@ -118,8 +127,7 @@ def test_tic_tac_toe_from_an_address_plays_by_clicks_and_the_solver_answers(serv
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
     assert after["value"] == 1 and page.text_content("#status").startswith("The first player to move: a win")
     page.click("#solver-move")
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 4")
-    ready(page)
+    wait_played(page, 3)
     best = next(m["name"] for m in after["moves"] if m["best"])
     assert page.text_content("#played") == f"Played: 1,1 {loser} {best}"
     assert history_points(page) == 4
@@ -127,11 +135,10 @@ def test_tic_tac_toe_from_an_address_plays_by_clicks_and_the_solver_answers(serv
     page.screenshot(path=str(SHOTS / "tic-tac-toe.png"))
     # Undo takes back the solver's move; redo plays it again.
     page.click("#undo")
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
-    ready(page)
+    wait_played(page, 2)
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
     page.click("#redo")
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 4")
+    wait_played(page, 3, settle=False)
     page.close()
 
 
@@ -153,15 +160,13 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
     assert after["value"] == -scores[best]
     page.select_option("#side", "second")  # the solver plays the side to move now
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
-    ready(page)
+    wait_played(page, 2)
     answer = page.text_content("#played").split()[2]
     assert after["analysis"][int(answer) - 1]["score"] == after["value"], "the solver plays a best column"
     page.screenshot(path=str(SHOTS / "connect-four.png"))
     # Undo takes back the solver's move (and hands the side back to the person).
     page.click("#undo")
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 2")
-    ready(page)
+    wait_played(page, 1)
     assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
     assert page.eval_on_selector("#side", "s => s.value") == "none"
     page.close()
@@ -190,10 +195,9 @@ def test_dots_and_boxes_lines_are_coloured_and_played(server, browser):
     assert status == f"The second player to move: secures {now['value']} (their points minus the opponent's from here on).", status
     page.screenshot(path=str(SHOTS / "dots-and-boxes.png"))
     # Undo twice: back at the address's position, with its moves and colours.
-    for count in (4, 3):
+    for moves in (3, 2):
         page.click("#undo")
-        page.wait_for_function(f"() => document.querySelector('#played').textContent.split(' ').length === {count}")
-    ready(page)
+        wait_played(page, moves)
     assert board_tones(page) == tones
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
     page.close()
@@ -210,8 +214,7 @@ def test_a_stone_game_plays_its_piles(server, browser):
     click_move(page, "2")
     assert len(page.query_selector_all(".pile.gone")) == 2
     page.click("#solver-move")
-    page.wait_for_function("() => document.querySelector('#played').textContent.split(' ').length === 3")
-    ready(page)
+    wait_played(page, 2)
     page.screenshot(path=str(SHOTS / "stone-game-ii.png"))
     page.close()
 
