@@ -359,9 +359,10 @@ def analyze(
 ) -> Result:
     """Every legal move's value at a position, for the side to move there.
 
-    For a bundled game, ``at`` is a position as ``gamesolver analyze --at`` takes it (the
-    moves played from the start, in the game's own notation), and the fields are those of
-    ``gamesolver analyze --json``. For a game object, ``at`` is a state (default: the start);
+    For a bundled game, ``at`` is a position as ``gamesolver analyze --at`` takes it (in the
+    game's own notation), ``after="M1;M2"`` plays moves by their names first (each move's
+    ``name`` in the result), and the fields are those of ``gamesolver analyze --json``
+    (with each move's ``name`` and ``keeps_turn``, and the position's ``view``). For a game object, ``at`` is a state (default: the start);
     the result has ``value`` and ``moves`` (each ``{"move", "value", "best"}``).
     """
     if _is_bundled(game):

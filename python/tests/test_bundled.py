@@ -130,6 +130,11 @@ def test_analyze_equals_the_command_line(cli):
     )
     same_as_cli(
         cli,
+        lambda: gamesolver.analyze("tic-tac-toe", after="2,2;1,1"),
+        ["analyze", "tic-tac-toe", "--after", "2,2;1,1"],
+    )
+    same_as_cli(
+        cli,
         lambda: gamesolver.analyze("connect-four", "444444333333", threads=1),
         ["analyze", "connect-four", "--threads", "1", "444444333333"],
     )
