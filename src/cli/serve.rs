@@ -47,8 +47,9 @@ struct Served {
     /// The solve's options from the server's own (`--threads`, `--memory-limit`,
     /// `--time-limit`), as arguments.
     limits: Vec<String>,
-    /// One solve at a time.
-    solver: tokio::sync::Semaphore,
+    /// One solve at a time: its permit is held by the blocking thread that solves, so a
+    /// request whose client went away does not let a second solve start beside it.
+    solver: Arc<tokio::sync::Semaphore>,
     /// Requests waiting for the solver, or solving.
     waiting: AtomicUsize,
     /// When the solve in progress started.
@@ -74,7 +75,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     }
     let served = Arc::new(Served {
         limits,
-        solver: tokio::sync::Semaphore::new(1),
+        solver: Arc::new(tokio::sync::Semaphore::new(1)),
         waiting: AtomicUsize::new(0),
         solving: Mutex::new(None),
         kept: Mutex::new(HashMap::new()),
@@ -281,23 +282,28 @@ async fn analyze(served: Arc<Served>, asked: Asked) -> Response {
     if let Some((status, json)) = lock(&served.kept).get(&arguments).cloned() {
         return answer(status, json);
     }
-    if served.waiting.fetch_add(1, Ordering::SeqCst) >= WAITING {
-        served.waiting.fetch_sub(1, Ordering::SeqCst);
+    // Counted until this request is answered or its client goes away (the future dropped).
+    let _waiting = Waiting::count(&served.waiting);
+    if served.waiting.load(Ordering::SeqCst) > WAITING {
         return problem(
             StatusCode::SERVICE_UNAVAILABLE,
             "too many requests are waiting for the solver: try again",
             "busy",
         );
     }
-    let permit = served.solver.acquire().await;
+    let permit = Arc::clone(&served.solver).acquire_owned().await;
     // A request for the same position may have been answered while this one waited.
     let kept = lock(&served.kept).get(&arguments).cloned();
     let (status, json) = match (kept, permit) {
         (Some(kept), _) => kept,
-        (None, Ok(_permit)) => {
+        (None, Ok(permit)) => {
             let worker = Arc::clone(&served);
             let key = arguments.clone();
-            let solved = tokio::task::spawn_blocking(move || solve(&worker, key)).await;
+            let solved = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                solve(&worker, key)
+            })
+            .await;
             match solved {
                 Ok(done) => done,
                 Err(_) => (
@@ -311,8 +317,23 @@ async fn analyze(served: Arc<Served>, asked: Asked) -> Response {
             json!({"error": "the server is stopping", "kind": "busy"}).to_string(),
         ),
     };
-    served.waiting.fetch_sub(1, Ordering::SeqCst);
     answer(status, json)
+}
+
+/// A request counted as waiting for the solver while it lives.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn count(waiting: &'a AtomicUsize) -> Waiting<'a> {
+        waiting.fetch_add(1, Ordering::SeqCst);
+        Waiting(waiting)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// One solve, on a blocking thread, with the solver's permit held: its answer, kept if it

@@ -351,6 +351,24 @@ def test_a_long_solve_shows_progress_and_is_cancelled(server):
     assert request(f"{url}/api/analyze?game=nim&values=2,2")[0] == 200
 
 
+def test_a_request_whose_client_leaves_still_holds_the_solver_until_its_solve_ends(server):
+    _, url = server
+    abandoned = urllib.request.Request(
+        f"{url}/api/analyze", data=json.dumps({"game": "connect-four", "values": "3"}).encode()
+    )
+    with pytest.raises(Exception):
+        urllib.request.urlopen(abandoned, timeout=1)  # the client gives up and closes
+    time.sleep(0.5)
+    progress = json.loads(request(f"{url}/api/progress")[1])
+    # Its solve goes on (one at a time: nothing else started), and it no longer counts as waiting.
+    assert progress["solving"] and progress["waiting"] == 0, progress
+    assert json.loads(request(f"{url}/api/cancel", b"")[1]) == {"cancelled": True}
+    deadline = time.monotonic() + 60
+    while json.loads(request(f"{url}/api/progress")[1])["solving"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert request(f"{url}/api/analyze?game=nim&values=3,3")[0] == 200
+
+
 @pytest.fixture(scope="module")
 def user_tool_server():
     """examples/user_tool.rs, a user's own binary with its own games, serving the same page."""
