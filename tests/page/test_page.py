@@ -164,11 +164,21 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     answer = page.text_content("#played").split()[2]
     assert after["analysis"][int(answer) - 1]["score"] == after["value"], "the solver plays a best column"
     page.screenshot(path=str(SHOTS / "connect-four.png"))
-    # Undo takes back the solver's move (and hands the side back to the person).
+    # Undo takes back the solver's column (and hands the side back to the person).
     page.click("#undo")
     wait_played(page, 1)
     assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
     assert page.eval_on_selector("#side", "s => s.value") == "none"
+    # Another board from the form: 5 wide, 4 high, its columns as the command line scores them.
+    page.fill("#values", "33")
+    page.fill("#width", "5")
+    page.fill("#height", "4")
+    page.click("#setup button[type=submit]")
+    page.wait_for_function("() => location.search.includes('width=5')")
+    ready(page)
+    small = analyze_cli("connect-four", "--width", "5", "--height", "4", "--", "33")
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in small["analysis"]}
+    assert len(page.query_selector_all("#board circle")) == 20
     page.close()
 
 

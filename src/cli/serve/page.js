@@ -483,10 +483,15 @@ function start() {
   $("values").value = page.values;
   $("at").value = page.at;
   $("at-label").hidden = isConnectFour();
+  $("board-size").hidden = !isConnectFour();
+  $("width").value = page.width || "";
+  $("height").value = page.height || "";
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     page.values = $("values").value.trim();
     page.at = $("at").value.trim();
+    page.width = $("width").value.trim() || null;
+    page.height = $("height").value.trim() || null;
     page.played = [];
     page.redo = [];
     page.history = [];
