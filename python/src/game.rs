@@ -113,13 +113,13 @@ impl fmt::Debug for PyMove {
     }
 }
 
-/// A Python value's key: `Ok(value)` for an `int` (exactly) within 64 bits, else `Err(())`
-/// (to intern).
-fn small_int(value: &Bound<'_, PyAny>) -> Result<i64, ()> {
+/// A Python value as its own key: an `int` (exactly) within 64 bits; `None` for a value to
+/// intern.
+fn small_int(value: &Bound<'_, PyAny>) -> Option<i64> {
     if value.is_exact_instance_of::<PyInt>() {
-        value.extract::<i64>().map_err(|_| ())
+        value.extract::<i64>().ok()
     } else {
-        Err(())
+        None
     }
 }
 
@@ -130,11 +130,9 @@ pub struct Interner {
 
 impl Interner {
     /// An interner whose first number is taken by `placeholder`.
-    fn new(py: Python<'_>, placeholder: Option<&Bound<'_, PyAny>>) -> PyResult<Interner> {
+    fn new(py: Python<'_>, placeholder: &Bound<'_, PyAny>) -> PyResult<Interner> {
         let objects = PyList::empty(py);
-        if let Some(placeholder) = placeholder {
-            objects.append(placeholder)?;
-        }
+        objects.append(placeholder)?;
         Ok(Interner {
             inner: Mutex::new((PyDict::new(py).unbind(), objects.unbind())),
         })
@@ -312,7 +310,7 @@ impl PyGame {
             known_value: optional(game, "known_value")?,
             value_range,
             from: from.map(|from| from.clone().unbind()),
-            states: Interner::new(py, Some(dead.as_any()))?,
+            states: Interner::new(py, dead.as_any())?,
             pending: Mutex::new(HashMap::new()),
             failure: Mutex::new(None),
             failed: std::sync::atomic::AtomicBool::new(false),
@@ -379,16 +377,11 @@ impl PyGame {
         }
     }
 
-    /// The move as the Python value.
-    pub fn move_value<'py>(&self, py: Python<'py>, mv: &PyMove) -> Bound<'py, PyAny> {
-        mv.0.bind(py).clone()
-    }
-
     /// The key of a Python state.
     pub fn state_id(&self, state: &Bound<'_, PyAny>) -> PyResult<Id> {
         match small_int(state) {
-            Ok(value) => Ok(Id::Int(value)),
-            Err(()) => self.states.intern(state).map(Id::Kept),
+            Some(value) => Ok(Id::Int(value)),
+            None => self.states.intern(state).map(Id::Kept),
         }
     }
 

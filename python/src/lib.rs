@@ -149,21 +149,24 @@ fn limits(memory_limit: Option<u64>, time_limit: Option<f64>) -> PyResult<Limits
 }
 
 /// What `solve_game` was asked for.
-struct Asked<'a> {
+struct Asked {
     engine: Option<Engine>,
     limits: Limits,
     line: bool,
     moves: bool,
     remoteness: bool,
-    game: &'a PyGame,
 }
 
 /// Solves `game` (the game itself, or its ranged form) and describes the result as a dict.
-fn solved<'py, G>(py: Python<'py>, game: &G, asked: &Asked<'_>) -> PyResult<Bound<'py, PyDict>>
+fn solved<'py, G>(
+    py: Python<'py>,
+    game: &G,
+    inner: &PyGame,
+    asked: &Asked,
+) -> PyResult<Bound<'py, PyDict>>
 where
     G: Game<State = Id, Move = PyMove> + Sync,
 {
-    let inner = asked.game;
     let mut solver = Solver::new(game).threads(1).limits(asked.limits);
     if let Some(engine) = asked.engine {
         solver = solver.engine(engine);
@@ -174,11 +177,7 @@ where
     }
     let mut answer = answer.map_err(refusal)?;
     let start = *answer.start();
-    let moves = if asked.moves {
-        answer.move_values(&start)
-    } else {
-        Ok(Vec::new())
-    };
+    let moves = asked.moves.then(|| answer.move_values(&start));
     let (line, measured) = if asked.line {
         match answer.line_with_remoteness() {
             Ok((line, measured)) => (Some(Ok(line)), measured),
@@ -198,32 +197,33 @@ where
     if let Some(failure) = inner.failure() {
         return Err(failure);
     }
-    let moves = moves.map_err(refusal)?;
+    let moves = moves.transpose().map_err(refusal)?;
     let result = PyDict::new(py);
     result.set_item("value", answer.value())?;
     result.set_item("engine", engine_name(answer.engine()))?;
     result.set_item("start", inner.state(py, start)?)?;
-    let listed = PyList::empty(py);
-    let best = moves.iter().map(|mv| mv.value).max();
-    let best_moves = PyList::empty(py);
-    for mv in &moves {
-        let entry = PyDict::new(py);
-        let value = inner.move_value(py, &mv.mv);
-        entry.set_item("move", &value)?;
-        entry.set_item("value", mv.value)?;
-        entry.set_item("best", Some(mv.value) == best)?;
-        if Some(mv.value) == best {
-            best_moves.append(&value)?;
+    // Not asked for: `moves` and `best_moves` are None.
+    let (listed, best_moves) = match moves {
+        Some(moves) => {
+            let (listed, best_moves) = (PyList::empty(py), PyList::empty(py));
+            let best = moves.iter().map(|mv| mv.value).max();
+            for mv in &moves {
+                let entry = PyDict::new(py);
+                let value = mv.mv.0.bind(py);
+                entry.set_item("move", value)?;
+                entry.set_item("value", mv.value)?;
+                entry.set_item("best", Some(mv.value) == best)?;
+                if Some(mv.value) == best {
+                    best_moves.append(value)?;
+                }
+                listed.append(entry)?;
+            }
+            (Some(listed), Some(best_moves))
         }
-        listed.append(entry)?;
-    }
-    if asked.moves {
-        result.set_item("moves", listed)?;
-        result.set_item("best_moves", best_moves)?;
-    } else {
-        result.set_item("moves", py.None())?;
-        result.set_item("best_moves", py.None())?;
-    }
+        None => (None, None),
+    };
+    result.set_item("moves", listed)?;
+    result.set_item("best_moves", best_moves)?;
     if let Some(line) = line {
         let line = line.map_err(refusal)?;
         let plies = PyList::empty(py);
@@ -237,7 +237,7 @@ where
                 },
             )?;
             entry.set_item("state", inner.state(py, ply.state)?)?;
-            entry.set_item("move", inner.move_value(py, &ply.mv))?;
+            entry.set_item("move", ply.mv.0.bind(py))?;
             entry.set_item("points", ply.gain)?;
             entry.set_item("keeps_turn", ply.turn == Turn::Keep)?;
             entry.set_item("value", ply.value)?;
@@ -291,28 +291,19 @@ fn solve_game<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let engine = self::engine(engine)?;
     let limits = limits(memory_limit, time_limit)?;
+    let asked = Asked {
+        engine,
+        limits,
+        line,
+        moves,
+        remoteness,
+    };
     let plain = PyGame::new(game, at)?;
     if plain.declared().range {
         let ranged = Ranged(plain);
-        let asked = Asked {
-            engine,
-            limits,
-            line,
-            moves,
-            remoteness,
-            game: &ranged.0,
-        };
-        solved(py, &ranged, &asked)
+        solved(py, &ranged, &ranged.0, &asked)
     } else {
-        let asked = Asked {
-            engine,
-            limits,
-            line,
-            moves,
-            remoteness,
-            game: &plain,
-        };
-        solved(py, &plain, &asked)
+        solved(py, &plain, &plain, &asked)
     }
 }
 
