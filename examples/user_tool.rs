@@ -218,15 +218,15 @@ impl Presented for FlipGame {
 
     /// The row as cells for the analysis page (`serve`): a click on a cell flips it and the
     /// next, where both hold `+`.
-    fn view(&self, row: &u64) -> Option<gamesolver::cli::serde_json::Value> {
+    fn view(&self, row: &u64) -> gamesolver::cli::serde_json::Value {
         let cells: Vec<String> = self.text(*row).chars().map(String::from).collect();
         let pairs = row & (row >> 1);
         let move_at: Vec<Option<String>> = (0..self.cells)
             .map(|cell| (pairs >> cell & 1 == 1).then(|| (cell + 1).to_string()))
             .collect();
-        Some(gamesolver::cli::serde_json::json!({
+        gamesolver::cli::serde_json::json!({
             "kind": "grid", "rows": 1, "columns": self.cells, "cells": cells, "move_at": move_at
-        }))
+        })
     }
 
     fn position(&self, position: &str) -> Result<u64, Error> {

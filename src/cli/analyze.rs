@@ -138,9 +138,7 @@ impl Analyze<'_> {
             remoteness: None,
             outcomes: outcome_game(game),
             board: game.board(state),
-            view: game
-                .view(state)
-                .or_else(|| Some(serde_json::json!({"kind": "text", "text": game.show(state)}))),
+            view: game.view(state),
             moves,
         }
     }
@@ -313,8 +311,7 @@ struct JsonMoves<'a> {
     remoteness: Option<Option<u32>>,
     /// Whether values are outcomes (+1, 0, -1), not points.
     outcomes: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    view: &'a Option<serde_json::Value>,
+    view: &'a serde_json::Value,
     moves: Vec<JsonMove<'a>>,
 }
 

@@ -210,7 +210,7 @@ pub struct Moves {
     /// The position drawn, for a game whose positions are boards, in lines.
     pub board: Option<String>,
     /// The position as data for a picture ([`Presented::view`](super::present::Presented::view)).
-    pub view: Option<serde_json::Value>,
+    pub view: serde_json::Value,
     /// Every legal move, best first (ties in the game's move order).
     pub moves: Vec<Valued>,
 }
@@ -240,6 +240,7 @@ impl Moves {
         game: GameName,
         position: Option<String>,
         (value, remoteness): (Score, Option<u32>),
+        view: serde_json::Value,
         moves: Vec<Valued>,
     ) -> Moves {
         Moves {
@@ -249,7 +250,7 @@ impl Moves {
             remoteness: Some(remoteness),
             outcomes: true,
             board: None,
-            view: None,
+            view,
             moves,
         }
     }

@@ -79,9 +79,9 @@ pub trait Presented: Game + Sized {
     }
     /// The state as data for a picture (the `view` of `analyze --json`, which `gamesolver
     /// serve`'s page draws): an object whose `"kind"` names the drawing (`"grid"`, `"heaps"`,
-    /// `"piles"`, `"dots"`, `"graph"`) and whose other fields are what it draws (docs/serve.md
-    /// lists them). By default none: the page shows the state's text ([`show`](Presented::show))
-    /// and the moves by name.
+    /// `"piles"`, `"dots"`, `"graph"`, `"text"`) and whose other fields are what it draws
+    /// (docs/serve.md lists them). By default `{"kind": "text", "text": …}` with the state's
+    /// [`show`](Presented::show): the page shows the text and lists the moves by name.
     ///
     /// A row of cells, each a move where one starts (examples/user_tool.rs's Flip Game):
     ///
@@ -93,9 +93,8 @@ pub trait Presented: Game + Sized {
     /// });
     /// assert_eq!(view["cells"].as_array().unwrap().len(), 4);
     /// ```
-    fn view(&self, state: &Self::State) -> Option<serde_json::Value> {
-        let _ = state;
-        None
+    fn view(&self, state: &Self::State) -> serde_json::Value {
+        serde_json::json!({"kind": "text", "text": self.show(state)})
     }
     /// Who `player` is, in the game's words (by default Alice, who moves first, and Bob).
     fn player_name(&self, player: Player) -> &'static str {
@@ -171,6 +170,12 @@ pub struct Work {
 /// for the remoteness and a line that wins as fast, and loses as slowly, as it can.
 pub fn outcome_game<G: Game>(game: &G) -> bool {
     game.capabilities().outcome_game()
+}
+
+/// The view of a row of piles of which `from..to` are left (the stone games'
+/// [`view`](Presented::view)).
+pub fn piles_view<T: serde::Serialize>(piles: &[T], from: usize, to: usize) -> serde_json::Value {
+    serde_json::json!({"kind": "piles", "piles": piles, "from": from, "to": to})
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.

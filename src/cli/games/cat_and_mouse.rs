@@ -144,11 +144,11 @@ impl Presented for CatAndMouse {
             _ => Err(invalid()),
         }
     }
-    fn view(&self, state: &Chase) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
+    fn view(&self, state: &Chase) -> serde_json::Value {
+        serde_json::json!({
             "kind": "graph", "graph": self.graph(), "mouse": state.mouse, "cat": state.cat,
             "hole": 0, "mover": if state.cat_moves { "cat" } else { "mouse" }
-        }))
+        })
     }
     fn move_name(&self, _: &Chase, to: &u16) -> String {
         to.to_string()

@@ -177,7 +177,7 @@ impl Presented for CatAndMouseII {
     }
     /// The grid: walls `#`, the food `F`, the mouse `M` and the cat `C`; each cell the mover
     /// can jump to (staying included) is a move.
-    fn view(&self, state: &Chase) -> Option<serde_json::Value> {
+    fn view(&self, state: &Chase) -> serde_json::Value {
         let (rows, columns) = self.size();
         let shown = self.show(state);
         let cells: Vec<String> = shown
@@ -197,9 +197,9 @@ impl Presented for CatAndMouseII {
         for to in moves {
             move_at[to as usize] = Some(self.move_name(state, &to));
         }
-        Some(serde_json::json!({
+        serde_json::json!({
             "kind": "grid", "rows": rows, "columns": columns, "cells": cells, "move_at": move_at
-        }))
+        })
     }
     fn position(&self, position: &str) -> Result<Chase, crate::Error> {
         let (rows, columns) = self.size();

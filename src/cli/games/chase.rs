@@ -200,7 +200,11 @@ where
             }
         })
         .collect();
-    let mut analysis = Moves::outcomes(cli.game, position, (outcome.value(), remoteness), valued);
-    analysis.view = game.view(&state);
-    Ok(analysis)
+    Ok(Moves::outcomes(
+        cli.game,
+        position,
+        (outcome.value(), remoteness),
+        game.view(&state),
+        valued,
+    ))
 }

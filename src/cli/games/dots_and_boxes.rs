@@ -129,7 +129,7 @@ impl Presented for DotsAndBoxes {
     fn board(&self, drawn: &u64) -> Option<String> {
         Some(self.show(drawn))
     }
-    fn view(&self, drawn: &u64) -> Option<serde_json::Value> {
+    fn view(&self, drawn: &u64) -> serde_json::Value {
         let (rows, columns) = self.size();
         let lines: Vec<_> = (0..self.edges() as u8)
             .filter(|edge| drawn >> edge & 1 == 1)
@@ -138,9 +138,9 @@ impl Presented for DotsAndBoxes {
                 [[r1, c1], [r2, c2]]
             })
             .collect();
-        Some(serde_json::json!({
+        serde_json::json!({
             "kind": "dots", "rows": rows, "columns": columns, "drawn": lines
-        }))
+        })
     }
     fn move_name(&self, _: &u64, edge: &u8) -> String {
         let ((r1, c1), (r2, c2)) = edge_dots(self, *edge);

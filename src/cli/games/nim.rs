@@ -31,11 +31,11 @@ impl Presented for Nim {
             .collect();
         format!("Heaps: {}", heaps.join(", "))
     }
-    fn view(&self, position: &u64) -> Option<serde_json::Value> {
+    fn view(&self, position: &u64) -> serde_json::Value {
         let heaps: Vec<u32> = (0..self.heaps().len())
             .map(|k| self.heap(*position, k))
             .collect();
-        Some(serde_json::json!({"kind": "heaps", "heaps": heaps}))
+        serde_json::json!({"kind": "heaps", "heaps": heaps})
     }
     fn move_name(&self, _: &u64, &(heap, take): &(u32, u32)) -> String {
         format!("{},{take}", heap + 1)

@@ -5,7 +5,7 @@ use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{
-    Presented, alice_or_bob, end_name, interval_position, result, row, winner,
+    Presented, alice_or_bob, end_name, interval_position, piles_view, result, row, winner,
 };
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
@@ -31,10 +31,8 @@ impl Presented for StoneGame {
         let piles = &self.piles()[state.left as usize..state.right as usize];
         format!("Piles: {}", row(piles.iter().copied()))
     }
-    fn view(&self, state: &Interval) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "kind": "piles", "piles": self.piles(), "from": state.left, "to": state.right
-        }))
+    fn view(&self, state: &Interval) -> serde_json::Value {
+        piles_view(self.piles(), state.left as usize, state.right as usize)
     }
     fn move_name(&self, _: &Interval, end: &End) -> String {
         end_name(*end).to_string()

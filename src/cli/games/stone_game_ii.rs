@@ -8,7 +8,7 @@ use crate::{Error, Limits, Ply, Score, Stats};
 use super::super::args::Cli;
 use super::super::budget::held;
 use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
-use super::super::present::{Presented, Work, alice_or_bob, integers, row};
+use super::super::present::{Presented, Work, alice_or_bob, integers, piles_view, row};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game II on the command line.
@@ -92,11 +92,10 @@ impl Presented for StoneGameII {
             state.m()
         )
     }
-    fn view(&self, state: &StoneGameIIState) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "kind": "piles", "piles": self.piles(), "from": state.next(),
-            "to": self.piles().len(), "m": state.m()
-        }))
+    fn view(&self, state: &StoneGameIIState) -> serde_json::Value {
+        let mut view = piles_view(self.piles(), state.next(), self.piles().len());
+        view["m"] = state.m().into();
+        view
     }
     fn move_name(&self, _: &StoneGameIIState, piles: &u32) -> String {
         piles.to_string()

@@ -4,7 +4,7 @@ use crate::games::StoneGameIII;
 use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{Presented, alice_or_bob, integers, result, row, winner};
+use super::super::present::{Presented, alice_or_bob, integers, piles_view, result, row, winner};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game III on the command line.
@@ -42,10 +42,8 @@ impl Presented for StoneGameIII {
             row(left.iter().copied())
         )
     }
-    fn view(&self, next: &u32) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "kind": "piles", "piles": self.values(), "from": next, "to": self.values().len()
-        }))
+    fn view(&self, next: &u32) -> serde_json::Value {
+        piles_view(self.values(), *next as usize, self.values().len())
     }
     fn move_name(&self, _: &u32, stones: &u32) -> String {
         stones.to_string()

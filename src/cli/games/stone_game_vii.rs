@@ -5,7 +5,9 @@ use crate::games::{End, Interval, StoneGameVII};
 use crate::{Error, Ply, Score};
 
 use super::super::model::{Answer, Entry, Fields, Line};
-use super::super::present::{Presented, Work, alice_or_bob, end_name, interval_position, row};
+use super::super::present::{
+    Presented, Work, alice_or_bob, end_name, interval_position, piles_view, row,
+};
 use super::super::registry::{Bundled, Engine, Reads, Solves};
 
 /// Stone Game VII on the command line.
@@ -40,10 +42,8 @@ impl Presented for StoneGameVII {
         let stones = &self.piles()[state.left as usize..state.right as usize];
         format!("Stones: {}", row(stones.iter().copied()))
     }
-    fn view(&self, state: &Interval) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "kind": "piles", "piles": self.piles(), "from": state.left, "to": state.right
-        }))
+    fn view(&self, state: &Interval) -> serde_json::Value {
+        piles_view(self.piles(), state.left as usize, state.right as usize)
     }
     fn move_name(&self, _: &Interval, end: &End) -> String {
         end_name(*end).to_string()

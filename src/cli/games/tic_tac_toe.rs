@@ -84,7 +84,7 @@ impl Presented for TicTacToe {
         }
         lines.join("\n")
     }
-    fn view(&self, board: &Board) -> Option<serde_json::Value> {
+    fn view(&self, board: &Board) -> serde_json::Value {
         let cells: Vec<&str> = (0..9)
             .map(|cell| match (board.x >> cell & 1, board.o >> cell & 1) {
                 (1, _) => "X",
@@ -92,7 +92,7 @@ impl Presented for TicTacToe {
                 _ => "",
             })
             .collect();
-        Some(serde_json::json!({"kind": "grid", "rows": 3, "columns": 3, "cells": cells}))
+        serde_json::json!({"kind": "grid", "rows": 3, "columns": 3, "cells": cells})
     }
     fn move_name(&self, _: &Board, cell: &u8) -> String {
         format!("{},{}", cell / 3 + 1, cell % 3 + 1)

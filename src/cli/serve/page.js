@@ -295,10 +295,6 @@ function draw(analysis, moves, outcomes) {
   const byName = new Map(moves.map((m) => [m.name, m]));
   const view = analysis.view;
   if (isConnectFour()) return board.append(connectFour(analysis, moves));
-  if (!view) {
-    board.append(element("pre", {}, "(this game has no picture: its moves are listed)"));
-    return;
-  }
   const drawers = { grid, heaps, piles, dots, graph, text };
   const drawer = drawers[view.kind];
   if (drawer) board.append(drawer(view, byName, moves, outcomes));
