@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::prefetch;
-use super::zeroed::{ZeroWord, zeroed_words};
+use super::zeroed::{Words, ZeroWord};
 use crate::error::Error;
 use crate::game::Score;
 use crate::keys::CompactKey;
@@ -188,7 +188,7 @@ fn field_value(raw: u64, bits: u32, unknown: Score) -> Score {
 #[derive(Debug, Clone)]
 pub struct FixedBoundTable {
     layout: Layout,
-    words: Vec<u64>,
+    words: Words<u64>,
     occupied: usize,
 }
 
@@ -197,7 +197,7 @@ impl FixedBoundTable {
     /// fits, at least 16), for `game`'s keys. Refused if the allocation fails.
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
         let layout = Layout::new(game.key_bits(), bytes / 8);
-        let words = zeroed_words(layout.slots(), "a fixed bound table")?;
+        let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(FixedBoundTable {
             layout,
             words,
@@ -258,9 +258,9 @@ fn carried<W: ZeroWord>(
     old: impl Iterator<Item = u64>,
     bytes: u64,
     word: impl Fn(&mut W) -> &mut u64,
-) -> Result<(Layout, Vec<W>, usize), Error> {
+) -> Result<(Layout, Words<W>, usize), Error> {
     let layout = Layout::new(from.key_bits, bytes / 8);
-    let mut words = zeroed_words(layout.slots(), "a fixed bound table")?;
+    let mut words = Words::zeroed(layout.slots(), "a fixed bound table")?;
     let mut occupied = 0;
     for (slot, old) in old.enumerate() {
         if let Some((mixed, bound)) = from.entry(slot, old) {
@@ -316,17 +316,33 @@ impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
     }
 }
 
-/// Counters on separate cache lines, so that threads filling slots do not contend on one.
-#[repr(align(64))]
+/// A counter on cache lines of its own (two: a core may fetch lines in pairs), so that threads
+/// counting on different counters never pass a line between them.
+#[repr(align(128))]
 #[derive(Debug, Default)]
 struct Counter(AtomicUsize);
 
 const COUNTERS: usize = 16;
 
+/// The counter the calling thread counts on: each thread its own (the first [`COUNTERS`]
+/// threads to ask), since a counter chosen by slot would be written by every thread, and on a
+/// fresh table nearly every store fills a slot: the line then moved between cores at each
+/// store, which doubled the time of a parallel search per state.
+fn my_counter() -> usize {
+    use std::sync::atomic::AtomicUsize as Next;
+    static NEXT: Next = Next::new(0);
+    thread_local! {
+        static MINE: usize = NEXT.fetch_add(1, Ordering::Relaxed) % COUNTERS;
+    }
+    MINE.with(|mine| *mine)
+}
+
 /// The fixed-capacity bound table shared by the workers of
 /// [`par_prune`](crate::engines::par_prune): the layout of [`FixedBoundTable`] in atomic words, read and
 /// written with relaxed loads and stores. Each entry is one word, so a read that races a write
-/// sees one whole entry or the other; no `unsafe` is involved.
+/// sees one whole entry or the other; no `unsafe` is involved. Its entry count
+/// ([`len`](ConcurrentBoundTable::len)) counts a slot that two threads filled at the same
+/// moment twice (never past the slots there are): a figure for statistics only.
 ///
 /// ```
 /// use gamesolver::{memo::AtomicBoundTable, games::ConnectFour};
@@ -341,7 +357,7 @@ const COUNTERS: usize = 16;
 #[derive(Debug)]
 pub struct AtomicBoundTable {
     layout: Layout,
-    words: Vec<AtomicU64>,
+    words: Words<AtomicU64>,
     occupied: [Counter; COUNTERS],
 }
 
@@ -349,7 +365,7 @@ impl AtomicBoundTable {
     /// A table of at most `bytes` bytes (as [`FixedBoundTable::for_game`]).
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
         let layout = Layout::new(game.key_bits(), bytes / 8);
-        let words = zeroed_words(layout.slots(), "a fixed bound table")?;
+        let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(AtomicBoundTable {
             layout,
             words,
@@ -364,7 +380,7 @@ impl AtomicBoundTable {
 
     /// Forgets every entry, keeping the memory (needs the table to itself).
     pub fn clear(&mut self) {
-        for word in &mut self.words {
+        for word in self.words.iter_mut() {
             *word.get_mut() = 0;
         }
         for counter in &mut self.occupied {
@@ -403,25 +419,25 @@ impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
         let Some(new) = self.layout.update(old, quotient, bound) else {
             return;
         };
-        // Filling an empty slot is counted once, by whoever fills it; anything else overwrites.
-        if old == 0
-            && word
-                .compare_exchange(0, new, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
-            self.occupied[slot % COUNTERS]
+        // A plain store, never a compare-and-swap: on a fresh table nearly every store fills
+        // an empty slot, and a locked instruction waits for the slot's line where a store
+        // does not (it cost a search on two threads a fifth of its time). Two threads that
+        // fill one empty slot at once both count it: `len` may then run ahead by one.
+        word.store(new, Ordering::Relaxed);
+        if old == 0 {
+            self.occupied[my_counter()]
                 .0
                 .fetch_add(1, Ordering::Relaxed);
-        } else {
-            word.store(new, Ordering::Relaxed);
         }
     }
 
     fn len(&self) -> usize {
-        self.occupied
+        let counted: usize = self
+            .occupied
             .iter()
             .map(|counter| counter.0.load(Ordering::Relaxed))
-            .sum()
+            .sum();
+        counted.min(self.words.len())
     }
 
     fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
