@@ -19,12 +19,13 @@
 
 mod parallel;
 mod search;
+mod team;
 
 pub use parallel::{par_prune, par_prune_with};
 
-use std::hash::{BuildHasher, Hash};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::hash::Hash;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use super::kernel::limits::reserve_within;
@@ -35,10 +36,8 @@ use super::kernel::{
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Turn};
 use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
-use search::{BusyMarks, Search};
-
-/// The parallel workers' busy marks: 2¹⁶ counters.
-const BUSY_BITS: u32 = 16;
+use search::Search;
+use team::Team;
 
 /// How the engine turns window searches into an exact value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -128,10 +127,6 @@ pub struct Pruner<'g, G: Game, T, R = AnyValue> {
     search: Search<G>,
     stats: Stats,
     scratch: Vec<G::Move>,
-    /// The parallel workers' busy marks, kept from one parallel query to the next (all zero
-    /// between queries: each window takes its marks off as it ends). Made anew per query, they
-    /// cost a 256 KiB allocation and its page faults, as much as a millisecond's search.
-    marks: Option<Arc<BusyMarks<G::State>>>,
 }
 
 impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
@@ -163,7 +158,6 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
             search: Search::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
-            marks: None,
         })
     }
 
@@ -405,15 +399,6 @@ impl Narrowing {
         })
     }
 
-    /// Whether a search in `window` can still tell anything new.
-    fn informative(&self, window: (Score, Score)) -> bool {
-        match self.driver {
-            // A null window (t, t + 1) decides whether the value exceeds t.
-            Driver::Bisection | Driver::Mtdf => self.low <= window.0 && window.0 < self.high,
-            Driver::FullWindow | Driver::Auto => self.low < self.high,
-        }
-    }
-
     /// Takes what a fail-soft search in `window` found; whether it narrowed anything.
     fn take(&mut self, window: (Score, Score), result: Score) -> bool {
         let before = (self.low, self.high);
@@ -515,7 +500,6 @@ impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
             search,
             stats,
             scratch,
-            marks,
             ..
         } = self.pruner;
         Pruned {
@@ -526,7 +510,6 @@ impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
                 search,
                 stats,
                 scratch,
-                marks,
             },
             start: self.start,
             value: self.value,

@@ -1,7 +1,15 @@
-//! The pruning engine on every thread of the current rayon pool: the workers share the driver's
-//! window and ABDADA-style busy marks in one table.
+//! The pruning engine on every thread of the current rayon pool: one worker drives the
+//! windows, the others take moves of the states it shares ([`team`](super::team)), all over
+//! one table.
 
+use std::sync::Mutex;
+
+use super::team::pause;
 use super::*;
+
+/// How many states a parallel query expands on the calling thread alone before it wakes the
+/// other workers (a few microseconds of search: a query that needs no more wakes nobody).
+const TRIAL: usize = 16;
 
 /// [`prune`] on every thread of the current rayon pool, sharing `table`.
 ///
@@ -50,18 +58,22 @@ where
     })
 }
 
-impl<'g, 't, G, T, R> Pruner<'g, G, &'t T, R>
+/// The parallel queries, on a pruner whose table is a [`ConcurrentBoundTable`] held by
+/// reference (`&AtomicBoundTable`) or through an `Arc`.
+impl<'g, G, H, T, R> Pruner<'g, G, H, R>
 where
     G: Game + Sync,
     G::State: Hash + Send + Sync,
+    H: std::ops::Deref<Target = T> + BoundTable<G>,
     T: ConcurrentBoundTable<G>,
     R: RangeSource<G>,
 {
     /// The exact value of `state`, found by every thread of the current rayon pool at once
-    /// (one thread: the same as [`value_of`](Pruner::value_of)). The workers search each
-    /// window of the driver together; a worker puts off a move whose child another worker is
-    /// searching. This pays on positions that take seconds or minutes, hardly on positions of a
-    /// millisecond (docs/performance.md).
+    /// (one thread: the same as [`value_of`](Pruner::value_of)). One worker searches the
+    /// driver's windows; whenever another has nothing to do, the searching worker shares one of
+    /// its open states whose first move is searched (its other moves are then taken by
+    /// whichever worker is free, as in YBWC), and a move's value at or above the window's top
+    /// stops the rest of that state's moves. docs/performance.md gives the gains.
     ///
     /// ```
     /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
@@ -74,63 +86,66 @@ where
     /// assert_eq!(pool.install(|| pruner.par_value_of(&position)).unwrap(), -1);
     /// ```
     pub fn par_value_of(&mut self, state: &G::State) -> Result<Score, Error> {
-        let workers = rayon::current_num_threads();
-        if workers == 1 {
+        if rayon::current_num_threads() == 1 {
             return self.value_of(state);
         }
         let clock = Instant::now();
-        let (game, table, options) = (self.game, self.table, &self.options);
+        let (game, table, options) = (self.game, &*self.table, &self.options);
+        let team = Arc::new(Team::default());
+        let stacks = AtomicU64::new(0);
+        // One clock for the trial and the search after it: the time limit counts from here.
+        let base = RunGuard::new(options.limits, None);
+        // A trial on this thread alone first: most positions of a batch are done in
+        // microseconds, sooner than another worker wakes. Whatever the trial proved stays in
+        // the table for the workers.
+        let mut handle = table;
+        let trial = RunGuard {
+            stores: Some(TRIAL),
+            ..base
+        };
+        let mut alone = Stats::default();
+        let tried = drive(
+            &mut self.search,
+            game,
+            &mut handle,
+            options,
+            state,
+            &mut alone,
+            trial,
+        );
+        self.stats += alone;
+        if !matches!(tried, Err(Error::Cancelled)) {
+            self.stats.elapsed += clock.elapsed();
+            return tried;
+        }
         let narrowing = match start_narrowing(game, &table, options, state, &mut self.stats)? {
             Ok(value) => return Ok(value),
             Err(narrowing) => narrowing,
         };
-        // The workers search the driver's window together, splitting its tree: a helper
-        // defers any move whose child another worker is searching (the busy marks) and comes
-        // back to it after its other moves, by when the table usually holds the answer. The
-        // first to finish narrows the shared interval; a worker whose window no longer tells
-        // anything is cancelled and takes the next one.
-        let shared = Mutex::new(Shared {
-            narrowing,
-            busy: vec![None; workers],
-            outcome: None,
-        });
-        let marks = Arc::clone(self.marks.get_or_insert_with(|| {
-            let hasher = hashbrown::DefaultHashBuilder::default();
-            Arc::new(BusyMarks::new(
-                BUSY_BITS,
-                Box::new(move |state: &G::State| hasher.hash_one(state) as usize),
-            ))
-        }));
-        let stacks = AtomicU64::new(0);
-        let base = RunGuard::new(options.limits, None).sharing(&stacks);
-        let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
-            let me = context.index();
-            let mut search = Search::sharing(me, Arc::clone(&marks));
+        let guard = RunGuard {
+            cancel: Some(&team.over),
+            ..base
+        }
+        .sharing(&stacks);
+        let helped = Mutex::new(Stats::default());
+        let (result, mut stats) = rayon::scope(|scope| {
+            // Every other worker of the pool is woken to help; this worker's own copy of the
+            // job runs when the query is over, and returns at once.
+            let driver = rayon::current_thread_index();
+            let (team, helped) = (&team, &helped);
+            scope.spawn_broadcast(move |_, context| {
+                if Some(context.index()) != driver {
+                    let stats = help_until_over(team, game, table, &options.range, guard);
+                    *helped.lock().unwrap_or_else(|poison| poison.into_inner()) += stats;
+                }
+            });
+            let mut search = Search::on_team(Arc::clone(team));
             let mut handle = table;
             let mut stats = Stats::default();
-            let result = loop {
-                let (window, cancel) = {
-                    let mut shared = lock(&shared);
-                    if let Some(outcome) = &shared.outcome {
-                        break outcome.clone();
-                    }
-                    match shared.narrowing.next() {
-                        Some(window) => {
-                            let cancel = Arc::new(AtomicBool::new(false));
-                            shared.busy[me] = Some((window, Arc::clone(&cancel)));
-                            (window, cancel)
-                        }
-                        None => {
-                            let value = Ok(shared.narrowing.low);
-                            shared.finish(value.clone());
-                            break value;
-                        }
-                    }
-                };
-                let guard = RunGuard {
-                    cancel: Some(&cancel),
-                    ..base
-                };
+            let mut narrowing = narrowing;
+            let mut result = Ok(narrowing.low);
+            // The driver: the windows one after another, as on one thread.
+            while let Some(window) = narrowing.next() {
                 let found = search.window(
                     game,
                     &mut handle,
@@ -141,41 +156,30 @@ where
                     &mut stats,
                     guard,
                 );
-                let mut shared = lock(&shared);
-                shared.busy[me] = None;
                 match found {
-                    Err(Error::Cancelled) => {}
-                    Ok(result) => {
-                        if shared.narrowing.take(window, result) {
-                            shared.cancel_stale();
-                        }
+                    Ok(found) => {
+                        narrowing.take(window, found);
+                        result = Ok(narrowing.low);
                     }
                     Err(error) => {
-                        shared.finish(Err(error.clone()));
-                        break Err(error);
+                        result = Err(error);
+                        break;
                     }
                 }
-            };
+            }
+            team.end();
             (result, stats)
         });
-        debug_assert!(marks.is_clear(), "a worker left a state marked busy");
-        let mut value = None;
-        let mut failure = None;
-        for (result, worker) in outcomes {
-            self.stats += worker;
-            match result {
-                Ok(found) => {
-                    debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
-                    value = Some(found);
-                }
-                Err(error) => failure = failure.or(Some(error)),
-            }
-        }
+        stats += helped
+            .into_inner()
+            .unwrap_or_else(|poison| poison.into_inner());
+        self.stats += stats;
         self.stats.elapsed += clock.elapsed();
-        match (value, failure) {
-            (Some(value), _) => Ok(value),
-            (None, Some(error)) => Err(error),
-            (None, None) => unreachable!("every worker ends with the shared outcome"),
+        // A helper's error (the memory budget, the time limit) is the query's, even where the
+        // driver's search ended first or was stopped by it.
+        match team.error() {
+            Some(error) => Err(error),
+            None => result,
         }
     }
 
@@ -220,7 +224,7 @@ where
     pub fn par_results_of(&mut self, states: &[G::State]) -> Vec<Result<Score, Error>> {
         use rayon::prelude::*;
         let clock = Instant::now();
-        let (game, table, options) = (self.game, self.table, &self.options);
+        let (game, table, options) = (self.game, &*self.table, &self.options);
         let stacks = AtomicU64::new(0);
         let guard = RunGuard::new(options.limits, None).sharing(&stacks);
         let solved: Vec<(Result<Score, Error>, Stats)> = states
@@ -244,40 +248,43 @@ where
     }
 }
 
-/// The state the parallel workers share: the interval, each worker's window under search with
-/// its cancel flag, and the outcome once there is one.
-struct Shared {
-    narrowing: Narrowing,
-    busy: Vec<Option<Busy>>,
-    outcome: Option<Result<Score, Error>>,
-}
-
-/// A window under search, and the flag that cancels that search.
-type Busy = ((Score, Score), Arc<AtomicBool>);
-
-impl Shared {
-    /// Records the outcome and stops every search under way.
-    fn finish(&mut self, outcome: Result<Score, Error>) {
-        self.outcome = Some(outcome);
-        for (_, cancel) in self.busy.iter().flatten() {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// Stops the searches whose windows the interval has made pointless.
-    fn cancel_stale(&mut self) {
-        for (window, cancel) in self.busy.iter().flatten() {
-            if !self.narrowing.informative(*window) {
-                cancel.store(true, Ordering::Relaxed);
+/// A helper of a parallel query: takes moves that the other workers share, until the query is
+/// over; what its searches did. An error ends the query (the driver returns it).
+fn help_until_over<G, T, R>(
+    team: &Arc<Team<G>>,
+    game: &G,
+    table: &T,
+    range: &R,
+    guard: RunGuard<'_>,
+) -> Stats
+where
+    G: Game,
+    G::State: Hash,
+    T: ConcurrentBoundTable<G>,
+    R: RangeSource<G>,
+{
+    let mut search = Search::on_team(Arc::clone(team));
+    let mut handle = table;
+    let mut stats = Stats::default();
+    let mut idle = Some(team.waiting());
+    let mut seen = None;
+    let mut spins = 0u32;
+    while !team.is_over() {
+        let published = team.publications();
+        if seen != Some(published) {
+            seen = Some(published);
+            if let Some(task) = team.take(None) {
+                idle = None;
+                if let Err(error) = search.help(task, game, &mut handle, range, &mut stats, guard) {
+                    team.fail(error);
+                }
+                idle = idle.or_else(|| Some(team.waiting()));
+                seen = None;
+                continue;
             }
         }
+        pause(&mut spins);
     }
-}
-
-/// The shared state, even if a worker panicked while holding it (its panic is re-raised by
-/// rayon; the state is still consistent, as every update is a plain assignment).
-fn lock(shared: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    shared
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    drop(idle);
+    stats
 }

@@ -10,8 +10,10 @@
 //! `(alpha − g, beta − g)`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 
+mod sharing;
+
+use super::team::{Next, SplitPoint, Team};
 use crate::engines::kernel::{
     CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes, cycle_on,
     valid,
@@ -21,12 +23,16 @@ use crate::game::{Game, Score, Turn};
 use crate::memo::{Bound, BoundTable};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
-/// after another worker narrowed the value: a window search can take well under a millisecond).
-const CANCEL_EVERY: usize = 64;
+/// after its split point is cut off: a window search can take well under a millisecond).
+const CANCEL_EVERY: usize = 16;
+
+/// The fewest states a frame's search must have expanded before its other moves are handed
+/// to idle workers (a split costs a few hundred nanoseconds, a state about a hundred).
+const SPLIT_WORK: u64 = 16;
 
 /// One open state.
-struct Frame<S> {
-    state: S,
+struct Frame<G: Game> {
+    state: G::State,
     /// Where this state's moves begin in the shared buffer (they run to its end while this
     /// frame is on top).
     moves_start: usize,
@@ -45,61 +51,33 @@ struct Frame<S> {
     turn: Turn,
     child_alpha: Score,
     child_beta: Score,
-    /// Moves (by offset from `moves_start`) put off because another worker was searching
-    /// their child, to be searched after the others; `revisit` once those are under way.
-    deferred: u64,
-    revisit: bool,
-    /// This state's slot in the shared busy marks (parallel searches only).
-    busy_slot: Option<usize>,
-}
-
-/// Which states the workers of a parallel search have open: a counter per slot of a small
-/// table, indexed by a hash of the state (a collision only defers a move needlessly).
-pub(crate) struct BusyMarks<S> {
-    counts: Vec<AtomicU32>,
-    slot_of: Box<dyn Fn(&S) -> usize + Send + Sync>,
-}
-
-impl<S> BusyMarks<S> {
-    /// Marks with `2^bits` slots, placing a state with `slot_of` (reduced modulo the size).
-    pub(crate) fn new(bits: u32, slot_of: Box<dyn Fn(&S) -> usize + Send + Sync>) -> Self {
-        BusyMarks {
-            counts: (0..1usize << bits).map(|_| AtomicU32::new(0)).collect(),
-            slot_of,
-        }
-    }
-
-    #[inline]
-    fn slot(&self, state: &S) -> usize {
-        (self.slot_of)(state) & (self.counts.len() - 1)
-    }
-
-    /// Whether no state is marked (as between two parallel queries).
-    pub(crate) fn is_clear(&self) -> bool {
-        self.counts
-            .iter()
-            .all(|count| count.load(Ordering::Relaxed) == 0)
-    }
-
-    #[inline]
-    fn is_busy(&self, slot: usize) -> bool {
-        self.counts[slot].load(Ordering::Relaxed) > 0
-    }
+    /// The search's count of expanded states when this frame was opened (how much work its
+    /// moves have taken so far decides whether to share the others).
+    opened_at: u64,
+    /// This state as a published split point (parallel searches only): its moves are then
+    /// taken from there.
+    split: Option<Arc<SplitPoint<G>>>,
 }
 
 /// The reusable buffers of a pruning search.
 pub(crate) struct Search<G: Game> {
-    frames: Vec<Frame<G::State>>,
+    frames: Vec<Frame<G>>,
     moves: Vec<G::Move>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
-    /// 0 for a sequential search or the main parallel worker; `k > 0` for a parallel helper
-    /// (helpers may put off a node's first move, the main worker never does).
-    helper: usize,
     stores: usize,
-    /// Shared with the other workers of a parallel search: their open states.
-    busy: Option<Arc<BusyMarks<G::State>>>,
+    /// The workers of a parallel query this search is one of.
+    team: Option<Arc<Team<G>>>,
+    /// The split point whose move this search values (a helper's search): it stops when that
+    /// split point stops.
+    under: Option<Arc<SplitPoint<G>>>,
+    /// How many of the open frames are published split points.
+    splits: usize,
+    /// The search that a worker waiting for its helpers runs meanwhile, at their split points.
+    nested: Option<Box<Search<G>>>,
+    /// The count of expanded states when this search last looked for a state to share.
+    offered_at: u64,
     /// The stack bytes this search last reported to a shared account ([`RunGuard::stacks`]).
     reported: u64,
     /// The buffers' capacities at the last memory check.
@@ -112,9 +90,12 @@ impl<G: Game> Default for Search<G> {
             frames: Vec::new(),
             moves: Vec::new(),
             fresh: Vec::new(),
-            helper: 0,
             stores: 0,
-            busy: None,
+            team: None,
+            under: None,
+            splits: 0,
+            nested: None,
+            offered_at: u64::MAX,
             reported: 0,
             checked: (0, 0),
         }
@@ -188,23 +169,10 @@ enum Entry {
 }
 
 impl<G: Game> Search<G> {
-    /// A worker of a parallel search that defers moves other workers are searching.
-    pub(crate) fn sharing(helper: usize, busy: Arc<BusyMarks<G::State>>) -> Self {
-        Search {
-            helper,
-            busy: Some(busy),
-            ..Search::default()
-        }
-    }
-
-    /// Empties the stack, taking this worker's marks off the states it had open.
+    /// Empties the stack, withdrawing the split points it had published.
     fn clear(&mut self) {
-        if let Some(busy) = &self.busy {
-            for frame in &self.frames {
-                if let Some(slot) = frame.busy_slot {
-                    busy.counts[slot].fetch_sub(1, Ordering::Relaxed);
-                }
-            }
+        if self.splits > 0 {
+            self.withdraw_from(0);
         }
         self.frames.clear();
         self.moves.clear();
@@ -223,14 +191,33 @@ impl<G: Game> Search<G> {
         stats: &mut Stats,
         guard: RunGuard<'_>,
     ) -> Result<Score, Error> {
+        self.value(game, table, range, state, (alpha, beta), stats, guard)
+            .map(|(value, _)| value)
+    }
+
+    /// [`window`](Self::window), and whether the result is the exact value (known, or
+    /// decided by the table's exact entry) rather than only a bound that answers the window.
+    #[allow(clippy::too_many_arguments)]
+    fn value<T: BoundTable<G>, R: RangeSource<G>>(
+        &mut self,
+        game: &G,
+        table: &mut T,
+        range: &R,
+        state: &G::State,
+        (alpha, beta): (Score, Score),
+        stats: &mut Stats,
+        guard: RunGuard<'_>,
+    ) -> Result<(Score, bool), Error> {
         debug_assert!(alpha < beta);
         if let Some(value) = game.known_value(state) {
             stats.known += 1;
-            return valid(value);
+            return valid(value).map(|value| (value, true));
         }
         let result = match self.enter(game, table, range, state.clone(), alpha, beta, stats) {
-            Ok(Entry::Done(value, _)) => Ok(value),
-            Ok(Entry::Opened) => self.run(game, table, range, stats, guard),
+            Ok(Entry::Done(value, exact)) => Ok((value, exact)),
+            Ok(Entry::Opened) => self
+                .run(game, table, range, stats, guard)
+                .map(|value| (value, false)),
             Err(error) => Err(error),
         };
         self.clear();
@@ -283,11 +270,6 @@ impl<G: Game> Search<G> {
                 table.prefetch(game, &game.play(&state, mv).next);
             }
         }
-        let busy_slot = self.busy.as_ref().map(|busy| {
-            let slot = busy.slot(&state);
-            busy.counts[slot].fetch_add(1, Ordering::Relaxed);
-            slot
-        });
         let alpha = alpha.max(low);
         self.frames.push(Frame {
             state,
@@ -303,9 +285,8 @@ impl<G: Game> Search<G> {
             turn: Turn::Pass,
             child_alpha: 0,
             child_beta: 0,
-            deferred: 0,
-            revisit: false,
-            busy_slot,
+            opened_at: stats.expanded,
+            split: None,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
         Ok(Entry::Opened)
@@ -322,25 +303,20 @@ impl<G: Game> Search<G> {
     ) -> Result<Score, Error> {
         loop {
             let top = self.frames.len() - 1;
+            // A worker waits for work: share an open state (looked for once per state expanded).
+            if self.offered_at != stats.expanded
+                && self.team.as_ref().is_some_and(|team| team.wanted())
+            {
+                self.offered_at = stats.expanded;
+                self.offer(stats);
+            }
             let frame = &mut self.frames[top];
             let end = self.moves.len();
             // Try moves until one needs a search of its own, or a cut-off, or none is left.
             let mut pending = None;
-            while let Some(index) = next_move(frame, end) {
+            let mut wait = false;
+            while let Some(index) = next_move(frame, end, &mut wait) {
                 let step = game.play(&frame.state, &self.moves[index]);
-                let offset = index - frame.moves_start;
-                // Another worker is searching this child: come back to it after the others.
-                // The main worker (0) never defers a node's first move, so one worker always
-                // follows the game's order; helpers may, and so start elsewhere.
-                if let Some(busy) = &self.busy
-                    && !frame.revisit
-                    && (usize::from(self.helper == 0)..64).contains(&offset)
-                    && busy.is_busy(busy.slot(&step.next))
-                    && game.known_value(&step.next).is_none()
-                {
-                    frame.deferred |= 1 << offset;
-                    continue;
-                }
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
                 let Some(known) = game.known_value(&step.next) else {
                     pending = Some((step, window));
@@ -376,10 +352,16 @@ impl<G: Game> Search<G> {
                 }
                 continue;
             }
+            if wait {
+                // Every move of this split point is taken; helpers still search some.
+                self.wait(game, table, range, stats, guard)?;
+                continue;
+            }
             // The top frame is done: store what it learned and hand its result down.
             let done = self.frames.pop().expect("a frame is open");
-            if let (Some(busy), Some(slot)) = (&self.busy, done.busy_slot) {
-                busy.counts[slot].fetch_sub(1, Ordering::Relaxed);
+            if let (Some(team), Some(split)) = (&self.team, &done.split) {
+                team.withdraw(split);
+                self.splits -= 1;
             }
             self.moves.truncate(done.moves_start);
             debug_assert!(done.best != Score::MIN, "a frame has at least one move");
@@ -393,8 +375,20 @@ impl<G: Game> Search<G> {
             };
             table.store(game, &done.state, bound);
             self.stores += 1;
+            let mut unwound = false;
             if self.stores.is_multiple_of(CANCEL_EVERY) {
                 guard.cancelled()?;
+                // A trial run (the parallel engine's first look) ends after so many states.
+                if guard
+                    .stores
+                    .is_some_and(|most| stats.expanded >= most as u64)
+                {
+                    return Err(Error::Cancelled);
+                }
+                if self.under.as_ref().is_some_and(|under| under.stopped()) {
+                    return Err(Error::Cancelled);
+                }
+                unwound = self.splits > 0 && self.unwind();
                 if self.stores >= CHECK_EVERY {
                     // Every frame that closes stores once: the stores are the states searched.
                     if let Some(progress) = guard.progress {
@@ -407,7 +401,9 @@ impl<G: Game> Search<G> {
             if self.frames.is_empty() {
                 return Ok(result);
             }
-            self.child_done(self.frames.len() - 1, result, false)?;
+            if !unwound {
+                self.child_done(self.frames.len() - 1, result, false)?;
+            }
         }
     }
 
@@ -457,34 +453,49 @@ fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entry> 
     }
 }
 
-/// The index of the frame's next move to try, if any: in order, then the deferred ones.
+/// The index of the frame's next move to try, if any: in order, or (a split point) the next
+/// one nobody has taken. A split point's owner gets no move either when every move has been
+/// searched (the helpers' best is then folded in) or when helpers still search the last ones
+/// (`wait` is then raised).
 #[inline]
-fn next_move<S>(frame: &mut Frame<S>, end: usize) -> Option<usize> {
-    if !frame.revisit {
+fn next_move<G: Game>(frame: &mut Frame<G>, end: usize, wait: &mut bool) -> Option<usize> {
+    let Some(split) = &frame.split else {
         if frame.next_move < end {
             frame.next_move += 1;
             return Some(frame.next_move - 1);
         }
-        frame.revisit = true;
-    }
-    if frame.deferred == 0 {
         return None;
+    };
+    match split.owner_next() {
+        Next::Move(offset, best) => {
+            let index = frame.moves_start + offset;
+            // The helpers' values so far raise the window's bottom; none reached its top.
+            raise(frame, best);
+            Some(index)
+        }
+        Next::Wait => {
+            *wait = true;
+            None
+        }
+        Next::Done(best) => {
+            raise(frame, best);
+            None
+        }
     }
-    let offset = frame.deferred.trailing_zeros() as usize;
-    frame.deferred &= frame.deferred - 1;
-    Some(frame.moves_start + offset)
 }
 
-/// Ends a frame's move loop after a cut-off.
+/// Ends a frame's move loop after a cut-off (and stops the helpers of its split point).
 #[inline]
-fn cut<S>(frame: &mut Frame<S>, end: usize) {
+fn cut<G: Game>(frame: &mut Frame<G>, end: usize) {
     frame.next_move = end;
-    frame.deferred = 0;
+    if let Some(split) = &frame.split {
+        split.halt();
+    }
 }
 
 /// Takes a move's value into its frame; true on a cut-off (the value reaches `beta`).
 #[inline]
-fn raise<S>(frame: &mut Frame<S>, value: Score) -> bool {
+fn raise<G: Game>(frame: &mut Frame<G>, value: Score) -> bool {
     frame.best = frame.best.max(value);
     if value >= frame.beta {
         return true;
