@@ -134,6 +134,29 @@ pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadP
         })
 }
 
+/// [`pool`], with the calling thread as one of its `threads` (so that `install` from this
+/// thread runs at once, with no thread to wake and none to wake it back: a batch solved one
+/// position at a time enters the pool once per position). A thread that is already a pool's
+/// gets a pool of its own threads, as [`pool`] builds.
+pub(super) fn pool_with_this_thread(
+    threads: usize,
+    limits: &mut Limits,
+) -> Result<rayon::ThreadPool, Error> {
+    let counted = stacks_held(threads, *limits)?;
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(WORKER_STACK)
+        .use_current_thread()
+        .build()
+    {
+        Ok(pool) => {
+            *limits = counted;
+            Ok(pool)
+        }
+        Err(_) => pool(threads, limits),
+    }
+}
+
 /// `limits` with the stacks of `threads` worker threads (and the guard and signal stacks
 /// beside them) taken from the budget.
 pub(super) fn stacks_held(threads: usize, limits: Limits) -> Result<Limits, Error> {

@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::Arc;
 
 use crate::check::check_ranged;
 use crate::games::{ConnectFour, Drop, Position};
@@ -13,14 +14,14 @@ use crate::{Game, Player, Ply};
 use serde::Serialize;
 
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
-use super::super::budget::{limits, pool, pool_if_parallel};
+use super::super::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
 use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
 use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
 use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::super::solve::{distributed_report, tier_report};
-use super::growing::{self, Between, Stages};
+use super::growing::{self, Between, Stages, ValueOf};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -270,21 +271,28 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
     };
     let mut limits = limits(cli);
     let threads = pruning_threads(cli);
-    let pool = pool_if_parallel(threads, &mut limits)?;
+    let pool = if cli.one_at_a_time && threads > 1 {
+        Some(pool_with_this_thread(threads, &mut limits)?)
+    } else {
+        pool_if_parallel(threads, &mut limits)?
+    };
     let options = Pruning::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
     match pool {
         Some(pool) if cli.one_at_a_time => {
-            let table = AtomicBoundTable::for_game(&game, bytes)?;
-            let mut pruner = Pruner::new(&game, &table, options)?;
-            each_line(
-                cli,
-                &game,
-                &mut pruner,
-                input,
-                out,
-                &mut |pruner, position| pool.install(|| pruner.par_value_of(position)),
-            )
+            // The table starts small and grows as the batch runs on, as on one thread.
+            let mut sizes = Between::new(bytes);
+            let table = Arc::new(AtomicBoundTable::for_game(&game, sizes.bytes())?);
+            let mut pruner = Pruner::new(&game, table, options)?;
+            let mut value = |pruner: &mut Pruner<'_, ConnectFour, Arc<AtomicBoundTable>, _>,
+                             position: &Position| {
+                let on_the_pool =
+                    &mut |pruner: &mut Pruner<'_, ConnectFour, _, _>, position: &Position| {
+                        pool.install(|| pruner.par_value_of(position))
+                    };
+                growing::batch_value(pruner, position, &mut sizes, limits.time_limit, on_the_pool)
+            };
+            each_line(cli, &game, &mut pruner, input, out, &mut value)
         }
         Some(pool) => {
             let table = AtomicBoundTable::for_game(&game, bytes)?;
@@ -297,7 +305,11 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
             let mut pruner = Pruner::new(&game, table, options)?;
             let mut value = |pruner: &mut Pruner<'_, ConnectFour, FixedBoundTable, _>,
                              position: &Position| {
-                growing::batch_value(pruner, position, &mut sizes, limits.time_limit)
+                let alone = &mut |pruner: &mut Pruner<'_, ConnectFour, _, _>,
+                                  position: &Position| {
+                    pruner.value_of(position)
+                };
+                growing::batch_value(pruner, position, &mut sizes, limits.time_limit, alone)
             };
             each_line(cli, &game, &mut pruner, input, out, &mut value)
         }
@@ -349,11 +361,6 @@ fn side_by_side(
     }
     Ok(all_solved)
 }
-
-/// A way to find one position's value with a pruner (on one thread, or on every thread of a
-/// pool at once).
-type ValueOf<'g, 'p, T> = dyn FnMut(&mut Pruner<'g, ConnectFour, T, DeclaredRange>, &Position) -> Result<Score, Error>
-    + 'p;
 
 /// Solves the batch's positions one after another, each with `value`, writing each answer
 /// before the next line is read.

@@ -11,10 +11,11 @@
 //! largest power of two within half the budget (the rest is the search's and the line's); its
 //! stage has no time of its own. Figures: docs/performance.md (issue 25).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::games::ConnectFour;
-use crate::memo::{AtomicBoundTable, FixedBoundTable};
+use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
 use crate::{DeclaredRange, Error, Game, Limits, Pruned, Pruner, Pruning, Score, Stats};
 
 /// The first table: 2²⁰ slots, which a search fills in about a second.
@@ -169,19 +170,49 @@ impl Between {
     }
 }
 
-/// The value of one position of a batch on the pruner's table, which grows as `sizes` says:
-/// a search that outruns its table's time stops, the entries move to the larger table, and it
-/// goes on there. `limit` is the user's time limit for the position, reported as given.
-pub(super) fn batch_value(
-    pruner: &mut Pruner<'_, ConnectFour, FixedBoundTable, DeclaredRange>,
+/// A way to find one position's value with a pruner (on one thread, or on every thread of a
+/// pool at once).
+pub(super) type ValueOf<'g, 'p, T> = dyn FnMut(
+        &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+        &<ConnectFour as Game>::State,
+    ) -> Result<Score, Error>
+    + 'p;
+
+/// A batch's bound table, which a larger one holding its entries can replace.
+pub(super) trait Grows: BoundTable<ConnectFour> + Sized {
+    /// A table of `bytes` with this one's entries.
+    fn grown(&self, bytes: u64) -> Result<Self, Error>;
+}
+
+impl Grows for FixedBoundTable {
+    fn grown(&self, bytes: u64) -> Result<Self, Error> {
+        self.resized(bytes)
+    }
+}
+
+/// The table of a batch solved one position at a time on several threads: the pruner holds
+/// it, the workers share it.
+impl Grows for Arc<AtomicBoundTable> {
+    fn grown(&self, bytes: u64) -> Result<Self, Error> {
+        self.resized(bytes).map(Arc::new)
+    }
+}
+
+/// The value of one position of a batch, found by `value` (on one thread, or on a pool's),
+/// on the pruner's table, which grows as `sizes` says: a search that outruns its table's time
+/// stops, the entries move to the larger table, and it goes on there. `limit` is the user's
+/// time limit for the position, reported as given.
+pub(super) fn batch_value<'g, T: Grows>(
+    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
     position: &<ConnectFour as Game>::State,
     sizes: &mut Between,
     limit: Option<Duration>,
+    value: &mut ValueOf<'g, '_, T>,
 ) -> Result<Score, Error> {
     let started = Instant::now();
     loop {
         if let Some(bytes) = sizes.grow() {
-            match pruner.table().resized(bytes) {
+            match pruner.table().grown(bytes) {
                 Ok(larger) => *pruner.table_mut() = larger,
                 // Refused by the allocator: the batch goes on with the table it has.
                 Err(_) => sizes.largest = sizes.bytes,
@@ -192,7 +223,7 @@ pub(super) fn batch_value(
             .left()
             .filter(|stage| left.is_none_or(|left| *stage < left));
         pruner.limits_mut().time_limit = stage.or(left);
-        match pruner.value_of(position) {
+        match value(pruner, position) {
             Err(Error::TimeLimit { .. }) if stage.is_some() => {}
             Err(Error::TimeLimit { progress, .. }) => {
                 return Err(Error::TimeLimit {
@@ -374,7 +405,14 @@ mod tests {
         let mut reference = Pruner::new(&game, fixed, options).unwrap();
         for moves in ["", "3", "33", "2332", "1515", "55", "12345", "3"] {
             let position = game.position(moves).unwrap();
-            let value = batch_value(&mut pruner, &position, &mut sizes, None).unwrap();
+            let value = batch_value(
+                &mut pruner,
+                &position,
+                &mut sizes,
+                None,
+                &mut |pruner, position| pruner.value_of(position),
+            )
+            .unwrap();
             assert_eq!(value, reference.value_of(&position).unwrap(), "{moves}");
         }
         let bytes = pruner.table().bytes();
@@ -387,7 +425,13 @@ mod tests {
         let table = FixedBoundTable::for_game(&game, sizes.bytes()).unwrap();
         let mut pruner = Pruner::new(&game, table, options).unwrap();
         let limit = Some(Duration::from_millis(3));
-        match batch_value(&mut pruner, &game.start(), &mut sizes, limit) {
+        match batch_value(
+            &mut pruner,
+            &game.start(),
+            &mut sizes,
+            limit,
+            &mut |pruner, position| pruner.value_of(position),
+        ) {
             Err(Error::TimeLimit { limit, .. }) => assert_eq!(limit, Duration::from_millis(3)),
             other => panic!("{other:?}"),
         }
