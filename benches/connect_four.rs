@@ -7,6 +7,10 @@
 //! (`par_values_of`, what `--batch --threads 2` does). Every score is asserted against the
 //! published one.
 //!
+//! A last group takes issue 25's goal in process: the first 100 beginning positions on one
+//! thread and one at a time on two, each on the 8 MiB table the command line starts a batch
+//! with.
+//!
 //! `cargo bench --bench connect_four`; benches/connect_four.sh times whole processes against
 //! Pons' solver side by side. The statistics printed first (states searched per second, table
 //! entries) come from one untimed pass.
@@ -44,7 +48,12 @@ fn load(set: &str) -> Vec<(Position, Score)> {
 
 /// Solves every position on one thread with one fresh table; returns (states searched, entries).
 fn sequential(game: &ConnectFour, positions: &[(Position, Score)]) -> (u64, usize) {
-    let table = FixedBoundTable::for_game(game, TABLE_BYTES).unwrap();
+    sequential_on(game, positions, TABLE_BYTES)
+}
+
+/// [`sequential`] with a table of `bytes`.
+fn sequential_on(game: &ConnectFour, positions: &[(Position, Score)], bytes: u64) -> (u64, usize) {
+    let table = FixedBoundTable::for_game(game, bytes).unwrap();
     let mut pruner = Pruner::new(game, table, Pruning::new().ranged()).unwrap();
     for (position, score) in positions {
         assert_eq!(pruner.value_of(black_box(position)).unwrap(), *score);
@@ -54,7 +63,17 @@ fn sequential(game: &ConnectFour, positions: &[(Position, Score)]) -> (u64, usiz
 
 /// The same on every thread of `pool`, sharing one atomic table.
 fn parallel(game: &ConnectFour, positions: &[(Position, Score)], pool: &rayon::ThreadPool) -> u64 {
-    let table = AtomicBoundTable::for_game(game, TABLE_BYTES).unwrap();
+    parallel_on(game, positions, pool, TABLE_BYTES)
+}
+
+/// [`parallel`] with a table of `bytes`.
+fn parallel_on(
+    game: &ConnectFour,
+    positions: &[(Position, Score)],
+    pool: &rayon::ThreadPool,
+    bytes: u64,
+) -> u64 {
+    let table = AtomicBoundTable::for_game(game, bytes).unwrap();
     let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
     pool.install(|| {
         for (position, score) in positions {
@@ -121,6 +140,16 @@ fn connect_four(c: &mut Criterion) {
             |b, positions| b.iter(|| positions_in_parallel(&game, positions, &two)),
         );
     }
+    group.finish();
+    let first: Vec<(Position, Score)> = load("Test_L1_R1").into_iter().take(100).collect();
+    let mut group = c.benchmark_group("connect_four_first_100_beginning");
+    group.sample_size(30);
+    group.bench_function("one thread", |b| {
+        b.iter(|| sequential_on(&game, &first, 8 << 20))
+    });
+    group.bench_function("two threads, one at a time", |b| {
+        b.iter(|| parallel_on(&game, &first, &two, 8 << 20))
+    });
     group.finish();
 }
 

@@ -292,7 +292,9 @@ mod tests {
                 });
             }
         });
-        let written = atomics.iter().filter(|word| word.load(Ordering::Relaxed) != 0);
+        let written = atomics
+            .iter()
+            .filter(|word| word.load(Ordering::Relaxed) != 0);
         let expected: usize = (0..4)
             .map(|thread| (atomics.len() - thread).div_ceil(4 * 4099))
             .sum();

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::check::check_ranged;
 use crate::games::{ConnectFour, Drop, Position};
@@ -21,7 +22,7 @@ use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::super::solve::{distributed_report, tier_report};
-use super::growing::{self, Between, Stages, ValueOf};
+use super::growing::{self, BatchSolver, Between, OnPool, Stages};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -284,15 +285,20 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
             let mut sizes = Between::new(bytes);
             let table = Arc::new(AtomicBoundTable::for_game(&game, sizes.bytes())?);
             let mut pruner = Pruner::new(&game, table, options)?;
-            let mut value = |pruner: &mut Pruner<'_, ConnectFour, Arc<AtomicBoundTable>, _>,
-                             position: &Position| {
-                let on_the_pool =
-                    &mut |pruner: &mut Pruner<'_, ConnectFour, _, _>, position: &Position| {
-                        pool.install(|| pruner.par_value_of(position))
-                    };
-                growing::batch_value(pruner, position, &mut sizes, limits.time_limit, on_the_pool)
-            };
-            each_line(cli, &game, &mut pruner, input, out, &mut value)
+            let limit = limits.time_limit;
+            if pool.current_thread_index().is_some() {
+                // This thread is one of the pool's: a session keeps the others ready between
+                // positions.
+                pruner.par_session(|session| {
+                    each_line(cli, &game, session, input, out, &mut sizes, limit)
+                })
+            } else {
+                let mut solver = OnPool {
+                    pruner: &mut pruner,
+                    pool: &pool,
+                };
+                each_line(cli, &game, &mut solver, input, out, &mut sizes, limit)
+            }
         }
         Some(pool) => {
             let table = AtomicBoundTable::for_game(&game, bytes)?;
@@ -303,15 +309,15 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
             let mut sizes = Between::new(bytes);
             let table = FixedBoundTable::for_game(&game, sizes.bytes())?;
             let mut pruner = Pruner::new(&game, table, options)?;
-            let mut value = |pruner: &mut Pruner<'_, ConnectFour, FixedBoundTable, _>,
-                             position: &Position| {
-                let alone = &mut |pruner: &mut Pruner<'_, ConnectFour, _, _>,
-                                  position: &Position| {
-                    pruner.value_of(position)
-                };
-                growing::batch_value(pruner, position, &mut sizes, limits.time_limit, alone)
-            };
-            each_line(cli, &game, &mut pruner, input, out, &mut value)
+            each_line(
+                cli,
+                &game,
+                &mut pruner,
+                input,
+                out,
+                &mut sizes,
+                limits.time_limit,
+            )
         }
     }
 }
@@ -362,21 +368,23 @@ fn side_by_side(
     Ok(all_solved)
 }
 
-/// Solves the batch's positions one after another, each with `value`, writing each answer
-/// before the next line is read.
-fn each_line<'g, T: BoundTable<ConnectFour>>(
+/// Solves the batch's positions one after another with `solver`, on its table, which grows as
+/// `sizes` says, each within the user's `limit`; writes each answer before the next line is
+/// read.
+fn each_line<'g, S: BatchSolver<'g>>(
     cli: &Cli,
     game: &ConnectFour,
-    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+    solver: &mut S,
     input: Box<dyn BufRead>,
     out: &mut dyn Write,
-    value: &mut ValueOf<'g, '_, T>,
+    sizes: &mut Between,
+    limit: Option<Duration>,
 ) -> Result<bool, Failure> {
     let mut all_solved = true;
     for (index, line) in bounded_lines(input).enumerate() {
         let number = index + 1;
         let line = line?;
-        let result = solve_line(cli, game, pruner, &line, value)
+        let result = solve_line(cli, game, solver, &line, sizes, limit)
             .map_err(|error| Failure::AtLine(number, error))?;
         all_solved &= result.is_ok();
         if !emit(out, number, result)? {
@@ -466,19 +474,20 @@ fn emit(
 
 /// Solves one line of a batch: `Ok(Ok(output))`, `Ok(Err(why the line is not a position))`,
 /// or `Err` for an error that stops the batch (the memory budget, say).
-fn solve_line<'g, T: BoundTable<ConnectFour>>(
+fn solve_line<'g, S: BatchSolver<'g>>(
     cli: &Cli,
     game: &ConnectFour,
-    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+    solver: &mut S,
     line: &[u8],
-    value: &mut ValueOf<'g, '_, T>,
+    sizes: &mut Between,
+    limit: Option<Duration>,
 ) -> Result<Result<String, String>, Error> {
     let (token, position) = match parse_line(game, line) {
         Ok(found) => found,
         Err(problem) => return Ok(Err(problem)),
     };
-    let score = value(pruner, &position)?;
-    answer_line(cli, game, pruner, &token, &position, score).map(Ok)
+    let score = growing::batch_value(solver, &position, sizes, limit)?;
+    answer_line(cli, game, solver.pruner(), &token, &position, score).map(Ok)
 }
 
 /// A solved line's output: `POSITION SCORE`, with `--analyze` one score per column instead (`-`

@@ -14,6 +14,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engines::pruning::Session;
 use crate::games::ConnectFour;
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
 use crate::{DeclaredRange, Error, Game, Limits, Pruned, Pruner, Pruning, Score, Stats};
@@ -170,14 +171,6 @@ impl Between {
     }
 }
 
-/// A way to find one position's value with a pruner (on one thread, or on every thread of a
-/// pool at once).
-pub(super) type ValueOf<'g, 'p, T> = dyn FnMut(
-        &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
-        &<ConnectFour as Game>::State,
-    ) -> Result<Score, Error>
-    + 'p;
-
 /// A batch's bound table, which a larger one holding its entries can replace.
 pub(super) trait Grows: BoundTable<ConnectFour> + Sized {
     /// A table of `bytes` with this one's entries.
@@ -198,22 +191,77 @@ impl Grows for Arc<AtomicBoundTable> {
     }
 }
 
-/// The value of one position of a batch, found by `value` (on one thread, or on a pool's),
-/// on the pruner's table, which grows as `sizes` says: a search that outruns its table's time
-/// stops, the entries move to the larger table, and it goes on there. `limit` is the user's
-/// time limit for the position, reported as given.
-pub(super) fn batch_value<'g, T: Grows>(
-    pruner: &mut Pruner<'g, ConnectFour, T, DeclaredRange>,
+/// What a batch solves its positions with: a pruner on one thread, or every thread of a pool
+/// at once (a session of the pruner's, or a pool entered per position).
+pub(super) trait BatchSolver<'g> {
+    /// The batch's table.
+    type Table: Grows;
+
+    /// The pruner (its table, its limits, and questions asked on this thread).
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange>;
+
+    /// The value of `position` under the pruner's limits.
+    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error>;
+}
+
+impl<'g, T: Grows> BatchSolver<'g> for Pruner<'g, ConnectFour, T, DeclaredRange> {
+    type Table = T;
+
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, T, DeclaredRange> {
+        self
+    }
+
+    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+        self.value_of(position)
+    }
+}
+
+impl<'g> BatchSolver<'g> for Session<'_, 'g, ConnectFour, Arc<AtomicBoundTable>, DeclaredRange> {
+    type Table = Arc<AtomicBoundTable>;
+
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange> {
+        Session::pruner(self)
+    }
+
+    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+        self.value_of(position)
+    }
+}
+
+/// A pruner whose every query enters `pool` (for a caller that is not one of its threads).
+pub(super) struct OnPool<'p, 'g> {
+    pub(super) pruner: &'p mut Pruner<'g, ConnectFour, Arc<AtomicBoundTable>, DeclaredRange>,
+    pub(super) pool: &'p rayon::ThreadPool,
+}
+
+impl<'g> BatchSolver<'g> for OnPool<'_, 'g> {
+    type Table = Arc<AtomicBoundTable>;
+
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange> {
+        self.pruner
+    }
+
+    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+        let pruner = &mut *self.pruner;
+        self.pool.install(|| pruner.par_value_of(position))
+    }
+}
+
+/// The value of one position of a batch, found by `solver`, on the pruner's table, which
+/// grows as `sizes` says: a search that outruns its table's time stops, the entries move to
+/// the larger table, and it goes on there. `limit` is the user's time limit for the position,
+/// reported as given.
+pub(super) fn batch_value<'g, S: BatchSolver<'g>>(
+    solver: &mut S,
     position: &<ConnectFour as Game>::State,
     sizes: &mut Between,
     limit: Option<Duration>,
-    value: &mut ValueOf<'g, '_, T>,
 ) -> Result<Score, Error> {
     let started = Instant::now();
     loop {
         if let Some(bytes) = sizes.grow() {
-            match pruner.table().grown(bytes) {
-                Ok(larger) => *pruner.table_mut() = larger,
+            match solver.pruner().table().grown(bytes) {
+                Ok(larger) => *solver.pruner().table_mut() = larger,
                 // Refused by the allocator: the batch goes on with the table it has.
                 Err(_) => sizes.largest = sizes.bytes,
             }
@@ -222,8 +270,8 @@ pub(super) fn batch_value<'g, T: Grows>(
         let stage = sizes
             .left()
             .filter(|stage| left.is_none_or(|left| *stage < left));
-        pruner.limits_mut().time_limit = stage.or(left);
-        match value(pruner, position) {
+        solver.pruner().limits_mut().time_limit = stage.or(left);
+        match solver.value(position) {
             Err(Error::TimeLimit { .. }) if stage.is_some() => {}
             Err(Error::TimeLimit { progress, .. }) => {
                 return Err(Error::TimeLimit {
@@ -308,6 +356,7 @@ pub(super) fn then(before: Stats, after: Stats) -> Stats {
 mod tests {
     use super::*;
     use crate::engines::prune_with;
+    use crate::games::Position;
 
     const MIB: u64 = 1 << 20;
 
@@ -405,14 +454,7 @@ mod tests {
         let mut reference = Pruner::new(&game, fixed, options).unwrap();
         for moves in ["", "3", "33", "2332", "1515", "55", "12345", "3"] {
             let position = game.position(moves).unwrap();
-            let value = batch_value(
-                &mut pruner,
-                &position,
-                &mut sizes,
-                None,
-                &mut |pruner, position| pruner.value_of(position),
-            )
-            .unwrap();
+            let value = batch_value(&mut pruner, &position, &mut sizes, None).unwrap();
             assert_eq!(value, reference.value_of(&position).unwrap(), "{moves}");
         }
         let bytes = pruner.table().bytes();
@@ -425,15 +467,55 @@ mod tests {
         let table = FixedBoundTable::for_game(&game, sizes.bytes()).unwrap();
         let mut pruner = Pruner::new(&game, table, options).unwrap();
         let limit = Some(Duration::from_millis(3));
-        match batch_value(
-            &mut pruner,
-            &game.start(),
-            &mut sizes,
-            limit,
-            &mut |pruner, position| pruner.value_of(position),
-        ) {
+        match batch_value(&mut pruner, &game.start(), &mut sizes, limit) {
             Err(Error::TimeLimit { limit, .. }) => assert_eq!(limit, Duration::from_millis(3)),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_batch_on_two_threads_grows_its_shared_table_and_finds_the_same_values() {
+        // As above, on a pool of two: through a session (the batch's thread is one of the
+        // pool's) and entering the pool per position (it is not).
+        let game = ConnectFour::new(5, 5).unwrap();
+        let options = Pruning::new().ranged();
+        let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
+        let mut reference = Pruner::new(&game, fixed, options).unwrap();
+        let lines = ["", "3", "33", "2332", "1515", "55", "12345", "3"];
+        let expected: Vec<Score> = lines
+            .iter()
+            .map(|moves| reference.value_of(&game.position(moves).unwrap()).unwrap())
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for entering in [false, true] {
+            let mut sizes = Between::starting(MIB, 1 << 10, Duration::from_millis(1));
+            let table = Arc::new(AtomicBoundTable::for_game(&game, sizes.bytes()).unwrap());
+            let mut pruner = Pruner::new(&game, table, options).unwrap();
+            let mut values = Vec::new();
+            let mut solve = |solver: &mut dyn FnMut(&Position) -> Result<Score, Error>| {
+                for moves in lines {
+                    values.push(solver(&game.position(moves).unwrap()).unwrap());
+                }
+            };
+            if entering {
+                let mut solver = OnPool {
+                    pruner: &mut pruner,
+                    pool: &pool,
+                };
+                solve(&mut |position| batch_value(&mut solver, position, &mut sizes, None));
+            } else {
+                pool.install(|| {
+                    pruner.par_session(|session| {
+                        solve(&mut |position| batch_value(session, position, &mut sizes, None))
+                    })
+                });
+            }
+            assert_eq!(values, expected, "entering the pool per position: {entering}");
+            let bytes = pruner.table().bytes();
+            assert!(bytes > 1 << 10 && bytes <= MIB, "the table grew: {bytes}");
         }
     }
 }

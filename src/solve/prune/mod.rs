@@ -17,11 +17,12 @@
 //! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
 //!   `--batch` does).
 
+mod crew;
 mod parallel;
 mod search;
 mod team;
 
-pub use parallel::{par_prune, par_prune_with};
+pub use parallel::{Session, par_prune, par_prune_with};
 
 use std::hash::Hash;
 use std::sync::Arc;

@@ -2,9 +2,9 @@
 //! windows, the others take moves of the states it shares ([`team`](super::team)), all over
 //! one table.
 
-use std::sync::Mutex;
+use std::ops::Deref;
 
-use super::team::pause;
+use super::crew::{Crew, Query, serve};
 use super::*;
 
 /// How many states a parallel query expands on the calling thread alone before it wakes the
@@ -64,7 +64,7 @@ impl<'g, G, H, T, R> Pruner<'g, G, H, R>
 where
     G: Game + Sync,
     G::State: Hash + Send + Sync,
-    H: std::ops::Deref<Target = T> + BoundTable<G>,
+    H: Deref<Target = T> + BoundTable<G> + Clone + Send + Sync,
     T: ConcurrentBoundTable<G>,
     R: RangeSource<G>,
 {
@@ -73,7 +73,9 @@ where
     /// driver's windows; whenever another has nothing to do, the searching worker shares one of
     /// its open states whose first move is searched (its other moves are then taken by
     /// whichever worker is free, as in YBWC), and a move's value at or above the window's top
-    /// stops the rest of that state's moves. docs/performance.md gives the gains.
+    /// stops the rest of that state's moves. A query over within a few states wakes no other
+    /// worker. For many positions one after another, [`par_session`](Pruner::par_session)
+    /// keeps the other workers ready between them. docs/performance.md gives the gains.
     ///
     /// ```
     /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
@@ -89,98 +91,87 @@ where
         if rayon::current_num_threads() == 1 {
             return self.value_of(state);
         }
-        let clock = Instant::now();
-        let (game, table, options) = (self.game, &*self.table, &self.options);
-        let team = Arc::new(Team::default());
-        let stacks = AtomicU64::new(0);
-        // One clock for the trial and the search after it: the time limit counts from here.
-        let base = RunGuard::new(options.limits, None);
         // A trial on this thread alone first: most positions of a batch are done in
         // microseconds, sooner than another worker wakes. Whatever the trial proved stays in
         // the table for the workers.
-        let mut handle = table;
+        let clock = Instant::now();
+        let mut handle = &*self.table;
         let trial = RunGuard {
             stores: Some(TRIAL),
-            ..base
+            ..RunGuard::new(self.options.limits, None)
         };
         let mut alone = Stats::default();
         let tried = drive(
             &mut self.search,
-            game,
+            self.game,
             &mut handle,
-            options,
+            &self.options,
             state,
             &mut alone,
             trial,
         );
         self.stats += alone;
-        if !matches!(tried, Err(Error::Cancelled)) {
-            self.stats.elapsed += clock.elapsed();
-            return tried;
-        }
-        let narrowing = match start_narrowing(game, &table, options, state, &mut self.stats)? {
-            Ok(value) => return Ok(value),
-            Err(narrowing) => narrowing,
-        };
-        let guard = RunGuard {
-            cancel: Some(&team.over),
-            ..base
-        }
-        .sharing(&stacks);
-        let helped = Mutex::new(Stats::default());
-        let (result, mut stats) = rayon::scope(|scope| {
-            // Every other worker of the pool is woken to help; this worker's own copy of the
-            // job runs when the query is over, and returns at once.
-            let driver = rayon::current_thread_index();
-            let (team, helped) = (&team, &helped);
-            scope.spawn_broadcast(move |_, context| {
-                if Some(context.index()) != driver {
-                    let stats = help_until_over(team, game, table, &options.range, guard);
-                    *helped.lock().unwrap_or_else(|poison| poison.into_inner()) += stats;
-                }
-            });
-            let mut search = Search::on_team(Arc::clone(team));
-            let mut handle = table;
-            let mut stats = Stats::default();
-            let mut narrowing = narrowing;
-            let mut result = Ok(narrowing.low);
-            // The driver: the windows one after another, as on one thread.
-            while let Some(window) = narrowing.next() {
-                let found = search.window(
-                    game,
-                    &mut handle,
-                    &options.range,
-                    state,
-                    window.0,
-                    window.1,
-                    &mut stats,
-                    guard,
-                );
-                match found {
-                    Ok(found) => {
-                        narrowing.take(window, found);
-                        result = Ok(narrowing.low);
-                    }
-                    Err(error) => {
-                        result = Err(error);
-                        break;
-                    }
-                }
-            }
-            team.end();
-            (result, stats)
-        });
-        stats += helped
-            .into_inner()
-            .unwrap_or_else(|poison| poison.into_inner());
-        self.stats += stats;
         self.stats.elapsed += clock.elapsed();
-        // A helper's error (the memory budget, the time limit) is the query's, even where the
-        // driver's search ended first or was stopped by it.
-        match team.error() {
-            Some(error) => Err(error),
-            None => result,
+        match tried {
+            Err(Error::Cancelled) => self.par_session(|session| session.value_of(state)),
+            done => done,
         }
+    }
+
+    /// Runs `work` with the other workers of the current rayon pool standing by: each
+    /// [`Session::value_of`] is searched by all of them, as
+    /// [`par_value_of`](Pruner::par_value_of) does, and between two queries they wait
+    /// spinning (for a couple of milliseconds, then parked) instead of being put to sleep by
+    /// rayon, which can take them longer to wake than a position of a batch takes to solve.
+    /// Queries of a session are answered one at a time; for many independent positions side
+    /// by side see [`par_values_of`](Pruner::par_values_of).
+    ///
+    /// ```
+    /// use gamesolver::{Pruner, Pruning, memo::AtomicBoundTable, games::ConnectFour};
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// let table = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
+    /// let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let lines = ["2252576253462244111563365343671351441", "7422341735647741166133573473242566"];
+    /// let values = pool.install(|| {
+    ///     pruner.par_session(|session| {
+    ///         let mut values = Vec::new();
+    ///         for line in lines {
+    ///             values.push(session.value_of(&game.position(line).unwrap()).unwrap());
+    ///         }
+    ///         values
+    ///     })
+    /// });
+    /// assert_eq!(values, vec![-1, 1]);
+    /// ```
+    pub fn par_session<Out>(
+        &mut self,
+        work: impl FnOnce(&mut Session<'_, 'g, G, H, R>) -> Out,
+    ) -> Out {
+        let crew = Crew::default();
+        let helpers = rayon::current_num_threads() > 1;
+        let game = self.game;
+        let out = rayon::in_place_scope(|scope| {
+            // Dismissed however `work` ends (a panic too): the scope waits for the helpers.
+            let _dismiss = Dismiss(&crew);
+            if helpers {
+                let driver = rayon::current_thread_index();
+                let crew = &crew;
+                scope.spawn_broadcast(move |_, context| {
+                    if Some(context.index()) != driver {
+                        serve(crew, game);
+                    }
+                });
+            }
+            work(&mut Session {
+                pruner: self,
+                crew: &crew,
+                helpers,
+            })
+        });
+        self.stats += crew.stats();
+        out
     }
 
     /// The exact values of many states, solved side by side on the threads of the current
@@ -248,43 +239,103 @@ where
     }
 }
 
-/// A helper of a parallel query: takes moves that the other workers share, until the query is
-/// over; what its searches did. An error ends the query (the driver returns it).
-fn help_until_over<G, T, R>(
-    team: &Arc<Team<G>>,
-    game: &G,
-    table: &T,
-    range: &R,
-    guard: RunGuard<'_>,
-) -> Stats
+/// Dismisses a crew when dropped.
+struct Dismiss<'c, G: Game, H, R>(&'c Crew<G, H, R>);
+
+impl<G: Game, H, R> Drop for Dismiss<'_, G, H, R> {
+    fn drop(&mut self) {
+        self.0.dismiss();
+    }
+}
+
+/// A pruner whose queries the other workers of the pool help with, between which they stand
+/// by ([`Pruner::par_session`]).
+pub struct Session<'s, 'g, G: Game, H, R> {
+    pruner: &'s mut Pruner<'g, G, H, R>,
+    crew: &'s Crew<G, H, R>,
+    /// Whether there are other workers (none on a pool of one thread).
+    helpers: bool,
+}
+
+impl<'g, G, H, T, R> Session<'_, 'g, G, H, R>
 where
-    G: Game,
-    G::State: Hash,
+    G: Game + Sync,
+    G::State: Hash + Send + Sync,
+    H: Deref<Target = T> + BoundTable<G> + Clone + Send + Sync,
     T: ConcurrentBoundTable<G>,
     R: RangeSource<G>,
 {
-    let mut search = Search::on_team(Arc::clone(team));
-    let mut handle = table;
-    let mut stats = Stats::default();
-    let mut idle = Some(team.waiting());
-    let mut seen = None;
-    let mut spins = 0u32;
-    while !team.is_over() {
-        let published = team.publications();
-        if seen != Some(published) {
-            seen = Some(published);
-            if let Some(task) = team.take(None) {
-                idle = None;
-                if let Err(error) = search.help(task, game, &mut handle, range, &mut stats, guard) {
-                    team.fail(error);
+    /// The exact value of `state`, found by every worker of the session (as
+    /// [`Pruner::par_value_of`]). Under the pruner's limits as they are now (a caller may change
+    /// them between queries).
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        if !self.helpers {
+            return self.pruner.value_of(state);
+        }
+        let pruner = &mut *self.pruner;
+        let clock = Instant::now();
+        let (game, options) = (pruner.game, &pruner.options);
+        let table = &*pruner.table;
+        let narrowing = match start_narrowing(game, &table, options, state, &mut pruner.stats)? {
+            Ok(value) => return Ok(value),
+            Err(narrowing) => narrowing,
+        };
+        let team = Arc::new(Team::default());
+        let base = RunGuard::new(options.limits, None);
+        self.crew.post(Query {
+            team: Arc::clone(&team),
+            table: pruner.table.clone(),
+            range: options.range,
+            guard: base,
+        });
+        let guard = RunGuard {
+            cancel: Some(&team.over),
+            ..base
+        }
+        .sharing(&team.stacks);
+        let mut search = Search::on_team(Arc::clone(&team));
+        let mut handle = table;
+        let mut stats = Stats::default();
+        let mut narrowing = narrowing;
+        let mut result = Ok(narrowing.low);
+        // The windows one after another, as on one thread.
+        while let Some(window) = narrowing.next() {
+            let found = search.window(
+                game,
+                &mut handle,
+                &options.range,
+                state,
+                window.0,
+                window.1,
+                &mut stats,
+                guard,
+            );
+            match found {
+                Ok(found) => {
+                    narrowing.take(window, found);
+                    result = Ok(narrowing.low);
                 }
-                idle = idle.or_else(|| Some(team.waiting()));
-                seen = None;
-                continue;
+                Err(error) => {
+                    result = Err(error);
+                    break;
+                }
             }
         }
-        pause(&mut spins);
+        team.end();
+        self.crew.clear();
+        pruner.stats += stats;
+        pruner.stats.elapsed += clock.elapsed();
+        // A helper's error (the memory budget, the time limit) is the query's, even where the
+        // driver's search ended first or was stopped by it.
+        match team.error() {
+            Some(error) => Err(error),
+            None => result,
+        }
     }
-    drop(idle);
-    stats
+
+    /// The pruner, for any other question (on this thread alone) or to change its limits or
+    /// table between queries.
+    pub fn pruner(&mut self) -> &mut Pruner<'g, G, H, R> {
+        self.pruner
+    }
 }

@@ -217,6 +217,8 @@ pub(crate) struct Team<G: Game> {
     idle: AtomicUsize,
     /// Raised when the query is over (its value found, or an error): every search stops.
     pub(crate) over: AtomicBool,
+    /// The stack bytes of every worker's search, counted against the budget together.
+    pub(crate) stacks: AtomicU64,
     /// The first error of a helper (the driver returns it).
     error: Mutex<Option<Error>>,
 }
@@ -228,6 +230,7 @@ impl<G: Game> Default for Team<G> {
             published: AtomicU64::new(0),
             idle: AtomicUsize::new(0),
             over: AtomicBool::new(false),
+            stacks: AtomicU64::new(0),
             error: Mutex::new(None),
         }
     }
