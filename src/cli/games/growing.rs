@@ -513,7 +513,10 @@ mod tests {
                     })
                 });
             }
-            assert_eq!(values, expected, "entering the pool per position: {entering}");
+            assert_eq!(
+                values, expected,
+                "entering the pool per position: {entering}"
+            );
             let bytes = pruner.table().bytes();
             assert!(bytes > 1 << 10 && bytes <= MIB, "the table grew: {bytes}");
         }

@@ -54,9 +54,9 @@ struct Frame<G: Game> {
     /// The search's count of expanded states when this frame was opened (how much work its
     /// moves have taken so far decides whether to share the others).
     opened_at: u64,
-    /// This state as a published split point (parallel searches only): its moves are then
-    /// taken from there.
-    split: Option<Arc<SplitPoint<G>>>,
+    /// Whether this state is a published split point (parallel searches only: the last of
+    /// `Search::splits` while it is on top): its moves are then taken from there.
+    shared: bool,
 }
 
 /// The reusable buffers of a pruning search.
@@ -72,8 +72,9 @@ pub(crate) struct Search<G: Game> {
     /// The split point whose move this search values (a helper's search): it stops when that
     /// split point stops.
     under: Option<Arc<SplitPoint<G>>>,
-    /// How many of the open frames are published split points.
-    splits: usize,
+    /// The open frames published as split points, by frame index, shallowest first (kept
+    /// apart from the frames so that a frame stays plain data).
+    splits: Vec<(usize, Arc<SplitPoint<G>>)>,
     /// The search that a worker waiting for its helpers runs meanwhile, at their split points.
     nested: Option<Box<Search<G>>>,
     /// The count of expanded states when this search last looked for a state to share.
@@ -93,7 +94,7 @@ impl<G: Game> Default for Search<G> {
             stores: 0,
             team: None,
             under: None,
-            splits: 0,
+            splits: Vec::new(),
             nested: None,
             offered_at: u64::MAX,
             reported: 0,
@@ -171,7 +172,7 @@ enum Entry {
 impl<G: Game> Search<G> {
     /// Empties the stack, withdrawing the split points it had published.
     fn clear(&mut self) {
-        if self.splits > 0 {
+        if !self.splits.is_empty() {
             self.withdraw_from(0);
         }
         self.frames.clear();
@@ -286,7 +287,7 @@ impl<G: Game> Search<G> {
             child_alpha: 0,
             child_beta: 0,
             opened_at: stats.expanded,
-            split: None,
+            shared: false,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
         Ok(Entry::Opened)
@@ -311,11 +312,13 @@ impl<G: Game> Search<G> {
                 self.offer(stats);
             }
             let frame = &mut self.frames[top];
+            debug_assert!(!frame.shared || self.splits.last().is_some_and(|(i, _)| *i == top));
+            let split = shared_by(frame, &self.splits);
             let end = self.moves.len();
             // Try moves until one needs a search of its own, or a cut-off, or none is left.
             let mut pending = None;
             let mut wait = false;
-            while let Some(index) = next_move(frame, end, &mut wait) {
+            while let Some(index) = next_move(frame, split, end, &mut wait) {
                 let step = game.play(&frame.state, &self.moves[index]);
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
                 let Some(known) = game.known_value(&step.next) else {
@@ -325,7 +328,7 @@ impl<G: Game> Search<G> {
                 stats.known += 1;
                 let value = move_value(step.gain, step.turn, valid(known)?, window, true)?;
                 if raise(frame, value) {
-                    cut(frame, end);
+                    cut(frame, split, end);
                 }
             }
             if let Some((step, window)) = pending {
@@ -359,9 +362,8 @@ impl<G: Game> Search<G> {
             }
             // The top frame is done: store what it learned and hand its result down.
             let done = self.frames.pop().expect("a frame is open");
-            if let (Some(team), Some(split)) = (&self.team, &done.split) {
-                team.withdraw(split);
-                self.splits -= 1;
+            if done.shared {
+                self.withdraw_from(self.frames.len());
             }
             self.moves.truncate(done.moves_start);
             debug_assert!(done.best != Score::MIN, "a frame has at least one move");
@@ -388,7 +390,7 @@ impl<G: Game> Search<G> {
                 if self.under.as_ref().is_some_and(|under| under.stopped()) {
                     return Err(Error::Cancelled);
                 }
-                unwound = self.splits > 0 && self.unwind();
+                unwound = !self.splits.is_empty() && self.unwind();
                 if self.stores >= CHECK_EVERY {
                     // Every frame that closes stores once: the stores are the states searched.
                     if let Some(progress) = guard.progress {
@@ -415,7 +417,7 @@ impl<G: Game> Search<G> {
         let window = (frame.child_alpha, frame.child_beta);
         let value = move_value(frame.gain, frame.turn, child, window, exact)?;
         if raise(frame, value) {
-            cut(frame, end);
+            cut(frame, shared_by(frame, &self.splits), end);
         }
         Ok(())
     }
@@ -453,13 +455,32 @@ fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entry> 
     }
 }
 
-/// The index of the frame's next move to try, if any: in order, or (a split point) the next
-/// one nobody has taken. A split point's owner gets no move either when every move has been
-/// searched (the helpers' best is then folded in) or when helpers still search the last ones
-/// (`wait` is then raised).
+/// The split point of `frame`, if it is one (it is then the last published: frames are
+/// published shallowest first, and `frame` is the top one or the one just below it).
 #[inline]
-fn next_move<G: Game>(frame: &mut Frame<G>, end: usize, wait: &mut bool) -> Option<usize> {
-    let Some(split) = &frame.split else {
+fn shared_by<'s, G: Game>(
+    frame: &Frame<G>,
+    splits: &'s [(usize, Arc<SplitPoint<G>>)],
+) -> Option<&'s SplitPoint<G>> {
+    if frame.shared {
+        splits.last().map(|(_, split)| &**split)
+    } else {
+        None
+    }
+}
+
+/// The index of the frame's next move to try, if any: in order, or (a split point: `split`)
+/// the next one nobody has taken. A split point's owner gets no move either when every move
+/// has been searched (the helpers' best is then folded in) or when helpers still search the
+/// last ones (`wait` is then raised).
+#[inline]
+fn next_move<G: Game>(
+    frame: &mut Frame<G>,
+    split: Option<&SplitPoint<G>>,
+    end: usize,
+    wait: &mut bool,
+) -> Option<usize> {
+    let Some(split) = split else {
         if frame.next_move < end {
             frame.next_move += 1;
             return Some(frame.next_move - 1);
@@ -486,9 +507,9 @@ fn next_move<G: Game>(frame: &mut Frame<G>, end: usize, wait: &mut bool) -> Opti
 
 /// Ends a frame's move loop after a cut-off (and stops the helpers of its split point).
 #[inline]
-fn cut<G: Game>(frame: &mut Frame<G>, end: usize) {
+fn cut<G: Game>(frame: &mut Frame<G>, split: Option<&SplitPoint<G>>, end: usize) {
     frame.next_move = end;
-    if let Some(split) = &frame.split {
+    if let Some(split) = split {
         split.halt();
     }
 }

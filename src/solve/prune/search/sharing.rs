@@ -25,10 +25,10 @@ impl<G: Game> Search<G> {
         let Some(team) = &self.team else {
             return;
         };
-        for frame in &mut self.frames[first..] {
-            if let Some(split) = frame.split.take() {
-                team.withdraw(&split);
-                self.splits -= 1;
+        while let Some((index, split)) = self.splits.pop_if(|(index, _)| *index >= first) {
+            team.withdraw(&split);
+            if let Some(frame) = self.frames.get_mut(index) {
+                frame.shared = false;
             }
         }
     }
@@ -48,8 +48,9 @@ impl<G: Game> Search<G> {
                 None => self.moves.len(),
             };
             let frame = &self.frames[index];
-            if let Some(split) = &frame.split {
-                if split.has_moves() {
+            if frame.shared {
+                let split = self.splits.iter().find(|(shared, _)| *shared == index);
+                if split.is_some_and(|(_, split)| split.has_moves()) {
                     return;
                 }
                 continue;
@@ -71,8 +72,8 @@ impl<G: Game> Search<G> {
                 self.under.clone(),
             ));
             team.publish(Arc::clone(&split));
-            self.frames[index].split = Some(split);
-            self.splits += 1;
+            self.frames[index].shared = true;
+            self.splits.push((index, split));
             return;
         }
     }
@@ -81,11 +82,7 @@ impl<G: Game> Search<G> {
     /// (their searches are moot; nothing of theirs is stored); whether there was one. The
     /// split point's frame then takes the helpers' best and closes.
     pub(super) fn unwind(&mut self) -> bool {
-        let Some(index) = self
-            .frames
-            .iter()
-            .position(|frame| frame.split.as_ref().is_some_and(|split| split.cut_off()))
-        else {
+        let Some(&(index, _)) = self.splits.iter().find(|(_, split)| split.cut_off()) else {
             return false;
         };
         if let Some(above) = self.frames.get(index + 1) {
@@ -108,10 +105,8 @@ impl<G: Game> Search<G> {
         stats: &mut Stats,
         guard: RunGuard<'_>,
     ) -> Result<(), Error> {
-        let (Some(team), Some(split)) = (
-            self.team.clone(),
-            self.frames.last().and_then(|frame| frame.split.clone()),
-        ) else {
+        let (Some(team), Some((_, split))) = (self.team.clone(), self.splits.last().cloned())
+        else {
             return Ok(());
         };
         let mut idle = Some(team.waiting());
