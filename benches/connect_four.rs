@@ -8,7 +8,8 @@
 //! published one.
 //!
 //! A last group takes issue 25's goal in process: the first 100 beginning positions on one
-//! thread and one at a time on two, each on the 8 MiB table the command line starts a batch
+//! thread and one at a time on two (a parallel query each, and one session for all, as
+//! `--batch --one-at-a-time` runs), each on the 8 MiB table the command line starts a batch
 //! with.
 //!
 //! `cargo bench --bench connect_four`; benches/connect_four.sh times whole processes against
@@ -83,6 +84,26 @@ fn parallel_on(
     pruner.stats().expanded
 }
 
+/// [`parallel_on`] as one session ([`Pruner::par_session`]: the command line's
+/// `--batch --one-at-a-time`).
+fn session_on(
+    game: &ConnectFour,
+    positions: &[(Position, Score)],
+    pool: &rayon::ThreadPool,
+    bytes: u64,
+) -> u64 {
+    let table = AtomicBoundTable::for_game(game, bytes).unwrap();
+    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
+    pool.install(|| {
+        pruner.par_session(|session| {
+            for (position, score) in positions {
+                assert_eq!(session.value_of(black_box(position)).unwrap(), *score);
+            }
+        })
+    });
+    pruner.stats().expanded
+}
+
 /// Positions side by side on every thread of `pool`, sharing one atomic table.
 fn positions_in_parallel(
     game: &ConnectFour,
@@ -149,6 +170,9 @@ fn connect_four(c: &mut Criterion) {
     });
     group.bench_function("two threads, one at a time", |b| {
         b.iter(|| parallel_on(&game, &first, &two, 8 << 20))
+    });
+    group.bench_function("two threads, one session", |b| {
+        b.iter(|| session_on(&game, &first, &two, 8 << 20))
     });
     group.finish();
 }

@@ -5,6 +5,7 @@
 //! also checks that the helpers did search (a game that records the threads its moves were
 //! asked on), so that a parallel engine that left the work to one thread would fail it.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use gamesolver::engines::par_prune_with;
@@ -14,6 +15,15 @@ use gamesolver::{
     CompactKey, Driver, Error, Game, Limits, Pruner, Pruning, Score, Step, Turn, ValueRange,
 };
 use proptest::prelude::*;
+
+/// Taken by every test here: they run one at a time, so that the helpers of one test's pool
+/// do not wait for cores that another test's pool keeps busy.
+static ALONE: Mutex<()> = Mutex::new(());
+
+/// [`ALONE`], even if a test panicked while holding it.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ALONE.lock().unwrap_or_else(|poison| poison.into_inner())
+}
 
 const DRIVERS: [Driver; 4] = [
     Driver::Auto,
@@ -205,6 +215,7 @@ proptest! {
         threads in 2usize..=8,
         way in 0usize..8,
     ) {
+        let _alone = alone();
         let tree = RandomTree::new(seed, depth, branching, gain);
         let expected = tree.oracle(&tree.start());
         let (driver, ranged) = (DRIVERS[way % 4], way >= 4);
@@ -223,6 +234,7 @@ proptest! {
 /// is busy with another test, may find a solve done).
 #[test]
 fn the_helpers_take_part_and_the_values_stay_exact() {
+    let _alone = alone();
     let (mut solves, mut shared) = (0, 0);
     for (seed, threads) in [(1u64, 2usize), (2, 3), (3, 2), (4, 8)] {
         let tree = RandomTree::new(seed, 14, 4, 5).at_least(2);
@@ -248,6 +260,7 @@ fn the_helpers_take_part_and_the_values_stay_exact() {
 /// does) on 2 and 3 threads: the published scores of Pons' benchmark positions.
 #[test]
 fn connect_four_positions_one_after_another_on_shared_tables() {
+    let _alone = alone();
     let game = ConnectFour::new(7, 6).unwrap();
     let lines = std::fs::read_to_string("tests/data/connect4/Test_L2_R1").unwrap();
     for threads in [2, 3] {
@@ -272,6 +285,7 @@ fn connect_four_positions_one_after_another_on_shared_tables() {
 /// worker checks first, on the empty 7×6 board (minutes of search).
 #[test]
 fn an_error_in_any_worker_ends_the_query() {
+    let _alone = alone();
     let game = ConnectFour::new(7, 6).unwrap();
     let table = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
     let limit = std::time::Duration::from_millis(50);
