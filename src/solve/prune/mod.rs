@@ -11,8 +11,9 @@
 //!   questions: any state's value, every move's value ([`Pruner::analyze`]), the best moves and
 //!   an optimal line (found by searching along it).
 //! - [`par_prune`] / [`par_prune_with`] mirror them on every thread of the current rayon pool,
-//!   sharing a [`ConcurrentBoundTable`]: the workers search each window together and split its
-//!   tree (a worker defers a move whose child another worker is searching, as in ABDADA).
+//!   sharing a [`ConcurrentBoundTable`]: one worker searches each window and, while another is
+//!   idle, shares the moves of a state whose first move is searched (split points, as in
+//!   YBWC). [`Pruner::par_session`] keeps the workers ready across many queries;
 //!   [`Pruner::par_values_of`] solves many states side by side instead.
 //! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
 //!   `--batch` does).
