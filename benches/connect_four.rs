@@ -64,42 +64,33 @@ fn sequential_on(game: &ConnectFour, positions: &[(Position, Score)], bytes: u64
 
 /// The same on every thread of `pool`, sharing one atomic table.
 fn parallel(game: &ConnectFour, positions: &[(Position, Score)], pool: &rayon::ThreadPool) -> u64 {
-    parallel_on(game, positions, pool, TABLE_BYTES)
+    parallel_on(game, positions, pool, TABLE_BYTES, false)
 }
 
-/// [`parallel`] with a table of `bytes`.
+/// [`parallel`] with a table of `bytes`: a parallel query per position, or (`session`) all of
+/// them in one session ([`Pruner::par_session`], as the command line's
+/// `--batch --one-at-a-time` runs).
 fn parallel_on(
     game: &ConnectFour,
     positions: &[(Position, Score)],
     pool: &rayon::ThreadPool,
     bytes: u64,
+    session: bool,
 ) -> u64 {
     let table = AtomicBoundTable::for_game(game, bytes).unwrap();
     let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
     pool.install(|| {
-        for (position, score) in positions {
-            assert_eq!(pruner.par_value_of(black_box(position)).unwrap(), *score);
-        }
-    });
-    pruner.stats().expanded
-}
-
-/// [`parallel_on`] as one session ([`Pruner::par_session`]: the command line's
-/// `--batch --one-at-a-time`).
-fn session_on(
-    game: &ConnectFour,
-    positions: &[(Position, Score)],
-    pool: &rayon::ThreadPool,
-    bytes: u64,
-) -> u64 {
-    let table = AtomicBoundTable::for_game(game, bytes).unwrap();
-    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
-    pool.install(|| {
-        pruner.par_session(|session| {
+        if session {
+            pruner.par_session(|session| {
+                for (position, score) in positions {
+                    assert_eq!(session.value_of(black_box(position)).unwrap(), *score);
+                }
+            })
+        } else {
             for (position, score) in positions {
-                assert_eq!(session.value_of(black_box(position)).unwrap(), *score);
+                assert_eq!(pruner.par_value_of(black_box(position)).unwrap(), *score);
             }
-        })
+        }
     });
     pruner.stats().expanded
 }
@@ -169,10 +160,10 @@ fn connect_four(c: &mut Criterion) {
         b.iter(|| sequential_on(&game, &first, 8 << 20))
     });
     group.bench_function("two threads, one at a time", |b| {
-        b.iter(|| parallel_on(&game, &first, &two, 8 << 20))
+        b.iter(|| parallel_on(&game, &first, &two, 8 << 20, false))
     });
     group.bench_function("two threads, one session", |b| {
-        b.iter(|| session_on(&game, &first, &two, 8 << 20))
+        b.iter(|| parallel_on(&game, &first, &two, 8 << 20, true))
     });
     group.finish();
 }
