@@ -168,27 +168,20 @@ where
     R: RangeSource<G>,
 {
     let mut search = Search::on_team(Arc::clone(team));
-    let mut handle = table;
     let mut stats = Stats::default();
-    let mut idle = Some(team.waiting());
-    let mut seen = None;
-    let mut spins = 0u32;
-    while !team.is_over() {
-        let published = team.publications();
-        if seen != Some(published) {
-            seen = Some(published);
-            if let Some(task) = team.take(None) {
-                idle = None;
-                if let Err(error) = search.help(task, game, &mut handle, range, &mut stats, guard) {
-                    team.fail(error);
-                }
-                idle = idle.or_else(|| Some(team.waiting()));
-                seen = None;
-                continue;
-            }
-        }
-        pause(&mut spins);
+    let going = || Ok(!team.is_over());
+    let helped = search.help_while(
+        team,
+        None,
+        going,
+        game,
+        &mut &*table,
+        range,
+        &mut stats,
+        guard,
+    );
+    if let Err(error) = helped {
+        team.fail(error);
     }
-    drop(idle);
     stats
 }

@@ -465,10 +465,25 @@ fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     stats: &mut Stats,
     guard: RunGuard<'_>,
 ) -> Result<Score, Error> {
-    let mut narrowing = match start_narrowing(game, table, options, state, stats)? {
-        Ok(value) => return Ok(value),
-        Err(narrowing) => narrowing,
-    };
+    match start_narrowing(game, table, options, state, stats)? {
+        Ok(value) => Ok(value),
+        Err(narrowing) => narrow(search, game, table, options, state, narrowing, stats, guard),
+    }
+}
+
+/// The exact value of `state`, from what `narrowing` knows of it: the driver's windows one
+/// after another (on one thread, or driven by one worker of a parallel query).
+#[allow(clippy::too_many_arguments)]
+fn narrow<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    search: &mut Search<G>,
+    game: &G,
+    table: &mut T,
+    options: &Pruning<R>,
+    state: &G::State,
+    mut narrowing: Narrowing,
+    stats: &mut Stats,
+    guard: RunGuard<'_>,
+) -> Result<Score, Error> {
     while let Some(window) = narrowing.next() {
         let result = search.window(
             game,

@@ -296,31 +296,16 @@ where
         let mut search = Search::on_team(Arc::clone(&team));
         let mut handle = table;
         let mut stats = Stats::default();
-        let mut narrowing = narrowing;
-        let mut result = Ok(narrowing.low);
-        // The windows one after another, as on one thread.
-        while let Some(window) = narrowing.next() {
-            let found = search.window(
-                game,
-                &mut handle,
-                &options.range,
-                state,
-                window.0,
-                window.1,
-                &mut stats,
-                guard,
-            );
-            match found {
-                Ok(found) => {
-                    narrowing.take(window, found);
-                    result = Ok(narrowing.low);
-                }
-                Err(error) => {
-                    result = Err(error);
-                    break;
-                }
-            }
-        }
+        let result = narrow(
+            &mut search,
+            game,
+            &mut handle,
+            options,
+            state,
+            narrowing,
+            &mut stats,
+            guard,
+        );
         team.end();
         self.crew.clear();
         pruner.stats += stats;

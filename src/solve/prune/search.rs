@@ -54,9 +54,6 @@ struct Frame<G: Game> {
     /// The search's count of expanded states when this frame was opened (how much work its
     /// moves have taken so far decides whether to share the others).
     opened_at: u64,
-    /// Whether this state is a published split point (parallel searches only: the last of
-    /// `Search::splits` while it is on top): its moves are then taken from there.
-    shared: bool,
 }
 
 /// The reusable buffers of a pruning search.
@@ -287,7 +284,6 @@ impl<G: Game> Search<G> {
             child_alpha: 0,
             child_beta: 0,
             opened_at: stats.expanded,
-            shared: false,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
         Ok(Entry::Opened)
@@ -305,15 +301,14 @@ impl<G: Game> Search<G> {
         loop {
             let top = self.frames.len() - 1;
             // A worker waits for work: share an open state (looked for once per state expanded).
-            if self.offered_at != stats.expanded
-                && self.team.as_ref().is_some_and(|team| team.wanted())
+            if self.team.as_ref().is_some_and(|team| team.wanted())
+                && self.offered_at != stats.expanded
             {
                 self.offered_at = stats.expanded;
                 self.offer(stats);
             }
             let frame = &mut self.frames[top];
-            debug_assert!(!frame.shared || self.splits.last().is_some_and(|(i, _)| *i == top));
-            let split = shared_by(frame, &self.splits);
+            let split = split_of(top, &self.splits);
             let end = self.moves.len();
             // Try moves until one needs a search of its own, or a cut-off, or none is left.
             let mut pending = None;
@@ -362,7 +357,7 @@ impl<G: Game> Search<G> {
             }
             // The top frame is done: store what it learned and hand its result down.
             let done = self.frames.pop().expect("a frame is open");
-            if done.shared {
+            if !self.splits.is_empty() {
                 self.withdraw_from(self.frames.len());
             }
             self.moves.truncate(done.moves_start);
@@ -417,7 +412,7 @@ impl<G: Game> Search<G> {
         let window = (frame.child_alpha, frame.child_beta);
         let value = move_value(frame.gain, frame.turn, child, window, exact)?;
         if raise(frame, value) {
-            cut(frame, shared_by(frame, &self.splits), end);
+            cut(frame, split_of(index, &self.splits), end);
         }
         Ok(())
     }
@@ -455,17 +450,13 @@ fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entry> 
     }
 }
 
-/// The split point of `frame`, if it is one (it is then the last published: frames are
-/// published shallowest first, and `frame` is the top one or the one just below it).
+/// The split point of the top frame, whose index is `top`, if it is one: then the last
+/// published (frames are published shallowest first and withdrawn as they close).
 #[inline]
-fn shared_by<'s, G: Game>(
-    frame: &Frame<G>,
-    splits: &'s [(usize, Arc<SplitPoint<G>>)],
-) -> Option<&'s SplitPoint<G>> {
-    if frame.shared {
-        splits.last().map(|(_, split)| &**split)
-    } else {
-        None
+fn split_of<G: Game>(top: usize, splits: &[(usize, Arc<SplitPoint<G>>)]) -> Option<&SplitPoint<G>> {
+    match splits.last() {
+        Some((index, split)) if *index == top => Some(split),
+        _ => None,
     }
 }
 

@@ -25,11 +25,8 @@ impl<G: Game> Search<G> {
         let Some(team) = &self.team else {
             return;
         };
-        while let Some((index, split)) = self.splits.pop_if(|(index, _)| *index >= first) {
+        while let Some((_, split)) = self.splits.pop_if(|(index, _)| *index >= first) {
             team.withdraw(&split);
-            if let Some(frame) = self.frames.get_mut(index) {
-                frame.shared = false;
-            }
         }
     }
 
@@ -48,9 +45,8 @@ impl<G: Game> Search<G> {
                 None => self.moves.len(),
             };
             let frame = &self.frames[index];
-            if frame.shared {
-                let split = self.splits.iter().find(|(shared, _)| *shared == index);
-                if split.is_some_and(|(_, split)| split.has_moves()) {
+            if let Some((_, split)) = self.splits.iter().find(|(shared, _)| *shared == index) {
+                if split.has_moves() {
                     return;
                 }
                 continue;
@@ -72,7 +68,6 @@ impl<G: Game> Search<G> {
                 self.under.clone(),
             ));
             team.publish(Arc::clone(&split));
-            self.frames[index].shared = true;
             self.splits.push((index, split));
             return;
         }
@@ -109,24 +104,46 @@ impl<G: Game> Search<G> {
         else {
             return Ok(());
         };
+        let under = self.under.clone();
+        let nested = self
+            .nested
+            .get_or_insert_with(|| Box::new(Search::on_team(Arc::clone(&team))));
+        let going = || {
+            guard.cancelled()?;
+            if under.as_ref().is_some_and(|under| under.stopped()) {
+                return Err(Error::Cancelled);
+            }
+            Ok(!split.settled())
+        };
+        nested.help_while(&team, Some(&split), going, game, table, range, stats, guard)
+    }
+
+    /// Takes the moves that `team`'s workers share (only at split points under `within`, if
+    /// given) and values them, while `going` says so; spins while there is none to take.
+    /// Counted as a worker waiting for work meanwhile ([`Team::waiting`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn help_while<T: BoundTable<G>, R: RangeSource<G>>(
+        &mut self,
+        team: &Team<G>,
+        within: Option<&SplitPoint<G>>,
+        mut going: impl FnMut() -> Result<bool, Error>,
+        game: &G,
+        table: &mut T,
+        range: &R,
+        stats: &mut Stats,
+        guard: RunGuard<'_>,
+    ) -> Result<(), Error> {
         let mut idle = Some(team.waiting());
         let mut seen = None;
         let mut spins = 0u32;
-        while !split.settled() {
-            guard.cancelled()?;
-            if self.under.as_ref().is_some_and(|under| under.stopped()) {
-                return Err(Error::Cancelled);
-            }
+        while going()? {
             let published = team.publications();
             if seen != Some(published) {
                 seen = Some(published);
-                if let Some(task) = team.take(Some(&split)) {
-                    idle = None;
-                    let nested = self
-                        .nested
-                        .get_or_insert_with(|| Box::new(Search::on_team(Arc::clone(&team))));
-                    nested.help(task, game, table, range, stats, guard)?;
-                    idle = idle.or_else(|| Some(team.waiting()));
+                if let Some(task) = team.take(within) {
+                    idle.take();
+                    self.help(task, game, table, range, stats, guard)?;
+                    idle = Some(team.waiting());
                     seen = None;
                     continue;
                 }
