@@ -124,14 +124,19 @@ pub(super) fn pool_if_parallel(
 /// them) taken from the budget in `limits`.
 pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, Error> {
     *limits = stacks_held(threads, *limits)?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(WORKER_STACK)
+    builder(threads)
         .build()
         .map_err(|error| Error::ThreadStart {
             threads,
             message: error.to_string(),
         })
+}
+
+/// The command line's pools: `threads` threads of [`WORKER_STACK`] each.
+fn builder(threads: usize) -> rayon::ThreadPoolBuilder {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(WORKER_STACK)
 }
 
 /// [`pool`], with the calling thread as one of its `threads` (so that `install` from this
@@ -143,12 +148,7 @@ pub(super) fn pool_with_this_thread(
     limits: &mut Limits,
 ) -> Result<rayon::ThreadPool, Error> {
     let counted = stacks_held(threads, *limits)?;
-    match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(WORKER_STACK)
-        .use_current_thread()
-        .build()
-    {
+    match builder(threads).use_current_thread().build() {
         Ok(pool) => {
             *limits = counted;
             Ok(pool)
