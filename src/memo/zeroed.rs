@@ -6,7 +6,8 @@
 //! pages that read as zero and are only backed when first written, so a search that touches a
 //! few thousand slots pays for those pages only.
 //!
-//! A bound table is probed all over, so it is best backed by huge pages (2 MiB) throughout:
+//! A bound table (and the tier solver's dense values) is probed all over, so it is best backed
+//! by huge pages (2 MiB) throughout:
 //! [`Words`] starts a large table on a 2 MiB boundary. With 4 KiB pages at its ends instead
 //! (an allocation starts anywhere), each of those pages faults twice: a read maps the shared
 //! zero page, and the first write replaces it, which on a process with several threads
@@ -43,30 +44,6 @@ unsafe impl ZeroWord for AtomicI32 {}
 // SAFETY: as for `AtomicI8`.
 unsafe impl ZeroWord for AtomicI64 {}
 
-/// `len` words, all zero, or `Error::Allocation` (naming `what`) if the allocation fails.
-pub(crate) fn zeroed_words<T: ZeroWord>(len: usize, what: &str) -> Result<Vec<T>, Error> {
-    let refuse = || Error::Allocation {
-        what: format!("{what} of {len} slots"),
-        bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-    };
-    let layout = Layout::array::<T>(len).map_err(|_| refuse())?;
-    if layout.size() == 0 {
-        return Ok(Vec::new());
-    }
-    // SAFETY: `layout` has a non-zero size (checked just above), as `alloc_zeroed` requires.
-    let pointer = unsafe { alloc_zeroed(layout) }.cast::<T>();
-    if pointer.is_null() {
-        return Err(refuse());
-    }
-    advise_huge_pages(pointer.cast::<u8>(), layout.size());
-    // SAFETY: `pointer` was allocated by the global allocator (the one `Vec` uses) with the
-    // layout of an array of `len` values of `T`, which is the layout `Vec` frees a capacity of
-    // `len` with; it is not null; its `len` elements are initialised, since every byte is zero
-    // and zero bytes are a valid `T` (`ZeroWord`'s contract); length and capacity are both
-    // `len`, so the length does not exceed the capacity. The `Vec` is the pointer's only owner.
-    Ok(unsafe { Vec::from_raw_parts(pointer, len, len) })
-}
-
 /// A huge page: where a large table of [`Words`] starts.
 const HUGE: usize = 2 << 20;
 
@@ -91,9 +68,8 @@ impl<T: ZeroWord> Words<T> {
         let words = Layout::array::<T>(len).map_err(|_| refuse())?;
         if words.size() == 0 {
             return Ok(Words {
-                start: NonNull::dangling(),
                 len,
-                allocation: None,
+                ..Words::default()
             });
         }
         // Room to start on a huge page's boundary: never touched, so never backed.
@@ -119,6 +95,17 @@ impl<T: ZeroWord> Words<T> {
             len,
             allocation: Some((base, layout)),
         })
+    }
+}
+
+/// No words.
+impl<T: ZeroWord> Default for Words<T> {
+    fn default() -> Self {
+        Words {
+            start: NonNull::dangling(),
+            len: 0,
+            allocation: None,
+        }
     }
 }
 
@@ -208,7 +195,7 @@ fn advise_huge_pages(start: *mut u8, bytes: usize) {
         // `MADV_HUGEPAGE` changes only how the kernel backs those pages, never their contents
         // (zero, as allocated) nor their validity; a refusal (an error return, say with
         // huge pages off) leaves the memory as it was, so the result is not needed.
-        // Exercised by every table of 4 MiB or more, as in `zeroed_words`' test below.
+        // Exercised by every table of 2 MiB or more, as in the tests below.
         unsafe {
             madvise(
                 start.wrapping_add(first - address),
@@ -229,26 +216,29 @@ mod tests {
     use std::sync::atomic::Ordering;
 
     #[test]
-    fn zeroed_words_read_zero_and_take_writes() {
-        let mut words = zeroed_words::<u64>(1 << 20, "a test table").unwrap();
+    fn words_of_every_kind_read_zero_and_take_writes() {
+        let mut words = Words::<u64>::zeroed(1 << 20, "a test table").unwrap();
         assert_eq!(words.len(), 1 << 20);
-        assert_eq!(words.capacity(), 1 << 20);
         assert!(words.iter().all(|&word| word == 0));
         words[12345] = 7;
-        words.push(9); // grows: the allocation is Vec's own
-        assert_eq!((words[12345], words[1 << 20]), (7, 9));
-        let atomics = zeroed_words::<AtomicU64>(1000, "a test table").unwrap();
+        assert_eq!(words[12345], 7);
+        let atomics = Words::<AtomicU64>::zeroed(1000, "a test table").unwrap();
         assert!(atomics.iter().all(|word| word.load(Ordering::Relaxed) == 0));
         atomics[999].store(5, Ordering::Relaxed);
         assert_eq!(atomics[999].load(Ordering::Relaxed), 5);
-        assert!(zeroed_words::<u64>(0, "an empty table").unwrap().is_empty());
-        let bytes = zeroed_words::<std::sync::atomic::AtomicI8>(5 << 20, "a test table").unwrap();
+        assert!(
+            Words::<u64>::zeroed(0, "an empty table")
+                .unwrap()
+                .is_empty()
+        );
+        assert!(Words::<u64>::default().is_empty());
+        let bytes = Words::<std::sync::atomic::AtomicI8>::zeroed(5 << 20, "a test table").unwrap();
         assert!(bytes.iter().all(|byte| byte.load(Ordering::Relaxed) == 0));
         bytes[(5 << 20) - 1].store(-3, Ordering::Relaxed);
         assert_eq!(bytes[(5 << 20) - 1].load(Ordering::Relaxed), -3);
-        let halves = zeroed_words::<std::sync::atomic::AtomicI16>(3, "a test table").unwrap();
-        let quads = zeroed_words::<std::sync::atomic::AtomicI32>(3, "a test table").unwrap();
-        let longs = zeroed_words::<std::sync::atomic::AtomicI64>(3, "a test table").unwrap();
+        let halves = Words::<std::sync::atomic::AtomicI16>::zeroed(3, "a test table").unwrap();
+        let quads = Words::<std::sync::atomic::AtomicI32>::zeroed(3, "a test table").unwrap();
+        let longs = Words::<std::sync::atomic::AtomicI64>::zeroed(3, "a test table").unwrap();
         assert_eq!(halves[2].load(Ordering::Relaxed), 0);
         assert_eq!(quads[2].load(Ordering::Relaxed), 0);
         assert_eq!(longs[2].load(Ordering::Relaxed), 0);
@@ -256,8 +246,6 @@ mod tests {
 
     #[test]
     fn a_table_too_large_to_lay_out_is_refused_with_its_name() {
-        let error = zeroed_words::<u64>(usize::MAX / 4, "a huge table").unwrap_err();
-        assert!(error.to_string().contains("a huge table"), "{error}");
         let error = Words::<u64>::zeroed(usize::MAX / 4, "a huge table").unwrap_err();
         assert!(error.to_string().contains("a huge table"), "{error}");
     }

@@ -22,7 +22,7 @@ use super::{Clock, Counts, Sweep, TierStats, beyond_bound};
 use crate::engines::kernel::{Limits, combine};
 use crate::error::Error;
 use crate::game::{DenseIndex, Game, OnIndex, Score, Tiered};
-use crate::memo::zeroed::{ZeroWord, zeroed_words};
+use crate::memo::zeroed::{Words, ZeroWord};
 
 /// A slot of the dense layout: an atomic integer holding a value with its sign bit flipped.
 pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
@@ -77,10 +77,10 @@ slots!(AtomicI8 => i8, AtomicI16 => i16, AtomicI32 => i32, AtomicI64 => i64);
 /// The values of a dense solve, in the width it chose.
 #[derive(Debug)]
 pub(super) enum Values {
-    I8(Vec<AtomicI8>),
-    I16(Vec<AtomicI16>),
-    I32(Vec<AtomicI32>),
-    I64(Vec<AtomicI64>),
+    I8(Words<AtomicI8>),
+    I16(Words<AtomicI16>),
+    I32(Words<AtomicI32>),
+    I64(Words<AtomicI64>),
 }
 
 impl Values {
@@ -185,12 +185,12 @@ impl<G: Tiered> OnIndex<G> for Fits<'_, G> {
 
 impl<G: Tiered, S: Sweep<G>> Layout<'_, G, S> {
     /// Values every tier from the last down to `from` into one array of `len` slots.
-    fn solve<A: Slot>(&self, len: usize) -> Result<(Vec<A>, TierStats), Error>
+    fn solve<A: Slot>(&self, len: usize) -> Result<(Words<A>, TierStats), Error>
     where
         G: DenseIndex,
     {
         let (game, count) = (self.game, self.game.tier_count());
-        let values = zeroed_words::<A>(len, "the tier solver's values by dense index")?;
+        let values = Words::<A>::zeroed(len, "the tier solver's values by dense index")?;
         let held = len as u64 * self.width;
         let mut stats = TierStats {
             value_bytes: self.width as usize,

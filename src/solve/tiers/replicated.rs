@@ -20,7 +20,7 @@ use super::{CHUNK, Counts, walk, width_of};
 use crate::engines::kernel::Limits;
 use crate::error::Error;
 use crate::game::{DenseIndex, OnIndex, Tiered};
-use crate::memo::zeroed::zeroed_words;
+use crate::memo::zeroed::Words;
 
 use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
 
@@ -78,11 +78,13 @@ where
     let len = game.index_len();
     // A failure is recorded, not returned: the other workers still need this one's steps.
     let mut fault: Option<Error> = None;
-    let values: Rc<Vec<A>> = Rc::new(
-        zeroed_words::<A>(len, "the tier solver's values by dense index").unwrap_or_else(|error| {
-            fault = Some(error);
-            Vec::new()
-        }),
+    let values: Rc<Words<A>> = Rc::new(
+        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
+            |error| {
+                fault = Some(error);
+                Words::default()
+            },
+        ),
     );
     let received: Rc<std::cell::RefCell<Option<Error>>> = Rc::default();
     let mut input = InputHandle::new();
