@@ -28,8 +28,10 @@ pub struct DotsAndBoxes {
     columns: u32,
     edges: u32,
     /// For each edge, the boxes it borders, as masks of their four edges (a second box of
-    /// `u64::MAX`, never complete, for an edge on the border).
-    borders: Vec<[u64; 2]>,
+    /// `u64::MAX`, never complete, for an edge on the border, and both for a bit past the
+    /// last edge): one entry for each bit of a state, so that a look-up needs no bounds check
+    /// (the tier solver's kernel makes one per move).
+    borders: Box<[[u64; 2]; 64]>,
 }
 
 impl DotsAndBoxes {
@@ -60,7 +62,7 @@ impl DotsAndBoxes {
                  most {MAX_EDGES} edges (3 x 3 boxes have 24, 3 x 4 have 31, 5 x 5 have 60)"
             )));
         }
-        let mut borders = vec![[u64::MAX; 2]; edges as usize];
+        let mut borders = Box::new([[u64::MAX; 2]; 64]);
         for row in 0..rows {
             for column in 0..columns {
                 let top = row * columns + column;
@@ -95,7 +97,7 @@ impl DotsAndBoxes {
     /// The boxes that drawing `edge` completes when `next` is drawn (`edge` included).
     #[inline]
     fn completed(&self, next: u64, edge: u32) -> Score {
-        let [first, second] = self.borders[edge as usize];
+        let [first, second] = self.borders[edge as usize % 64];
         Score::from(next & first == first) + Score::from(next & second == second)
     }
 }
