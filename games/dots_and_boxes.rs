@@ -4,7 +4,7 @@
 
 use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
 use crate::error::Error;
-use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Tiered, Turn};
+use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, StateAt, Step, Tiered, Turn};
 
 /// The most edges a board may have: the state is a 64-bit mask of drawn edges. (What a solve
 /// can hold is set by the memory budget: the exhaustive engine's dense index space is
@@ -94,6 +94,12 @@ impl DotsAndBoxes {
         self.edges
     }
 
+    /// Every edge drawn: the bitmask of the full board.
+    #[inline]
+    fn all(&self) -> u64 {
+        u64::MAX >> (64 - self.edges)
+    }
+
     /// The boxes that drawing `edge` completes when `next` is drawn (`edge` included).
     #[inline]
     fn completed(&self, next: u64, edge: u32) -> Score {
@@ -129,7 +135,7 @@ impl Game for DotsAndBoxes {
     /// Only the free edges, lowest first (as [`moves`](Game::moves) lists them), each found
     /// by clearing the lowest bit of the free set: no list, and no test of drawn edges.
     fn for_each_step(&self, drawn: &u64, _: &mut Vec<u8>, mut each: impl FnMut(Step<u64>) -> bool) {
-        let mut free = !drawn & (u64::MAX >> (64 - self.edges));
+        let mut free = !drawn & self.all();
         while free != 0 {
             let edge = free.trailing_zeros();
             free &= free - 1;
@@ -157,16 +163,31 @@ impl Game for DotsAndBoxes {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().dense_index().tiers()
+        Capabilities::none().ordered_index().tiers()
     }
 }
 
+/// A board's index is the set of edges *not* drawn, as a bitmask: every move draws one, so it
+/// leads to a smaller index, and the index orders the game
+/// ([`ordered_index`](Capabilities::ordered_index)). The tier solver on one thread then values
+/// the boards from index 0 (every edge drawn) up, as a hand-written sweep over bitmasks does.
 impl DenseIndex for DotsAndBoxes {
     fn index_len(&self) -> usize {
         1 << self.edges
     }
+    #[inline]
     fn index(&self, drawn: &u64) -> usize {
-        *drawn as usize
+        // The edges not drawn (a board with a bit past the last edge gets an index past the
+        // last, not another board's).
+        (drawn ^ self.all()) as usize
+    }
+}
+
+impl StateAt for DotsAndBoxes {
+    #[inline]
+    fn state_at(&self, index: usize) -> Option<u64> {
+        let free = index as u64;
+        (free <= self.all()).then_some(free ^ self.all())
     }
 }
 
@@ -192,7 +213,8 @@ impl Tiered for DotsAndBoxes {
     }
     #[inline]
     fn unrank_next(&self, tier: usize, rank: u64, previous: &u64) -> Option<u64> {
-        if rank >= self.tier_len(tier) || *previous == 0 {
+        if *previous == 0 {
+            // Tier 0 holds the empty board alone.
             return self.unrank(tier, rank);
         }
         // Colex order is numeric order: the next larger mask with as many bits.
@@ -201,7 +223,10 @@ impl Tiered for DotsAndBoxes {
         // The bits that moved, shifted down to the bottom (`>> 2` and `/ lowest` as one shift:
         // a division per state cost as much as its moves' loads).
         let shift = lowest.trailing_zeros() + 2;
-        Some(carried | (carried ^ previous).checked_shr(shift).unwrap_or(0))
+        let next = carried | (carried ^ previous).checked_shr(shift).unwrap_or(0);
+        // Past the tier's last rank the next mask has a bit beyond the board's edges: tested
+        // here rather than the rank against the tier's length (a table look-up per state).
+        (next >> self.edges == 0).then_some(next)
     }
     fn tier_reach(&self) -> usize {
         1
@@ -234,7 +259,7 @@ impl Tiered for DotsAndBoxes {
             bits &= bits - 1;
         }
         let all_moved = moved[count];
-        let mut free = !drawn & (u64::MAX >> (64 - self.edges));
+        let mut free = !drawn & self.all();
         while free != 0 {
             let edge = free.trailing_zeros();
             free &= free - 1;

@@ -331,7 +331,9 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// it orders the game: every move leads to a state of a smaller index, and [`StateAt`]
     /// gives the state at each index. The solver then values the states in index order, each
     /// from its children's stored values (the array DP a user writes by hand), with no search;
-    /// it values every index `state_at` gives, reachable or not.
+    /// it values every index `state_at` gives, reachable or not. A game that also declares
+    /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
+    /// dense layout in this order too.
     pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T>
     where
         G: StateAt,

@@ -1330,6 +1330,37 @@ fn saved_solutions_round_trip_and_bad_files_are_refused() {
     longer.push(0);
     std::fs::write(&bad, &longer).unwrap();
     assert!(load(&["nim", "3,4,5"]).contains("after its checksum"));
+    // A file of format version 1 (the same layout) is read, but for Dots and Boxes, whose
+    // boards are numbered otherwise since version 2; another version is refused.
+    let with_version = |file: &[u8], version: u32| {
+        let mut file = file.to_vec();
+        file[8..12].copy_from_slice(&version.to_le_bytes());
+        let body = file.len() - 8;
+        let sum = file[..body]
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |sum, &byte| {
+                (sum ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        file[body..].copy_from_slice(&sum.to_le_bytes());
+        file
+    };
+    std::fs::write(&bad, with_version(&good, 1)).unwrap();
+    let loaded = json(&["nim", "3,4,5", "--load", bad_path], None);
+    let solved = json(&["nim", "3,4,5"], None);
+    assert_eq!(
+        (&loaded["value"], &loaded["line"]),
+        (&solved["value"], &solved["line"])
+    );
+    assert_eq!(loaded["table"], "loaded");
+    std::fs::write(&bad, with_version(&good, 3)).unwrap();
+    assert!(load(&["nim", "3,4,5"]).contains("format version 3"));
+    json(&["dots-and-boxes", "1", "2", "--save", path], None);
+    let boxes = std::fs::read(&file).unwrap();
+    std::fs::write(&bad, with_version(&boxes, 1)).unwrap();
+    assert!(load(&["dots-and-boxes", "1", "2"]).contains("solve it again with --save"));
+    std::fs::write(&bad, with_version(&boxes, 2)).unwrap();
+    let loaded = json(&["dots-and-boxes", "1", "2", "--load", bad_path], None);
+    assert_eq!(loaded["table"], "loaded");
     // --save and --load are for solving the exhaustive games.
     rejected(&["connect-four", "--save", path], None, 2);
     rejected(&["check", "nim", "1,2", "--load", path], None, 2);

@@ -9,7 +9,8 @@ use gamesolver::engines::{par_tier_solve_with, solve, tier_solve, tier_solve_wit
 use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn,
+    Capabilities, Declares, DenseIndex, Error, Game, KeepTiers, Limits, Score, StateAt, Step,
+    Tiered, Turn,
 };
 
 /// A race along a track of cells with points: move 1 to 3 cells ahead, gain the points of the
@@ -232,6 +233,73 @@ impl Tiered for Line {
     }
 }
 
+/// [`Line`] with an ordered index: cell `c` at index `len − c` (every move leads to a smaller
+/// index), index 0 a hole no state has (`state_at` gives none), so that the sweep by index
+/// never has every slot below it valued.
+#[derive(Debug, Clone)]
+struct Ordered(Line);
+
+impl Game for Ordered {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        self.0.start()
+    }
+    fn moves(&self, cell: &usize, moves: &mut Vec<usize>) {
+        self.0.moves(cell, moves);
+    }
+    fn play(&self, cell: &usize, step: &usize) -> Step<usize> {
+        self.0.play(cell, step)
+    }
+    fn payoff(&self, cell: &usize) -> Score {
+        self.0.payoff(cell)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().ordered_index().tiers()
+    }
+}
+
+impl DenseIndex for Ordered {
+    fn index_len(&self) -> usize {
+        self.0.points.len() + 1
+    }
+    fn index(&self, cell: &usize) -> usize {
+        self.0.points.len() - cell
+    }
+}
+
+impl StateAt for Ordered {
+    fn state_at(&self, index: usize) -> Option<usize> {
+        (1..=self.0.points.len())
+            .contains(&index)
+            .then(|| self.0.points.len() - index)
+    }
+}
+
+impl Tiered for Ordered {
+    fn tier_count(&self) -> usize {
+        self.0.tier_count()
+    }
+    fn tier(&self, cell: &usize) -> usize {
+        self.0.tier(cell)
+    }
+    fn tier_len(&self, tier: usize) -> u64 {
+        self.0.tier_len(tier)
+    }
+    fn rank(&self, cell: &usize) -> u64 {
+        self.0.rank(cell)
+    }
+    fn unrank(&self, tier: usize, rank: u64) -> Option<usize> {
+        self.0.unrank(tier, rank)
+    }
+    fn tier_reach(&self) -> usize {
+        self.0.tier_reach()
+    }
+    fn value_bound(&self) -> Score {
+        self.0.value_bound()
+    }
+}
+
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -278,6 +346,8 @@ fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
                 "{rows}x{columns}, {threads} threads"
             );
             assert_eq!(parallel.stats().states, sequential.stats().states);
+            // One thread sweeps the ordered index, more solve by tiers: the same moves.
+            assert_eq!(parallel.stats().moves, sequential.stats().moves);
         }
     }
 }
@@ -378,6 +448,50 @@ fn the_dense_layout_refuses_moves_to_states_not_valued_and_indices_past_the_end(
                 }
             }
         }
+    }
+}
+
+#[test]
+fn an_ordered_index_is_swept_with_its_holes_and_a_move_up_the_index_is_refused() {
+    for seed in 0..20 {
+        let points = random_values(3 + seed as usize % 20, seed, -50, 50);
+        let line = Line {
+            points: points.clone(),
+            back: false,
+            short_index: false,
+        };
+        let engine = solve(&line, HashTable::new()).unwrap().value();
+        let game = Ordered(line.clone());
+        // One thread sweeps the index (its hole at 0 means every read is checked), more solve
+        // by tiers: every cell's value is the engine's either way.
+        let swept = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        let by_tiers = pool(2)
+            .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::All))
+            .unwrap();
+        assert_eq!(swept.value(), engine, "{points:?}");
+        assert_eq!(by_tiers.value(), engine, "{points:?}");
+        assert_eq!(
+            (swept.stats().states, swept.stats().holes),
+            (points.len() as u64, 1)
+        );
+        assert_eq!(swept.stats().moves, by_tiers.stats().moves);
+        let mut exhaustive = solve(&line, HashTable::new()).unwrap();
+        for cell in 0..points.len() {
+            let value = exhaustive.value_of(&cell).unwrap();
+            assert_eq!(swept.value_of(&cell), Some(value), "{points:?} {cell}");
+        }
+        // A move back a cell leads to a larger index: refused by the sweep, naming the
+        // declaration, and by tiers.
+        let faulty = Ordered(Line { back: true, ..line });
+        match tier_solve_with(&faulty, Limits::default(), KeepTiers::All) {
+            Err(Error::InvalidGame(message)) => {
+                assert!(message.contains("ordered index"), "{message}")
+            }
+            other => panic!("{points:?}: {other:?}"),
+        }
+        let solved =
+            pool(2).install(|| par_tier_solve_with(&faulty, Limits::default(), KeepTiers::All));
+        assert!(matches!(solved, Err(Error::InvalidGame(_))), "{solved:?}");
     }
 }
 

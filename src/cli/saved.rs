@@ -21,8 +21,14 @@ use super::registry::{Done, Saved, Task, with_engine_game};
 
 /// The file's first eight bytes.
 const MAGIC: &[u8; 8] = b"GSOLVTBL";
-/// The format's version; a file of another version is refused.
-const VERSION: u32 = 1;
+/// The format's version; a file of another version is refused, but for version 1, which has
+/// the same layout and is read for every game but [`REINDEXED`].
+const VERSION: u32 = 2;
+
+/// The games whose dense index changed since format version 1 (Dots and Boxes indexes a board
+/// by the edges not drawn since version 2): a version 1 file of one would give other boards'
+/// values, and is refused.
+const REINDEXED: [&str; 1] = ["dots-and-boxes"];
 
 /// FNV-1a, 64 bits: the checksum over every byte before it (a guard against corruption, not
 /// against tampering).
@@ -212,13 +218,19 @@ pub fn load<G: DenseIndex>(
         return Err(refuse("it is not a saved gamesolver solution".into()));
     }
     let version = u32::from_le_bytes(input.take::<4>("the header")?);
-    if version != VERSION {
+    if version != VERSION && version != 1 {
         return Err(refuse(format!(
-            "it is in format version {version}; this gamesolver reads version {VERSION}"
+            "it is in format version {version}; this gamesolver reads versions 1 and {VERSION}"
         )));
     }
     let length = input.u64("the game's name")?;
     let wanted = name.id();
+    if version == 1 && REINDEXED.contains(&wanted) {
+        return Err(refuse(format!(
+            "it was saved in format version 1, when {wanted} numbered its positions \
+             otherwise: solve it again with --save"
+        )));
+    }
     // Game names are short: a long one is a damaged header.
     if length > 64 {
         return Err(refuse("its header is damaged: the file is corrupt".into()));

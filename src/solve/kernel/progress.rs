@@ -1,12 +1,13 @@
 //! Live figures of a running solve, for a reporter on another thread.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use crate::error::Error;
 
 /// Counters a solve updates as it goes and any thread may read: the states stored (by the
 /// engines), the bytes held, and for solvers that work in steps (the specialised Stone Game II
-/// solver: rows of its table; the tier solver: tiers) how many are done of how many.
+/// solver: rows of its table; the tier solver: tiers, or blocks of indices where it sweeps an
+/// ordered index) how many are done of how many.
 ///
 /// Attach one with [`Limits::progress`](crate::Limits::progress). The engines write it where
 /// they already check their limits (every 1024 stored states, and when their stack grows), so
@@ -33,8 +34,8 @@ pub struct Progress {
     bytes: AtomicU64,
     done: AtomicU64,
     steps: AtomicU64,
-    /// Whether the steps are tiers (else rows).
-    tiers: AtomicBool,
+    /// What the steps are: [`ROWS`], [`TIERS`] or [`BLOCKS`].
+    kind: AtomicU8,
     /// Whether the solves that report here are asked to stop.
     stopping: AtomicBool,
 }
@@ -48,7 +49,7 @@ impl Progress {
             bytes: AtomicU64::new(0),
             done: AtomicU64::new(0),
             steps: AtomicU64::new(0),
-            tiers: AtomicBool::new(false),
+            kind: AtomicU8::new(ROWS),
             stopping: AtomicBool::new(false),
         }
     }
@@ -134,24 +135,29 @@ impl Progress {
         }
     }
 
-    /// What a step is: `"tier"` for the tier solver, `"row"` for the specialised Stone Game II
-    /// solver.
+    /// What a step is: `"tier"` for the tier solver, `"block"` (of 4096 indices) for the tier
+    /// solver sweeping an ordered index on one thread, `"row"` for the specialised Stone Game
+    /// II solver.
     ///
     /// ```
     /// use gamesolver::{KeepTiers, Limits, Progress, games::DotsAndBoxes};
-    /// use gamesolver::engines::{tier_solve_with};
+    /// use gamesolver::engines::{par_tier_solve_with, tier_solve_with};
     ///
     /// static PROGRESS: Progress = Progress::new();
-    /// let game = DotsAndBoxes::new(2, 2).unwrap();
+    /// let game = DotsAndBoxes::new(2, 2).unwrap(); // 12 edges: 4096 boards
     /// let limits = Limits::default().progress(&PROGRESS);
-    /// tier_solve_with(&game, limits, KeepTiers::Needed).unwrap();
+    /// // Two threads solve by tiers, 13 of them; one sweeps the ordered index in blocks.
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.install(|| par_tier_solve_with(&game, limits, KeepTiers::Needed)).unwrap();
     /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((13, 13)), "tier"));
+    /// tier_solve_with(&game, limits, KeepTiers::Needed).unwrap();
+    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((1, 1)), "block"));
     /// ```
     pub fn step_name(&self) -> &'static str {
-        if self.tiers.load(Ordering::Relaxed) {
-            "tier"
-        } else {
-            "row"
+        match self.kind.load(Ordering::Relaxed) {
+            TIERS => "tier",
+            BLOCKS => "block",
+            _ => "row",
         }
     }
 
@@ -171,7 +177,14 @@ impl Progress {
     /// Records `done` of `of` tiers, and the bytes held.
     #[inline]
     pub(crate) fn record_tiers(&self, done: u64, of: u64, bytes: u64) {
-        self.tiers.store(true, Ordering::Relaxed);
+        self.kind.store(TIERS, Ordering::Relaxed);
+        self.record_steps(done, of, bytes);
+    }
+
+    /// Records `done` of `of` blocks of indices, and the bytes held.
+    #[inline]
+    pub(crate) fn record_blocks(&self, done: u64, of: u64, bytes: u64) {
+        self.kind.store(BLOCKS, Ordering::Relaxed);
         self.record_steps(done, of, bytes);
     }
 
@@ -183,6 +196,13 @@ impl Progress {
         self.bytes.store(bytes, Ordering::Relaxed);
     }
 }
+
+/// Steps that are rows of a table.
+const ROWS: u8 = 0;
+/// Steps that are tiers.
+const TIERS: u8 = 1;
+/// Steps that are blocks of indices.
+const BLOCKS: u8 = 2;
 
 /// Two handles are equal when they are the same counters (so that [`Limits`](crate::Limits)
 /// stays comparable).

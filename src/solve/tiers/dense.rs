@@ -18,16 +18,19 @@
 
 use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64, Ordering::Relaxed};
 
-use super::{Clock, Counts, Sweep, TierStats, beyond_bound};
+use super::{Clock, Counts, Sweep, TierStats};
 use crate::engines::kernel::{Limits, combine};
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, OnIndex, Score, Tiered};
+use crate::game::{DenseIndex, Game, OnIndex, Score, StateAt, Tiered};
 use crate::memo::zeroed::{Words, ZeroWord};
 
 /// A slot of the dense layout: an atomic integer holding a value with its sign bit flipped.
 pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
     /// The value held, or `None` if the slot was never written.
     fn value(&self) -> Option<Score>;
+    /// The value held by a slot known to be written (one never written reads as `MIN` of the
+    /// slot's width, a value no slot holds).
+    fn written(&self) -> Score;
     /// Writes `value`; `false` (and nothing written) if it does not fit the slot's width.
     fn set(&self, value: Score) -> bool;
     /// The integer the slot holds as it holds it (0: never written), to copy to another array.
@@ -41,12 +44,18 @@ pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
 }
 
 macro_rules! slots {
-    ($($atomic:ty => $int:ty),*) => {$(
+    ($($atomic:ty => $int:ty as $unsigned:ty),*) => {$(
         impl Slot for $atomic {
             #[inline(always)]
             fn value(&self) -> Option<Score> {
-                let value = self.load(Relaxed) ^ <$int>::MIN;
-                (value != <$int>::MIN).then_some(Score::from(value))
+                // `raw ^ MIN`, widened, is `raw` read unsigned less `|MIN|`: one load that
+                // zero-extends, and a subtraction the move's sum absorbs.
+                let raw = self.load(Relaxed);
+                (raw != 0).then(|| Score::from(raw as $unsigned) + Score::from(<$int>::MIN))
+            }
+            #[inline(always)]
+            fn written(&self) -> Score {
+                Score::from(self.load(Relaxed) as $unsigned) + Score::from(<$int>::MIN)
             }
             #[inline(always)]
             fn set(&self, value: Score) -> bool {
@@ -72,7 +81,38 @@ macro_rules! slots {
         }
     )*};
 }
-slots!(AtomicI8 => i8, AtomicI16 => i16, AtomicI32 => i32, AtomicI64 => i64);
+slots!(AtomicI8 => i8 as u8, AtomicI16 => i16 as u16, AtomicI32 => i32 as u32);
+
+impl Slot for AtomicI64 {
+    #[inline(always)]
+    fn value(&self) -> Option<Score> {
+        let value = self.load(Relaxed) ^ i64::MIN;
+        (value != i64::MIN).then_some(value)
+    }
+    #[inline(always)]
+    fn written(&self) -> Score {
+        self.load(Relaxed) ^ i64::MIN
+    }
+    #[inline(always)]
+    fn set(&self, value: Score) -> bool {
+        if value == i64::MIN {
+            return false;
+        }
+        self.store(value ^ i64::MIN, Relaxed);
+        true
+    }
+    #[cfg(feature = "distributed")]
+    #[inline(always)]
+    fn raw(&self) -> i64 {
+        self.load(Relaxed)
+    }
+    #[cfg(feature = "distributed")]
+    #[inline(always)]
+    fn set_raw(&self, raw: i64) {
+        self.store(raw, Relaxed);
+    }
+    type Raw = i64;
+}
 
 /// The values of a dense solve, in the width it chose.
 #[derive(Debug)]
@@ -120,25 +160,22 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
     where
         G: DenseIndex,
     {
-        let len = self.game.index_len();
-        if !fits(self.game, self.from, self.width, self.limits.memory_budget) {
-            return None;
+        self.solve_in(ByTiers)
+    }
+
+    /// From the first tier on one thread, index by index from 0 up: the order of a
+    /// hand-written sweep over bitmasks, which reads a move's value where a neighbouring state
+    /// just read it (by tiers, each tier's pass reads the whole array again). From a later
+    /// tier, or on more threads, by tiers.
+    fn ordered(self) -> Self::Output
+    where
+        G: StateAt,
+    {
+        if self.from == 0 {
+            self.solve_in(ByIndex)
+        } else {
+            self.solve_in(ByTiers)
         }
-        let solved = match self.width {
-            1 => self
-                .solve::<AtomicI8>(len)
-                .map(|(v, stats)| (Values::I8(v), stats)),
-            2 => self
-                .solve::<AtomicI16>(len)
-                .map(|(v, stats)| (Values::I16(v), stats)),
-            4 => self
-                .solve::<AtomicI32>(len)
-                .map(|(v, stats)| (Values::I32(v), stats)),
-            _ => self
-                .solve::<AtomicI64>(len)
-                .map(|(v, stats)| (Values::I64(v), stats)),
-        };
-        Some(solved.map(|(values, stats)| (values, stats, <G as DenseIndex>::index as IndexOf<G>)))
     }
 
     fn undeclared(self) -> Self::Output {
@@ -183,33 +220,127 @@ impl<G: Tiered> OnIndex<G> for Fits<'_, G> {
     }
 }
 
-impl<G: Tiered, S: Sweep<G>> Layout<'_, G, S> {
-    /// Values every tier from the last down to `from` into one array of `len` slots.
-    fn solve<A: Slot>(&self, len: usize) -> Result<(Words<A>, TierStats), Error>
-    where
-        G: DenseIndex,
-    {
-        let (game, count) = (self.game, self.game.tier_count());
+impl<G: Tiered + DenseIndex, S: Sweep<G>> Layout<'_, G, S> {
+    /// The dense solve in `order`, in the width chosen, if it fits.
+    fn solve_in<O: Order<G>>(self, order: O) -> Option<Result<Solved<G>, Error>> {
+        let len = self.game.index_len();
+        if !fits(self.game, self.from, self.width, self.limits.memory_budget) {
+            return None;
+        }
+        let solved = match self.width {
+            1 => self
+                .solve::<AtomicI8, O>(len, &order)
+                .map(|(v, stats)| (Values::I8(v), stats)),
+            2 => self
+                .solve::<AtomicI16, O>(len, &order)
+                .map(|(v, stats)| (Values::I16(v), stats)),
+            4 => self
+                .solve::<AtomicI32, O>(len, &order)
+                .map(|(v, stats)| (Values::I32(v), stats)),
+            _ => self
+                .solve::<AtomicI64, O>(len, &order)
+                .map(|(v, stats)| (Values::I64(v), stats)),
+        };
+        Some(solved.map(|(values, stats)| (values, stats, <G as DenseIndex>::index as IndexOf<G>)))
+    }
+
+    /// Values every tier from the last down to `from` into one array of `len` slots, in
+    /// `order`.
+    fn solve<A: Slot, O: Order<G>>(
+        &self,
+        len: usize,
+        order: &O,
+    ) -> Result<(Words<A>, TierStats), Error> {
         let values = Words::<A>::zeroed(len, "the tier solver's values by dense index")?;
-        let held = len as u64 * self.width;
         let mut stats = TierStats {
             value_bytes: self.width as usize,
-            peak_bytes: held,
+            peak_bytes: self.held(),
             dense: true,
             ..TierStats::default()
         };
-        for tier in (self.from..count).rev() {
-            let counts = self.sweep.dense(game, tier, &values, self.clock)?;
+        order.value_all(self, &values, &mut stats)?;
+        Ok((values, stats))
+    }
+
+    /// The bytes of the values.
+    fn held(&self) -> u64 {
+        self.game.index_len() as u64 * self.width
+    }
+
+    /// Records `done` of `of` steps (tiers or chunks of indices) in the progress, if any.
+    fn record(&self, done: u64, of: u64) {
+        if let Some(progress) = self.limits.progress {
+            progress.record_tiers(done, of, self.held());
+        }
+    }
+}
+
+/// The order a dense solve values the states in.
+trait Order<G: Tiered + DenseIndex> {
+    /// Values every state of the tiers `layout` solves into `values`; `stats` gets the counts.
+    fn value_all<A: Slot, S: Sweep<G>>(
+        &self,
+        layout: &Layout<'_, G, S>,
+        values: &[A],
+        stats: &mut TierStats,
+    ) -> Result<(), Error>;
+}
+
+/// Tier by tier from the last back, each tier's ranks in chunks on the sweep's threads.
+struct ByTiers;
+
+impl<G: Tiered + DenseIndex> Order<G> for ByTiers {
+    fn value_all<A: Slot, S: Sweep<G>>(
+        &self,
+        layout: &Layout<'_, G, S>,
+        values: &[A],
+        stats: &mut TierStats,
+    ) -> Result<(), Error> {
+        let (game, count) = (layout.game, layout.game.tier_count());
+        for tier in (layout.from..count).rev() {
+            let counts = layout.sweep.dense(game, tier, values, layout.clock)?;
             stats.tiers += 1;
             stats.states += counts.states;
             stats.holes += counts.holes;
             stats.moves += counts.moves;
-            if let Some(progress) = self.limits.progress {
-                let total = (count - self.from) as u64;
-                progress.record_tiers((count - tier) as u64, total, held);
-            }
+            layout.record((count - tier) as u64, (count - layout.from) as u64);
         }
-        Ok((values, stats))
+        Ok(())
+    }
+}
+
+/// Index by index from 0 up on one thread, for a game whose index orders it (every move leads
+/// to a smaller index): each state's moves are valued before it ([`by_index`](super::by_index));
+/// by tiers on more threads. Every index [`state_at`](StateAt::state_at) gives is valued, so
+/// this order is taken from the first tier only (where every state is one to value); an index
+/// with no state counts as a hole.
+struct ByIndex;
+
+impl<G: Tiered + StateAt> Order<G> for ByIndex {
+    fn value_all<A: Slot, S: Sweep<G>>(
+        &self,
+        layout: &Layout<'_, G, S>,
+        values: &[A],
+        stats: &mut TierStats,
+    ) -> Result<(), Error> {
+        let (progress, held) = (layout.limits.progress, layout.held());
+        let record = move |done, of| {
+            if let Some(progress) = progress {
+                progress.record_blocks(done, of, held);
+            }
+        };
+        let Some(counts) = layout
+            .sweep
+            .by_index(layout.game, values, layout.clock, &record)
+        else {
+            return ByTiers.value_all(layout, values, stats);
+        };
+        let counts = counts?;
+        stats.states = counts.states;
+        stats.holes = counts.holes;
+        stats.moves = counts.moves;
+        stats.tiers = layout.game.tier_count() - layout.from;
+        Ok(())
     }
 }
 
@@ -224,61 +355,116 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
 ) -> Result<Counts, Error> {
     let mut counts = Counts::default();
     super::walk(game, tier, (first, len), &mut counts, |rank, state| {
-        let (mut best, mut looked) = (Score::MIN, 0u64);
-        let mut fault: Option<Result<usize, Error>> = None;
-        game.for_each_step(state, moves, |step| {
-            looked += 1;
-            let index = game.index(&step.next);
-            let Some(child) = values.get(index).and_then(A::value) else {
-                fault = Some(Ok(index));
-                return false;
-            };
-            match combine(step.gain, step.turn, child) {
-                Ok(value) => {
-                    best = best.max(value);
-                    true
-                }
-                Err(error) => {
-                    fault = Some(Err(error));
-                    false
-                }
-            }
-        });
-        match fault {
-            Some(Ok(index)) => return Err(unvalued(game, tier, rank, index)),
-            Some(Err(error)) => return Err(error),
-            None => {}
-        }
-        let value = if looked == 0 {
-            game.payoff(state)
-        } else {
-            best
-        };
-        let index = game.index(state);
-        let Some(slot) = values.get(index) else {
-            return Err(Error::InvalidGame(format!(
-                "rank {rank} of tier {tier} has dense index {index}, not below index_len = {}",
-                values.len()
-            )));
-        };
-        if !slot.set(value) {
-            return Err(beyond_bound(game, tier, rank, value));
-        }
+        let read = |child| values.get(child).and_then(A::value);
+        let (value, looked) = valued(game, state, moves, read)
+            .map_err(|fault| fault.error(game, &format!("rank {rank} of tier {tier}"), false))?;
+        store(game, state, value, values)
+            .map_err(|fault| fault.error(game, &format!("rank {rank} of tier {tier}"), false))?;
         Ok(looked)
     })?;
     Ok(counts)
 }
 
-/// The error for a move to a state not valued yet.
-#[cold]
-fn unvalued<G: Tiered + DenseIndex>(game: &G, tier: usize, rank: u64, index: usize) -> Error {
-    Error::InvalidGame(format!(
-        "a move from tier {tier} (rank {rank}) leads to dense index {index}, which holds no \
-         value yet: moves must lead to a later tier, and every state of a later tier must be \
-         given by unrank at some rank, with an index below index_len = {} (check_tiers finds \
-         such faults)",
-        game.index_len()
-    ))
+/// The value of `state` from its moves' values, each read at its next state's index with
+/// `read` (`None`: not valued), or its payoff if it has no moves; and how many moves it has.
+#[inline(always)]
+pub(super) fn valued<G: Tiered + DenseIndex>(
+    game: &G,
+    state: &G::State,
+    moves: &mut Vec<G::Move>,
+    read: impl Fn(usize) -> Option<Score>,
+) -> Result<(Score, u64), Fault> {
+    // No move yet: no move's value is `Score::MIN` (`combine` refuses it).
+    let (mut best, mut looked) = (Score::MIN, 0u64);
+    // What stopped the moves early, kept small (an `Error` in the closure's state would be
+    // written back to memory at every move).
+    let mut fault = None;
+    game.for_each_step(state, moves, |step| {
+        looked += 1;
+        let index = game.index(&step.next);
+        let Some(child) = read(index) else {
+            fault = Some(Fault::Unvalued(index));
+            return false;
+        };
+        match combine(step.gain, step.turn, child) {
+            Ok(value) => {
+                best = best.max(value);
+                true
+            }
+            Err(_) => {
+                fault = Some(Fault::Overflow);
+                false
+            }
+        }
+    });
+    match fault {
+        Some(fault) => Err(fault),
+        None if best == Score::MIN => Ok((game.payoff(state), looked)),
+        None => Ok((best, looked)),
+    }
+}
+
+/// Writes `value` to `state`'s slot in `values`; the slot's index.
+#[inline(always)]
+pub(super) fn store<G: Tiered + DenseIndex, A: Slot>(
+    game: &G,
+    state: &G::State,
+    value: Score,
+    values: &[A],
+) -> Result<usize, Fault> {
+    let index = game.index(state);
+    let Some(slot) = values.get(index) else {
+        return Err(Fault::Outside(index));
+    };
+    if slot.set(value) {
+        Ok(index)
+    } else {
+        Err(Fault::Beyond(value))
+    }
+}
+
+/// What kept a state from being valued.
+#[derive(Clone, Copy)]
+pub(super) enum Fault {
+    /// A move leads to this dense index, which holds no value yet.
+    Unvalued(usize),
+    /// A move's value overflowed.
+    Overflow,
+    /// The state's own index, not below `index_len`.
+    Outside(usize),
+    /// The state's value, beyond the game's value bound.
+    Beyond(Score),
+}
+
+impl Fault {
+    /// The error, for the state described by `at`; `ordered` if the states were valued in
+    /// index order (an ordered index), else tier by tier.
+    #[cold]
+    pub(super) fn error<G: Tiered + DenseIndex>(self, game: &G, at: &str, ordered: bool) -> Error {
+        let len = game.index_len();
+        match self {
+            Fault::Unvalued(index) if ordered => Error::InvalidGame(format!(
+                "a move from {at} leads to dense index {index}, which holds no value yet: the \
+                 game declares an ordered index (Capabilities::ordered_index), so every move \
+                 must lead to a smaller index, and state_at must give every state a move \
+                 reaches, below index_len = {len}"
+            )),
+            Fault::Unvalued(index) => Error::InvalidGame(format!(
+                "a move from {at} leads to dense index {index}, which holds no value yet: \
+                 moves must lead to a later tier, and every state of a later tier must be \
+                 given by unrank at some rank, with an index below index_len = {len} \
+                 (check_tiers finds such faults)"
+            )),
+            Fault::Overflow => Error::ScoreOverflow,
+            Fault::Outside(index) => Error::InvalidGame(format!(
+                "{at} has dense index {index}, not below index_len = {len}"
+            )),
+            Fault::Beyond(value) => Error::InvalidGame(format!(
+                "{at} has value {value}, beyond the game's value_bound() = {}",
+                game.value_bound()
+            )),
+        }
+    }
 }
 
 #[cfg(all(test, feature = "cli"))]

@@ -15,15 +15,16 @@
 //! many places as the tiers to solve have ranks: a move's value is then one load at the next
 //! state's index, where the ranked layout computes the next state's rank (the dense module says
 //! how a move to a state not valued yet is still refused). Dots and Boxes 3×3 runs 2.4× faster
-//! so, level with a hand-written C sweep over bitmasks (docs/performance.md).
+//! so. On one thread, a game whose index is also declared ordered (every move lowers it) is
+//! valued index by index from 0 up, as a hand-written C sweep over bitmasks is (the `by_index`
+//! module): 1.2× that sweep's time on Dots and Boxes 3×3 (docs/performance.md).
 //!
 //! [`par_tier_solve`] splits each tier into chunks of ranks on the current rayon pool; the
 //! values are the same for every thread count (each state's value depends only on later tiers).
 
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
+mod by_index;
 #[cfg(feature = "distributed")]
 mod connect;
 mod dense;
@@ -32,6 +33,7 @@ pub mod distributed;
 #[cfg(feature = "distributed")]
 mod replicated;
 mod solution;
+mod sweep;
 #[cfg(feature = "distributed")]
 mod workers;
 
@@ -40,8 +42,8 @@ pub use solution::TierSolution;
 use super::kernel::{Limits, Progress, combine};
 use crate::error::Error;
 use crate::game::{Score, Tiered, visit_index};
-use dense::Slot;
 use solution::{Store, store_at};
+use sweep::{Parallel, Sequential, Sweep};
 
 /// Ranks per unit of work (and per check of the time limit).
 const CHUNK: usize = 1 << 12;
@@ -64,9 +66,10 @@ pub enum KeepTiers {
 pub struct TierStats {
     /// Tiers solved.
     pub tiers: usize,
-    /// States valued (ranks that [`unrank`](Tiered::unrank) gave a state).
+    /// States valued (ranks that [`unrank`](Tiered::unrank) gave a state; in a solve by
+    /// index, indices that [`state_at`](crate::StateAt::state_at) gave one).
     pub states: u64,
-    /// Ranks with no state (holes).
+    /// Ranks with no state (holes); in a solve by index, indices with none.
     pub holes: u64,
     /// Moves looked at.
     pub moves: u64,
@@ -184,157 +187,6 @@ macro_rules! cells {
 }
 cells!(i8, i16, i32, i64);
 
-/// How a tier's ranks are shared out: on this thread, or on the rayon pool.
-pub(crate) trait Sweep<G: Tiered> {
-    /// Values `cells` (ranks `first..`) of `tier` from the `kept` tiers, checking `clock`
-    /// between chunks.
-    fn tier<V: Cell>(
-        &self,
-        game: &G,
-        tier: usize,
-        cells: &mut [V],
-        kept: &[Option<Vec<V>>],
-        clock: &Clock,
-    ) -> Result<Counts, Error>;
-
-    /// Values every rank of `tier` into the dense layout's `values`, checking `clock` between
-    /// chunks.
-    fn dense<A: Slot>(
-        &self,
-        game: &G,
-        tier: usize,
-        values: &[A],
-        clock: &Clock,
-    ) -> Result<Counts, Error>
-    where
-        G: crate::DenseIndex;
-}
-
-/// How many chunks a tier of `len` ranks has.
-fn chunk_count(len: u64) -> u64 {
-    len.div_ceil(CHUNK as u64)
-}
-
-/// Chunk `chunk` of a tier of `len` ranks: its first rank and its length.
-fn span(len: u64, chunk: u64) -> (u64, u64) {
-    let first = chunk * CHUNK as u64;
-    (first, (CHUNK as u64).min(len - first))
-}
-
-/// Every chunk in turn, on the calling thread.
-struct Sequential;
-
-impl Sequential {
-    /// `work` on each of a tier's `chunks` in turn, with one list of moves, checking `clock`
-    /// after each; the counts added up.
-    fn each<T, M>(
-        chunks: impl Iterator<Item = T>,
-        tier: usize,
-        clock: &Clock,
-        mut work: impl FnMut(T, &mut Vec<M>) -> Result<Counts, Error>,
-    ) -> Result<Counts, Error> {
-        let (mut moves, mut counts) = (Vec::new(), Counts::default());
-        for chunk in chunks {
-            counts.add(work(chunk, &mut moves)?);
-            clock.check(tier)?;
-        }
-        Ok(counts)
-    }
-}
-
-impl<G: Tiered> Sweep<G> for Sequential {
-    fn tier<V: Cell>(
-        &self,
-        game: &G,
-        tier: usize,
-        cells: &mut [V],
-        kept: &[Option<Vec<V>>],
-        clock: &Clock,
-    ) -> Result<Counts, Error> {
-        let chunks = cells.chunks_mut(CHUNK).enumerate();
-        Sequential::each(chunks, tier, clock, |(index, chunk), moves| {
-            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
-        })
-    }
-
-    fn dense<A: Slot>(
-        &self,
-        game: &G,
-        tier: usize,
-        values: &[A],
-        clock: &Clock,
-    ) -> Result<Counts, Error>
-    where
-        G: crate::DenseIndex,
-    {
-        let len = game.tier_len(tier);
-        Sequential::each(0..chunk_count(len), tier, clock, |chunk, moves| {
-            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
-        })
-    }
-}
-
-/// Chunks shared out on the current rayon pool.
-struct Parallel;
-
-impl Parallel {
-    /// `work` on each of a tier's `chunks` on the pool, a list of moves per thread, checking
-    /// `clock` after each; the counts added up (the first error instead, if any).
-    fn each<I, M>(
-        chunks: I,
-        tier: usize,
-        clock: &Clock,
-        work: impl Fn(I::Item, &mut Vec<M>) -> Result<Counts, Error> + Sync + Send,
-    ) -> Result<Counts, Error>
-    where
-        I: IntoParallelIterator,
-    {
-        chunks
-            .into_par_iter()
-            .map_init(Vec::new, |moves, chunk| {
-                let counts = work(chunk, moves)?;
-                clock.check(tier)?;
-                Ok(counts)
-            })
-            .try_reduce(Counts::default, |mut all, counts| {
-                all.add(counts);
-                Ok(all)
-            })
-    }
-}
-
-impl<G: Tiered + Sync> Sweep<G> for Parallel {
-    fn tier<V: Cell>(
-        &self,
-        game: &G,
-        tier: usize,
-        cells: &mut [V],
-        kept: &[Option<Vec<V>>],
-        clock: &Clock,
-    ) -> Result<Counts, Error> {
-        let chunks = cells.par_chunks_mut(CHUNK).enumerate();
-        Parallel::each(chunks, tier, clock, |(index, chunk), moves| {
-            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
-        })
-    }
-
-    fn dense<A: Slot>(
-        &self,
-        game: &G,
-        tier: usize,
-        values: &[A],
-        clock: &Clock,
-    ) -> Result<Counts, Error>
-    where
-        G: crate::DenseIndex,
-    {
-        let len = game.tier_len(tier);
-        Parallel::each(0..chunk_count(len), tier, clock, |chunk, moves| {
-            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
-        })
-    }
-}
-
 /// Counts of one chunk (or tier).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Counts {
@@ -362,14 +214,22 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
+    /// An error if a stop was asked for or the time limit has passed, with tier `tier` still
+    /// to solve.
     fn check(&self, tier: usize) -> Result<(), Error> {
+        self.check_with(|| format!("{} tiers still to solve", tier - self.from + 1))
+    }
+
+    /// An error if a stop was asked for or the time limit has passed, saying what is left
+    /// with `left`.
+    fn check_with(&self, left: impl FnOnce() -> String) -> Result<(), Error> {
         if let Some(progress) = self.progress {
             progress.go_on()?;
         }
         match self.limit {
             Some(limit) if self.started.elapsed() > limit => Err(Error::TimeLimit {
                 limit,
-                progress: format!("{} tiers still to solve", tier - self.from + 1),
+                progress: left(),
             }),
             _ => Ok(()),
         }
@@ -434,21 +294,34 @@ fn walk<G: Tiered>(
     counts: &mut Counts,
     mut value: impl FnMut(u64, &G::State) -> Result<u64, Error>,
 ) -> Result<(), Error> {
-    let mut previous: Option<G::State> = None;
-    for rank in first..first + len {
-        let state = match &previous {
-            Some(previous) => game.unrank_next(tier, rank, previous),
-            None => game.unrank(tier, rank),
-        };
-        let Some(state) = state else {
-            counts.holes += 1;
-            previous = None;
+    // A state is unranked afresh at the chunk's start and after a hole; from there each state
+    // follows from the one before, with no `Option` of the previous state carried per state.
+    let (end, mut rank, mut holes, mut moves) = (first + len, first, 0, 0);
+    while rank < end {
+        let Some(mut state) = game.unrank(tier, rank) else {
+            holes += 1;
+            rank += 1;
             continue;
         };
-        counts.moves += value(rank, &state)?;
-        counts.states += 1;
-        previous = Some(state);
+        loop {
+            moves += value(rank, &state)?;
+            rank += 1;
+            if rank == end {
+                break;
+            }
+            match game.unrank_next(tier, rank, &state) {
+                Some(next) => state = next,
+                None => {
+                    holes += 1;
+                    rank += 1;
+                    break;
+                }
+            }
+        }
     }
+    counts.holes += holes;
+    counts.moves += moves;
+    counts.states += len - holes;
     Ok(())
 }
 
