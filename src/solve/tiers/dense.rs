@@ -44,18 +44,17 @@ pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
 }
 
 macro_rules! slots {
-    ($($atomic:ty => $int:ty as $unsigned:ty),*) => {$(
+    ($($atomic:ty => $int:ty, |$raw:ident| $decode:expr;)*) => {$(
         impl Slot for $atomic {
             #[inline(always)]
             fn value(&self) -> Option<Score> {
-                // `raw ^ MIN`, widened, is `raw` read unsigned less `|MIN|`: one load that
-                // zero-extends, and a subtraction the move's sum absorbs.
-                let raw = self.load(Relaxed);
-                (raw != 0).then(|| Score::from(raw as $unsigned) + Score::from(<$int>::MIN))
+                let $raw = self.load(Relaxed);
+                ($raw != 0).then(|| $decode)
             }
             #[inline(always)]
             fn written(&self) -> Score {
-                Score::from(self.load(Relaxed) as $unsigned) + Score::from(<$int>::MIN)
+                let $raw = self.load(Relaxed);
+                $decode
             }
             #[inline(always)]
             fn set(&self, value: Score) -> bool {
@@ -81,37 +80,13 @@ macro_rules! slots {
         }
     )*};
 }
-slots!(AtomicI8 => i8 as u8, AtomicI16 => i16 as u16, AtomicI32 => i32 as u32);
-
-impl Slot for AtomicI64 {
-    #[inline(always)]
-    fn value(&self) -> Option<Score> {
-        let value = self.load(Relaxed) ^ i64::MIN;
-        (value != i64::MIN).then_some(value)
-    }
-    #[inline(always)]
-    fn written(&self) -> Score {
-        self.load(Relaxed) ^ i64::MIN
-    }
-    #[inline(always)]
-    fn set(&self, value: Score) -> bool {
-        if value == i64::MIN {
-            return false;
-        }
-        self.store(value ^ i64::MIN, Relaxed);
-        true
-    }
-    #[cfg(feature = "distributed")]
-    #[inline(always)]
-    fn raw(&self) -> i64 {
-        self.load(Relaxed)
-    }
-    #[cfg(feature = "distributed")]
-    #[inline(always)]
-    fn set_raw(&self, raw: i64) {
-        self.store(raw, Relaxed);
-    }
-    type Raw = i64;
+// A value is `raw ^ MIN`, widened. Below 64 bits that is `raw` read unsigned less `|MIN|`: one
+// load that zero-extends, and a subtraction the move's sum absorbs.
+slots! {
+    AtomicI8 => i8, |raw| Score::from(raw as u8) + Score::from(i8::MIN);
+    AtomicI16 => i16, |raw| Score::from(raw as u16) + Score::from(i16::MIN);
+    AtomicI32 => i32, |raw| Score::from(raw as u32) + Score::from(i32::MIN);
+    AtomicI64 => i64, |raw| raw ^ i64::MIN;
 }
 
 /// The values of a dense solve, in the width it chose.
