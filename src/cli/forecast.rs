@@ -14,10 +14,16 @@ use crate::{
 use super::args::{Cli, SolverName};
 use super::present::{Presented, Work};
 
-/// Work below which no forecast is made unless a time limit asks for one: a solve this small
-/// takes well under a minute on any machine the program runs on, and the burst is not worth
-/// its time.
+/// Work of the exhaustive engine below which no forecast is made unless a time limit asks for
+/// one: a solve this small takes well under a minute on any machine the program runs on, and
+/// the burst is not worth its time.
 const SMALL_WORK: u64 = 50_000_000;
+
+/// The same for the tier solver, which values moves faster: on one thread of the 2-core
+/// machine of docs/performance.md, 2·10⁹ moves take about 3 s in the dense layout and 18 s by
+/// rank. Below it the burst (25 ms) would be a tenth of a solve such as Dots and Boxes 3×3's
+/// (2·10⁸ moves, 0.2 s on two threads), to say nothing.
+const SMALL_TIER_WORK: u64 = 2_000_000_000;
 
 /// How long a calibration burst runs at least.
 const BURST: Duration = Duration::from_millis(25);
@@ -32,7 +38,7 @@ pub(super) fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), Error> {
     let Some(work) = game.engine_work() else {
         return Ok(());
     };
-    judge(cli, "the engine", work, engine_rate)
+    judge(cli, "the engine", work, SMALL_WORK, engine_rate)
 }
 
 /// The same for the tier solver on `threads` threads, timed on the game's own sample; nothing
@@ -52,14 +58,21 @@ pub(super) fn foresee_tiers<G: Presented + Tiered>(
     // The tiers' ranks are split among the threads (measured: 1.7x to 1.9x on two).
     let speedup = 1.0 + 0.9 * (threads.max(1) - 1) as f64;
     let dense = crate::engines::tiers::solves_densely(game, budget);
-    judge(cli, "the tier solver", work, || {
+    judge(cli, "the tier solver", work, SMALL_TIER_WORK, || {
         tier_rate(&sample, dense) * speedup
     })
 }
 
-/// Refuses a solve whose forecast passes the time limit, and warns of one past a minute.
-fn judge(cli: &Cli, solver: &str, work: Work, rate: impl FnOnce() -> f64) -> Result<(), Error> {
-    if work.moves < SMALL_WORK && cli.time_limit.is_none() {
+/// Refuses a solve whose forecast passes the time limit, and warns of one past a minute; no
+/// forecast for work below `small` without a time limit.
+fn judge(
+    cli: &Cli,
+    solver: &str,
+    work: Work,
+    small: u64,
+    rate: impl FnOnce() -> f64,
+) -> Result<(), Error> {
+    if work.moves < small && cli.time_limit.is_none() {
         return Ok(());
     }
     let seconds = work.moves as f64 / rate();
