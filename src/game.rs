@@ -15,6 +15,9 @@ use std::marker::PhantomData;
 
 pub use crate::step::{Player, Score, Step, Turn};
 
+// The builder's methods (`value_range()`, `dense_index()`, …), in a file of their own.
+mod builder;
+
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
 /// The value implementing `Game` holds the rules and the fixed data of one instance (the piles
@@ -266,6 +269,11 @@ pub struct Declared;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Ordered;
 
+/// Marks a dense index declared as a set of bits that every move takes some from
+/// ([`Capabilities::subset_index`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Subsets;
+
 /// Marks a capability as not declared in [`Capabilities`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Undeclared;
@@ -294,80 +302,6 @@ impl<G: Game> Capabilities<G> {
             outcome_game: false,
             may_cycle: false,
             kinds: PhantomData,
-        }
-    }
-}
-
-impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
-    fn with<R2, I2, T2>(self) -> Capabilities<G, R2, I2, T2> {
-        Capabilities {
-            outcome_game: self.outcome_game,
-            may_cycle: self.may_cycle,
-            kinds: PhantomData,
-        }
-    }
-
-    /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
-    /// moves once one reaches the top of the state's range (a win/lose game stops at its first
-    /// winning move), and the pruning engine narrows its windows to it.
-    pub fn value_range(self) -> Capabilities<G, Declared, I, T>
-    where
-        G: ValueRange,
-    {
-        self.with()
-    }
-
-    /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
-    /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
-    /// instead of hash tables, and retrograde analysis numbers states by their index.
-    pub fn dense_index(self) -> Capabilities<G, R, Declared, T>
-    where
-        G: DenseIndex,
-    {
-        self.with()
-    }
-
-    /// Declares the game's [`DenseIndex`] as [`dense_index`](Self::dense_index) does, and that
-    /// it orders the game: every move leads to a state of a smaller index, and [`StateAt`]
-    /// gives the state at each index. The solver then values the states in index order, each
-    /// from its children's stored values (the array DP a user writes by hand), with no search;
-    /// it values every index `state_at` gives, reachable or not. A game that also declares
-    /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
-    /// dense layout in this order too.
-    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T>
-    where
-        G: StateAt,
-    {
-        self.with()
-    }
-
-    /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
-    pub fn tiers(self) -> Capabilities<G, R, I, Declared>
-    where
-        G: Tiered,
-    {
-        self.with()
-    }
-
-    /// Declares an *outcome game*: every final state's payoff is +1 (won for the side to
-    /// move), −1 (lost) or 0 (drawn), and no move gains points. Values are then −1, 0 or +1,
-    /// which the exhaustive engine cuts on when no range is declared, results report an
-    /// [`Outcome`](crate::Outcome) and remoteness, and a game that [may
-    /// cycle](Capabilities::may_cycle) is solved by retrograde analysis.
-    pub fn outcome_game(self) -> Self {
-        Capabilities {
-            outcome_game: true,
-            ..self
-        }
-    }
-
-    /// Declares that a line of play may return to an earlier state (an outcome game where
-    /// endless play is a draw): the solver then uses retrograde analysis, which needs an
-    /// [outcome game](Capabilities::outcome_game).
-    pub fn may_cycle(self) -> Self {
-        Capabilities {
-            may_cycle: true,
-            ..self
         }
     }
 }
@@ -468,6 +402,15 @@ pub trait OnIndex<G: Game> {
     {
         self.declared()
     }
+    /// The game declares a [subset](Capabilities::subset_index) index (which is ordered too);
+    /// by default as [`ordered`](OnIndex::ordered).
+    fn subsets(self) -> Self::Output
+    where
+        G: StateAt,
+        Self: Sized,
+    {
+        self.ordered()
+    }
 }
 
 /// Runs `visitor` on the index slot of `declared` (a game's [`Game::capabilities`]).
@@ -478,6 +421,12 @@ pub(crate) fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor
 impl<G: StateAt> IndexSlot<G> for Ordered {
     fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
         visitor.ordered()
+    }
+}
+
+impl<G: StateAt> IndexSlot<G> for Subsets {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.subsets()
     }
 }
 

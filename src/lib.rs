@@ -69,7 +69,8 @@ pub use deprecated::*;
 pub use error::Error;
 pub use game::{
     Capabilities, Declared, Declares, DenseIndex, Game, IndexSlot, OnIndex, OnRange, OnTiers,
-    Ordered, Player, RangeSlot, Score, Step, TierSlot, Tiered, Turn, Undeclared, ValueRange,
+    Ordered, Player, RangeSlot, Score, Step, Subsets, TierSlot, Tiered, Turn, Undeclared,
+    ValueRange,
 };
 pub use keys::{CompactKey, Symmetry};
 

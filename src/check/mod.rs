@@ -203,7 +203,9 @@ where
 }
 
 /// The checks of an [ordered index](crate::Capabilities::ordered_index), where the game declares
-/// one: every move of `states` leads to a smaller index, and `state_at` gives each state back.
+/// one: every move of `states` leads to a smaller index, and `state_at` gives each state back;
+/// for a [subset index](crate::Capabilities::subset_index), to an index whose bits are a subset
+/// of the state's.
 struct Order<'a, G: Game> {
     game: &'a G,
     states: &'a [G::State],
@@ -228,6 +230,24 @@ where
     where
         G: StateAt,
     {
+        self.check(false);
+    }
+
+    fn subsets(self)
+    where
+        G: StateAt,
+    {
+        self.check(true);
+    }
+}
+
+impl<G: StateAt> Order<'_, G>
+where
+    G::State: Eq + Debug,
+{
+    /// The checks of an ordered index, and with `subsets` of a subset index: every move's
+    /// index a proper subset of the state's.
+    fn check(self, subsets: bool) {
         let mut moves = Vec::new();
         for state in self.states {
             let index = self.game.index(state);
@@ -247,7 +267,16 @@ where
             self.game.moves(state, &mut moves);
             for mv in moves.drain(..) {
                 let next = self.game.index(&self.game.play(state, &mv).next);
-                if next >= index {
+                if subsets && next & !index != 0 {
+                    let state = state.clone();
+                    let subset = Violation::IndexNotSubset {
+                        state,
+                        mv,
+                        index,
+                        next,
+                    };
+                    keep(self.violations, subset);
+                } else if next >= index {
                     let state = state.clone();
                     let order = Violation::IndexNotOrdered {
                         state,

@@ -180,6 +180,18 @@ pub enum Violation<G: Game + ?Sized> {
         /// The next state's index.
         next: usize,
     },
+    /// A game that declares a subset index (`Capabilities::subset_index`) has a move that
+    /// leads to an index with a bit the state's index does not have.
+    IndexNotSubset {
+        /// The state.
+        state: G::State,
+        /// The move.
+        mv: G::Move,
+        /// The state's index.
+        index: usize,
+        /// The next state's index.
+        next: usize,
+    },
     /// `StateAt::state_at` does not give a state back at its index.
     StateAtNotInverse {
         /// The state.
@@ -388,6 +400,17 @@ where
                 f,
                 "the index is declared to order the game, but move {mv:?} at {state:?} (index \
                  {index}) leads to index {next}, not below it"
+            ),
+            Violation::IndexNotSubset {
+                state,
+                mv,
+                index,
+                next,
+            } => write!(
+                f,
+                "the index is declared a subset index, but move {mv:?} at {state:?} (index \
+                 {index:#b}) leads to index {next:#b}, with bits {:#b} the state's does not have",
+                next & !index
             ),
             Violation::StateAtNotInverse {
                 state,

@@ -1,0 +1,97 @@
+//! The declarations a game makes, one builder method each: [`Capabilities`]' methods.
+
+use std::marker::PhantomData;
+
+use super::{
+    Capabilities, Declared, DenseIndex, Game, Ordered, StateAt, Subsets, Tiered, ValueRange,
+};
+
+impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
+    fn with<R2, I2, T2>(self) -> Capabilities<G, R2, I2, T2> {
+        Capabilities {
+            outcome_game: self.outcome_game,
+            may_cycle: self.may_cycle,
+            kinds: PhantomData,
+        }
+    }
+
+    /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
+    /// moves once one reaches the top of the state's range (a win/lose game stops at its first
+    /// winning move), and the pruning engine narrows its windows to it.
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T>
+    where
+        G: ValueRange,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
+    /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
+    /// instead of hash tables, and retrograde analysis numbers states by their index.
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T>
+    where
+        G: DenseIndex,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`DenseIndex`] as [`dense_index`](Self::dense_index) does, and that
+    /// it orders the game: every move leads to a state of a smaller index, and [`StateAt`]
+    /// gives the state at each index. The solver then values the states in index order, each
+    /// from its children's stored values (the array DP a user writes by hand), with no search;
+    /// it values every index `state_at` gives, reachable or not. A game that also declares
+    /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
+    /// dense layout in this order too.
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T>
+    where
+        G: StateAt,
+    {
+        self.with()
+    }
+
+    /// Declares an [ordered index](Self::ordered_index) that is also a set of bits from which
+    /// every move takes some and adds none: the next state's index is a proper subset of the
+    /// state's (`next & !index == 0`, `next != index`), as when an index is the bitmask of the
+    /// edges not yet drawn, the items not yet taken. Every subset of an index is smaller, so
+    /// the index orders the game, and states are solved as for `ordered_index`; besides, the
+    /// indices whose high bits hold as many ones are independent of each other, so that a
+    /// tiered game's dense layout is swept on every thread (blocks of indices with their high
+    /// bits' count rising), not only on one. A move that breaks the declaration is an error
+    /// that names it.
+    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T>
+    where
+        G: StateAt,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared>
+    where
+        G: Tiered,
+    {
+        self.with()
+    }
+
+    /// Declares an *outcome game*: every final state's payoff is +1 (won for the side to
+    /// move), −1 (lost) or 0 (drawn), and no move gains points. Values are then −1, 0 or +1,
+    /// which the exhaustive engine cuts on when no range is declared, results report an
+    /// [`Outcome`](crate::Outcome) and remoteness, and a game that [may
+    /// cycle](Capabilities::may_cycle) is solved by retrograde analysis.
+    pub fn outcome_game(self) -> Self {
+        Capabilities {
+            outcome_game: true,
+            ..self
+        }
+    }
+
+    /// Declares that a line of play may return to an earlier state (an outcome game where
+    /// endless play is a draw): the solver then uses retrograde analysis, which needs an
+    /// [outcome game](Capabilities::outcome_game).
+    pub fn may_cycle(self) -> Self {
+        Capabilities {
+            may_cycle: true,
+            ..self
+        }
+    }
+}
