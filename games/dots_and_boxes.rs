@@ -163,14 +163,15 @@ impl Game for DotsAndBoxes {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().ordered_index().tiers()
+        Capabilities::none().subset_index().tiers()
     }
 }
 
 /// A board's index is the set of edges *not* drawn, as a bitmask: every move draws one, so it
-/// leads to a smaller index, and the index orders the game
-/// ([`ordered_index`](Capabilities::ordered_index)). The tier solver on one thread then values
-/// the boards from index 0 (every edge drawn) up, as a hand-written sweep over bitmasks does.
+/// leads to a proper subset of the index ([`subset_index`](Capabilities::subset_index)), a
+/// smaller one. The tier solver on one thread then values the boards from index 0 (every edge
+/// drawn) up, as a hand-written sweep over bitmasks does; on more, blocks of boards whose high
+/// edges not drawn are as many side by side.
 impl DenseIndex for DotsAndBoxes {
     fn index_len(&self) -> usize {
         1 << self.edges

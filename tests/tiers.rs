@@ -346,7 +346,8 @@ fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
                 "{rows}x{columns}, {threads} threads"
             );
             assert_eq!(parallel.stats().states, sequential.stats().states);
-            // One thread sweeps the ordered index, more solve by tiers: the same moves.
+            // One thread sweeps the index in order, more by blocks level by level: the same
+            // moves.
             assert_eq!(parallel.stats().moves, sequential.stats().moves);
         }
     }

@@ -136,22 +136,25 @@ impl Progress {
     }
 
     /// What a step is: `"tier"` for the tier solver, `"block"` (of 4096 indices) for the tier
-    /// solver sweeping an ordered index on one thread, `"row"` for the specialised Stone Game
-    /// II solver.
+    /// solver sweeping an ordered index on one thread or a subset index on any, `"row"` for
+    /// the specialised Stone Game II solver.
     ///
     /// ```
-    /// use gamesolver::{KeepTiers, Limits, Progress, games::DotsAndBoxes};
+    /// use gamesolver::{KeepTiers, Limits, Progress};
+    /// use gamesolver::games::{ConnectFour, DotsAndBoxes};
     /// use gamesolver::engines::{par_tier_solve_with, tier_solve_with};
     ///
     /// static PROGRESS: Progress = Progress::new();
-    /// let game = DotsAndBoxes::new(2, 2).unwrap(); // 12 edges: 4096 boards
     /// let limits = Limits::default().progress(&PROGRESS);
-    /// // Two threads solve by tiers, 13 of them; one sweeps the ordered index in blocks.
+    /// // Dots and Boxes' index is a subset index: swept in blocks on two threads as on one.
+    /// let game = DotsAndBoxes::new(2, 3).unwrap(); // 17 edges: 2^17 boards, 32 blocks
     /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     /// pool.install(|| par_tier_solve_with(&game, limits, KeepTiers::Needed)).unwrap();
-    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((13, 13)), "tier"));
-    /// tier_solve_with(&game, limits, KeepTiers::Needed).unwrap();
-    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((1, 1)), "block"));
+    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((32, 32)), "block"));
+    /// // Connect Four declares no dense index: by tiers, one per number of stones.
+    /// let board = ConnectFour::new(4, 4).unwrap();
+    /// tier_solve_with(&board, limits, KeepTiers::Needed).unwrap();
+    /// assert_eq!((PROGRESS.steps(), PROGRESS.step_name()), (Some((17, 17)), "tier"));
     /// ```
     pub fn step_name(&self) -> &'static str {
         match self.kind.load(Ordering::Relaxed) {

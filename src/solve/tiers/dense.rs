@@ -147,7 +147,20 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
         G: StateAt,
     {
         if self.from == 0 {
-            self.solve_in(ByIndex)
+            self.solve_in(ByIndex { subsets: false })
+        } else {
+            self.solve_in(ByTiers)
+        }
+    }
+
+    /// As an ordered index, and on more threads from the first tier, by blocks of the index
+    /// level by level (the `by_index` module).
+    fn subsets(self) -> Self::Output
+    where
+        G: StateAt,
+    {
+        if self.from == 0 {
+            self.solve_in(ByIndex { subsets: true })
         } else {
             self.solve_in(ByTiers)
         }
@@ -286,10 +299,14 @@ impl<G: Tiered + DenseIndex> Order<G> for ByTiers {
 
 /// Index by index from 0 up on one thread, for a game whose index orders it (every move leads
 /// to a smaller index): each state's moves are valued before it ([`by_index`](super::by_index));
-/// by tiers on more threads. Every index [`state_at`](StateAt::state_at) gives is valued, so
-/// this order is taken from the first tier only (where every state is one to value); an index
-/// with no state counts as a hole.
-struct ByIndex;
+/// on more threads, a subset index by blocks level by level, an index only ordered by tiers.
+/// Every index [`state_at`](StateAt::state_at) gives is valued, so this order is taken from
+/// the first tier only (where every state is one to value); an index with no state counts as
+/// a hole.
+struct ByIndex {
+    /// Whether the index is a [subset](crate::Capabilities::subset_index) index.
+    subsets: bool,
+}
 
 impl<G: Tiered + StateAt> Order<G> for ByIndex {
     fn value_all<A: Slot, S: Sweep<G>>(
@@ -304,9 +321,10 @@ impl<G: Tiered + StateAt> Order<G> for ByIndex {
                 progress.record_blocks(done, of, held);
             }
         };
-        let Some(counts) = layout
-            .sweep
-            .by_index(layout.game, values, layout.clock, &record)
+        let Some(counts) =
+            layout
+                .sweep
+                .by_index(layout.game, values, self.subsets, layout.clock, &record)
         else {
             return ByTiers.value_all(layout, values, stats);
         };
@@ -331,10 +349,12 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
     let mut counts = Counts::default();
     super::walk(game, tier, (first, len), &mut counts, |rank, state| {
         let read = |child| values.get(child).and_then(A::value);
-        let (value, looked) = valued(game, state, moves, read)
-            .map_err(|fault| fault.error(game, &format!("rank {rank} of tier {tier}"), false))?;
-        store(game, state, value, values)
-            .map_err(|fault| fault.error(game, &format!("rank {rank} of tier {tier}"), false))?;
+        let (value, looked) = valued(game, state, moves, read).map_err(|fault| {
+            fault.error(game, &format!("rank {rank} of tier {tier}"), Valuing::Tiers)
+        })?;
+        store(game, state, value, values).map_err(|fault| {
+            fault.error(game, &format!("rank {rank} of tier {tier}"), Valuing::Tiers)
+        })?;
         Ok(looked)
     })?;
     Ok(counts)
@@ -403,6 +423,9 @@ pub(super) fn store<G: Tiered + DenseIndex, A: Slot>(
 pub(super) enum Fault {
     /// A move leads to this dense index, which holds no value yet.
     Unvalued(usize),
+    /// A move leads to this dense index, which is not a subset of the state's (for a
+    /// [subset](crate::Capabilities::subset_index) index).
+    NotSubset(usize),
     /// A move's value overflowed.
     Overflow,
     /// The state's own index, not below `index_len`.
@@ -411,24 +434,53 @@ pub(super) enum Fault {
     Beyond(Score),
 }
 
+/// The order the states were valued in, for an error's explanation.
+#[derive(Clone, Copy)]
+pub(super) enum Valuing {
+    /// Tier by tier.
+    Tiers,
+    /// Index by index, for an [ordered](crate::Capabilities::ordered_index) index.
+    Index,
+    /// By blocks of a [subset](crate::Capabilities::subset_index) index.
+    Subsets,
+}
+
 impl Fault {
-    /// The error, for the state described by `at`; `ordered` if the states were valued in
-    /// index order (an ordered index), else tier by tier.
+    /// The error, for the state described by `at`, the states valued as `valuing` says.
     #[cold]
-    pub(super) fn error<G: Tiered + DenseIndex>(self, game: &G, at: &str, ordered: bool) -> Error {
+    pub(super) fn error<G: Tiered + DenseIndex>(
+        self,
+        game: &G,
+        at: &str,
+        valuing: Valuing,
+    ) -> Error {
         let len = game.index_len();
         match self {
-            Fault::Unvalued(index) if ordered => Error::InvalidGame(format!(
-                "a move from {at} leads to dense index {index}, which holds no value yet: the \
-                 game declares an ordered index (Capabilities::ordered_index), so every move \
-                 must lead to a smaller index, and state_at must give every state a move \
-                 reaches, below index_len = {len}"
-            )),
-            Fault::Unvalued(index) => Error::InvalidGame(format!(
-                "a move from {at} leads to dense index {index}, which holds no value yet: \
-                 moves must lead to a later tier, and every state of a later tier must be \
-                 given by unrank at some rank, with an index below index_len = {len} \
-                 (check_tiers finds such faults)"
+            Fault::Unvalued(index) => Error::InvalidGame(match valuing {
+                Valuing::Index => format!(
+                    "a move from {at} leads to dense index {index}, which holds no value yet: \
+                     the game declares an ordered index (Capabilities::ordered_index), so \
+                     every move must lead to a smaller index, and state_at must give every \
+                     state a move reaches, below index_len = {len}"
+                ),
+                Valuing::Subsets => format!(
+                    "a move from {at} leads to dense index {index}, which holds no value yet: \
+                     the game declares a subset index (Capabilities::subset_index), so every \
+                     move must lead to an index whose bits are a proper subset of the state's, \
+                     and state_at must give every state a move reaches, below index_len = \
+                     {len}"
+                ),
+                Valuing::Tiers => format!(
+                    "a move from {at} leads to dense index {index}, which holds no value yet: \
+                     moves must lead to a later tier, and every state of a later tier must be \
+                     given by unrank at some rank, with an index below index_len = {len} \
+                     (check_tiers finds such faults)"
+                ),
+            }),
+            Fault::NotSubset(index) => Error::InvalidGame(format!(
+                "a move from {at} leads to dense index {index}, whose bits are not a subset of \
+                 the state's: the game declares a subset index (Capabilities::subset_index), so \
+                 every move must lead to an index whose bits are a proper subset of the state's"
             )),
             Fault::Overflow => Error::ScoreOverflow,
             Fault::Outside(index) => Error::InvalidGame(format!(

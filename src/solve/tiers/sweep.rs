@@ -3,8 +3,9 @@
 
 use rayon::prelude::*;
 
+use super::by_index::{self, Record};
 use super::dense::{self, Slot};
-use super::{CHUNK, Cell, Clock, Counts, by_index, solve_chunk};
+use super::{CHUNK, Cell, Clock, Counts, solve_chunk};
 use crate::error::Error;
 use crate::game::Tiered;
 
@@ -33,15 +34,17 @@ pub(crate) trait Sweep<G: Tiered> {
     where
         G: crate::DenseIndex;
 
-    /// Values every index of the dense layout's `values` from 0 up, for a game whose index
-    /// orders it, checking `clock` between chunks and telling `record` how many chunks of how
-    /// many are done; `None` (nothing done) if the sweep solves by tiers only.
+    /// Values every index of the dense layout's `values` by index, for a game whose index
+    /// orders it (`subsets`: is a subset index), checking `clock` between chunks and telling
+    /// `record` how many chunks of how many are done; `None` (nothing done) if the sweep
+    /// solves such a game by tiers.
     fn by_index<A: Slot>(
         &self,
         game: &G,
         values: &[A],
+        subsets: bool,
         clock: &Clock,
-        record: &dyn Fn(u64, u64),
+        record: Record<'_>,
     ) -> Option<Result<Counts, Error>>
     where
         G: crate::StateAt;
@@ -110,12 +113,14 @@ impl<G: Tiered> Sweep<G> for Sequential {
         })
     }
 
+    /// From 0 up (a subset index is ordered too).
     fn by_index<A: Slot>(
         &self,
         game: &G,
         values: &[A],
+        _: bool,
         clock: &Clock,
-        record: &dyn Fn(u64, u64),
+        record: Record<'_>,
     ) -> Option<Result<Counts, Error>>
     where
         G: crate::StateAt,
@@ -184,17 +189,19 @@ impl<G: Tiered + Sync> Sweep<G> for Parallel {
         })
     }
 
-    /// More threads solve by tiers (a pipeline by index was no faster on two).
+    /// A subset index by blocks, level by level; an index that is only ordered by tiers (a
+    /// pipeline by index was no faster on two threads).
     fn by_index<A: Slot>(
         &self,
-        _: &G,
-        _: &[A],
-        _: &Clock,
-        _: &dyn Fn(u64, u64),
+        game: &G,
+        values: &[A],
+        subsets: bool,
+        clock: &Clock,
+        record: Record<'_>,
     ) -> Option<Result<Counts, Error>>
     where
         G: crate::StateAt,
     {
-        None
+        subsets.then(|| by_index::by_blocks(game, values, clock, record))
     }
 }
