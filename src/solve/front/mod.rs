@@ -163,9 +163,9 @@ impl Facts {
 ///
 /// | the game declares | engine | tables |
 /// |---|---|---|
-/// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index)) | one flat array per tier, or one by the dense index where it fits |
+/// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index); a [subset index](crate::Capabilities::subset_index) by blocks of the index on every thread) | one flat array per tier, or one by the dense index where it fits |
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
-/// | an [`ordered_index`](crate::Capabilities::ordered_index) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
+/// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
 /// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) if it fits the memory budget, else a hash table |
 ///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
