@@ -267,25 +267,27 @@ where
             self.game.moves(state, &mut moves);
             for mv in moves.drain(..) {
                 let next = self.game.index(&self.game.play(state, &mv).next);
-                if subsets && next & !index != 0 {
-                    let state = state.clone();
-                    let subset = Violation::IndexNotSubset {
-                        state,
-                        mv,
-                        index,
-                        next,
-                    };
-                    keep(self.violations, subset);
-                } else if next >= index {
-                    let state = state.clone();
-                    let order = Violation::IndexNotOrdered {
-                        state,
-                        mv,
-                        index,
-                        next,
-                    };
-                    keep(self.violations, order);
+                let outside = subsets && next & !index != 0;
+                if !outside && next < index {
+                    continue;
                 }
+                let state = state.clone();
+                let violation = if outside {
+                    Violation::IndexNotSubset {
+                        state,
+                        mv,
+                        index,
+                        next,
+                    }
+                } else {
+                    Violation::IndexNotOrdered {
+                        state,
+                        mv,
+                        index,
+                        next,
+                    }
+                };
+                keep(self.violations, violation);
             }
         }
     }
