@@ -4,6 +4,8 @@
 #![cfg(feature = "distributed")]
 
 mod common;
+#[path = "common/subset_games.rs"]
+mod subset_games;
 
 #[cfg(feature = "cli")]
 use std::net::TcpListener;
@@ -14,6 +16,7 @@ use std::sync::Arc;
 use gamesolver::engines::tier_solve;
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::{DistributedConfig, Error, Limits, distributed_tier_solve};
+use subset_games::{ByTiers, Tokens};
 
 #[test]
 fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
@@ -35,8 +38,13 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
                 let case = format!("{rows}x{columns}, {workers} workers, {replicated}");
                 assert_eq!(solved.value, Some(value), "{case}");
                 assert_eq!(solved.workers, workers);
+                // Dots and Boxes' index is a subset index: every value on every worker goes by
+                // blocks of the index.
                 assert!(
-                    solved.local.iter().all(|w| w.replicated == replicated),
+                    solved
+                        .local
+                        .iter()
+                        .all(|w| w.replicated == replicated && w.by_blocks == replicated),
                     "{case}"
                 );
                 let states: u64 = solved.local.iter().map(|w| w.states).sum();
@@ -62,6 +70,66 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
         }
         let thread = distributed_tier_solve(game, DistributedConfig::thread(), Limits::default());
         assert_eq!(thread.unwrap().value, Some(value));
+    }
+}
+
+#[test]
+fn every_value_on_every_worker_by_blocks_and_by_tiers_equals_the_tier_solver() {
+    // A subset index with holes and without (by blocks), and Dots and Boxes declared dense
+    // only (by tiers).
+    for seed in 0..3u64 {
+        let game = Tokens {
+            points: common::random_values(14, seed, -20, 20),
+            holes: seed != 0,
+            ..Tokens::default()
+        };
+        let (value, stats) = {
+            let expected = tier_solve(&game).unwrap();
+            (expected.value(), expected.stats())
+        };
+        let game = Arc::new(game);
+        for workers in 1..=4 {
+            let config = DistributedConfig::process(workers);
+            let solved = distributed_tier_solve(Arc::clone(&game), config, Limits::default());
+            let solved = solved.unwrap();
+            assert_eq!(solved.value, Some(value), "seed {seed}, {workers}");
+            assert!(solved.local.iter().all(|w| w.by_blocks));
+            let states: u64 = solved.local.iter().map(|w| w.states).sum();
+            assert_eq!(states, stats.states, "seed {seed}, {workers}");
+            let moves: u64 = solved.local.iter().map(|w| w.moves).sum();
+            assert_eq!(moves, stats.moves, "seed {seed}, {workers}");
+        }
+    }
+    // A move to an index no state has: refused on every worker count. With 16 tokens on four
+    // workers, the last index of block 8 is worker 3's, and only workers 1 and 2 (blocks 9, 10
+    // and 12) have moves there: they must learn of the hole from worker 3.
+    for (tokens, forget, workers) in [
+        (14, 1 << 12 | 0xfff, 1),
+        (14, 1 << 12 | 0xfff, 2),
+        (16, 8 << 12 | 0xfff, 4),
+    ] {
+        let faulty = Arc::new(Tokens {
+            points: common::random_values(tokens, 5, -20, 20),
+            forget: Some(forget),
+            ..Tokens::default()
+        });
+        let config = DistributedConfig::process(workers);
+        match distributed_tier_solve(Arc::clone(&faulty), config, Limits::default()) {
+            Err(Error::InvalidGame(message)) => {
+                assert!(message.contains("holds no value yet"), "{message}")
+            }
+            other => panic!("{workers} workers: {other:?}"),
+        }
+    }
+    let dots = DotsAndBoxes::new(2, 3).unwrap();
+    let value = tier_solve(&dots).unwrap().value();
+    let game = Arc::new(ByTiers(dots));
+    for workers in [2, 3] {
+        let config = DistributedConfig::process(workers);
+        let solved = distributed_tier_solve(Arc::clone(&game), config, Limits::default());
+        let solved = solved.unwrap();
+        assert_eq!(solved.value, Some(value), "{workers} workers");
+        assert!(solved.local.iter().all(|w| w.replicated && !w.by_blocks));
     }
 }
 

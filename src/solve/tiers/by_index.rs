@@ -98,13 +98,13 @@ pub(super) fn by_blocks<G: Tiered + StateAt + Sync, A: Slot>(
 }
 
 /// How many bits the numbers of `blocks` blocks take (0 for one block).
-fn block_bits(blocks: usize) -> u32 {
+pub(super) fn block_bits(blocks: usize) -> u32 {
     usize::BITS - blocks.saturating_sub(1).leading_zeros()
 }
 
 /// The numbers below `blocks` with `ones` bits set, in increasing order (Gosper's hack: from
 /// one such number, the next).
-fn with_ones(ones: u32, blocks: usize) -> Vec<usize> {
+pub(super) fn with_ones(ones: u32, blocks: usize) -> Vec<usize> {
     if ones == 0 {
         return vec![0];
     }
@@ -138,7 +138,7 @@ fn left(len: usize, next: usize) -> String {
 /// it is below the state's index), where a layout with gaps needs two (in the array, and
 /// written). For `SUBSETS`, a state whose moves' indices are not all subsets of its own is
 /// refused.
-fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
+pub(super) fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
     game: &G,
     indices: std::ops::Range<usize>,
     values: &[A],

@@ -4,7 +4,11 @@
 //! to every other worker in blocks of ranks, as the slots hold them; a receiver walks the
 //! block's ranks and writes each value at its state's index. One progress round per tier, a
 //! few thousand records in all, where requests and answers are one record per remote move.
+//! A [subset](crate::Capabilities::subset_index) index solved from its first tier goes by blocks
+//! of the index level by level instead ([`by_blocks`]): each worker values its share of a
+//! level's blocks, whose values lie contiguous in the array and are sent and stored as they lie.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -14,12 +18,13 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
+use super::by_index::{block_bits, sweep_chunk, with_ones};
 use super::dense::{Slot, fits, solve_chunk};
 use super::workers::{Done, WorkerStats, block};
 use super::{CHUNK, Counts, walk, width_of};
 use crate::engines::kernel::Limits;
 use crate::error::Error;
-use crate::game::{DenseIndex, OnIndex, Tiered};
+use crate::game::{DenseIndex, OnIndex, StateAt, Tiered};
 use crate::memo::zeroed::Words;
 
 use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
@@ -58,9 +63,176 @@ impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
         })
     }
 
+    /// From the first tier, by blocks of the index level by level (the `by_index` module):
+    /// a block's values are contiguous, sent and stored as they lie.
+    fn subsets(self) -> Self::Output
+    where
+        G: StateAt,
+    {
+        let game = &**self.game;
+        let width = width_of(game.value_bound());
+        let budget = self.limits.memory_budget / self.worker.peers() as u64;
+        if game.tier(&game.start()) != 0 || !fits(game, 0, width, budget) {
+            return self.declared();
+        }
+        Some(match width {
+            1 => by_blocks::<G, AtomicI8>(self.worker, self.game),
+            2 => by_blocks::<G, AtomicI16>(self.worker, self.game),
+            4 => by_blocks::<G, AtomicI32>(self.worker, self.game),
+            _ => by_blocks::<G, AtomicI64>(self.worker, self.game),
+        })
+    }
+
     fn undeclared(self) -> Self::Output {
         None
     }
+}
+
+/// Values for other workers: `(to, first index, whether a hole was met, values as the slots
+/// hold them)`.
+type Span<R> = (u32, u64, bool, Vec<R>);
+
+/// One worker's part by blocks: the blocks of each level shared out in contiguous runs, each
+/// valued into the worker's copy of all values and sent whole to the others, who store the
+/// values as they lie; one progress round per level.
+fn by_blocks<G, A>(worker: &mut timely::worker::Worker, game: &Arc<G>) -> Result<Done, Error>
+where
+    G: Tiered + StateAt + Send + Sync + 'static,
+    A: Slot,
+    A::Raw: timely::ExchangeData,
+{
+    let (me, workers) = (worker.index(), worker.peers());
+    let width = size_of::<A>() as u64;
+    let len = game.index_len();
+    let mut fault: Option<Error> = None;
+    let values: Rc<Words<A>> = Rc::new(
+        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
+            |error| {
+                fault = Some(error);
+                Words::default()
+            },
+        ),
+    );
+    // Whether a hole was met in a level before, here or on another worker (or a worker failed,
+    // leaving its blocks unvalued).
+    let holes: Rc<Cell<bool>> = Rc::default();
+    let received: Rc<RefCell<Option<Error>>> = Rc::default();
+    let mut input = InputHandle::new();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u64, _, _>(|scope| {
+        let (values, holes, received) =
+            (Rc::clone(&values), Rc::clone(&holes), Rc::clone(&received));
+        scope
+            .input_from(&mut input)
+            .container::<Vec<Span<A::Raw>>>()
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                Exchange::new(|&(to, _, _, _): &Span<A::Raw>| u64::from(to)),
+                "Store",
+                move |_, _| {
+                    move |input, _output| {
+                        input.for_each_stamp(|_, batches| {
+                            for batch in batches {
+                                for (_, first, hole, raws) in batch.iter() {
+                                    let first = *first as usize;
+                                    let end = first.saturating_add(raws.len());
+                                    match values.get(first..end) {
+                                        Some(slots) => slots
+                                            .iter()
+                                            .zip(raws)
+                                            .for_each(|(slot, raw)| slot.set_raw(*raw)),
+                                        None => {
+                                            received.borrow_mut().get_or_insert_with(|| {
+                                                Error::InvalidGame(format!(
+                                                    "a worker sent values for indices \
+                                                     {first}..{end}, past index_len = {}",
+                                                    values.len()
+                                                ))
+                                            });
+                                        }
+                                    }
+                                    holes.set(holes.get() | hole);
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+    let mut stats = WorkerStats {
+        worker: me,
+        peak_bytes: len as u64 * width,
+        replicated: true,
+        by_blocks: true,
+        ..WorkerStats::default()
+    };
+    let (blocks, mut moves) = (len.div_ceil(CHUNK), Vec::new());
+    for level in 0..=block_bits(blocks) {
+        let these = with_ones(level, blocks);
+        let size = block(these.len() as u64, workers) as usize;
+        let mine = these.chunks(size).nth(me).unwrap_or_default();
+        let gapless = !holes.get();
+        let mut sent = 0u64;
+        for &number in mine.iter().take_while(|_| fault.is_none()) {
+            let first = number * CHUNK;
+            let indices = first..len.min(first + CHUNK);
+            let mut block_gapless = gapless;
+            let swept = sweep_chunk::<G, A, true>(
+                &**game,
+                indices.clone(),
+                &values,
+                &mut moves,
+                &mut block_gapless,
+            );
+            match swept {
+                Ok(counts) => {
+                    stats.states += counts.states;
+                    stats.moves += counts.moves;
+                }
+                Err(error) => {
+                    // The others read this worker's blocks checked from the next level on.
+                    for to in (0..workers).filter(|&to| to != me) {
+                        input.send((to as u32, first as u64, true, Vec::new()));
+                    }
+                    fault = Some(error);
+                    break;
+                }
+            }
+            let raws: Vec<A::Raw> = values[indices].iter().map(Slot::raw).collect();
+            for to in (0..workers).filter(|&to| to != me) {
+                let span = (to as u32, first as u64, !block_gapless, raws.clone());
+                sent += 16 + raws.len() as u64 * width;
+                input.send(span);
+            }
+            if !block_gapless {
+                holes.set(true);
+            }
+        }
+        stats.bytes_per_tier.push((level as usize, sent));
+        input.advance_to(u64::from(level) + 1);
+        while probe.less_than(input.time()) {
+            worker.step_or_park(None);
+        }
+        if let Some(error) = received.borrow_mut().take() {
+            fault.get_or_insert(error);
+        }
+    }
+    if let Some(error) = fault {
+        return Err(error);
+    }
+    let start = game.start();
+    let value = if me == 0 {
+        let at = values.get(game.index(&start)).and_then(Slot::value);
+        Some(at.ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?)
+    } else {
+        None
+    };
+    Ok(Done {
+        value,
+        workers,
+        tiers: game.tier_count(),
+        stats,
+    })
 }
 
 /// One worker's part: every tier's share valued into its own copy of all values, and the

@@ -19,7 +19,9 @@ pub struct WorkerStats {
     pub remote_requests: u64,
     /// Answers it sent to other workers.
     pub remote_replies: u64,
-    /// Bytes it sent to other workers, per tier solved, last tier first: `(tier, bytes)`.
+    /// Bytes it sent to other workers, per tier solved, last tier first: `(tier, bytes)`; for
+    /// a solve [by blocks](WorkerStats::by_blocks), per level of blocks, the first level first:
+    /// `(level, bytes)`.
     pub bytes_per_tier: Vec<(usize, u64)>,
     /// The most bytes of values it held at once.
     pub peak_bytes: u64,
@@ -27,6 +29,10 @@ pub struct WorkerStats {
     /// worker's budget): each values its share of a tier and sends those values to the others
     /// in blocks by rank, with no requests.
     pub replicated: bool,
+    /// Whether, every value on every worker, the values were swept by blocks of a
+    /// [subset index](crate::Capabilities::subset_index) level by level (each worker its share
+    /// of a level's blocks, sent whole to the others) rather than by tiers.
+    pub by_blocks: bool,
 }
 
 impl WorkerStats {
