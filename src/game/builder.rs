@@ -56,8 +56,9 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// the index orders the game, and states are solved as for `ordered_index`; besides, the
     /// indices whose high bits hold as many ones are independent of each other, so that a
     /// tiered game's dense layout is swept on every thread (blocks of indices with their high
-    /// bits' count rising), not only on one. A move that breaks the declaration is an error
-    /// that names it.
+    /// bits' count rising), not only on one. There a move that breaks the declaration is an
+    /// error that names it; one thread, sweeping from 0 up, needs only the order (the checker,
+    /// [`check_dense`](crate::check::check_dense), reports such a move either way).
     pub fn subset_index(self) -> Capabilities<G, R, Subsets, T>
     where
         G: StateAt,
