@@ -146,11 +146,7 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
     where
         G: StateAt,
     {
-        if self.from == 0 {
-            self.solve_in(ByIndex { subsets: false })
-        } else {
-            self.solve_in(ByTiers)
-        }
+        self.by_index(false)
     }
 
     /// As an ordered index, and on more threads from the first tier, by blocks of the index
@@ -159,11 +155,7 @@ impl<G: Tiered, S: Sweep<G>> OnIndex<G> for Layout<'_, G, S> {
     where
         G: StateAt,
     {
-        if self.from == 0 {
-            self.solve_in(ByIndex { subsets: true })
-        } else {
-            self.solve_in(ByTiers)
-        }
+        self.by_index(true)
     }
 
     fn undeclared(self) -> Self::Output {
@@ -209,6 +201,20 @@ impl<G: Tiered> OnIndex<G> for Fits<'_, G> {
 }
 
 impl<G: Tiered + DenseIndex, S: Sweep<G>> Layout<'_, G, S> {
+    /// From the first tier by index (`subsets`: the index is a subset index), from a later
+    /// one by tiers: every index `state_at` gives is valued by index, which only the first
+    /// tier's states all are.
+    fn by_index(self, subsets: bool) -> Option<Result<Solved<G>, Error>>
+    where
+        G: StateAt,
+    {
+        if self.from == 0 {
+            self.solve_in(ByIndex { subsets })
+        } else {
+            self.solve_in(ByTiers)
+        }
+    }
+
     /// The dense solve in `order`, in the width chosen, if it fits.
     fn solve_in<O: Order<G>>(self, order: O) -> Option<Result<Solved<G>, Error>> {
         let len = self.game.index_len();

@@ -105,14 +105,7 @@ where
     let width = size_of::<A>() as u64;
     let len = game.index_len();
     let mut fault: Option<Error> = None;
-    let values: Rc<Words<A>> = Rc::new(
-        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
-            |error| {
-                fault = Some(error);
-                Words::default()
-            },
-        ),
-    );
+    let values: Rc<Words<A>> = zeroed(len, &mut fault);
     // Whether a hole was met in a level before, here or on another worker (or a worker failed,
     // leaving its blocks unvalued).
     let holes: Rc<Cell<bool>> = Rc::default();
@@ -217,22 +210,7 @@ where
             fault.get_or_insert(error);
         }
     }
-    if let Some(error) = fault {
-        return Err(error);
-    }
-    let start = game.start();
-    let value = if me == 0 {
-        let at = values.get(game.index(&start)).and_then(Slot::value);
-        Some(at.ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?)
-    } else {
-        None
-    };
-    Ok(Done {
-        value,
-        workers,
-        tiers: game.tier_count(),
-        stats,
-    })
+    finish(&**game, &values, fault, game.tier_count(), stats, workers)
 }
 
 /// One worker's part: every tier's share valued into its own copy of all values, and the
@@ -250,15 +228,8 @@ where
     let len = game.index_len();
     // A failure is recorded, not returned: the other workers still need this one's steps.
     let mut fault: Option<Error> = None;
-    let values: Rc<Words<A>> = Rc::new(
-        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
-            |error| {
-                fault = Some(error);
-                Words::default()
-            },
-        ),
-    );
-    let received: Rc<std::cell::RefCell<Option<Error>>> = Rc::default();
+    let values: Rc<Words<A>> = zeroed(len, &mut fault);
+    let received: Rc<RefCell<Option<Error>>> = Rc::default();
     let mut input = InputHandle::new();
     let probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
@@ -360,11 +331,23 @@ where
             fault.get_or_insert(error);
         }
     }
+    finish(&**game, &values, fault, count - from, stats, workers)
+}
+
+/// What a worker returns: its fault, else the start's value (on worker 0) and its counts.
+fn finish<G: DenseIndex, A: Slot>(
+    game: &G,
+    values: &[A],
+    fault: Option<Error>,
+    tiers: usize,
+    stats: WorkerStats,
+    workers: usize,
+) -> Result<Done, Error> {
     if let Some(error) = fault {
         return Err(error);
     }
-    let value = if me == 0 {
-        let at = values.get(game.index(&start)).and_then(Slot::value);
+    let value = if stats.worker == 0 {
+        let at = values.get(game.index(&game.start())).and_then(Slot::value);
         Some(at.ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?)
     } else {
         None
@@ -372,7 +355,20 @@ where
     Ok(Done {
         value,
         workers,
-        tiers: count - from,
+        tiers,
         stats,
     })
+}
+
+/// The values' array, zeroed, or an empty one with the failure recorded in `fault` (the other
+/// workers still need this one's steps).
+fn zeroed<A: Slot>(len: usize, fault: &mut Option<Error>) -> Rc<Words<A>> {
+    Rc::new(
+        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
+            |error| {
+                fault.get_or_insert(error);
+                Words::default()
+            },
+        ),
+    )
 }
