@@ -16,13 +16,14 @@
 //! Pons' solver side by side. The statistics printed first (states searched per second, table
 //! entries) come from one untimed pass.
 
+use gamesolver::engines::pruning;
 use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use gamesolver::games::{ConnectFour, Position};
 use gamesolver::memo::{AtomicBoundTable, FixedBoundTable};
-use gamesolver::{Pruner, Pruning, Score};
+use gamesolver::{Score, engines::pruning::Pruner};
 
 const TABLE_BYTES: u64 = 64 << 20;
 
@@ -55,7 +56,7 @@ fn sequential(game: &ConnectFour, positions: &[(Position, Score)]) -> (u64, usiz
 /// [`sequential`] with a table of `bytes`.
 fn sequential_on(game: &ConnectFour, positions: &[(Position, Score)], bytes: u64) -> (u64, usize) {
     let table = FixedBoundTable::for_game(game, bytes).unwrap();
-    let mut pruner = Pruner::new(game, table, Pruning::new().ranged()).unwrap();
+    let mut pruner = Pruner::new(game, table, pruning::Options::new().ranged()).unwrap();
     for (position, score) in positions {
         assert_eq!(pruner.value_of(black_box(position)).unwrap(), *score);
     }
@@ -78,7 +79,7 @@ fn parallel_on(
     session: bool,
 ) -> u64 {
     let table = AtomicBoundTable::for_game(game, bytes).unwrap();
-    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
+    let mut pruner = Pruner::new(game, &table, pruning::Options::new().ranged()).unwrap();
     pool.install(|| {
         if session {
             pruner.par_session(|session| {
@@ -102,7 +103,7 @@ fn positions_in_parallel(
     pool: &rayon::ThreadPool,
 ) -> u64 {
     let table = AtomicBoundTable::for_game(game, TABLE_BYTES).unwrap();
-    let mut pruner = Pruner::new(game, &table, Pruning::new().ranged()).unwrap();
+    let mut pruner = Pruner::new(game, &table, pruning::Options::new().ranged()).unwrap();
     let states: Vec<Position> = positions.iter().map(|(position, _)| *position).collect();
     let scores = pool
         .install(|| pruner.par_values_of(black_box(&states)))

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use common::{random_values, stone_game_ii_dp, stone_game_viii_closed_form};
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
-use gamesolver::engines::{par_solve, solve};
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, ShardedTable};
 use gamesolver::{DenseIndex, Limits, Score};
@@ -32,26 +32,42 @@ where
         });
     };
     bench("engine/hash", &|game| {
-        solve(game, HashTable::new()).unwrap().value()
+        exhaustive::solve(game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value()
     });
     bench("engine/dense", &|game| {
-        solve(game, DenseTable::for_game(game)).unwrap().value()
+        exhaustive::solve(game, DenseTable::for_game(game), exhaustive::Options::new())
+            .unwrap()
+            .value()
     });
     bench("engine/sharded", &|game| {
-        solve(game, &ShardedTable::new()).unwrap().value()
+        exhaustive::solve(game, &ShardedTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value()
     });
     bench("engine/atomic-dense", &|game| {
-        solve(game, &AtomicDenseTable::for_game(game))
-            .unwrap()
-            .value()
+        exhaustive::solve(
+            game,
+            &AtomicDenseTable::for_game(game),
+            exhaustive::Options::new(),
+        )
+        .unwrap()
+        .value()
     });
     bench("parallel/sharded", &|game| {
-        par_solve(game, &ShardedTable::new()).unwrap().value()
-    });
-    bench("parallel/atomic-dense", &|game| {
-        par_solve(game, &AtomicDenseTable::for_game(game))
+        exhaustive::par_solve(game, &ShardedTable::new(), exhaustive::Options::new())
             .unwrap()
             .value()
+    });
+    bench("parallel/atomic-dense", &|game| {
+        exhaustive::par_solve(
+            game,
+            &AtomicDenseTable::for_game(game),
+            exhaustive::Options::new(),
+        )
+        .unwrap()
+        .value()
     });
 }
 
@@ -103,14 +119,24 @@ fn shards(c: &mut Criterion) {
             |b, &shards| {
                 b.iter(|| {
                     let table = ShardedTable::with_shards(shards);
-                    assert_eq!(par_solve(&game, &table).unwrap().value(), expected)
+                    assert_eq!(
+                        exhaustive::par_solve(&game, &table, exhaustive::Options::new())
+                            .unwrap()
+                            .value(),
+                        expected
+                    )
                 })
             },
         );
         group.bench_with_input(BenchmarkId::new("engine", shards), &shards, |b, &shards| {
             b.iter(|| {
                 let table = ShardedTable::with_shards(shards);
-                assert_eq!(solve(&game, &table).unwrap().value(), expected)
+                assert_eq!(
+                    exhaustive::solve(&game, &table, exhaustive::Options::new())
+                        .unwrap()
+                        .value(),
+                    expected
+                )
             })
         });
     }

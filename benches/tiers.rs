@@ -6,14 +6,13 @@
 //! benches/dots_and_boxes.sh (docs/performance.md).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gamesolver::engines::{par_solve, par_tier_solve_with, solve, tier_solve};
+use gamesolver::engines::{exhaustive, tiers};
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::memo::{AtomicDenseTable, DenseTable};
-use gamesolver::{KeepTiers, Limits};
 
 fn dots_and_boxes(c: &mut Criterion) {
     let game = DotsAndBoxes::new(2, 3).unwrap();
-    let expected = tier_solve(&game).unwrap().value();
+    let expected = tiers::solve(&game, tiers::Options::new()).unwrap().value();
     let mut group = c.benchmark_group("dots-and-boxes 2x3");
     group.sample_size(10);
     for threads in [1, 2] {
@@ -23,15 +22,19 @@ fn dots_and_boxes(c: &mut Criterion) {
             .unwrap();
         group.bench_function(format!("tier solver, {threads} threads"), |b| {
             b.iter(|| {
-                let solved = pool
-                    .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed));
+                let solved = pool.install(|| tiers::par_solve(&game, tiers::Options::new()));
                 assert_eq!(solved.unwrap().value(), expected)
             })
         });
     }
     group.bench_function("engine, dense table", |b| {
         b.iter(|| {
-            let solved = solve(&game, DenseTable::for_game(&game)).unwrap();
+            let solved = exhaustive::solve(
+                &game,
+                DenseTable::for_game(&game),
+                exhaustive::Options::new(),
+            )
+            .unwrap();
             assert_eq!(solved.value(), expected)
         })
     });
@@ -42,7 +45,9 @@ fn dots_and_boxes(c: &mut Criterion) {
     group.bench_function("parallel engine, 2 threads", |b| {
         b.iter(|| {
             let table = AtomicDenseTable::for_game(&game);
-            let solved = pool.install(|| par_solve(&game, &table).map(|s| s.value()));
+            let solved = pool.install(|| {
+                exhaustive::par_solve(&game, &table, exhaustive::Options::new()).map(|s| s.value())
+            });
             assert_eq!(solved.unwrap(), expected)
         })
     });

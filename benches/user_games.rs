@@ -1,7 +1,7 @@
 //! The engine on games written as a user writes them (no dense index; tests/common/
 //! user_games.rs), side by side with the memoized recursion a user writes by hand over the same
 //! hash map and hasher: the engine with `HashTable`, with the declared value ranges
-//! (`solve_ranged_with`), `par_solve` with `ShardedTable` on 1 and 2 threads, and `Solver` (the
+//! (`exhaustive::solve` with `Options::ranged`), `par_solve` with `ShardedTable` on 1 and 2 threads, and `Solver` (the
 //! front door, reading the games' declarations) on 1 and 2 threads.
 //!
 //! `cargo bench --bench user_games`; ratios in docs/performance.md.
@@ -13,11 +13,11 @@ use std::hash::Hash;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gamesolver::engines::{par_solve, solve, solve_ranged_with};
+use gamesolver::engines::exhaustive;
 use gamesolver::memo::{HashTable, ShardedTable};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Engine, Game, Limits, Score, Solver, StateAt, Step,
-    ValueRange,
+    Capabilities, Declares, DenseIndex, Engine, Game, Score, Solved, Solver, Step, ValueRange,
+    game::StateAt,
 };
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
 
@@ -34,11 +34,19 @@ where
         b.iter(|| assert_eq!(black_box(by_hand()), expected))
     });
     group.bench_function("engine, HashTable", |b| {
-        b.iter(|| assert_eq!(solve(game, HashTable::new()).unwrap().value(), expected))
+        b.iter(|| {
+            assert_eq!(
+                exhaustive::solve(game, HashTable::new(), exhaustive::Options::new())
+                    .unwrap()
+                    .value(),
+                expected
+            )
+        })
     });
     group.bench_function("engine ranged, HashTable", |b| {
         b.iter(|| {
-            let solution = solve_ranged_with(game, HashTable::new(), Limits::default());
+            let solution =
+                exhaustive::solve(game, HashTable::new(), exhaustive::Options::new().ranged());
             assert_eq!(solution.unwrap().value(), expected)
         })
     });
@@ -50,7 +58,10 @@ where
         group.bench_function(format!("parallel, ShardedTable, {threads} threads"), |b| {
             b.iter(|| {
                 let table = ShardedTable::new();
-                let value = pool.install(|| par_solve(game, &table).map(|s| s.value()));
+                let value = pool.install(|| {
+                    exhaustive::par_solve(game, &table, exhaustive::Options::new())
+                        .map(|s| s.value())
+                });
                 assert_eq!(value.unwrap(), expected)
             })
         });

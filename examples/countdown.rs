@@ -9,7 +9,9 @@
 //! Run it with `cargo run --example countdown -- 20`; `cargo test` runs its tests.
 
 use gamesolver::check::{CheckOptions, check_dense};
-use gamesolver::{Capabilities, Declares, DenseIndex, Game, Player, Score, Solver, Step, Turn};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Game, Player, Score, Solved, Solver, Step, Turn,
+};
 
 /// The rules value: everything fixed for one game lives here.
 #[derive(Debug)]

@@ -26,7 +26,9 @@
 use std::process::ExitCode;
 
 use gamesolver::cli::{Bundled, FromValues, Presented};
-use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, StateAt, Step, Turn};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn, game::StateAt,
+};
 
 /// The Divisor Game from N.
 #[derive(Debug)]
@@ -296,7 +298,7 @@ fn main() -> ExitCode {
 #[cfg(test)]
 pub mod tests {
     use super::*;
-    use gamesolver::Solver;
+    use gamesolver::{Solved, Solver};
     use gamesolver::check::{CheckOptions, check_dense};
 
     /// The literal rules by brute force: whether the player to move at `n` wins.

@@ -3,9 +3,9 @@
 //! by [`retrograde`](crate::engines::retrograde) analysis; the exhaustive engines do not apply (a line
 //! of play can return to a position).
 
-use crate::engines::{Predecessors, StateAt};
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
+use crate::game::{Predecessors, StateAt};
 
 /// A position of either game: where the mouse and the cat are, and who moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,13 +54,12 @@ fn payoff_for(state: &Chase, mouse_won: bool) -> Score {
 /// mouse's node, the mouse wins in the hole, and endless play is a draw.
 ///
 /// ```
-/// use gamesolver::{Limits, Outcome, games::CatAndMouse};
-/// use gamesolver::engines::{retrograde};
+/// use gamesolver::{engines::retrograde::{self, Outcome}, games::CatAndMouse, Limits};
 ///
 /// // LeetCode's first example: a draw.
 /// let graph = vec![vec![2, 5], vec![3], vec![0, 4, 5], vec![1, 4, 5], vec![2, 3], vec![0, 2, 3]];
 /// let game = CatAndMouse::new(graph).unwrap();
-/// let solved = retrograde(&game, Limits::default()).unwrap();
+/// let solved = retrograde::solve(&game, retrograde::HashIds::new(), retrograde::Options::new()).unwrap();
 /// assert_eq!(solved.outcome(), Outcome::Draw);
 /// assert_eq!(CatAndMouse::leetcode_answer(solved.outcome()), 0);
 /// ```
@@ -157,11 +156,11 @@ impl CatAndMouse {
 
     /// LeetCode's return value for the start's outcome (for the mouse, who moves first):
     /// 1 the mouse wins, 2 the cat wins, 0 a draw.
-    pub fn leetcode_answer(outcome: crate::Outcome) -> i64 {
+    pub fn leetcode_answer(outcome: crate::engines::retrograde::Outcome) -> i64 {
         match outcome {
-            crate::Outcome::Win => 1,
-            crate::Outcome::Loss => 2,
-            crate::Outcome::Draw => 0,
+            crate::engines::retrograde::Outcome::Win => 1,
+            crate::engines::retrograde::Outcome::Loss => 2,
+            crate::engines::retrograde::Outcome::Draw => 0,
         }
     }
 }
@@ -341,12 +340,11 @@ fn chase_at(index: usize, places: usize) -> Option<Chase> {
 /// and LeetCode counts it for the cat (see [`CatAndMouseII::mouse_wins`]).
 ///
 /// ```
-/// use gamesolver::{Limits, games::CatAndMouseII};
-/// use gamesolver::engines::{retrograde};
+/// use gamesolver::{engines::retrograde, games::CatAndMouseII, Limits};
 ///
 /// // LeetCode's first example: the mouse wins.
 /// let game = CatAndMouseII::new(&["####F", "#C...", "M...."], 1, 2).unwrap();
-/// let solved = retrograde(&game, Limits::default()).unwrap();
+/// let solved = retrograde::solve(&game, retrograde::HashIds::new(), retrograde::Options::new()).unwrap();
 /// assert!(CatAndMouseII::mouse_wins(solved.outcome(), solved.remoteness()));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -484,8 +482,12 @@ impl CatAndMouseII {
 
     /// LeetCode's answer: the mouse wins, within [`MOUSE_TURNS`] moves. (Endless play and a
     /// win that takes longer go to the cat.)
-    pub fn mouse_wins(outcome: crate::Outcome, remoteness: Option<u32>) -> bool {
-        outcome == crate::Outcome::Win && remoteness.is_some_and(|moves| moves <= MOUSE_TURNS)
+    pub fn mouse_wins(
+        outcome: crate::engines::retrograde::Outcome,
+        remoteness: Option<u32>,
+    ) -> bool {
+        outcome == crate::engines::retrograde::Outcome::Win
+            && remoteness.is_some_and(|moves| moves <= MOUSE_TURNS)
     }
 
     /// The cells `animal` (0 the mouse, 1 the cat) reaches from `from` in one jump, `from`

@@ -23,7 +23,7 @@ use std::fmt;
 use super::ranks::BINOMIAL;
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
-use crate::keys::{CompactKey, Symmetry};
+use crate::{CompactKey, Symmetry};
 
 mod tiers;
 
@@ -33,12 +33,11 @@ const MAX_WIDTH: usize = 32;
 /// Connect Four's rules on a `width × height` board.
 ///
 /// ```
-/// use gamesolver::{Pruning, memo::HashBoundTable, games::ConnectFour};
-/// use gamesolver::engines::{prune_with};
+/// use gamesolver::{engines::pruning, games::ConnectFour, memo::HashBoundTable};
 ///
 /// // Tromp: on 5 columns of 4 rows, the first player cannot win (a draw).
 /// let game = ConnectFour::new(5, 4).unwrap();
-/// let solution = prune_with(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+/// let solution = pruning::solve(&game, HashBoundTable::new(), pruning::Options::new().ranged()).unwrap();
 /// assert_eq!(solution.value(), 0);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,7 +212,7 @@ impl ConnectFour {
     /// The same rules, starting from `position` (a position of this board).
     ///
     /// ```
-    /// use gamesolver::{Game, games::ConnectFour};
+    /// use gamesolver::{games::ConnectFour, Game};
     ///
     /// let game = ConnectFour::new(7, 6).unwrap();
     /// let later = game.clone().starting_at(game.position("44").unwrap());

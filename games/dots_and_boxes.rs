@@ -15,12 +15,11 @@ pub const MAX_EDGES: u32 = 60;
 /// row (`(rows + 1) × columns`), then the vertical ones, row by row (`rows × (columns + 1)`).
 ///
 /// ```
-/// use gamesolver::{memo::DenseTable, games::DotsAndBoxes};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::DotsAndBoxes, memo::DenseTable};
 ///
 /// let game = DotsAndBoxes::new(1, 1).unwrap();
 /// // One box: whoever draws the fourth edge takes it, and the second player draws it.
-/// assert_eq!(solve(&game, DenseTable::for_game(&game)).unwrap().value(), -1);
+/// assert_eq!(exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap().value(), -1);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DotsAndBoxes {

@@ -154,11 +154,10 @@ pub struct IntervalGame<R> {
 /// positive piles are accepted here, so Bob can win and ties are possible).
 ///
 /// ```
-/// use gamesolver::{memo::HashTable, games::StoneGame};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::StoneGame, memo::HashTable};
 ///
 /// let game = StoneGame::new(vec![5, 3, 4, 5]).unwrap();
-/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 1); // Alice 9, Bob 8
+/// assert_eq!(exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap().value(), 1); // Alice 9, Bob 8
 /// ```
 pub type StoneGame = IntervalGame<TakePile>;
 
@@ -166,11 +165,10 @@ pub type StoneGame = IntervalGame<TakePile>;
 /// The answer is Alice's score minus Bob's.
 ///
 /// ```
-/// use gamesolver::{memo::HashTable, games::StoneGameVII};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::StoneGameVII, memo::HashTable};
 ///
 /// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
-/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), 6);
+/// assert_eq!(exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap().value(), 6);
 /// ```
 pub type StoneGameVII = IntervalGame<ScoreRest>;
 

@@ -12,11 +12,10 @@ pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
 /// radix: heap `k` is digit `k` in base `heap_k + 1`), so moves never allocate.
 ///
 /// ```
-/// use gamesolver::{memo::DenseTable, games::Nim};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::Nim, memo::DenseTable};
 ///
 /// let game = Nim::new(vec![3, 4, 5]).unwrap();
-/// let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+/// let mut solution = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap();
 /// assert_eq!(solution.value(), 1); // 3 ^ 4 ^ 5 = 2 ≠ 0: the first player wins
 /// let start = solution.start().clone();
 /// // The winning move: take 2 from the first heap (leaving 1 ^ 4 ^ 5 = 0).

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::mem::size_of;
 use std::time::Instant;
 
-use crate::engines::Limits;
+use crate::Limits;
 use crate::engines::kernel::limits::growth_fits;
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
@@ -75,7 +75,7 @@ impl StoneGameII {
     /// Checks the piles: at least one, each positive, their total within `i64`.
     ///
     /// ```
-    /// use gamesolver::{Error, games::StoneGameII};
+    /// use gamesolver::{games::StoneGameII, Error};
     ///
     /// assert!(StoneGameII::new(vec![2, 7, 9, 4, 4]).is_ok());
     /// assert!(matches!(StoneGameII::new(vec![]), Err(Error::TooFew { .. })));
@@ -166,16 +166,15 @@ impl StoneGameII {
     /// Rewrites the engine's line of play in the problem's terms.
     ///
     /// ```
-    /// use gamesolver::{memo::HashTable, games::StoneGameII};
-    /// use gamesolver::engines::{solve};
+    /// use gamesolver::{engines::exhaustive, games::StoneGameII, memo::HashTable};
     ///
     /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
-    /// let mut solution = solve(&game, HashTable::new()).unwrap();
+    /// let mut solution = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap();
     /// let takes = game.describe(&solution.line().unwrap());
     /// let alice: i64 = takes.iter().filter(|t| t.player.is_first()).map(|t| t.stones).sum();
     /// assert_eq!(alice, 104);
     /// ```
-    pub fn describe(&self, line: &[crate::Ply<Self>]) -> Vec<StoneGameIITake> {
+    pub fn describe(&self, line: &[crate::engines::Ply<Self>]) -> Vec<StoneGameIITake> {
         line.iter()
             .map(|ply| StoneGameIITake {
                 player: ply.player,
@@ -303,7 +302,7 @@ enum FastTable {
 /// See docs/stone-game-ii-fast.md for the derivation and a worked example.
 ///
 /// ```
-/// use gamesolver::{Limits, games::{StoneGameII, solve_stone_game_ii}};
+/// use gamesolver::{games::{solve_stone_game_ii, StoneGameII}, Limits};
 ///
 /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
 /// let solution = solve_stone_game_ii(&game, Limits::default()).unwrap();

@@ -8,11 +8,10 @@ use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 /// A validated Stone Game III instance: at least one stone, and `Σ |values|` within `i64`.
 ///
 /// ```
-/// use gamesolver::{memo::HashTable, games::StoneGameIII};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::StoneGameIII, memo::HashTable};
 ///
 /// let game = StoneGameIII::new(vec![1, 2, 3, 7]).unwrap();
-/// assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -1); // Bob wins by 1
+/// assert_eq!(exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap().value(), -1); // Bob wins by 1
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoneGameIII {

@@ -16,9 +16,9 @@
 //!   turn). Two moves per state, so O(n) for the engine — but `n` deep, which the explicit
 //!   stack handles.
 
-use crate::engines::{Limits, Ply};
 use crate::error::Error;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
+use crate::{Limits, engines::Ply};
 use std::time::Instant;
 
 const NAME: &str = "Stone Game VIII";
@@ -50,7 +50,7 @@ impl StoneGameVIII {
     /// `prefix[j]`, and each `j` ends at most one move), so that sum must fit.
     ///
     /// ```
-    /// use gamesolver::{Error, games::StoneGameVIII};
+    /// use gamesolver::{games::StoneGameVIII, Error};
     ///
     /// assert!(StoneGameVIII::new(vec![-10, -12]).is_ok());
     /// assert_eq!(
@@ -111,12 +111,11 @@ impl StoneGameVIII {
     /// Rewrites the literal model's line in the problem's terms.
     ///
     /// ```
-    /// use gamesolver::{memo::HashTable, games::StoneGameVIII};
-    /// use gamesolver::engines::{solve};
+    /// use gamesolver::{engines::exhaustive, games::StoneGameVIII, memo::HashTable};
     ///
     /// let game = StoneGameVIII::new(vec![7, -6, 5, 10, 5, -2, -6]).unwrap();
     /// let literal = game.literal();
-    /// let mut solution = solve(&literal, HashTable::new()).unwrap();
+    /// let mut solution = exhaustive::solve(&literal, HashTable::new(), exhaustive::Options::new()).unwrap();
     /// let takes = game.describe_literal(&solution.line().unwrap());
     /// assert_eq!(takes.len(), 1);
     /// assert_eq!((takes[0].stones, takes[0].gain), (7, 13));
@@ -135,12 +134,11 @@ impl StoneGameVIII {
     /// ended by "stop here" is one move.
     ///
     /// ```
-    /// use gamesolver::{memo::DenseTable, games::StoneGameVIII};
-    /// use gamesolver::engines::{solve};
+    /// use gamesolver::{engines::exhaustive, games::StoneGameVIII, memo::DenseTable};
     ///
     /// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
     /// let stepwise = game.stepwise();
-    /// let mut solution = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+    /// let mut solution = exhaustive::solve(&stepwise, DenseTable::for_game(&stepwise), exhaustive::Options::new()).unwrap();
     /// let takes = game.describe_stepwise(&solution.line().unwrap());
     /// // Alice takes 4 stones (sum 2), Bob the last 2 (2 − 5 = −3): 2 − (−3) = 5.
     /// let moves: Vec<_> = takes.iter().map(|t| (t.player.is_first(), t.stones, t.gain)).collect();
@@ -185,7 +183,7 @@ pub struct StoneGameVIIIFast<'a> {
 /// the engine's.
 ///
 /// ```
-/// use gamesolver::games::{StoneGameVIII, solve_stone_game_viii};
+/// use gamesolver::games::{solve_stone_game_viii, StoneGameVIII};
 ///
 /// let game = StoneGameVIII::new(vec![7, -6, 5, 10, 5, -2, -6]).unwrap();
 /// let solution = solve_stone_game_viii(&game);
@@ -202,7 +200,7 @@ pub fn solve_stone_game_viii(game: &StoneGameVIII) -> StoneGameVIIIFast<'_> {
 /// them), and it stops with [`Error::TimeLimit`] past the time limit.
 ///
 /// ```
-/// use gamesolver::{Error, Limits, games::{StoneGameVIII, solve_stone_game_viii_with}};
+/// use gamesolver::{games::{solve_stone_game_viii_with, StoneGameVIII}, Error, Limits};
 ///
 /// let game = StoneGameVIII::new(vec![1; 100_000]).unwrap();
 /// let solution = solve_stone_game_viii_with(&game, Limits::with_memory_budget(1 << 20)).unwrap();

@@ -49,10 +49,9 @@ impl Board {
 /// Tic-tac-toe from the empty board.
 ///
 /// ```
-/// use gamesolver::{memo::HashTable, games::TicTacToe};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::TicTacToe, memo::HashTable};
 ///
-/// assert_eq!(solve(&TicTacToe, HashTable::new()).unwrap().value(), 0); // a draw
+/// assert_eq!(exhaustive::solve(&TicTacToe, HashTable::new(), exhaustive::Options::new()).unwrap().value(), 0); // a draw
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TicTacToe;

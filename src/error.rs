@@ -156,7 +156,7 @@ pub enum Error {
         advice: String,
     },
     /// The search was stopped because another search had already found the value (a parallel
-    /// helper); [`par_solve`](crate::engines::par_solve) never returns it.
+    /// helper); [`par_solve`](crate::engines::exhaustive::par_solve) never returns it.
     #[error("the search was cancelled")]
     Cancelled,
     /// The solve was asked to stop through its [`Progress`](crate::Progress)
@@ -177,8 +177,8 @@ pub enum Error {
     #[error(
         "the game has a cycle of {length} moves: a line of play returns to a state {length} \
          moves later (first reached at depth {depth}{}); the exhaustive and pruning engines \
-         need a game without cycles (an outcome game that may cycle is solved by retrograde \
-         analysis: gamesolver::retrograde)",
+         need a game without cycles (an outcome game whose play may cycle declares so, \
+         Capabilities::outcome_game().may_cycle(), and is solved by retrograde analysis)",
         state.as_ref().map_or_else(String::new, |states| format!("; the cycle: {states}"))
     )]
     Cycle {
@@ -329,7 +329,7 @@ fn over_budget(needed: u64, budget: u64) -> String {
 /// A byte count that prints in binary units (`1.5 GiB`).
 ///
 /// ```
-/// use gamesolver::{Error, error::Bytes};
+/// use gamesolver::{error::Bytes, Error};
 /// assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
 /// // A refusal shows exact counts where the rounded sizes would read alike.
 /// let refusal = Error::MemoryBudget { what: "a table".into(), needed: (2 << 30) + 256, budget: 2 << 30 };

@@ -13,10 +13,16 @@
 
 use std::marker::PhantomData;
 
-pub use crate::step::{Player, Score, Step, Turn};
-
 // The builder's methods (`value_range()`, `dense_index()`, …), in a file of their own.
 mod builder;
+pub mod declaration;
+mod keys;
+mod step;
+
+pub use keys::{CompactKey, Symmetry};
+pub use step::{Player, Score, Step, Turn};
+
+use declaration::{IndexSlot, RangeSlot, TierSlot, Undeclared};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -43,7 +49,7 @@ mod builder;
 /// here, that one point is at stake, which lets the solver stop at a winning move.
 ///
 /// ```
-/// use gamesolver::{Capabilities, Declares, Game, Score, Solver, Step, Turn, ValueRange};
+/// use gamesolver::{Capabilities, Declares, Game, Score, Solved, Solver, Step, Turn, ValueRange};
 ///
 /// struct TakeAway { counters: u32 }
 ///
@@ -219,7 +225,7 @@ pub trait Game {
 /// An optional capability for retrograde analysis: the states with a move to a given state
 /// (its "un-moves").
 ///
-/// With it, [`retrograde_with_predecessors`](crate::engines::retrograde_with_predecessors) stores neither the moves nor their reverse (8
+/// With it, [`retrograde::solve_with_predecessors`](crate::engines::retrograde::solve_with_predecessors) stores neither the moves nor their reverse (8
 /// bytes per move): it counts each state's moves while it discovers the states, and asks for
 /// predecessors as it propagates, looking up their numbers. Memory then follows the states,
 /// not the moves, at the cost of generating each predecessor list once.
@@ -232,14 +238,14 @@ pub trait Predecessors: Game {
 }
 
 /// An optional capability: the state at each index of a [`DenseIndex`] (its inverse), for
-/// [`retrograde_indexed`](crate::engines::retrograde_indexed).
+/// [`retrograde::solve_indexed`](crate::engines::retrograde::solve_indexed).
 pub trait StateAt: DenseIndex {
     /// The state whose index is `index`, or `None` if no state has it.
     fn state_at(&self, index: usize) -> Option<Self::State>;
 
     /// How many moves `state` has (0 for a final state), if the game can count them without
     /// listing them; `None` (the default) lets the solver list them with
-    /// [`moves`](Game::moves). [`retrograde_indexed`](crate::engines::retrograde_indexed) asks it of every index.
+    /// [`moves`](Game::moves). [`retrograde::solve_indexed`](crate::engines::retrograde::solve_indexed) asks it of every index.
     fn move_count(&self, state: &Self::State) -> Option<usize> {
         let _ = state;
         None
@@ -250,7 +256,7 @@ pub trait StateAt: DenseIndex {
     /// [`predecessors`](Predecessors::predecessors) gives them. The default goes through the
     /// states ([`state_at`](StateAt::state_at), `predecessors`,
     /// [`index`](DenseIndex::index)); a game whose index arithmetic is simpler overrides it.
-    /// [`retrograde_indexed`](crate::engines::retrograde_indexed) propagates through it.
+    /// [`retrograde::solve_indexed`](crate::engines::retrograde::solve_indexed) propagates through it.
     fn predecessor_indices(&self, index: usize, mut each: impl FnMut(usize, Turn))
     where
         Self: Predecessors,
@@ -261,29 +267,12 @@ pub trait StateAt: DenseIndex {
     }
 }
 
-/// Marks a capability as declared in [`Capabilities`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Declared;
-
-/// Marks a dense index declared as ordering the game ([`Capabilities::ordered_index`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Ordered;
-
-/// Marks a dense index declared as a set of bits that every move takes some from
-/// ([`Capabilities::subset_index`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Subsets;
-
-/// Marks a capability as not declared in [`Capabilities`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Undeclared;
-
 /// What a game declares ([`Game::capabilities`]), built from [`Capabilities::none`] by naming
 /// each capability: `Capabilities::none().value_range().dense_index()`.
 ///
 /// The capability traits are recorded in the type (`R`: [`ValueRange`], `I`: [`DenseIndex`],
-/// `T`: [`Tiered`], each [`Declared`] or [`Undeclared`]), so that the solver runs the engine
-/// monomorphized for them; the facts that choose an engine but change no per-state code
+/// `T`: [`Tiered`], each [`Declared`](declaration::Declared) or [`Undeclared`]), so that the
+/// solver runs the engine monomorphized for them; the facts that choose an engine but change no per-state code
 /// (outcome game, may cycle) are plain flags.
 pub struct Capabilities<G: ?Sized, R = Undeclared, I = Undeclared, T = Undeclared> {
     outcome_game: bool,
@@ -308,11 +297,11 @@ impl<G: Game> Capabilities<G> {
 
 /// What the solver reads of a game's declaration: implemented by [`Capabilities`] alone.
 pub trait Declares<G: Game>: sealed::Sealed {
-    /// [`Declared`] if the game declares its [`ValueRange`].
+    /// [`Declared`](declaration::Declared) if the game declares its [`ValueRange`].
     type Range: RangeSlot<G>;
-    /// [`Declared`] if the game declares its [`DenseIndex`].
+    /// [`Declared`](declaration::Declared) if the game declares its [`DenseIndex`].
     type Index: IndexSlot<G>;
-    /// [`Declared`] if the game declares its [`Tiered`] layering.
+    /// [`Declared`](declaration::Declared) if the game declares its [`Tiered`] layering.
     type Tiers: TierSlot<G>;
 
     /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
@@ -345,133 +334,6 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// Whether a game declares its [`ValueRange`], as a type ([`Declared`] or [`Undeclared`]):
-/// code generic over games dispatches on it with an [`OnRange`] visitor.
-pub trait RangeSlot<G: Game> {
-    /// Calls the visitor's method for this slot.
-    fn visit<V: OnRange<G>>(visitor: V) -> V::Output;
-}
-
-/// Code that runs differently for a game with and without a declared [`ValueRange`] (the
-/// solver's side of a [`RangeSlot`]).
-pub trait OnRange<G: Game> {
-    /// What the visit gives.
-    type Output;
-    /// The game declares its range.
-    fn declared(self) -> Self::Output
-    where
-        G: ValueRange;
-    /// It does not.
-    fn undeclared(self) -> Self::Output;
-}
-
-impl<G: ValueRange> RangeSlot<G> for Declared {
-    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
-        visitor.declared()
-    }
-}
-
-impl<G: Game> RangeSlot<G> for Undeclared {
-    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
-        visitor.undeclared()
-    }
-}
-
-/// Whether a game declares its [`DenseIndex`], as a type; see [`RangeSlot`].
-pub trait IndexSlot<G: Game> {
-    /// Calls the visitor's method for this slot.
-    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output;
-}
-
-/// Code that runs differently for a game with and without a declared [`DenseIndex`].
-pub trait OnIndex<G: Game> {
-    /// What the visit gives.
-    type Output;
-    /// The game declares its dense index.
-    fn declared(self) -> Self::Output
-    where
-        G: DenseIndex;
-    /// It does not.
-    fn undeclared(self) -> Self::Output;
-    /// The game declares an [ordered](Capabilities::ordered_index) dense index; by default
-    /// as [`declared`](OnIndex::declared).
-    fn ordered(self) -> Self::Output
-    where
-        G: StateAt,
-        Self: Sized,
-    {
-        self.declared()
-    }
-    /// The game declares a [subset](Capabilities::subset_index) index (which is ordered too);
-    /// by default as [`ordered`](OnIndex::ordered).
-    fn subsets(self) -> Self::Output
-    where
-        G: StateAt,
-        Self: Sized,
-    {
-        self.ordered()
-    }
-}
-
-/// Runs `visitor` on the index slot of `declared` (a game's [`Game::capabilities`]).
-pub(crate) fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Index as IndexSlot<G>>::visit(visitor)
-}
-
-impl<G: StateAt> IndexSlot<G> for Ordered {
-    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
-        visitor.ordered()
-    }
-}
-
-impl<G: StateAt> IndexSlot<G> for Subsets {
-    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
-        visitor.subsets()
-    }
-}
-
-impl<G: DenseIndex> IndexSlot<G> for Declared {
-    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
-        visitor.declared()
-    }
-}
-
-impl<G: Game> IndexSlot<G> for Undeclared {
-    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
-        visitor.undeclared()
-    }
-}
-
-/// Whether a game declares its [`Tiered`] layering, as a type; see [`RangeSlot`].
-pub trait TierSlot<G: Game> {
-    /// Calls the visitor's method for this slot.
-    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output;
-}
-
-/// Code that runs differently for a game with and without declared [`Tiered`] layering.
-pub trait OnTiers<G: Game> {
-    /// What the visit gives.
-    type Output;
-    /// The game declares its tiers.
-    fn declared(self) -> Self::Output
-    where
-        G: Tiered;
-    /// It does not.
-    fn undeclared(self) -> Self::Output;
-}
-
-impl<G: Tiered> TierSlot<G> for Declared {
-    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
-        visitor.declared()
-    }
-}
-
-impl<G: Game> TierSlot<G> for Undeclared {
-    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
-        visitor.undeclared()
-    }
-}
-
 /// An optional capability: the game's stored states map one-to-one onto `0..index_len()`.
 ///
 /// This lets [`DenseTable`](crate::memo::DenseTable) keep values in a flat array, one memory
@@ -491,7 +353,7 @@ pub trait DenseIndex: Game {
 
 /// An optional capability: bounds on the value a state can still have.
 ///
-/// The pruning engine ([`prune`](crate::engines::prune)) narrows its search window to this range before
+/// The pruning engine ([`prune`](crate::engines::pruning::solve)) narrows its search window to this range before
 /// it looks at a state's moves, and a state whose range already decides the question it is asked
 /// is not searched at all. In Connect Four, a side that cannot win with its next stone scores at
 /// most `(W·H − 1 − n)/2` with `n` stones on the board: that bound alone prunes most of the tree.
@@ -534,7 +396,7 @@ pub trait ValueRange: Game {
 /// An optional capability: the game is layered into *tiers*, and every move leads to a later
 /// tier (Dots and Boxes: the number of lines drawn).
 ///
-/// The tier solver ([`tier_solve`](crate::engines::tier_solve)) values every state of the last tier,
+/// The tier solver ([`tiers::solve`](crate::engines::tiers::solve)) values every state of the last tier,
 /// then of the one before, back to the start's tier, keeping only the tiers a move can still
 /// reach, one flat array per tier, values in the narrowest integer type that holds
 /// [`value_bound`](Tiered::value_bound). A state is found in its tier's array by its *rank*,
@@ -557,8 +419,7 @@ pub trait ValueRange: Game {
 /// [`check_tiers`](crate::check::check_tiers) verifies all of this on the states it walks.
 ///
 /// ```
-/// use gamesolver::{Game, Score, Step, Tiered, Turn};
-/// use gamesolver::engines::{tier_solve};
+/// use gamesolver::{engines::tiers, Game, Score, Step, Tiered, Turn};
 ///
 /// /// Take 1 or 2 counters; whoever takes the last one scores a point.
 /// struct TakeAway { counters: u32 }
@@ -582,7 +443,7 @@ pub trait ValueRange: Game {
 ///     fn tier_reach(&self) -> usize { 2 }
 ///     fn value_bound(&self) -> Score { 1 }
 /// }
-/// assert_eq!(tier_solve(&TakeAway { counters: 9 }).unwrap().value(), -1);
+/// assert_eq!(tiers::solve(&TakeAway { counters: 9 }, tiers::Options::new()).unwrap().value(), -1);
 /// ```
 pub trait Tiered: Game {
     /// How many tiers there are.

@@ -60,7 +60,7 @@ pub fn parse_text(text: &[u8]) -> Result<Vec<i64>, Error> {
 /// count of the text's tokens, so reading never holds more than that.
 ///
 /// ```
-/// use gamesolver::{Error, input::parse_text_within};
+/// use gamesolver::{input::parse_text_within, Error};
 ///
 /// assert_eq!(parse_text_within(b"1 2 3", 29).unwrap(), vec![1, 2, 3]);
 /// assert!(matches!(parse_text_within(b"1 2 3", 28), Err(Error::MemoryBudget { .. })));

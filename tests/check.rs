@@ -440,8 +440,18 @@ fn moves_that_clear_the_buffer_are_caught_and_harm_no_engine() {
     // engines hand `moves` an empty buffer, so their answers stay exact.
     assert!(!text.contains("the engine values"), "{text}");
     let correct = take_away(Flaw::None);
-    let exact = gamesolver::engines::solve(&correct, gamesolver::memo::HashTable::new()).unwrap();
-    let cleared = gamesolver::engines::solve(&game, gamesolver::memo::HashTable::new()).unwrap();
+    let exact = gamesolver::engines::exhaustive::solve(
+        &correct,
+        gamesolver::memo::HashTable::new(),
+        gamesolver::engines::exhaustive::Options::new(),
+    )
+    .unwrap();
+    let cleared = gamesolver::engines::exhaustive::solve(
+        &game,
+        gamesolver::memo::HashTable::new(),
+        gamesolver::engines::exhaustive::Options::new(),
+    )
+    .unwrap();
     assert_eq!(cleared.value(), exact.value());
 }
 
@@ -589,7 +599,11 @@ fn a_shared_dense_index_stops_a_debug_solve() {
     // `left / 2`, state 0 takes 1's value and the wrong values happen to agree; check_dense
     // finds both.)
     let game = take_away(Flaw::IndexPaired);
-    let _ = gamesolver::engines::solve(&game, gamesolver::memo::DenseTable::for_game(&game));
+    let _ = gamesolver::engines::exhaustive::solve(
+        &game,
+        gamesolver::memo::DenseTable::for_game(&game),
+        gamesolver::engines::exhaustive::Options::new(),
+    );
 }
 
 #[test]

@@ -2,17 +2,21 @@
 //! published results, and samples of Pascal Pons' benchmark sets (tests/data/connect4, or the full sets
 //! in `GAMESOLVER_CONNECT4_DIR`).
 
+use gamesolver::engines::pruning;
 mod common;
 
 use std::collections::HashMap;
 
 use common::{connect4_set, random_values};
-use gamesolver::engines::solve;
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{ConnectFour, Position};
 use gamesolver::memo::{
     AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
 };
-use gamesolver::{DeclaredRange, Error, Game, Pruner, Pruning, Score};
+use gamesolver::{
+    Error, Game, Score,
+    engines::{DeclaredRange, pruning::Pruner},
+};
 
 /// The literal rules on a grid: drop into a column, look for four through the new stone.
 struct Grid {
@@ -130,7 +134,7 @@ fn pruner_values<T: BoundTable<ConnectFour>>(
     position: &Position,
 ) -> (Score, Vec<(u8, Score)>) {
     let mut pruner: Pruner<'_, ConnectFour, T, DeclaredRange> =
-        Pruner::new(game, table, Pruning::new().ranged()).unwrap();
+        Pruner::new(game, table, pruning::Options::new().ranged()).unwrap();
     let value = pruner.value_of(position).unwrap();
     let moves = pruner.analyze(position).unwrap();
     (
@@ -209,7 +213,9 @@ fn small_boards_match_the_brute_force_of_the_literal_rules() {
             // The exhaustive engine, from the same position.
             let from_here = game.clone().starting_at(position);
             assert_eq!(
-                solve(&from_here, HashTable::new()).unwrap().value(),
+                exhaustive::solve(&from_here, HashTable::new(), exhaustive::Options::new())
+                    .unwrap()
+                    .value(),
                 expected
             );
             checked += 1;
@@ -237,7 +243,7 @@ const TROMP: [(usize, usize, i8); 11] = [
 fn solve_from_empty(width: usize, height: usize) -> Score {
     let game = ConnectFour::new(width, height).unwrap();
     let table = FixedBoundTable::for_game(&game, 16 << 20).unwrap();
-    gamesolver::engines::prune_with(&game, table, Pruning::new().ranged())
+    gamesolver::engines::pruning::solve(&game, table, pruning::Options::new().ranged())
         .unwrap()
         .value()
 }
@@ -295,12 +301,17 @@ fn samples_of_the_three_benchmark_sets() {
     let mut fixed = Pruner::new(
         &game,
         FixedBoundTable::for_game(&game, 8 << 20).unwrap(),
-        Pruning::new().ranged(),
+        pruning::Options::new().ranged(),
     )
     .unwrap();
-    let mut hashed = Pruner::new(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+    let mut hashed = Pruner::new(
+        &game,
+        HashBoundTable::new(),
+        pruning::Options::new().ranged(),
+    )
+    .unwrap();
     let mirrored = Canonical(AtomicBoundTable::for_game(&game, 8 << 20).unwrap());
-    let mut shared = Pruner::new(&game, &mirrored, Pruning::new().ranged()).unwrap();
+    let mut shared = Pruner::new(&game, &mirrored, pruning::Options::new().ranged()).unwrap();
     for (set, count) in sets {
         for (k, (line, score)) in sample(set, count, 2026).into_iter().enumerate() {
             let position = game.position(&line).unwrap();

@@ -1,11 +1,11 @@
 //! The exhaustive and pruning engines stop on a game whose play cycles, with an error that says
 //! so and shows the state, long before the memory budget would stop them.
 
-use gamesolver::engines::{par_prune_with, par_solve_with, prune_with, solve_with};
+use gamesolver::engines::{exhaustive, pruning};
 use gamesolver::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
 };
-use gamesolver::{DenseIndex, Error, Game, Limits, Pruning, Score, Step, Turn};
+use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn};
 
 /// A counter on a ring of `size`: +1 or +2; whoever reaches 0 wins, but from `size - 1` the only
 /// move is +2, back to 1, so play can circle forever.
@@ -157,44 +157,60 @@ fn a_cycle_is_named_by_its_own_length_and_states() {
     for size in [4, 7, 12] {
         let game = Loop { size };
         let is_size = |length| length == size as usize;
-        let options = Pruning::new().limits(limits());
+        let options = pruning::Options::new().limits(limits());
         let sharded = ShardedTable::new();
         let atomic = AtomicDenseTable::for_game(&game);
         let bounds = ShardedBoundTable::new();
         let results = [
             (
                 "hash",
-                solve_with(&game, HashTable::new(), limits()).map(|s| s.value()),
+                exhaustive::solve(
+                    &game,
+                    HashTable::new(),
+                    exhaustive::Options::new().limits(limits()),
+                )
+                .map(|s| s.value()),
             ),
             (
                 "dense",
-                solve_with(&game, DenseTable::for_game(&game), limits()).map(|s| s.value()),
+                exhaustive::solve(
+                    &game,
+                    DenseTable::for_game(&game),
+                    exhaustive::Options::new().limits(limits()),
+                )
+                .map(|s| s.value()),
             ),
             (
                 "sharded",
-                par_solve_with(&game, &sharded, limits()).map(|s| s.value()),
+                exhaustive::par_solve(&game, &sharded, exhaustive::Options::new().limits(limits()))
+                    .map(|s| s.value()),
             ),
             (
                 "atomic",
-                par_solve_with(&game, &atomic, limits()).map(|s| s.value()),
+                exhaustive::par_solve(&game, &atomic, exhaustive::Options::new().limits(limits()))
+                    .map(|s| s.value()),
             ),
             (
                 "hash bounds",
-                prune_with(&game, HashBoundTable::new(), options).map(|s| s.value()),
+                pruning::solve(&game, HashBoundTable::new(), options).map(|s| s.value()),
             ),
             (
                 "sharded bounds",
-                par_prune_with(&game, &bounds, options).map(|s| s.value()),
+                pruning::par_solve(&game, &bounds, options).map(|s| s.value()),
             ),
         ];
         for (what, result) in results {
             assert_cycle_of(result, &format!("{what}, {size}"), is_size);
         }
     }
-    let message = solve_with(&Loop { size: 4 }, HashTable::new(), limits())
-        .map(|s| s.value())
-        .unwrap_err()
-        .to_string();
+    let message = exhaustive::solve(
+        &Loop { size: 4 },
+        HashTable::new(),
+        exhaustive::Options::new().limits(limits()),
+    )
+    .map(|s| s.value())
+    .unwrap_err()
+    .to_string();
     assert!(
         message.contains("cycle of 4 moves: a line of play returns to a state 4 moves later"),
         "{message}"
@@ -206,22 +222,33 @@ fn the_exhaustive_engines_stop_on_a_cycle() {
     for size in [4, 7, 50] {
         let ring = Ring { size };
         assert_cycle(
-            solve_with(&ring, HashTable::new(), limits()).map(|solution| solution.value()),
+            exhaustive::solve(
+                &ring,
+                HashTable::new(),
+                exhaustive::Options::new().limits(limits()),
+            )
+            .map(|solution| solution.value()),
             "hash",
         );
         assert_cycle(
-            solve_with(&ring, DenseTable::for_game(&ring), limits())
-                .map(|solution| solution.value()),
+            exhaustive::solve(
+                &ring,
+                DenseTable::for_game(&ring),
+                exhaustive::Options::new().limits(limits()),
+            )
+            .map(|solution| solution.value()),
             "dense",
         );
         let sharded = ShardedTable::new();
         assert_cycle(
-            par_solve_with(&ring, &sharded, limits()).map(|solution| solution.value()),
+            exhaustive::par_solve(&ring, &sharded, exhaustive::Options::new().limits(limits()))
+                .map(|solution| solution.value()),
             "sharded",
         );
         let atomic = AtomicDenseTable::for_game(&ring);
         assert_cycle(
-            par_solve_with(&ring, &atomic, limits()).map(|solution| solution.value()),
+            exhaustive::par_solve(&ring, &atomic, exhaustive::Options::new().limits(limits()))
+                .map(|solution| solution.value()),
             "atomic dense",
         );
     }
@@ -231,14 +258,14 @@ fn the_exhaustive_engines_stop_on_a_cycle() {
 fn the_pruning_engines_stop_on_a_cycle() {
     for size in [4, 7, 50] {
         let ring = Ring { size };
-        let options = Pruning::new().limits(limits());
+        let options = pruning::Options::new().limits(limits());
         assert_cycle(
-            prune_with(&ring, HashBoundTable::new(), options).map(|solution| solution.value()),
+            pruning::solve(&ring, HashBoundTable::new(), options).map(|solution| solution.value()),
             "hash bounds",
         );
         let table = ShardedBoundTable::new();
         assert_cycle(
-            par_prune_with(&ring, &table, options).map(|solution| solution.value()),
+            pruning::par_solve(&ring, &table, options).map(|solution| solution.value()),
             "sharded bounds",
         );
     }
@@ -271,6 +298,11 @@ fn an_acyclic_deep_game_is_not_mistaken_for_one() {
             -1
         }
     }
-    let solution = solve_with(&Line, HashTable::new(), limits()).unwrap();
+    let solution = exhaustive::solve(
+        &Line,
+        HashTable::new(),
+        exhaustive::Options::new().limits(limits()),
+    )
+    .unwrap();
     assert_eq!(solution.value(), 1);
 }

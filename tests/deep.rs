@@ -3,7 +3,7 @@
 mod common;
 
 use common::{random_values, stone_game_viii_closed_form, stone_game_viii_margin};
-use gamesolver::engines::solve;
+use gamesolver::engines::exhaustive;
 use gamesolver::games::StoneGameVIII;
 use gamesolver::memo::{DenseTable, HashTable};
 
@@ -17,11 +17,17 @@ fn million_deep_stone_game_viii_on_a_small_stack() {
         .spawn(move || {
             let game = StoneGameVIII::new(stones).unwrap();
             let stepwise = game.stepwise();
-            let mut dense = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+            let mut dense = exhaustive::solve(
+                &stepwise,
+                DenseTable::for_game(&stepwise),
+                exhaustive::Options::new(),
+            )
+            .unwrap();
             assert!(dense.stats().max_depth >= 999_999, "{:?}", dense.stats());
             let line = game.describe_stepwise(&dense.line().unwrap());
             assert_eq!(stone_game_viii_margin(&line), dense.value());
-            let hashed = solve(&stepwise, HashTable::new()).unwrap();
+            let hashed =
+                exhaustive::solve(&stepwise, HashTable::new(), exhaustive::Options::new()).unwrap();
             (dense.value(), hashed.value())
         })
         .unwrap()

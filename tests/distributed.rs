@@ -13,16 +13,16 @@ use std::net::TcpListener;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use gamesolver::engines::tier_solve;
+use gamesolver::engines::tiers::{self, distributed};
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{DistributedConfig, Error, Limits, distributed_tier_solve};
+use gamesolver::{Error, Limits};
 use subset_games::{ByTiers, Tokens};
 
 #[test]
 fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 2), (1, 4), (2, 3)] {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
-        let expected = tier_solve(&game).unwrap();
+        let expected = tiers::solve(&game, tiers::Options::new()).unwrap();
         let (value, stats) = (expected.value(), expected.stats());
         let boards = 1u64 << game.edges();
         let game = Arc::new(game.clone());
@@ -33,8 +33,8 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
             (Limits::with_memory_budget(boards - 1), false),
         ] {
             for workers in 1..=4 {
-                let config = DistributedConfig::process(workers);
-                let solved = distributed_tier_solve(Arc::clone(&game), config, limits).unwrap();
+                let config = distributed::Config::process(workers);
+                let solved = distributed::solve(Arc::clone(&game), config, limits).unwrap();
                 let case = format!("{rows}x{columns}, {workers} workers, {replicated}");
                 assert_eq!(solved.value, Some(value), "{case}");
                 assert_eq!(solved.workers, workers);
@@ -68,7 +68,7 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
                 }
             }
         }
-        let thread = distributed_tier_solve(game, DistributedConfig::thread(), Limits::default());
+        let thread = distributed::solve(game, distributed::Config::thread(), Limits::default());
         assert_eq!(thread.unwrap().value, Some(value));
     }
 }
@@ -84,13 +84,13 @@ fn every_value_on_every_worker_by_blocks_and_by_tiers_equals_the_tier_solver() {
             ..Tokens::default()
         };
         let (value, stats) = {
-            let expected = tier_solve(&game).unwrap();
+            let expected = tiers::solve(&game, tiers::Options::new()).unwrap();
             (expected.value(), expected.stats())
         };
         let game = Arc::new(game);
         for workers in 1..=4 {
-            let config = DistributedConfig::process(workers);
-            let solved = distributed_tier_solve(Arc::clone(&game), config, Limits::default());
+            let config = distributed::Config::process(workers);
+            let solved = distributed::solve(Arc::clone(&game), config, Limits::default());
             let solved = solved.unwrap();
             assert_eq!(solved.value, Some(value), "seed {seed}, {workers}");
             assert!(solved.local.iter().all(|w| w.by_blocks));
@@ -113,8 +113,8 @@ fn every_value_on_every_worker_by_blocks_and_by_tiers_equals_the_tier_solver() {
             forget: Some(forget),
             ..Tokens::default()
         });
-        let config = DistributedConfig::process(workers);
-        match distributed_tier_solve(Arc::clone(&faulty), config, Limits::default()) {
+        let config = distributed::Config::process(workers);
+        match distributed::solve(Arc::clone(&faulty), config, Limits::default()) {
             Err(Error::InvalidGame(message)) => {
                 assert!(message.contains("holds no value yet"), "{message}")
             }
@@ -122,11 +122,11 @@ fn every_value_on_every_worker_by_blocks_and_by_tiers_equals_the_tier_solver() {
         }
     }
     let dots = DotsAndBoxes::new(2, 3).unwrap();
-    let value = tier_solve(&dots).unwrap().value();
+    let value = tiers::solve(&dots, tiers::Options::new()).unwrap().value();
     let game = Arc::new(ByTiers(dots));
     for workers in [2, 3] {
-        let config = DistributedConfig::process(workers);
-        let solved = distributed_tier_solve(Arc::clone(&game), config, Limits::default());
+        let config = distributed::Config::process(workers);
+        let solved = distributed::solve(Arc::clone(&game), config, Limits::default());
         let solved = solved.unwrap();
         assert_eq!(solved.value, Some(value), "{workers} workers");
         assert!(solved.local.iter().all(|w| w.replicated && !w.by_blocks));
@@ -140,10 +140,10 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
     // 2×3 boxes, 17 edges: each worker's share of a tier is one round (under 2¹⁶ states).
     let game = DotsAndBoxes::new(2, 3).unwrap();
     let workers = 2;
-    let config = DistributedConfig::process(workers);
+    let config = distributed::Config::process(workers);
     // A budget below a byte per board for each worker: requests, not every value everywhere.
     let limits = Limits::with_memory_budget(1 << 17);
-    let solved = distributed_tier_solve(Arc::new(game.clone()), config, limits).unwrap();
+    let solved = distributed::solve(Arc::new(game.clone()), config, limits).unwrap();
     assert!(solved.local.iter().all(|w| !w.replicated));
     // Brute force over the rules: per worker, the next states its states reach that the other
     // worker owns (a request each, once per tier), and the moves that reach them.
@@ -199,9 +199,9 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
 #[test]
 fn each_worker_is_checked_against_the_budget_before_any_work() {
     let game = Arc::new(DotsAndBoxes::new(3, 4).unwrap());
-    let refused = distributed_tier_solve(
+    let refused = distributed::solve(
         game,
-        DistributedConfig::process(2),
+        distributed::Config::process(2),
         Limits::with_memory_budget(1 << 20),
     );
     match refused {

@@ -3,10 +3,10 @@
 mod common;
 
 use common::*;
-use gamesolver::engines::solve;
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{DenseTable, HashTable, MemoTable, NoTable};
-use gamesolver::{DenseIndex, Game, Player, Score, Solution, Turn};
+use gamesolver::{DenseIndex, Game, Player, Score, Turn, engines::exhaustive::Solution};
 use proptest::prelude::*;
 
 /// The first player's points minus the second's along the line; must equal the value.
@@ -53,11 +53,16 @@ where
         value
     }
     let mut values = vec![
-        checked(solve(game, HashTable::new()).unwrap()),
-        checked(solve(game, DenseTable::for_game(game)).unwrap()),
+        checked(exhaustive::solve(game, HashTable::new(), exhaustive::Options::new()).unwrap()),
+        checked(
+            exhaustive::solve(game, DenseTable::for_game(game), exhaustive::Options::new())
+                .unwrap(),
+        ),
     ];
     if with_no_table {
-        values.push(checked(solve(game, NoTable).unwrap()));
+        values.push(checked(
+            exhaustive::solve(game, NoTable, exhaustive::Options::new()).unwrap(),
+        ));
     }
     values
 }
@@ -169,7 +174,12 @@ fn problem_statement_examples_with_every_table() {
 fn extra_turns_are_followed_by_the_line() {
     let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
     let stepwise = game.stepwise();
-    let mut solution = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+    let mut solution = exhaustive::solve(
+        &stepwise,
+        DenseTable::for_game(&stepwise),
+        exhaustive::Options::new(),
+    )
+    .unwrap();
     let line = solution.line().unwrap();
     // Alice extends twice (keeping the turn), stops at stone 3; Bob stops at stone 4.
     let turns: Vec<_> = line.iter().map(|ply| (ply.player, ply.turn)).collect();

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use gamesolver::engines::solve;
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::DenseTable;
 use gamesolver::{Error, Limits};
@@ -14,7 +14,12 @@ use proptest::prelude::*;
 fn stone_game_ii_agrees(piles: &[i64]) -> i64 {
     let game = StoneGameII::new(piles.to_vec()).unwrap();
     let fast = solve_stone_game_ii(&game, Limits::default()).unwrap();
-    let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+    let mut engine = exhaustive::solve(
+        &game,
+        DenseTable::for_game(&game),
+        exhaustive::Options::new(),
+    )
+    .unwrap();
     assert_eq!(
         fast.alice_stones(),
         game.alice_stones(engine.value()),
@@ -34,7 +39,12 @@ fn stone_game_viii_agrees(stones: &[i64]) -> i64 {
     let game = StoneGameVIII::new(stones.to_vec()).unwrap();
     let fast = solve_stone_game_viii(&game);
     let stepwise = game.stepwise();
-    let mut engine = solve(&stepwise, DenseTable::for_game(&stepwise)).unwrap();
+    let mut engine = exhaustive::solve(
+        &stepwise,
+        DenseTable::for_game(&stepwise),
+        exhaustive::Options::new(),
+    )
+    .unwrap();
     assert_eq!(fast.value(), engine.value(), "{stones:?}");
     assert_eq!(
         fast.line(),

@@ -11,7 +11,7 @@ use gamesolver::games::{
     CatAndMouse, ConnectFour, DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII,
     StoneGameVII, StoneGameVIII, TicTacToe,
 };
-use gamesolver::{Game, Solver};
+use gamesolver::{Game, Solved, Solver};
 use proptest::prelude::*;
 use serde_json::Value;
 

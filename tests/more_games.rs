@@ -6,12 +6,16 @@ mod common;
 use std::collections::HashSet;
 
 use common::{dots_and_boxes_oracle, random_values, tic_tac_toe_wins};
-use gamesolver::check::{CheckOptions, check_dense};
-use gamesolver::engines::{par_solve, par_solve_within, solve, solve_within};
+use gamesolver::{
+    check::{CheckOptions, check_dense},
+    engines::exhaustive,
+};
+
 use gamesolver::games::{DotsAndBoxes, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe};
 use gamesolver::memo::{AtomicDenseTable, DenseTable, HashTable, MemoTable};
 use gamesolver::{
-    AnyValue, DeclaredRange, DenseIndex, Limits, MoveValue, Ply, RangeSource, Solution,
+    DenseIndex, Limits,
+    engines::{AnyValue, DeclaredRange, MoveValue, Ply, RangeSource, exhaustive::Solution},
 };
 use proptest::prelude::*;
 
@@ -21,8 +25,12 @@ where
     G: DenseIndex,
     G::State: Eq + std::hash::Hash,
 {
-    let hashed = solve(game, HashTable::new()).unwrap().value();
-    let dense = solve(game, DenseTable::for_game(game)).unwrap().value();
+    let hashed = exhaustive::solve(game, HashTable::new(), exhaustive::Options::new())
+        .unwrap()
+        .value();
+    let dense = exhaustive::solve(game, DenseTable::for_game(game), exhaustive::Options::new())
+        .unwrap()
+        .value();
     assert_eq!(hashed, dense);
     dense
 }
@@ -114,7 +122,7 @@ proptest! {
     fn nim_follows_the_xor_rule(heaps in prop::collection::vec(0i64..=7, 1..=5)) {
         let game = Nim::new(heaps.clone()).unwrap();
         let xor = heaps.iter().fold(0, |acc, &heap| acc ^ heap);
-        let mut solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let mut solution = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap();
         prop_assert_eq!(solution.value(), if xor != 0 { 1 } else { -1 });
         if xor != 0 {
             // The winning move leaves heaps whose XOR is 0.
@@ -135,12 +143,12 @@ proptest! {
     ) {
         let game = Nim::new(heaps.clone()).unwrap();
         let limits = Limits::default();
-        let mut plain = solve_within(&game, DenseTable::for_game(&game), limits, AnyValue).unwrap();
-        let mut cut = solve_within(&game, DenseTable::for_game(&game), limits, DeclaredRange).unwrap();
+        let mut plain = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new().limits(limits).range(AnyValue)).unwrap();
+        let mut cut = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new().limits(limits).range(DeclaredRange)).unwrap();
         let table = AtomicDenseTable::for_game(&game);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let mut shared = pool
-            .install(|| par_solve_within(&game, &table, limits, DeclaredRange))
+            .install(|| exhaustive::par_solve(&game, &table, exhaustive::Options::new().limits(limits).range(DeclaredRange)))
             .unwrap();
         let start = *plain.start();
         let position = asked % game.index_len() as u64;
@@ -244,13 +252,23 @@ fn dots_and_boxes_matches_the_literal_rules() {
 #[test]
 fn dots_and_boxes_two_by_three_in_parallel_and_sequentially() {
     let game = DotsAndBoxes::new(2, 3).unwrap();
-    let sequential = solve(&game, DenseTable::for_game(&game)).unwrap().value();
+    let sequential = exhaustive::solve(
+        &game,
+        DenseTable::for_game(&game),
+        exhaustive::Options::new(),
+    )
+    .unwrap()
+    .value();
     let table = AtomicDenseTable::for_game(&game);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
-    let parallel = pool.install(|| par_solve(&game, &table).unwrap().value());
+    let parallel = pool.install(|| {
+        exhaustive::par_solve(&game, &table, exhaustive::Options::new())
+            .unwrap()
+            .value()
+    });
     assert_eq!(sequential, parallel);
     assert!(sequential.abs() <= 6);
 }

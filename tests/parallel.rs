@@ -7,7 +7,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::*;
-use gamesolver::engines::{par_solve, par_solve_with, solve};
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{AtomicDenseTable, ConcurrentMemoTable, DenseTable, ShardedTable};
 use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step};
@@ -62,7 +62,7 @@ where
     T: ConcurrentMemoTable<G>,
 {
     pool(threads).install(|| {
-        let mut solution = par_solve(game, table).unwrap();
+        let mut solution = exhaustive::par_solve(game, table, exhaustive::Options::new()).unwrap();
         let line = solution.line().unwrap();
         (
             solution.value(),
@@ -76,7 +76,8 @@ fn sequential<G>(game: &G) -> (Score, Vec<(G::Move, Score)>)
 where
     G: DenseIndex,
 {
-    let mut solution = solve(game, DenseTable::for_game(game)).unwrap();
+    let mut solution =
+        exhaustive::solve(game, DenseTable::for_game(game), exhaustive::Options::new()).unwrap();
     let line = solution.line().unwrap();
     (
         solution.value(),
@@ -138,7 +139,7 @@ fn every_thread_count_on_a_game_above_the_serial_cutoff() {
     // 400 piles: ~26 000 states, above SERIAL_CUTOFF, so the real parallel path runs.
     let piles = random_values(400, 4, 1, 10_000);
     let game = StoneGameII::new(piles.clone()).unwrap();
-    assert!(game.state_bound().unwrap() > gamesolver::SERIAL_CUTOFF);
+    assert!(game.state_bound().unwrap() > gamesolver::engines::exhaustive::SERIAL_CUTOFF);
     assert_eq!(
         game.alice_stones(sequential(&game).0),
         stone_game_ii_dp(&piles)
@@ -162,7 +163,11 @@ fn million_deep_stone_game_viii_on_small_worker_stacks() {
         .stack_size(512 << 10)
         .build()
         .unwrap();
-    let value = pool.install(|| par_solve(&stepwise, &table).unwrap().value());
+    let value = pool.install(|| {
+        exhaustive::par_solve(&stepwise, &table, exhaustive::Options::new())
+            .unwrap()
+            .value()
+    });
     assert_eq!(value, expected);
 }
 
@@ -175,7 +180,11 @@ fn a_shared_sharded_table_never_deadlocks() {
         let piles = random_values(300, 5, 1, 100);
         let game = StoneGameII::new(piles.clone()).unwrap();
         let table = ShardedTable::with_shards(2);
-        let value = pool(8).install(|| par_solve(&Unbounded(&game), &table).unwrap().value());
+        let value = pool(8).install(|| {
+            exhaustive::par_solve(&Unbounded(&game), &table, exhaustive::Options::new())
+                .unwrap()
+                .value()
+        });
         done.send(game.alice_stones(value) == stone_game_ii_dp(&piles))
             .unwrap();
     });
@@ -191,10 +200,10 @@ fn the_budget_error_surfaces_not_the_cancellation() {
     let game = StoneGameII::new(piles).unwrap();
     let table = ShardedTable::new();
     let result = pool(4).install(|| {
-        par_solve_with(
+        exhaustive::par_solve(
             &Unbounded(&game),
             &table,
-            Limits::with_memory_budget(4 << 20),
+            exhaustive::Options::new().limits(Limits::with_memory_budget(4 << 20)),
         )
         .map(|s| s.value())
     });
@@ -264,7 +273,7 @@ fn progress_is_published_by_every_solver() {
         .unwrap();
     let limits = Limits::default().progress(&PARALLEL);
     let parallel = pool
-        .install(|| par_solve_with(&game, &table, limits))
+        .install(|| exhaustive::par_solve(&game, &table, exhaustive::Options::new().limits(limits)))
         .unwrap();
     let stored = parallel.stats().stored as u64;
     assert!(PARALLEL.stored() > 0 && PARALLEL.stored() <= stored);
@@ -284,7 +293,7 @@ fn canonical_sharded_tables_solve_on_every_thread_count() {
     use gamesolver::games::ConnectFour;
     use gamesolver::memo::{Canonical, HashTable};
     let game = ConnectFour::new(4, 4).unwrap();
-    let plain = solve(&game, HashTable::new()).unwrap();
+    let plain = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap();
     let plain_len = plain.stats().stored;
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -292,7 +301,9 @@ fn canonical_sharded_tables_solve_on_every_thread_count() {
             .build()
             .unwrap();
         let table = Canonical(ShardedTable::new());
-        let value = pool.install(|| par_solve(&game, &table).map(|s| s.value()));
+        let value = pool.install(|| {
+            exhaustive::par_solve(&game, &table, exhaustive::Options::new()).map(|s| s.value())
+        });
         assert_eq!(value.unwrap(), plain.value(), "{threads} threads");
         let stored = ConcurrentMemoTable::<ConnectFour>::len(&table);
         assert!(0 < stored && stored < plain_len, "{stored} of {plain_len}");

@@ -8,11 +8,12 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use gamesolver::engines::par_prune_with;
+use gamesolver::engines::pruning;
 use gamesolver::games::ConnectFour;
 use gamesolver::memo::{AtomicBoundTable, ConcurrentBoundTable, ShardedBoundTable};
 use gamesolver::{
-    CompactKey, Driver, Error, Game, Limits, Pruner, Pruning, Score, Step, Turn, ValueRange,
+    CompactKey, Error, Game, Limits, Score, Step, Turn, ValueRange,
+    engines::pruning::{Driver, Pruner},
 };
 use proptest::prelude::*;
 
@@ -191,13 +192,13 @@ fn parallel_value<T: ConcurrentBoundTable<RandomTree>>(
     driver: Driver,
     ranged: bool,
 ) -> Score {
-    let options = Pruning::new().driver(driver);
+    let options = pruning::Options::new().driver(driver);
     pool(threads)
         .install(|| {
             if ranged {
-                par_prune_with(tree, table, options.ranged()).map(|solution| solution.value())
+                pruning::par_solve(tree, table, options.ranged()).map(|solution| solution.value())
             } else {
-                par_prune_with(tree, table, options).map(|solution| solution.value())
+                pruning::par_solve(tree, table, options).map(|solution| solution.value())
             }
         })
         .unwrap()
@@ -265,7 +266,7 @@ fn connect_four_positions_one_after_another_on_shared_tables() {
     let lines = std::fs::read_to_string("tests/data/connect4/Test_L2_R1").unwrap();
     for threads in [2, 3] {
         let table = AtomicBoundTable::for_game(&game, 4 << 20).unwrap();
-        let mut pruner = Pruner::new(&game, &table, Pruning::new().ranged()).unwrap();
+        let mut pruner = Pruner::new(&game, &table, pruning::Options::new().ranged()).unwrap();
         pool(threads).install(|| {
             for line in lines.lines().take(40) {
                 let (moves, score) = line.split_once(' ').unwrap();
@@ -289,13 +290,13 @@ fn an_error_in_any_worker_ends_the_query() {
     let game = ConnectFour::new(7, 6).unwrap();
     let table = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
     let limit = std::time::Duration::from_millis(50);
-    let options = Pruning::new()
+    let options = pruning::Options::new()
         .ranged()
         .limits(Limits::unlimited().time_limit(limit));
     for threads in [2, 4] {
         let started = std::time::Instant::now();
         let result =
-            pool(threads).install(|| par_prune_with(&game, &table, options).map(|s| s.value()));
+            pool(threads).install(|| pruning::par_solve(&game, &table, options).map(|s| s.value()));
         assert!(matches!(result, Err(Error::TimeLimit { .. })), "{result:?}");
         assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }

@@ -7,7 +7,7 @@ mod common;
 use std::hash::Hash;
 
 use common::random_values;
-use gamesolver::engines::{par_prune_with, prune_with, solve};
+use gamesolver::engines::{exhaustive, pruning};
 use gamesolver::games::{
     DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII, StoneGameVII, StoneGameVIII, TicTacToe,
 };
@@ -16,8 +16,11 @@ use gamesolver::memo::{
     ShardedBoundTable,
 };
 use gamesolver::{
-    CompactKey, Driver, Error, Game, Player, Pruned, Pruning, RangeSource, Score, Step, Turn,
-    ValueRange,
+    CompactKey, Error, Game, Player, Score, Step, Turn, ValueRange,
+    engines::{
+        RangeSource,
+        pruning::{Driver, Pruned},
+    },
 };
 use proptest::prelude::*;
 
@@ -178,28 +181,31 @@ fn answers<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
 /// Every sequential table, driver and range source on `game`; all must give `expected`.
 fn every_sequential_way(game: &RandomGame, expected: &(Score, Vec<Score>)) {
     for driver in DRIVERS {
-        let plain = Pruning::new().driver(driver);
+        let plain = pruning::Options::new().driver(driver);
         let ranged = plain.ranged();
         assert_eq!(
-            &answers(prune_with(game, HashBoundTable::new(), plain).unwrap()),
+            &answers(pruning::solve(game, HashBoundTable::new(), plain).unwrap()),
             expected
         );
         assert_eq!(
-            &answers(prune_with(game, HashBoundTable::new(), ranged).unwrap()),
+            &answers(pruning::solve(game, HashBoundTable::new(), ranged).unwrap()),
             expected
         );
         for bytes in [128, 1 << 16] {
             let fixed = FixedBoundTable::for_game(game, bytes).unwrap();
-            assert_eq!(&answers(prune_with(game, fixed, ranged).unwrap()), expected);
+            assert_eq!(
+                &answers(pruning::solve(game, fixed, ranged).unwrap()),
+                expected
+            );
             let atomic = AtomicBoundTable::for_game(game, bytes).unwrap();
             assert_eq!(
-                &answers(prune_with(game, &atomic, plain).unwrap()),
+                &answers(pruning::solve(game, &atomic, plain).unwrap()),
                 expected
             );
         }
         let sharded = ShardedBoundTable::new();
         assert_eq!(
-            &answers(prune_with(game, &sharded, ranged).unwrap()),
+            &answers(pruning::solve(game, &sharded, ranged).unwrap()),
             expected
         );
     }
@@ -219,8 +225,8 @@ where
     G::State: Hash + Send + Sync,
     T: ConcurrentBoundTable<G>,
 {
-    let options = Pruning::new().driver(driver);
-    pool(threads).install(|| answers(par_prune_with(game, table, options).unwrap()))
+    let options = pruning::Options::new().driver(driver);
+    pool(threads).install(|| answers(pruning::par_solve(game, table, options).unwrap()))
 }
 
 proptest! {
@@ -239,13 +245,13 @@ proptest! {
         let expected = (game.values[0], start_moves);
         every_sequential_way(&game, &expected);
         // The exhaustive engine agrees too.
-        prop_assert_eq!(solve(&game, HashTable::new()).unwrap().value(), expected.0);
+        prop_assert_eq!(exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap().value(), expected.0);
     }
 
     #[test]
     fn random_games_in_parallel(seed in any::<u64>(), states in 1usize..=40, threads in 1usize..=8) {
         let game = RandomGame::new(seed, states, 9);
-        let expected = answers(prune_with(&game, HashBoundTable::new(), Pruning::new()).unwrap());
+        let expected = answers(pruning::solve(&game, HashBoundTable::new(), pruning::Options::new()).unwrap());
         prop_assert_eq!(expected.0, game.values[0]);
         let driver = DRIVERS[seed as usize % 4];
         prop_assert_eq!(&parallel(&game, &ShardedBoundTable::new(), threads, driver), &expected);
@@ -308,8 +314,8 @@ fn overflow_is_reported_only_when_real() {
             exact += 1
         }
         for driver in DRIVERS {
-            let options = Pruning::new().driver(driver);
-            match prune_with(&game, HashBoundTable::new(), options).map(|s| s.value()) {
+            let options = pruning::Options::new().driver(driver);
+            match pruning::solve(&game, HashBoundTable::new(), options).map(|s| s.value()) {
                 Ok(pruned) => assert_eq!(i128::from(pruned), value, "seed {seed}"),
                 Err(Error::ScoreOverflow) => assert!(overflows, "seed {seed}: a false overflow"),
                 Err(error) => panic!("seed {seed}: {error}"),
@@ -329,7 +335,8 @@ where
     G: Game + Sync,
     G::State: Eq + Hash + Send + Sync,
 {
-    let mut exhaustive = solve(game, HashTable::new()).unwrap();
+    let mut exhaustive =
+        exhaustive::solve(game, HashTable::new(), exhaustive::Options::new()).unwrap();
     let start = exhaustive.start().clone();
     let expected = (
         exhaustive.value(),
@@ -341,9 +348,9 @@ where
             .collect::<Vec<_>>(),
     );
     for driver in DRIVERS {
-        let options = Pruning::new().driver(driver);
+        let options = pruning::Options::new().driver(driver);
         assert_eq!(
-            answers(prune_with(game, HashBoundTable::new(), options).unwrap()),
+            answers(pruning::solve(game, HashBoundTable::new(), options).unwrap()),
             expected
         );
     }
@@ -396,9 +403,9 @@ fn board_games_match_the_exhaustive_engine() {
 fn a_table_over_the_budget_is_refused() {
     let game = gamesolver::games::ConnectFour::new(7, 6).unwrap();
     let table = FixedBoundTable::for_game(&game, 1 << 20).unwrap();
-    let options = Pruning::new().limits(gamesolver::Limits::with_memory_budget(1 << 10));
+    let options = pruning::Options::new().limits(gamesolver::Limits::with_memory_budget(1 << 10));
     assert!(matches!(
-        prune_with(&game, table, options),
+        pruning::solve(&game, table, options),
         Err(Error::MemoryBudget { .. })
     ));
 }
@@ -408,7 +415,12 @@ fn a_table_over_the_budget_is_refused() {
 #[test]
 fn the_table_remembers_between_queries() {
     let game = RandomGame::new(7, 40, 5);
-    let mut solution = prune_with(&game, HashBoundTable::new(), Pruning::new().ranged()).unwrap();
+    let mut solution = pruning::solve(
+        &game,
+        HashBoundTable::new(),
+        pruning::Options::new().ranged(),
+    )
+    .unwrap();
     let searched = solution.stats().expanded;
     assert_eq!(solution.value_of(&0).unwrap(), game.values[0]);
     assert_eq!(solution.stats().expanded, searched);
@@ -446,21 +458,31 @@ impl Game for ClearsTheBuffer {
 #[test]
 fn a_moves_that_clears_the_buffer_does_no_harm() {
     let game = ClearsTheBuffer;
-    assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -1);
     assert_eq!(
-        prune_with(&game, HashBoundTable::new(), Pruning::new())
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value(),
+        -1
+    );
+    assert_eq!(
+        pruning::solve(&game, HashBoundTable::new(), pruning::Options::new())
             .unwrap()
             .value(),
         -1
     );
     for threads in [2, 3] {
         let sharded = ShardedBoundTable::new();
-        let pruned = pool(threads).install(|| par_prune_with(&game, &sharded, Pruning::new()));
+        let pruned =
+            pool(threads).install(|| pruning::par_solve(&game, &sharded, pruning::Options::new()));
         assert_eq!(pruned.unwrap().value(), -1);
         let table = gamesolver::memo::ShardedTable::new();
         assert_eq!(
             pool(threads)
-                .install(|| gamesolver::engines::par_solve(&game, &table))
+                .install(|| gamesolver::engines::exhaustive::par_solve(
+                    &game,
+                    &table,
+                    gamesolver::engines::exhaustive::Options::new()
+                ))
                 .unwrap()
                 .value(),
             -1
@@ -482,19 +504,31 @@ fn the_time_limit_stops_every_engine() {
     };
     // Connect Four from the empty board takes minutes.
     let game = gamesolver::games::ConnectFour::new(7, 6).unwrap();
-    let options = Pruning::new().ranged().limits(limits);
+    let options = pruning::Options::new().ranged().limits(limits);
     let table = FixedBoundTable::for_game(&game, 1 << 20).unwrap();
-    expect_limit(prune_with(&game, table, options).map(|s| s.value()));
+    expect_limit(pruning::solve(&game, table, options).map(|s| s.value()));
     let atomic = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
-    expect_limit(pool(2).install(|| par_prune_with(&game, &atomic, options).map(|s| s.value())));
+    expect_limit(
+        pool(2).install(|| pruning::par_solve(&game, &atomic, options).map(|s| s.value())),
+    );
     // The exhaustive engine on a game it cannot finish in time.
     let big = StoneGameII::new(random_values(3000, 1, 1, 100)).unwrap();
     expect_limit(
-        gamesolver::engines::solve_with(&big, HashTable::new(), limits).map(|s| s.value()),
+        gamesolver::engines::exhaustive::solve(
+            &big,
+            HashTable::new(),
+            gamesolver::engines::exhaustive::Options::new().limits(limits),
+        )
+        .map(|s| s.value()),
     );
     let sharded = gamesolver::memo::ShardedTable::new();
     expect_limit(pool(2).install(|| {
-        gamesolver::engines::par_solve_with(&big, &sharded, limits).map(|s| s.value())
+        gamesolver::engines::exhaustive::par_solve(
+            &big,
+            &sharded,
+            gamesolver::engines::exhaustive::Options::new().limits(limits),
+        )
+        .map(|s| s.value())
     }));
 }
 
@@ -554,22 +588,32 @@ fn a_move_worth_exactly_i64_min_is_an_overflow_on_every_engine() {
         );
     };
     overflow(
-        solve(&game, HashTable::new()).map(|s| s.value()),
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).map(|s| s.value()),
         "exhaustive, hash",
     );
     overflow(
-        solve(&game, gamesolver::memo::DenseTable::for_game(&game)).map(|s| s.value()),
+        exhaustive::solve(
+            &game,
+            gamesolver::memo::DenseTable::for_game(&game),
+            exhaustive::Options::new(),
+        )
+        .map(|s| s.value()),
         "exhaustive, dense",
     );
     let sharded = gamesolver::memo::ShardedTable::new();
     overflow(
-        gamesolver::engines::par_solve(&game, &sharded).map(|s| s.value()),
+        gamesolver::engines::exhaustive::par_solve(
+            &game,
+            &sharded,
+            gamesolver::engines::exhaustive::Options::new(),
+        )
+        .map(|s| s.value()),
         "parallel exhaustive",
     );
     for driver in DRIVERS {
-        let options = Pruning::new().driver(driver);
+        let options = pruning::Options::new().driver(driver);
         overflow(
-            prune_with(&game, HashBoundTable::new(), options).map(|s| s.value()),
+            pruning::solve(&game, HashBoundTable::new(), options).map(|s| s.value()),
             &format!("pruning, {driver:?}"),
         );
     }

@@ -2,10 +2,10 @@
 //! enough to be exact) on random graphs with cycles, sequential against parallel for threads
 //! 1..=8, and against the exhaustive engine on outcome games without cycles.
 
-use gamesolver::engines::{par_retrograde, retrograde, solve};
+use gamesolver::engines::{exhaustive, retrograde};
 use gamesolver::games::{Nim, TicTacToe};
 use gamesolver::memo::HashTable;
-use gamesolver::{Game, Limits, Outcome, Score, Step, Turn};
+use gamesolver::{Game, Limits, Score, Step, Turn, engines::retrograde::Outcome};
 
 /// A game on an explicit graph: node `s`'s moves are its edges `(to, keeps the turn)`; a node
 /// without edges is final and pays `payoff[s]` to the side to move.
@@ -131,7 +131,12 @@ fn random_graphs_match_value_iteration() {
     for seed in 0..300 {
         let graph = random_graph(2 + seed as usize % 40, seed);
         let expected = oracle(&graph);
-        let solved = retrograde(&graph, Limits::default()).unwrap();
+        let solved = retrograde::solve(
+            &graph,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         let nodes = reachable(&graph);
         assert_eq!(solved.states(), nodes.len(), "seed {seed}");
         for &node in &nodes {
@@ -168,14 +173,26 @@ fn random_graphs_match_value_iteration() {
 fn parallel_equals_sequential_for_every_thread_count() {
     for seed in 0..12 {
         let graph = random_graph(3000, seed);
-        let sequential = retrograde(&graph, Limits::default()).unwrap();
+        let sequential = retrograde::solve(
+            &graph,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         let nodes = reachable(&graph);
         for threads in 1..=8 {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .unwrap();
-            let parallel = pool.install(|| par_retrograde(&graph, Limits::default()).unwrap());
+            let parallel = pool.install(|| {
+                retrograde::par_solve(
+                    &graph,
+                    retrograde::HashIds::new(),
+                    retrograde::Options::new(),
+                )
+                .unwrap()
+            });
             for node in &nodes {
                 assert_eq!(
                     parallel.outcome_of(node),
@@ -203,8 +220,12 @@ fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
         vec![1, 5, 6, 2],
     ] {
         let nim = Nim::new(heaps.clone()).unwrap();
-        let engine = solve(&nim, HashTable::new()).unwrap().value();
-        let solved = retrograde(&nim, Limits::default()).unwrap();
+        let engine = exhaustive::solve(&nim, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
+        let solved =
+            retrograde::solve(&nim, retrograde::HashIds::new(), retrograde::Options::new())
+                .unwrap();
         assert_eq!(solved.outcome(), sign(engine), "{heaps:?}");
         // The winner's line is as short as it can be: a win in Nim takes at least one move
         // per heap that is not empty, and the line is a legal game to its end.
@@ -212,7 +233,8 @@ fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
         assert_eq!(Some(line.len() as u32), solved.remoteness(), "{heaps:?}");
         // The engine's remoteness and swift line agree with retrograde analysis at every
         // state (won and lost ones: a draw has no remoteness in retrograde analysis).
-        let mut solution = solve(&nim, HashTable::new()).unwrap();
+        let mut solution =
+            exhaustive::solve(&nim, HashTable::new(), exhaustive::Options::new()).unwrap();
         for state in reachable_states(&nim) {
             let (outcome, remote) = solved.outcome_of(&state).unwrap();
             if outcome != Outcome::Draw {
@@ -226,9 +248,15 @@ fn outcome_games_without_cycles_agree_with_the_exhaustive_engine() {
         let swift = solution.swift_line().unwrap();
         assert_eq!(Some(swift.len() as u32), solved.remoteness(), "{heaps:?}");
     }
-    let mut solution = solve(&TicTacToe, HashTable::new()).unwrap();
+    let mut solution =
+        exhaustive::solve(&TicTacToe, HashTable::new(), exhaustive::Options::new()).unwrap();
     let engine = solution.value();
-    let solved = retrograde(&TicTacToe, Limits::default()).unwrap();
+    let solved = retrograde::solve(
+        &TicTacToe,
+        retrograde::HashIds::new(),
+        retrograde::Options::new(),
+    )
+    .unwrap();
     assert_eq!(solved.outcome(), sign(engine));
     // Every won or lost position: the engine's remoteness is retrograde analysis's.
     let mut compared = 0;
@@ -254,7 +282,13 @@ fn not_an_outcome_game_and_over_budget_are_refused() {
         edges: vec![vec![(1, false)], vec![]],
         payoff: vec![0, 5],
     };
-    let error = retrograde(&graph, Limits::default()).err().unwrap();
+    let error = retrograde::solve(
+        &graph,
+        retrograde::HashIds::new(),
+        retrograde::Options::new(),
+    )
+    .err()
+    .unwrap();
     assert!(error.to_string().contains("pays 5"), "{error}");
     // A ring of 5000 nodes: every one reachable, endless play.
     let graph = Graph {
@@ -263,12 +297,21 @@ fn not_an_outcome_game_and_over_budget_are_refused() {
             .collect(),
         payoff: vec![0; 5000],
     };
-    let solved = retrograde(&graph, Limits::default()).unwrap();
+    let solved = retrograde::solve(
+        &graph,
+        retrograde::HashIds::new(),
+        retrograde::Options::new(),
+    )
+    .unwrap();
     assert_eq!((solved.outcome(), solved.states()), (Outcome::Draw, 5000));
     assert_eq!(solved.line().len(), 5000, "the line goes round once");
-    let error = retrograde(&graph, Limits::with_memory_budget(10_000))
-        .err()
-        .unwrap();
+    let error = retrograde::solve(
+        &graph,
+        retrograde::HashIds::new(),
+        retrograde::Options::new().limits(Limits::with_memory_budget(10_000)),
+    )
+    .err()
+    .unwrap();
     assert_eq!(error.kind(), "memory-budget", "{error}");
 }
 
@@ -333,7 +376,12 @@ fn leetcode_examples() {
         (vec![vec![1, 3], vec![0], vec![3], vec![0, 2]], 1),
     ] {
         let game = CatAndMouse::new(graph.clone()).unwrap();
-        let solved = retrograde(&game, Limits::default()).unwrap();
+        let solved = retrograde::solve(
+            &game,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         assert_eq!(
             CatAndMouse::leetcode_answer(solved.outcome()),
             answer,
@@ -353,7 +401,12 @@ fn leetcode_examples() {
         ),
     ] {
         let game = CatAndMouseII::new(&grid, cat_jump, mouse_jump).unwrap();
-        let solved = retrograde(&game, Limits::default()).unwrap();
+        let solved = retrograde::solve(
+            &game,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         let wins = CatAndMouseII::mouse_wins(solved.outcome(), solved.remoteness());
         assert_eq!(wins, answer, "{grid:?}");
     }
@@ -425,7 +478,12 @@ fn cat_and_mouse_games_match_value_iteration() {
         };
         graphs += 1;
         let expected = game_oracle(&game);
-        let solved = retrograde(&game, Limits::default()).unwrap();
+        let solved = retrograde::solve(
+            &game,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         assert_eq!(solved.states(), expected.len());
         for (state, value) in &expected {
             assert_eq!(
@@ -438,7 +496,12 @@ fn cat_and_mouse_games_match_value_iteration() {
     for _ in 0..40 {
         let (grid, game) = rng.cat_grid();
         let expected = game_oracle(&game);
-        let solved = retrograde(&game, Limits::default()).unwrap();
+        let solved = retrograde::solve(
+            &game,
+            retrograde::HashIds::new(),
+            retrograde::Options::new(),
+        )
+        .unwrap();
         for (state, value) in &expected {
             assert_eq!(
                 solved.outcome_of(state),
@@ -480,24 +543,27 @@ fn bad_graphs_and_grids_are_refused_with_what_is_wrong() {
 
 #[test]
 fn every_mode_agrees_on_the_cat_and_mouse_games() {
-    use gamesolver::DenseIds;
-    use gamesolver::engines::{
-        par_retrograde_indexed, par_retrograde_with_predecessors, retrograde_indexed,
-        retrograde_with, retrograde_with_predecessors,
-    };
+    use gamesolver::engines::retrograde::DenseIds;
+
     let mut rng = Rng(777);
     // The same outcome and remoteness at every reachable state, whatever the mode.
     fn agree<G>(game: &G, what: &str)
     where
-        G: gamesolver::Predecessors + gamesolver::StateAt + Sync + std::fmt::Debug,
+        G: gamesolver::game::Predecessors + gamesolver::game::StateAt + Sync + std::fmt::Debug,
         G::State: Eq + std::hash::Hash + Send + Sync + std::fmt::Debug + Copy,
     {
-        let reference = retrograde(game, Limits::default()).unwrap();
-        let dense = retrograde_with(game, DenseIds::for_game(game), Limits::default()).unwrap();
-        let unmoves =
-            retrograde_with_predecessors(game, DenseIds::for_game(game), Limits::default())
+        let reference =
+            retrograde::solve(game, retrograde::HashIds::new(), retrograde::Options::new())
                 .unwrap();
-        let indexed = retrograde_indexed(game, Limits::default()).unwrap();
+        let dense =
+            retrograde::solve(game, DenseIds::for_game(game), retrograde::Options::new()).unwrap();
+        let unmoves = retrograde::solve_with_predecessors(
+            game,
+            DenseIds::for_game(game),
+            retrograde::Options::new(),
+        )
+        .unwrap();
+        let indexed = retrograde::solve_indexed(game, retrograde::Options::new()).unwrap();
         let expected = game_oracle(game);
         for (state, value) in &expected {
             let value = Some(*value);
@@ -526,11 +592,11 @@ fn every_mode_agrees_on_the_cat_and_mouse_games() {
                 .unwrap();
             let (parallel, unmoving) = pool.install(|| {
                 (
-                    par_retrograde_indexed(game, Limits::default()).unwrap(),
-                    par_retrograde_with_predecessors(
+                    retrograde::par_solve_indexed(game, retrograde::Options::new()).unwrap(),
+                    retrograde::par_solve_with_predecessors(
                         game,
                         DenseIds::for_game(game),
-                        Limits::default(),
+                        retrograde::Options::new(),
                     )
                     .unwrap(),
                 )

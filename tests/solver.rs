@@ -5,12 +5,14 @@
 #[path = "common/user_games.rs"]
 mod user_games;
 
-use gamesolver::engines::solve;
+use gamesolver::engines::exhaustive;
 use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Cuts, Declares, DenseIndex, Engine, Error, Game, Outcome, Score, Solved, Solver,
-    StateAt, Step, ValueRange,
+    Capabilities, Declares, DenseIndex, Engine, Error, Game, Score, Solved, Solver, Step,
+    ValueRange,
+    engines::{Cuts, retrograde::Outcome},
+    game::StateAt,
 };
 use proptest::prelude::*;
 use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
@@ -146,7 +148,12 @@ fn a_tier_solution_says_which_questions_need_every_tier() {
     assert_eq!(needed.value(), 2);
     let error = needed.line().unwrap_err();
     assert!(matches!(&error, Error::Unanswerable(message) if message.contains("keep_every_tier")));
-    let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+    let mut engine = exhaustive::solve(
+        &game,
+        DenseTable::for_game(&game),
+        exhaustive::Options::new(),
+    )
+    .unwrap();
     let mut every = Solver::new(&game).keep_every_tier().solve().unwrap();
     assert_eq!(every.line().unwrap(), engine.line().unwrap());
     // With room for a byte per board, the values are laid out by the board's edges, which
@@ -190,7 +197,9 @@ fn limits_reach_every_engine() {
     assert_eq!(solved.engine(), Engine::Exhaustive);
     assert_eq!(
         solved.value(),
-        solve(&strides, HashTable::new()).unwrap().value()
+        exhaustive::solve(&strides, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value()
     );
     assert_eq!(
         Solver::new(&strides).solve().unwrap().engine(),
@@ -302,7 +311,9 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     let solved = Solver::new(&up).engine(Engine::Exhaustive).solve();
     assert_eq!(
         solved.unwrap().value(),
-        solve(&up, HashTable::new()).unwrap().value()
+        exhaustive::solve(&up, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value()
     );
 }
 
@@ -332,7 +343,9 @@ fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_int
                 assert_eq!(solved.engine(), Engine::Sweep);
                 assert_eq!(
                     solved.value(),
-                    solve(&game, HashTable::new()).unwrap().value()
+                    exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+                        .unwrap()
+                        .value()
                 );
             } else {
                 // An odd start: in a gap, or (misplaced) moves that reach the odd slots.
@@ -428,7 +441,7 @@ fn agrees_with_the_exhaustive_engine<G>(game: &G, outcome_game: bool)
 where
     G: Game<State = u64, Move = (u32, u32)> + Sync,
 {
-    let mut oracle = solve(game, HashTable::new()).unwrap();
+    let mut oracle = exhaustive::solve(game, HashTable::new(), exhaustive::Options::new()).unwrap();
     let start = game.start();
     let values = move_values_at(&mut oracle, &start);
     let remoteness = oracle.remoteness(&start).unwrap();
@@ -675,7 +688,12 @@ fn the_checker_refuses_steps_that_are_not_the_moves() {
 fn tiers_and_lazy_moves_agree_on_every_thread_count() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 2)] {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
-        let mut oracle = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let mut oracle = exhaustive::solve(
+            &game,
+            DenseTable::for_game(&game),
+            exhaustive::Options::new(),
+        )
+        .unwrap();
         let start = game.start();
         let values = move_values_at(&mut oracle, &start);
         for threads in 1..=8 {

@@ -9,11 +9,14 @@ mod common;
 mod subset_games;
 
 use common::random_values;
-use gamesolver::check::{CheckOptions, Violation, check_dense};
-use gamesolver::engines::{par_tier_solve_with, solve};
+use gamesolver::{
+    check::{CheckOptions, Violation, check_dense},
+    engines::{exhaustive, tiers},
+};
+
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::memo::HashTable;
-use gamesolver::{Error, KeepTiers, Limits, Score};
+use gamesolver::{Error, Limits, Score, engines::tiers::KeepTiers};
 use subset_games::{ByTiers, Tokens};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -35,7 +38,8 @@ fn blocks_by_level_value_every_index_as_the_engine_does() {
             holes,
             ..Tokens::default()
         };
-        let mut engine = solve(&game, HashTable::new()).unwrap();
+        let mut engine =
+            exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap();
         let masks = (0..1u32 << count).filter(|&mask| game.is_state(mask));
         let expected: Vec<(u32, Score)> = masks
             .map(|mask| (mask, engine.value_of(&mask).unwrap()))
@@ -43,7 +47,7 @@ fn blocks_by_level_value_every_index_as_the_engine_does() {
         let mut moves = None;
         for threads in [1, 2, 3] {
             let solved = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::All))
+                .install(|| tiers::par_solve(&game, tiers::Options::new().keep(KeepTiers::All)))
                 .unwrap();
             let stats = solved.stats();
             assert!(stats.dense, "seed {seed}");
@@ -84,8 +88,7 @@ fn a_move_outside_the_state_s_bits_is_refused_and_reported() {
         // On more threads, the blocks by level need the subsets: refused, naming the
         // declaration, whichever thread met it first.
         for threads in [2, 3] {
-            let solved = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed));
+            let solved = pool(threads).install(|| tiers::par_solve(&game, tiers::Options::new()));
             match solved {
                 Err(Error::InvalidGame(message)) => {
                     assert!(message.contains("not a subset"), "{message}");
@@ -130,8 +133,7 @@ fn a_move_to_an_index_with_no_state_is_refused_on_every_thread_count() {
             ..Tokens::default()
         };
         for threads in [1, 2, 3] {
-            let solved = pool(threads)
-                .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::Needed));
+            let solved = pool(threads).install(|| tiers::par_solve(&game, tiers::Options::new()));
             match solved {
                 Err(Error::InvalidGame(message)) => {
                     assert!(message.contains("holds no value yet"), "{message}");
@@ -148,12 +150,19 @@ fn dots_and_boxes_by_blocks_equals_dots_and_boxes_by_tiers() {
     // 2x3 (17 edges: 32 blocks, 6 levels) and 1x5 (16 edges).
     for (rows, columns) in [(2, 3), (1, 5)] {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
-        let tiers = ByTiers(game.clone());
+        let by_tier_game = ByTiers(game.clone());
         for threads in [2, 4] {
-            let all = |limits| par_tier_solve_with(&game, limits, KeepTiers::All);
+            let all = |limits| {
+                tiers::par_solve(
+                    &game,
+                    tiers::Options::new().limits(limits).keep(KeepTiers::All),
+                )
+            };
             let blocks = pool(threads).install(|| all(Limits::default())).unwrap();
             let by_tiers = pool(threads)
-                .install(|| par_tier_solve_with(&tiers, Limits::default(), KeepTiers::All))
+                .install(|| {
+                    tiers::par_solve(&by_tier_game, tiers::Options::new().keep(KeepTiers::All))
+                })
                 .unwrap();
             assert!(blocks.stats().dense && by_tiers.stats().dense);
             assert_eq!(blocks.stats().moves, by_tiers.stats().moves);

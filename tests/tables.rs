@@ -1,6 +1,6 @@
 //! The memo-table contract (one body, every table), the memory budget, and score overflow.
 
-use gamesolver::engines::{solve, solve_with};
+use gamesolver::engines::exhaustive;
 use gamesolver::games::StoneGameII;
 use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DEFAULT_SHARDS, DenseTable, HashTable, MemoTable,
@@ -110,7 +110,11 @@ fn no_table_stores_nothing_and_still_solves() {
     table.insert(&game, game.start(), 1);
     assert_eq!(table.get(&game, &game.start()), None);
     assert_eq!(
-        game.alice_stones(solve(&game, NoTable).unwrap().value()),
+        game.alice_stones(
+            exhaustive::solve(&game, NoTable, exhaustive::Options::new())
+                .unwrap()
+                .value()
+        ),
         10
     );
 }
@@ -159,7 +163,11 @@ fn the_budget_stops_a_search_that_outgrows_it() {
         length: 200_000,
         gain: 1,
     };
-    let refused = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20));
+    let refused = exhaustive::solve(
+        &game,
+        HashTable::new(),
+        exhaustive::Options::new().limits(Limits::with_memory_budget(1 << 20)),
+    );
     match refused {
         Err(Error::MemoryBudget { needed, budget, .. }) => {
             assert_eq!(budget, 1 << 20);
@@ -168,16 +176,25 @@ fn the_budget_stops_a_search_that_outgrows_it() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("a 200 000-state search fit in 1 MiB"),
     }
-    let solved = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 30)).unwrap();
+    let solved = exhaustive::solve(
+        &game,
+        HashTable::new(),
+        exhaustive::Options::new().limits(Limits::with_memory_budget(1 << 30)),
+    )
+    .unwrap();
     assert_eq!(solved.value(), 200_000);
 }
 
 #[test]
 fn the_budget_refuses_up_front_when_the_game_declares_a_bound() {
     let game = StoneGameII::new(vec![1; 5000]).unwrap();
-    let error = solve_with(&game, HashTable::new(), Limits::with_memory_budget(1 << 20))
-        .err()
-        .expect("refused");
+    let error = exhaustive::solve(
+        &game,
+        HashTable::new(),
+        exhaustive::Options::new().limits(Limits::with_memory_budget(1 << 20)),
+    )
+    .err()
+    .expect("refused");
     assert!(
         error.to_string().contains("memory budget is 1.0 MiB"),
         "{error}"
@@ -195,11 +212,15 @@ fn overflowing_scores_are_an_error_not_a_wrap() {
         gain: Score::MAX / 2,
     };
     assert!(matches!(
-        solve(&game, HashTable::new()),
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
         Err(Error::ScoreOverflow)
     ));
     assert!(matches!(
-        solve(&game, DenseTable::for_game(&game)),
+        exhaustive::solve(
+            &game,
+            DenseTable::for_game(&game),
+            exhaustive::Options::new()
+        ),
         Err(Error::ScoreOverflow)
     ));
     let fits = Chain {
@@ -207,7 +228,9 @@ fn overflowing_scores_are_an_error_not_a_wrap() {
         gain: Score::MAX / 2,
     };
     assert_eq!(
-        solve(&fits, HashTable::new()).unwrap().value(),
+        exhaustive::solve(&fits, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value(),
         Score::MAX / 2 * 2
     );
 }
@@ -273,7 +296,7 @@ impl Game for KnowsMin {
 #[test]
 fn a_known_value_of_score_min_is_an_overflow() {
     assert!(matches!(
-        solve(&KnowsMin, HashTable::new()),
+        exhaustive::solve(&KnowsMin, HashTable::new(), exhaustive::Options::new()),
         Err(Error::ScoreOverflow)
     ));
 }
@@ -286,20 +309,25 @@ fn a_value_of_exactly_score_min_is_an_overflow() {
         payoff: -1,
     };
     assert!(matches!(
-        solve(&game, HashTable::new()),
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
         Err(Error::ScoreOverflow)
     ));
     let game = OneMove {
         gain: -Score::MAX,
         payoff: 0,
     };
-    assert_eq!(solve(&game, HashTable::new()).unwrap().value(), -Score::MAX);
+    assert_eq!(
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value(),
+        -Score::MAX
+    );
     let game = OneMove {
         gain: 0,
         payoff: Score::MIN,
     };
     assert!(matches!(
-        solve(&game, HashTable::new()),
+        exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
         Err(Error::ScoreOverflow)
     ));
 }

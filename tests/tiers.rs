@@ -4,13 +4,16 @@
 mod common;
 
 use common::{dots_and_boxes_oracle, random_values};
-use gamesolver::check::{CheckOptions, Violation, check_tiers};
-use gamesolver::engines::{par_tier_solve_with, solve, tier_solve, tier_solve_with};
+use gamesolver::{
+    check::{CheckOptions, Violation, check_tiers},
+    engines::{exhaustive, tiers},
+};
+
 use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Error, Game, KeepTiers, Limits, Score, StateAt, Step,
-    Tiered, Turn,
+    Capabilities, Declares, DenseIndex, Error, Game, Limits, Score, Step, Tiered, Turn,
+    engines::tiers::KeepTiers, game::StateAt,
 };
 
 /// A race along a track of cells with points: move 1 to 3 cells ahead, gain the points of the
@@ -307,16 +310,17 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
-/// `par_tier_solve` on pools of 1 to 8 threads: `(threads, what it found)`.
-fn on_every_thread_count<G>(game: &G) -> Vec<(usize, gamesolver::TierSolution<'_, G>)>
+/// `tiers::par_solve` on pools of 1 to 8 threads: `(threads, what it found)`.
+fn on_every_thread_count<G>(
+    game: &G,
+) -> Vec<(usize, gamesolver::engines::tiers::TierSolution<'_, G>)>
 where
     G: Tiered + Sync,
     G::State: Send,
 {
     (1..=8)
         .map(|threads| {
-            let solved = pool(threads)
-                .install(|| par_tier_solve_with(game, Limits::default(), KeepTiers::Needed));
+            let solved = pool(threads).install(|| tiers::par_solve(game, tiers::Options::new()));
             (threads, solved.unwrap())
         })
         .collect()
@@ -326,10 +330,15 @@ where
 fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1), (1, 4)] {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
-        let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let mut engine = exhaustive::solve(
+            &game,
+            DenseTable::for_game(&game),
+            exhaustive::Options::new(),
+        )
+        .unwrap();
         let oracle = dots_and_boxes_oracle(rows as usize, columns as usize);
         assert_eq!(engine.value(), oracle, "{rows}x{columns}");
-        let sequential = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        let sequential = tiers::solve(&game, tiers::Options::new().keep(KeepTiers::All)).unwrap();
         assert_eq!(sequential.value(), oracle, "{rows}x{columns}");
         // Every state of every tier, against the engine.
         for drawn in 0..1u64 << game.edges() {
@@ -356,11 +365,17 @@ fn dots_and_boxes_equals_the_engine_and_the_literal_rules_for_threads_1_to_8() {
 #[test]
 fn dots_and_boxes_two_by_three_in_parallel_by_index_and_by_rank() {
     let game = DotsAndBoxes::new(2, 3).unwrap();
-    let engine = solve(&game, DenseTable::for_game(&game)).unwrap().value();
+    let engine = exhaustive::solve(
+        &game,
+        DenseTable::for_game(&game),
+        exhaustive::Options::new(),
+    )
+    .unwrap()
+    .value();
     for threads in [1, 2, 3, 8] {
         let on = |limits| {
             pool(threads)
-                .install(|| par_tier_solve_with(&game, limits, KeepTiers::Needed))
+                .install(|| tiers::par_solve(&game, tiers::Options::new().limits(limits)))
                 .unwrap()
         };
         // With room for a byte per board, the values are laid out by the board's edges.
@@ -382,13 +397,25 @@ fn dots_and_boxes_two_by_three_in_parallel_by_index_and_by_rank() {
 fn both_layouts_value_every_board_as_the_engine_does_on_every_thread_count() {
     for (rows, columns) in [(1, 1), (1, 2), (2, 1), (2, 2), (1, 5), (3, 2)] {
         let game = DotsAndBoxes::new(rows, columns).unwrap();
-        let mut engine = solve(&game, DenseTable::for_game(&game)).unwrap();
+        let mut engine = exhaustive::solve(
+            &game,
+            DenseTable::for_game(&game),
+            exhaustive::Options::new(),
+        )
+        .unwrap();
         let ranked_game = Ranked(game.clone());
         for threads in [1, 2, 5] {
-            let all = |limits| par_tier_solve_with(&game, limits, KeepTiers::All);
+            let all = |limits| {
+                tiers::par_solve(
+                    &game,
+                    tiers::Options::new().limits(limits).keep(KeepTiers::All),
+                )
+            };
             let dense = pool(threads).install(|| all(Limits::default())).unwrap();
             let ranked = pool(threads)
-                .install(|| par_tier_solve_with(&ranked_game, Limits::default(), KeepTiers::All))
+                .install(|| {
+                    tiers::par_solve(&ranked_game, tiers::Options::new().keep(KeepTiers::All))
+                })
                 .unwrap();
             assert!(dense.stats().dense && !ranked.stats().dense);
             assert_eq!(dense.stats().states, ranked.stats().states);
@@ -423,12 +450,20 @@ fn the_dense_layout_refuses_moves_to_states_not_valued_and_indices_past_the_end(
             back: false,
             short_index: false,
         };
-        let engine = solve(&game, HashTable::new()).unwrap().value();
-        let dense = tier_solve(&game).unwrap();
+        let engine = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
+        let dense = tiers::solve(&game, tiers::Options::new()).unwrap();
         assert!(dense.stats().dense);
         assert_eq!(dense.value(), engine, "{points:?}");
         let ranked = Ranked(game.clone());
-        assert_eq!(tier_solve(&ranked).unwrap().value(), engine, "{points:?}");
+        assert_eq!(
+            tiers::solve(&ranked, tiers::Options::new())
+                .unwrap()
+                .value(),
+            engine,
+            "{points:?}"
+        );
         for (back, short_index, says) in [
             (true, false, "holds no value yet"),
             (false, true, "not below index_len"),
@@ -439,8 +474,9 @@ fn the_dense_layout_refuses_moves_to_states_not_valued_and_indices_past_the_end(
                 ..game.clone()
             };
             for threads in [1, 2] {
-                let solved = pool(threads)
-                    .install(|| par_tier_solve_with(&faulty, Limits::default(), KeepTiers::All));
+                let solved = pool(threads).install(|| {
+                    tiers::par_solve(&faulty, tiers::Options::new().keep(KeepTiers::All))
+                });
                 match solved {
                     Err(Error::InvalidGame(message)) => {
                         assert!(message.contains(says), "{message}")
@@ -461,13 +497,15 @@ fn an_ordered_index_is_swept_with_its_holes_and_a_move_up_the_index_is_refused()
             back: false,
             short_index: false,
         };
-        let engine = solve(&line, HashTable::new()).unwrap().value();
+        let engine = exhaustive::solve(&line, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
         let game = Ordered(line.clone());
         // One thread sweeps the index (its hole at 0 means every read is checked), more solve
         // by tiers: every cell's value is the engine's either way.
-        let swept = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        let swept = tiers::solve(&game, tiers::Options::new().keep(KeepTiers::All)).unwrap();
         let by_tiers = pool(2)
-            .install(|| par_tier_solve_with(&game, Limits::default(), KeepTiers::All))
+            .install(|| tiers::par_solve(&game, tiers::Options::new().keep(KeepTiers::All)))
             .unwrap();
         assert_eq!(swept.value(), engine, "{points:?}");
         assert_eq!(by_tiers.value(), engine, "{points:?}");
@@ -476,7 +514,8 @@ fn an_ordered_index_is_swept_with_its_holes_and_a_move_up_the_index_is_refused()
             (points.len() as u64, 1)
         );
         assert_eq!(swept.stats().moves, by_tiers.stats().moves);
-        let mut exhaustive = solve(&line, HashTable::new()).unwrap();
+        let mut exhaustive =
+            exhaustive::solve(&line, HashTable::new(), exhaustive::Options::new()).unwrap();
         for cell in 0..points.len() {
             let value = exhaustive.value_of(&cell).unwrap();
             assert_eq!(swept.value_of(&cell), Some(value), "{points:?} {cell}");
@@ -484,14 +523,14 @@ fn an_ordered_index_is_swept_with_its_holes_and_a_move_up_the_index_is_refused()
         // A move back a cell leads to a larger index: refused by the sweep, naming the
         // declaration, and by tiers.
         let faulty = Ordered(Line { back: true, ..line });
-        match tier_solve_with(&faulty, Limits::default(), KeepTiers::All) {
+        match tiers::solve(&faulty, tiers::Options::new().keep(KeepTiers::All)) {
             Err(Error::InvalidGame(message)) => {
                 assert!(message.contains("ordered index"), "{message}")
             }
             other => panic!("{points:?}: {other:?}"),
         }
-        let solved =
-            pool(2).install(|| par_tier_solve_with(&faulty, Limits::default(), KeepTiers::All));
+        let solved = pool(2)
+            .install(|| tiers::par_solve(&faulty, tiers::Options::new().keep(KeepTiers::All)));
         assert!(matches!(solved, Err(Error::InvalidGame(_))), "{solved:?}");
     }
 }
@@ -502,8 +541,10 @@ fn a_user_game_with_holes_and_wide_values_equals_the_engine() {
         let length = 2 + seed as usize % 30;
         let points = random_values(length, seed, -300, 300);
         let game = Race::new(points.clone());
-        let engine = solve(&game, HashTable::new()).unwrap().value();
-        let tiers = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        let engine = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
+        let tiers = tiers::solve(&game, tiers::Options::new().keep(KeepTiers::All)).unwrap();
         assert_eq!(tiers.value(), engine, "{points:?}");
         assert!(tiers.stats().value_bytes >= 2 || game.bound <= 127);
         // The line realises the value.
@@ -530,7 +571,7 @@ fn a_user_game_with_holes_and_wide_values_equals_the_engine() {
 fn a_value_beyond_the_declared_bound_is_an_error() {
     let mut game = Race::new(vec![0, 200, 0]);
     game.bound = 5; // one byte, but the first move gains 200
-    let error = tier_solve(&game).unwrap_err();
+    let error = tiers::solve(&game, tiers::Options::new()).unwrap_err();
     assert!(
         matches!(&error, Error::InvalidGame(message) if message.contains("value_bound")),
         "{error}"
@@ -550,7 +591,10 @@ fn the_checker_catches_a_move_that_stays_in_its_tier() {
         "{report:?}"
     );
     // The solver refuses it too, with an error rather than a wrong value.
-    assert!(matches!(tier_solve(&game), Err(Error::InvalidGame(_))));
+    assert!(matches!(
+        tiers::solve(&game, tiers::Options::new()),
+        Err(Error::InvalidGame(_))
+    ));
 }
 
 #[test]
@@ -575,10 +619,9 @@ fn the_checker_catches_rank_and_unrank_that_are_not_inverse() {
 fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
     let game = DotsAndBoxes::new(3, 4).unwrap();
     let started = std::time::Instant::now();
-    let error = tier_solve_with(
+    let error = tiers::solve(
         &game,
-        Limits::with_memory_budget(1 << 20),
-        KeepTiers::Needed,
+        tiers::Options::new().limits(Limits::with_memory_budget(1 << 20)),
     )
     .unwrap_err();
     match error {
@@ -591,7 +634,12 @@ fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
     }
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     // Keeping every tier needs a byte for each of the 2^31 states.
-    let all = tier_solve_with(&game, Limits::with_memory_budget(1 << 20), KeepTiers::All);
+    let all = tiers::solve(
+        &game,
+        tiers::Options::new()
+            .limits(Limits::with_memory_budget(1 << 20))
+            .keep(KeepTiers::All),
+    );
     assert!(matches!(all, Err(Error::MemoryBudget { needed, .. }) if needed == 1 << 31));
 }
 
@@ -599,8 +647,11 @@ fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
 fn dropped_tiers_answer_none_and_kept_ones_answer() {
     let game = DotsAndBoxes::new(2, 2).unwrap();
     // A budget below a byte per board (2^12): the ranked layout, which drops tiers.
-    let needed =
-        tier_solve_with(&game, Limits::with_memory_budget(4000), KeepTiers::Needed).unwrap();
+    let needed = tiers::solve(
+        &game,
+        tiers::Options::new().limits(Limits::with_memory_budget(4000)),
+    )
+    .unwrap();
     assert!(!needed.stats().dense);
     assert_eq!(needed.value_of(&game.start()), Some(needed.value()));
     assert!(needed.line().is_none());
@@ -612,8 +663,10 @@ fn dropped_tiers_answer_none_and_kept_ones_answer() {
 fn connect_four_on_small_boards_equals_the_engine_for_threads_1_to_8() {
     for (width, height) in [(3, 3), (4, 3), (3, 4), (4, 4), (5, 3)] {
         let game = ConnectFour::new(width, height).unwrap();
-        let engine = solve(&game, HashTable::new()).unwrap().value();
-        let all = tier_solve_with(&game, Limits::default(), KeepTiers::All).unwrap();
+        let engine = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
+        let all = tiers::solve(&game, tiers::Options::new().keep(KeepTiers::All)).unwrap();
         assert_eq!(all.value(), engine, "{width}x{height}");
         // The line ends where the game does, and realises the value.
         let line = all.line().unwrap();
@@ -636,8 +689,10 @@ fn connect_four_on_small_boards_equals_the_engine_for_threads_1_to_8() {
     // From a position: the tiers from its own.
     let game = ConnectFour::new(4, 4).unwrap();
     let later = game.clone().starting_at(game.position("2332").unwrap());
-    let engine = solve(&later, HashTable::new()).unwrap().value();
-    let tiers = tier_solve(&later).unwrap();
+    let engine = exhaustive::solve(&later, HashTable::new(), exhaustive::Options::new())
+        .unwrap()
+        .value();
+    let tiers = tiers::solve(&later, tiers::Options::new()).unwrap();
     assert_eq!(tiers.value(), engine);
     assert_eq!(tiers.stats().tiers, 17 - 4);
 }

@@ -7,9 +7,9 @@ mod common;
 #[path = "common/user_games.rs"]
 mod user_games;
 
-use gamesolver::engines::{par_solve, solve, solve_ranged_with};
+use gamesolver::engines::exhaustive;
 use gamesolver::memo::{HashTable, ShardedTable};
-use gamesolver::{Limits, Score, ValueRange};
+use gamesolver::{Score, ValueRange};
 use std::hash::Hash;
 use user_games::{CanIWin, EndsGame, PlainFour};
 
@@ -23,19 +23,21 @@ where
 {
     let report = gamesolver::check::check_ranged(game, &gamesolver::check::CheckOptions::default());
     assert!(report.is_ok(), "{report:?}");
-    let mut full = solve(game, HashTable::new()).unwrap();
+    let mut full = exhaustive::solve(game, HashTable::new(), exhaustive::Options::new()).unwrap();
     assert_eq!(full.value(), expected);
-    let mut ranged = solve_ranged_with(game, HashTable::new(), Limits::default()).unwrap();
+    let mut ranged =
+        exhaustive::solve(game, HashTable::new(), exhaustive::Options::new().ranged()).unwrap();
     assert_eq!(ranged.value(), expected);
     assert!(ranged.stats().stored <= full.stats().stored);
     // Queries on the ranged solution extend its search, exactly.
-    let values = |line: &[gamesolver::Ply<G>]| line.iter().map(|p| p.value).collect::<Vec<_>>();
+    let values =
+        |line: &[gamesolver::engines::Ply<G>]| line.iter().map(|p| p.value).collect::<Vec<_>>();
     assert_eq!(
         values(&ranged.line().unwrap()),
         values(&full.line().unwrap())
     );
     let start = game.start();
-    let best = |moves: Vec<gamesolver::MoveValue<G>>| {
+    let best = |moves: Vec<gamesolver::engines::MoveValue<G>>| {
         moves.into_iter().map(|m| m.value).collect::<Vec<_>>()
     };
     assert_eq!(
@@ -48,7 +50,9 @@ where
             .build()
             .unwrap();
         let table = ShardedTable::new();
-        let value = pool.install(|| par_solve(game, &table).map(|s| s.value()));
+        let value = pool.install(|| {
+            exhaustive::par_solve(game, &table, exhaustive::Options::new()).map(|s| s.value())
+        });
         assert_eq!(value.unwrap(), expected, "{threads} threads");
     }
 }

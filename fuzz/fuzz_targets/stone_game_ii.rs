@@ -2,9 +2,9 @@
 //! its line against the rules, on piles the fuzzer chooses.
 #![no_main]
 
-use gamesolver::games::{StoneGameII, solve_stone_game_ii};
+use gamesolver::{engines::exhaustive, games::{solve_stone_game_ii, StoneGameII}};
 use gamesolver::memo::DenseTable;
-use gamesolver::{Limits, solve};
+use gamesolver::Limits;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
@@ -23,7 +23,7 @@ fuzz_target!(|bytes: &[u8]| {
         return;
     };
     let fast = solve_stone_game_ii(&game, Limits::unlimited()).expect("within any budget");
-    let engine = solve(&game, DenseTable::for_game(&game)).expect("the engine solves it");
+    let engine = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).expect("the engine solves it");
     assert_eq!(fast.value(), engine.value());
     // The line is legal and adds up to Alice's stones.
     let line = fast.line();

@@ -2,9 +2,9 @@
 //! game's models (the literal one and the stepwise one), on stones the fuzzer chooses.
 #![no_main]
 
-use gamesolver::games::{StoneGameVIII, solve_stone_game_viii};
+use gamesolver::{engines::exhaustive, games::{solve_stone_game_viii, StoneGameVIII}};
 use gamesolver::memo::HashTable;
-use gamesolver::solve;
+
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
@@ -23,8 +23,8 @@ fuzz_target!(|bytes: &[u8]| {
     };
     let fast = solve_stone_game_viii(&game);
     let (literal, stepwise) = (game.literal(), game.stepwise());
-    let literal = solve(&literal, HashTable::new()).expect("the literal model solves");
-    let stepwise = solve(&stepwise, HashTable::new()).expect("the stepwise model solves");
+    let literal = exhaustive::solve(&literal, HashTable::new(), exhaustive::Options::new()).expect("the literal model solves");
+    let stepwise = exhaustive::solve(&stepwise, HashTable::new(), exhaustive::Options::new()).expect("the stepwise model solves");
     assert_eq!(fast.value(), literal.value());
     assert_eq!(fast.value(), stepwise.value());
     // The line's gains, alternately added and subtracted, make the value.

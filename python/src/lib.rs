@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use gamesolver::check::{CheckOptions, CheckReport, check, check_outcome, check_ranged};
-use gamesolver::{Engine, Game, Limits, Player, Solver, Turn};
+use gamesolver::{Engine, Game, Limits, Player, Solved, Solver, Turn};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -250,9 +250,9 @@ where
     result.set_item(
         "outcome",
         answer.outcome().map(|outcome| match outcome {
-            gamesolver::Outcome::Win => "win",
-            gamesolver::Outcome::Loss => "loss",
-            gamesolver::Outcome::Draw => "draw",
+            gamesolver::engines::retrograde::Outcome::Win => "win",
+            gamesolver::engines::retrograde::Outcome::Loss => "loss",
+            gamesolver::engines::retrograde::Outcome::Draw => "draw",
         }),
     )?;
     result.set_item("remoteness", remoteness.map_err(refusal)?)?;

@@ -32,10 +32,13 @@ mod walk;
 pub use violation::Violation;
 use walk::{explore, reference};
 
-use crate::engines::{Limits, value_at};
 use crate::error::Error;
-use crate::game::{DenseIndex, Game, OnIndex, Score, StateAt, Step, Tiered, Turn, visit_index};
+use crate::game::{
+    DenseIndex, Game, Score, StateAt, Step, Tiered, Turn,
+    declaration::{OnIndex, visit_index},
+};
 use crate::memo::HashTable;
+use crate::{Limits, engines::value_at};
 
 /// What to explore and what the game declares about itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -415,7 +418,11 @@ where
     if report.stopped.is_some() || !report.violations.is_empty() {
         return report;
     }
-    let solved = match crate::engines::retrograde(game, options.limits) {
+    let solved = match crate::engines::retrograde::solve(
+        game,
+        crate::engines::retrograde::HashIds::new(),
+        crate::engines::retrograde::Options::new().limits(options.limits),
+    ) {
         Ok(solved) => solved,
         Err(error) => {
             report.stopped = Some(error);
@@ -451,7 +458,7 @@ where
         edges.push(out);
         at += 1;
     }
-    use crate::Outcome;
+    use crate::engines::retrograde::Outcome;
     let mut decided: Vec<Option<(Outcome, u32)>> = states
         .iter()
         .zip(&edges)

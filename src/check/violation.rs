@@ -101,9 +101,9 @@ pub enum Violation<G: Game + ?Sized> {
         /// The state.
         state: G::State,
         /// What the retrograde solver found.
-        retrograde: (crate::Outcome, Option<u32>),
+        retrograde: (crate::engines::retrograde::Outcome, Option<u32>),
         /// What value iteration found.
-        iteration: (crate::Outcome, Option<u32>),
+        iteration: (crate::engines::retrograde::Outcome, Option<u32>),
     },
     /// A gain, payoff or known value is `Score::MIN`, which is never a value.
     InvalidScore {
@@ -141,7 +141,7 @@ pub enum Violation<G: Game + ?Sized> {
         reference: i128,
     },
     /// A state's value lies outside the range `ValueRange::value_range` declares for it (the
-    /// pruning engine and `solve_ranged_with` then give wrong answers).
+    /// pruning engine and the exhaustive engine cutting on the range then give wrong answers).
     OutsideRange {
         /// The state.
         state: G::State,

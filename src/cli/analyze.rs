@@ -3,11 +3,11 @@
 use std::hash::Hash;
 use std::io::{self, Write};
 
-use crate::engines::solve_within;
+use crate::engines::exhaustive;
 use crate::memo::{DenseTable, HashTable, MemoTable};
 use crate::{
-    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, RangeJob, RangeSource, Score, Tiered,
-    Turn, with_declared_range,
+    DenseIndex, Error, Game, Limits, Player, Score, Tiered, Turn,
+    engines::{MoveValue, Ply, RangeJob, RangeSource, with_declared_range},
 };
 use serde::Serialize;
 
@@ -203,7 +203,11 @@ impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T> {
     type Output = Result<(Score, Vec<Valued>), Error>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let mut solution = solve_within(self.game, self.table, self.limits, range)?;
+        let mut solution = exhaustive::solve(
+            self.game,
+            self.table,
+            exhaustive::Options::new().limits(self.limits).range(range),
+        )?;
         let value = solution.value_of(self.state)?;
         let moves = solution.move_values(self.state)?;
         Ok(described(self.game, self.state, value, moves))

@@ -4,8 +4,8 @@
 
 use std::hash::Hash;
 
-use crate::game::visit_index;
-use crate::{DenseIndex, OnIndex, Tiered};
+use crate::game::declaration::visit_index;
+use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
 use super::model::Failure;
 use super::present::Presented;

@@ -37,7 +37,7 @@ pub fn run_progress() -> &'static Progress {
 /// a script, are refused.
 ///
 /// ```
-/// use gamesolver::cli::{BUNDLED, run_json};
+/// use gamesolver::cli::{run_json, BUNDLED};
 ///
 /// let json = run_json(BUNDLED, ["stone-game-ii", "2,7,9,4,4"]).unwrap();
 /// assert!(json.starts_with(r#"{"game":"stone-game-ii","#), "{json}");

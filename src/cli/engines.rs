@@ -3,14 +3,20 @@
 
 use std::hash::Hash;
 
-use crate::engines::{par_solve_within, retrograde_with, solve_within};
+use crate::engines::{exhaustive, retrograde};
 use crate::memo::{
     AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
     ShardedTable,
 };
 use crate::{
-    DenseIds, DenseIndex, Error, Game, Limits, MoveValue, Outcome, Ply, Pruned, RangeJob,
-    RangeSource, Retrograde, SWIFT_MOVES, Score, Solution, StateIds, Stats, with_declared_range,
+    DenseIndex, Error, Game, Limits, Score,
+    engines::{
+        MoveValue, Ply, RangeJob, RangeSource, SWIFT_MOVES, Stats,
+        exhaustive::Solution,
+        pruning::Pruned,
+        retrograde::{DenseIds, Outcome, Retrograde, StateIds},
+        with_declared_range,
+    },
 };
 
 use super::args::Cli;
@@ -72,7 +78,7 @@ where
     G::State: Eq + Hash,
 {
     let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
-    let solved = retrograde_with(game, ids, limits)?;
+    let solved = retrograde::solve(game, ids, retrograde::Options::new().limits(limits))?;
     let value = solved.outcome().value();
     let headline = lasting(game.headline(value), solved.remoteness());
     retrograde_report(
@@ -317,7 +323,16 @@ where
     T: MemoTable<G>,
     R: RangeSource<G>,
 {
-    finish(solve_within(game, table, limits, range)?, "engine", name, 1)
+    finish(
+        exhaustive::solve(
+            game,
+            table,
+            exhaustive::Options::new().limits(limits).range(range),
+        )?,
+        "engine",
+        name,
+        1,
+    )
 }
 
 /// The parallel engine on `table` (named for the report), cutting on `range`.
@@ -336,7 +351,11 @@ where
 {
     let threads = rayon::current_num_threads();
     finish(
-        par_solve_within(game, table, limits, range)?,
+        exhaustive::par_solve(
+            game,
+            table,
+            exhaustive::Options::new().limits(limits).range(range),
+        )?,
         "parallel",
         name,
         threads,

@@ -5,10 +5,10 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::engines::{solve, tier_solve_with};
+use crate::engines::{exhaustive, tiers};
 use crate::memo::DenseTable;
 use crate::{
-    DenseIndex, Error, Game, KeepTiers, Limits, Score, Step, Tiered, Turn, tier_solve_bytes,
+    DenseIndex, Error, Game, Limits, Score, Step, Tiered, Turn, engines::tiers::KeepTiers,
 };
 
 use super::args::{Cli, SolverName};
@@ -52,7 +52,7 @@ pub(super) fn foresee_tiers<G: Presented + Tiered>(
     let (Some(work), Some(sample)) = (game.tier_work(), game.tier_sample()) else {
         return Ok(());
     };
-    if tier_solve_bytes(game, KeepTiers::Needed) > budget {
+    if tiers::bytes_needed(game, KeepTiers::Needed) > budget {
         return Ok(());
     }
     // The tiers' ranks are split among the threads (measured: 1.7x to 1.9x on two).
@@ -111,7 +111,11 @@ fn engine_rate() -> f64 {
         let mut burst = Burst { stones: 256 };
         loop {
             let clock = Instant::now();
-            let solved = solve(&burst, DenseTable::for_game(&burst));
+            let solved = exhaustive::solve(
+                &burst,
+                DenseTable::for_game(&burst),
+                exhaustive::Options::new(),
+            );
             let elapsed = clock.elapsed();
             debug_assert!(solved.is_ok());
             if elapsed >= BURST || burst.stones >= 1 << 11 {
@@ -133,13 +137,13 @@ fn tier_rate<G: Tiered>(sample: &G, dense: bool) -> f64 {
         let limits = if dense {
             Limits::default()
         } else {
-            Limits::with_memory_budget(tier_solve_bytes(sample, KeepTiers::Needed))
+            Limits::with_memory_budget(tiers::bytes_needed(sample, KeepTiers::Needed))
         };
         let mut moves = 0;
         let clock = Instant::now();
         // At least the burst's time, and at least once.
         while moves == 0 || clock.elapsed() < BURST {
-            match tier_solve_with(sample, limits, KeepTiers::Needed) {
+            match tiers::solve(sample, tiers::Options::new().limits(limits)) {
                 Ok(solved) => moves += solved.stats().moves,
                 Err(_) => return f64::INFINITY, // no burst, no forecast
             }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::hash::Hash;
 
 use crate::check::{CheckOptions, CheckReport, check_dense};
-use crate::{DenseIndex, Error, Game, Score, Stats};
+use crate::{DenseIndex, Error, Game, Score, engines::Stats};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -179,7 +179,7 @@ pub struct Report {
     pub json: Option<Fields>,
     /// For games with outcomes (win, loss, draw): the start's outcome for the first player and
     /// its remoteness (`None` for a draw).
-    pub outcome: Option<(crate::Outcome, Option<u32>)>,
+    pub outcome: Option<(crate::engines::retrograde::Outcome, Option<u32>)>,
     /// For a process of a distributed solve that does not host worker 0: what it did (for
     /// stderr). Such a process prints nothing on stdout: the first process prints the answer.
     pub helper: Option<String>,

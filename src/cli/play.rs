@@ -8,11 +8,14 @@
 use std::hash::Hash;
 use std::io::{self, BufRead, Read, Write};
 
-use crate::engines::solve_within;
+use crate::engines::exhaustive;
 use crate::memo::{BoundTable, DenseTable, HashTable, MemoTable};
 use crate::{
-    DenseIndex, Error, Game, Limits, MoveValue, Player, Ply, Pruner, RangeJob, RangeSource, Score,
-    Solution, TierSolution, Tiered, with_declared_range,
+    DenseIndex, Error, Game, Limits, Player, Score, Tiered,
+    engines::{
+        MoveValue, Ply, RangeJob, RangeSource, exhaustive::Solution, pruning::Pruner,
+        tiers::TierSolution, with_declared_range,
+    },
 };
 
 use super::args::{PlayArgs, Side, strip_protection};
@@ -197,7 +200,11 @@ impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Conversation<'_, G, T> {
     type Output = Result<(), Failure>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let mut oracle = solve_within(self.game, self.table, self.limits, range)?;
+        let mut oracle = exhaustive::solve(
+            self.game,
+            self.table,
+            exhaustive::Options::new().limits(self.limits).range(range),
+        )?;
         converse_from(self.game, &mut oracle, self.start, self.name, self.side)
     }
 }
@@ -531,7 +538,7 @@ fn judge<G: Presented>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::solve;
+
     use crate::games::{DotsAndBoxes, Nim, StoneGameII, TicTacToe};
 
     /// A person who, at each prompt, types the names of `candidates` in turn until one is
@@ -560,12 +567,18 @@ mod tests {
         G: Presented + DenseIndex,
         G::State: Eq + Hash,
     {
-        let value = solve(game, HashTable::new()).unwrap().value();
+        let value = exhaustive::solve(game, HashTable::new(), exhaustive::Options::new())
+            .unwrap()
+            .value();
         for you in [Player::First, Player::Second] {
             for seed in 0..20 {
                 let table = DenseTable::for_game(game);
-                let mut oracle =
-                    solve_within(game, table, Limits::default(), crate::AnyValue).unwrap();
+                let mut oracle = exhaustive::solve(
+                    game,
+                    table,
+                    exhaustive::Options::new().range(crate::engines::AnyValue),
+                )
+                .unwrap();
                 let session = Session {
                     name: "test",
                     start: game.start(),

@@ -3,7 +3,7 @@
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
 use crate::games::{End, Interval};
-use crate::{Declares, Error, Game, Player, Ply, Score, Turn};
+use crate::{Declares, Error, Game, Player, Score, Turn, engines::Ply};
 
 use super::model::{Answer, Entry, Fields, Line};
 
@@ -278,7 +278,7 @@ pub fn after_moves<G: Presented>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Capabilities, Solver, Step};
+    use crate::{Capabilities, Solved, Solver, Step};
 
     /// Take 1 or 2 counters, a point each; taking 2 keeps the turn. Presented with the
     /// defaults only.

@@ -127,9 +127,9 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         seconds: stats.elapsed.as_secs_f64(),
         extra: &report.json,
         outcome: report.outcome.map(|(outcome, _)| match outcome {
-            crate::Outcome::Win => "win",
-            crate::Outcome::Loss => "loss",
-            crate::Outcome::Draw => "draw",
+            crate::engines::retrograde::Outcome::Win => "win",
+            crate::engines::retrograde::Outcome::Loss => "loss",
+            crate::engines::retrograde::Outcome::Draw => "draw",
         }),
         remoteness: report.outcome.map(|(_, remoteness)| remoteness),
         line: Entries(&report.line),

@@ -7,10 +7,13 @@ use std::hash::Hash;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::Limits;
-use crate::engines::solve_within;
+use crate::{Limits, engines::exhaustive};
+
 use crate::memo::DenseTable;
-use crate::{DenseIndex, Error, RangeJob, RangeSource, Score, with_declared_range};
+use crate::{
+    DenseIndex, Error, Score,
+    engines::{RangeJob, RangeSource, with_declared_range},
+};
 
 use super::args::{Cli, SolverName};
 use super::budget::{game_bytes, held};
@@ -401,7 +404,11 @@ where
     type Output = Result<EngineRun<G>, Error>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let solution = solve_within(self.game, self.table, self.limits, range)?;
+        let solution = exhaustive::solve(
+            self.game,
+            self.table,
+            exhaustive::Options::new().limits(self.limits).range(range),
+        )?;
         let (cli, params) = (self.cli, self.params);
         finish_then(solution, ("engine", self.name, 1), |table| {
             match &cli.save {

@@ -2,12 +2,17 @@
 
 use std::hash::Hash;
 
-use crate::engines::{par_prune_with, par_tier_solve_with, prune_with, tier_solve_with};
+use crate::Solved;
+use crate::engines::{pruning, tiers};
 use crate::error::Bytes;
 use crate::memo::{HashBoundTable, ShardedBoundTable};
 use crate::{
-    DenseIndex, Engine, Error, KeepTiers, Limits, Pruning, SERIAL_CUTOFF, SWIFT_MOVES, Solver,
-    Stats, TierSolution, Tiered,
+    DenseIndex, Engine, Error, Limits, Solver, Tiered,
+    engines::{
+        SWIFT_MOVES, Stats,
+        exhaustive::SERIAL_CUTOFF,
+        tiers::{KeepTiers, TierSolution},
+    },
 };
 
 use super::args::{Cli, SolverName};
@@ -202,12 +207,12 @@ where
     if cli.solver == SolverName::AlphaBeta {
         let threads = cli.threads.map_or(1, usize::from);
         let pool = pool_if_parallel(threads, &mut limits)?;
-        let options = Pruning::new().limits(limits);
+        let options = pruning::Options::new().limits(limits);
         let run = if let Some(pool) = pool {
             let table = ShardedBoundTable::new();
             pool.install(|| {
                 pruned(
-                    par_prune_with(game, &table, options)?,
+                    pruning::par_solve(game, &table, options)?,
                     "sharded",
                     threads,
                     false,
@@ -215,7 +220,7 @@ where
             })?
         } else {
             pruned(
-                prune_with(game, HashBoundTable::new(), options)?,
+                pruning::solve(game, HashBoundTable::new(), options)?,
                 "hash",
                 1,
                 false,
@@ -281,8 +286,10 @@ where
     G::State: Send,
 {
     match pool {
-        Some(pool) => pool.install(|| par_tier_solve_with(game, limits, keep)),
-        None => tier_solve_with(game, limits, keep),
+        Some(pool) => {
+            pool.install(|| tiers::par_solve(game, tiers::Options::new().limits(limits).keep(keep)))
+        }
+        None => tiers::solve(game, tiers::Options::new().limits(limits).keep(keep)),
     }
 }
 
@@ -400,7 +407,7 @@ where
     // timely prints some failures on stdout: stdout is the report's alone, so its chatter
     // goes to stderr.
     let solved = super::cluster::stdout_to_stderr(|| {
-        crate::distributed_tier_solve(std::sync::Arc::clone(&game), config, limits)
+        crate::engines::tiers::distributed::solve(std::sync::Arc::clone(&game), config, limits)
     })?;
     let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
     let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();

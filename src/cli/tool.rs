@@ -5,8 +5,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::game::visit_index;
-use crate::{DenseIndex, Error, Game, OnIndex};
+use crate::game::declaration::visit_index;
+use crate::{DenseIndex, Error, Game, game::declaration::OnIndex};
 
 use super::model::{CheckSummary, Failure};
 use super::present::Presented;

@@ -2,9 +2,8 @@
 
 use std::marker::PhantomData;
 
-use super::{
-    Capabilities, Declared, DenseIndex, Game, Ordered, StateAt, Subsets, Tiered, ValueRange,
-};
+use super::declaration::{Declared, Ordered, Subsets};
+use super::{Capabilities, DenseIndex, Game, StateAt, Tiered, ValueRange};
 
 impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     fn with<R2, I2, T2>(self) -> Capabilities<G, R2, I2, T2> {
@@ -77,7 +76,7 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// Declares an *outcome game*: every final state's payoff is +1 (won for the side to
     /// move), −1 (lost) or 0 (drawn), and no move gains points. Values are then −1, 0 or +1,
     /// which the exhaustive engine cuts on when no range is declared, results report an
-    /// [`Outcome`](crate::Outcome) and remoteness, and a game that [may
+    /// [`Outcome`](crate::engines::retrograde::Outcome) and remoteness, and a game that [may
     /// cycle](Capabilities::may_cycle) is solved by retrograde analysis.
     pub fn outcome_game(self) -> Self {
         Capabilities {

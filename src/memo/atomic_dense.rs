@@ -21,12 +21,11 @@ const EMPTY: Score = Score::MIN;
 /// No slot publishes any other data, so `Relaxed` ordering is enough. No `unsafe` is involved.
 ///
 /// ```
-/// use gamesolver::{memo::AtomicDenseTable, games::StoneGameII};
-/// use gamesolver::engines::{par_solve};
+/// use gamesolver::{engines::exhaustive, games::StoneGameII, memo::AtomicDenseTable};
 ///
 /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
 /// let table = AtomicDenseTable::for_game(&game);
-/// let solution = par_solve(&game, &table).unwrap();
+/// let solution = exhaustive::par_solve(&game, &table, exhaustive::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 104);
 /// ```
 #[derive(Debug)]
@@ -51,7 +50,7 @@ impl AtomicDenseTable {
     /// `budget` bytes or the allocation fails.
     ///
     /// ```
-    /// use gamesolver::{Error, memo::AtomicDenseTable, games::StoneGameII};
+    /// use gamesolver::{games::StoneGameII, memo::AtomicDenseTable, Error};
     ///
     /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
     /// assert!(matches!(AtomicDenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));

@@ -122,7 +122,7 @@ pub trait BoundTable<G: Game + ?Sized> {
 }
 
 /// A bound table that many searches share at once (`&self` store, `Sync`), for
-/// [`par_prune`](crate::engines::par_prune).
+/// [`par_solve`](crate::engines::pruning::par_solve).
 ///
 /// As with [`ConcurrentMemoTable`](super::ConcurrentMemoTable), entries go in and out by copy,
 /// and a read racing a write sees either the old entry, the new one, or nothing: never a torn
@@ -249,11 +249,10 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::
 /// it grows with the search; the engine checks it against the memory budget as it grows.
 ///
 /// ```
-/// use gamesolver::{memo::HashBoundTable, games::StoneGameII};
-/// use gamesolver::engines::{prune};
+/// use gamesolver::{engines::pruning, games::StoneGameII, memo::HashBoundTable};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
-/// let solution = prune(&game, HashBoundTable::new()).unwrap();
+/// let solution = pruning::solve(&game, HashBoundTable::new(), pruning::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// ```
 #[derive(Debug, Clone)]
@@ -323,12 +322,11 @@ where
 /// key. Every call copies the bound out and drops the shard guard before returning.
 ///
 /// ```
-/// use gamesolver::{memo::ShardedBoundTable, games::StoneGameII};
-/// use gamesolver::engines::{par_prune};
+/// use gamesolver::{engines::pruning, games::StoneGameII, memo::ShardedBoundTable};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
 /// let table = ShardedBoundTable::new();
-/// let solution = par_prune(&game, &table).unwrap();
+/// let solution = pruning::par_solve(&game, &table, pruning::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// ```
 pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {

@@ -2,20 +2,19 @@
 
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::{ConcurrentMemoTable, MemoTable, TableJob};
+use crate::Symmetry;
 use crate::game::Score;
-use crate::keys::Symmetry;
 
 /// Wraps a table so that it is asked and told only about
 /// [`canonical`](crate::Symmetry::canonical) states: a state and its mirror image share one
 /// entry. Works for every memo and bound table, sequential or concurrent.
 ///
 /// ```
-/// use gamesolver::{memo::{Canonical, HashBoundTable}, games::ConnectFour};
-/// use gamesolver::engines::{prune};
+/// use gamesolver::{engines::pruning, games::ConnectFour, memo::{Canonical, HashBoundTable}};
 ///
 /// let game = ConnectFour::new(4, 4).unwrap();
-/// let mirrored = prune(&game, Canonical(HashBoundTable::new())).unwrap();
-/// let plain = prune(&game, HashBoundTable::new()).unwrap();
+/// let mirrored = pruning::solve(&game, Canonical(HashBoundTable::new()), pruning::Options::new()).unwrap();
+/// let plain = pruning::solve(&game, HashBoundTable::new(), pruning::Options::new()).unwrap();
 /// assert_eq!(mirrored.value(), plain.value());
 /// assert!(mirrored.stats().stored < plain.stats().stored);
 /// ```

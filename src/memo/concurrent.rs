@@ -4,7 +4,7 @@ use super::MemoTable;
 use crate::game::{Game, Score};
 
 /// A memo table that many threads read and write at once (`&self` insert, `Sync`), for
-/// [`par_solve`](crate::engines::par_solve).
+/// [`par_solve`](crate::engines::exhaustive::par_solve).
 ///
 /// Values go in and come out by copy: no guard or reference into the table ever outlives a
 /// call, so a search can never hold a lock while it recurses (the way DashMap deadlocks, when a
@@ -52,7 +52,7 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     }
 
     /// Runs `job` with this table as a sequential [`MemoTable`] for the calling thread alone:
-    /// [`par_solve`](crate::engines::par_solve) searches through it when one thread searches (one
+    /// [`par_solve`](crate::engines::exhaustive::par_solve) searches through it when one thread searches (one
     /// worker, a small game, or the trial search before the workers start).
     ///
     /// The default hands the job `&self`, each access synchronised as usual. A table may
@@ -72,7 +72,9 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
 /// [`exclusive`](ConcurrentMemoTable::exclusive) hands it.
 ///
 /// ```
-/// use gamesolver::{Game, games::Nim, memo::{ConcurrentMemoTable, MemoTable, ShardedTable, TableJob}};
+/// use gamesolver::{
+///     games::Nim, memo::{ConcurrentMemoTable, MemoTable, ShardedTable, TableJob}, Game,
+/// };
 ///
 /// /// Stores the start's value, 1, and reads it back.
 /// struct StoreStart<'a>(&'a Nim);
@@ -146,12 +148,11 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use gamesolver::{games::Nim, memo::{MemoTable, ShardedTable}};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, games::Nim, memo::{MemoTable, ShardedTable}};
 ///
 /// let game = Nim::new(vec![3, 4, 5]).unwrap();
 /// let table = Arc::new(ShardedTable::new());
-/// assert_eq!(solve(&game, Arc::clone(&table)).unwrap().value(), 1);
+/// assert_eq!(exhaustive::solve(&game, Arc::clone(&table), exhaustive::Options::new()).unwrap().value(), 1);
 /// assert!(!MemoTable::<Nim>::is_empty(&table));
 /// ```
 impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for std::sync::Arc<T> {

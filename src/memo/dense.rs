@@ -15,12 +15,12 @@ const EMPTY: Score = Score::MIN;
 /// [`DenseTable::try_for_game`] to refuse, rather than attempt, an allocation over a budget.
 ///
 /// ```
-/// use gamesolver::{memo::DenseTable};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, memo::DenseTable};
+///
 /// use gamesolver::games::StoneGameII;
 ///
 /// let game = StoneGameII::new(vec![1, 2, 3, 4, 5, 100]).unwrap();
-/// let solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+/// let solution = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 104);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl DenseTable {
     /// `budget` bytes or the allocation fails.
     ///
     /// ```
-    /// use gamesolver::{Error, memo::DenseTable};
+    /// use gamesolver::{memo::DenseTable, Error};
     /// use gamesolver::games::StoneGameII;
     ///
     /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
@@ -144,11 +144,10 @@ impl DenseTable {
     /// Every slot in index order: the value stored there, or `None` (for saving a table).
     ///
     /// ```
-    /// use gamesolver::{memo::DenseTable, games::Nim};
-    /// use gamesolver::engines::{solve};
+    /// use gamesolver::{engines::exhaustive, games::Nim, memo::DenseTable};
     ///
     /// let game = Nim::new(vec![1, 2]).unwrap();
-    /// let solution = solve(&game, DenseTable::for_game(&game)).unwrap();
+    /// let solution = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap();
     /// let slots: Vec<_> = solution.table().slot_values().collect();
     /// assert_eq!(slots.len(), 6);                        // (1 + 1) × (2 + 1) positions
     /// assert_eq!(slots[5], Some(1));                     // the start, 1 ^ 2 ≠ 0: won
@@ -163,7 +162,7 @@ impl DenseTable {
     /// or a value of `Score::MIN` (never a value) is refused.
     ///
     /// ```
-    /// use gamesolver::{memo::{DenseTable, MemoTable}, games::Nim};
+    /// use gamesolver::{games::Nim, memo::{DenseTable, MemoTable}};
     ///
     /// let game = Nim::new(vec![1, 2]).unwrap();
     /// let mut table = DenseTable::for_game(&game);

@@ -22,9 +22,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
 use super::prefetch;
 use super::zeroed::{Words, ZeroWord};
+use crate::CompactKey;
 use crate::error::Error;
 use crate::game::Score;
-use crate::keys::CompactKey;
 
 /// The odd multiplier that mixes keys (2⁶⁴ divided by the golden ratio, made odd).
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -177,13 +177,12 @@ fn field_value(raw: u64, bits: u32, unknown: Score) -> Score {
 /// [`CompactKey`].
 ///
 /// ```
-/// use gamesolver::{memo::FixedBoundTable, games::ConnectFour};
-/// use gamesolver::engines::{prune};
+/// use gamesolver::{engines::pruning, games::ConnectFour, memo::FixedBoundTable};
 ///
 /// let game = ConnectFour::new(4, 4).unwrap();
 /// let table = FixedBoundTable::for_game(&game, 1 << 20).unwrap(); // 1 MiB
 /// assert_eq!(table.bytes(), 1 << 20);
-/// assert_eq!(prune(&game, table).unwrap().value(), 0); // 4×4 is a draw
+/// assert_eq!(pruning::solve(&game, table, pruning::Options::new()).unwrap().value(), 0); // 4×4 is a draw
 /// ```
 #[derive(Debug, Clone)]
 pub struct FixedBoundTable {
@@ -226,11 +225,14 @@ impl FixedBoundTable {
     /// one, where two meet in a slot, the later one. For a search that outgrew its table.
     ///
     /// ```
-    /// use gamesolver::{Pruner, Pruning, memo::{BoundTable, FixedBoundTable}, games::ConnectFour};
+    /// use gamesolver::{
+    ///     engines::pruning::{self, Pruner}, games::ConnectFour,
+    ///     memo::{BoundTable, FixedBoundTable},
+    /// };
     ///
     /// let game = ConnectFour::new(5, 4).unwrap();
     /// let mut pruner =
-    ///     Pruner::new(&game, FixedBoundTable::for_game(&game, 1 << 16).unwrap(), Pruning::new())
+    ///     Pruner::new(&game, FixedBoundTable::for_game(&game, 1 << 16).unwrap(), pruning::Options::new())
     ///         .unwrap();
     /// pruner.value_of(&game.position("33").unwrap()).unwrap();
     /// let small = pruner.into_table();
@@ -338,20 +340,19 @@ fn my_counter() -> usize {
 }
 
 /// The fixed-capacity bound table shared by the workers of
-/// [`par_prune`](crate::engines::par_prune): the layout of [`FixedBoundTable`] in atomic words, read and
+/// [`par_solve`](crate::engines::pruning::par_solve): the layout of [`FixedBoundTable`] in atomic words, read and
 /// written with relaxed loads and stores. Each entry is one word, so a read that races a write
 /// sees one whole entry or the other; no `unsafe` is involved. Its entry count
 /// ([`len`](ConcurrentBoundTable::len)) counts a slot that two threads filled at the same
 /// moment twice (never past the slots there are): a figure for statistics only.
 ///
 /// ```
-/// use gamesolver::{memo::AtomicBoundTable, games::ConnectFour};
-/// use gamesolver::engines::{par_prune};
+/// use gamesolver::{engines::pruning, games::ConnectFour, memo::AtomicBoundTable};
 ///
 /// let game = ConnectFour::new(5, 4).unwrap();
 /// let table = AtomicBoundTable::for_game(&game, 1 << 20).unwrap();
 /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-/// let value = pool.install(|| par_prune(&game, &table)).unwrap().value();
+/// let value = pool.install(|| pruning::par_solve(&game, &table, pruning::Options::new())).unwrap().value();
 /// assert_eq!(value, 0); // 5 wide, 4 high: a draw (Tromp)
 /// ```
 #[derive(Debug)]

@@ -14,12 +14,12 @@ use crate::game::{Game, Score};
 /// game.
 ///
 /// ```
-/// use gamesolver::{memo::HashTable};
-/// use gamesolver::engines::{solve};
+/// use gamesolver::{engines::exhaustive, memo::HashTable};
+///
 /// use gamesolver::games::StoneGameII;
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
-/// let solution = solve(&game, HashTable::new()).unwrap();
+/// let solution = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// assert!(solution.stats().stored > 0);
 /// ```

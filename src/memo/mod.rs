@@ -14,7 +14,7 @@
 //! | [`ShardedTable`] | concurrent | `State: Eq + Hash + Send + Sync` | a hash and a probe, no lock (a store locks its shard to claim a slot) |
 //! | [`AtomicDenseTable`] | concurrent | the game implements [`DenseIndex`](crate::DenseIndex) | one atomic load |
 //!
-//! The pruning engine ([`prune`](crate::engines::prune)) keeps [`Bound`]s instead of exact values, in a
+//! The pruning engine ([`prune`](crate::engines::pruning::solve)) keeps [`Bound`]s instead of exact values, in a
 //! [`BoundTable`] (sequential) or a [`ConcurrentBoundTable`]:
 //!
 //! | table | kind | needs | memory |

@@ -67,12 +67,11 @@ const MAX_LOAD_DEN: usize = 4;
 /// while a search goes on.
 ///
 /// ```
-/// use gamesolver::{memo::ShardedTable, games::StoneGameII};
-/// use gamesolver::engines::{par_solve};
+/// use gamesolver::{engines::exhaustive, games::StoneGameII, memo::ShardedTable};
 ///
 /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
 /// let table = ShardedTable::new();
-/// let solution = par_solve(&game, &table).unwrap();
+/// let solution = exhaustive::par_solve(&game, &table, exhaustive::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// ```
 pub struct ShardedTable<K, H = DefaultHashBuilder> {

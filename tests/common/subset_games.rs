@@ -5,7 +5,9 @@
 #![allow(dead_code)]
 
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{Capabilities, Declares, DenseIndex, Game, Score, StateAt, Step, Tiered, Turn};
+use gamesolver::{
+    Capabilities, Declares, DenseIndex, Game, Score, Step, Tiered, Turn, game::StateAt,
+};
 
 /// Tokens in a row, each with points: a move takes one token, or a token and the one to its
 /// right, and gains their points; taking a token whose points are a multiple of 3 keeps the

@@ -10,7 +10,7 @@ use hashbrown::HashMap;
 
 use gamesolver::memo::FastHashBuilder;
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Game, Score, StateAt, Step, Turn, ValueRange,
+    Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange, game::StateAt,
 };
 
 type Memo<K> = HashMap<K, Score, FastHashBuilder>;

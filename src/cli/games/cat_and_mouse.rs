@@ -1,12 +1,15 @@
 //! LeetCode 913, Cat and Mouse, on the graph given as LeetCode's adjacency-list JSON.
 
 use crate::games::{CatAndMouse, Chase};
-use crate::{Outcome, Player, Ply, Score};
+use crate::{
+    Player, Score,
+    engines::{Ply, retrograde::Outcome},
+};
 
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
 use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
-use super::chase::{self, in_moves};
+use super::cat_and_mouse_common::{self as common, in_moves};
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).
 const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
@@ -20,7 +23,7 @@ pub const GAME: Bundled = Bundled {
         solve: |cli| {
             let game = game(cli)?;
             let n = game.graph().len();
-            chase::report(cli, &game, n, |outcome, remoteness| {
+            common::report(cli, &game, n, |outcome, remoteness| {
                 let answer = CatAndMouse::leetcode_answer(outcome);
                 let result = match outcome {
                     Outcome::Win => format!("the mouse reaches the hole {}", in_moves(remoteness)),
@@ -40,8 +43,8 @@ pub const GAME: Bundled = Bundled {
             summary.reference = "value iteration";
             summary.add_report(&crate::check::check_outcome(&game(cli)?, options))
         },
-        play: |args| chase::play(args, &game(&args.game)?),
-        analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
+        play: |args| common::play(args, &game(&args.game)?),
+        analyze: Some(|args| common::analyze(args, &game(&args.game)?)),
         batch: None,
         solver: "retrograde analysis",
         board: false,
@@ -51,7 +54,7 @@ pub const GAME: Bundled = Bundled {
 
 /// The game of the graph given.
 fn game(cli: &super::super::args::Cli) -> Result<CatAndMouse, Failure> {
-    let graph: Vec<Vec<i64>> = chase::json(cli, "graph", EXAMPLE)?;
+    let graph: Vec<Vec<i64>> = common::json(cli, "graph", EXAMPLE)?;
     Ok(CatAndMouse::new(graph)?)
 }
 

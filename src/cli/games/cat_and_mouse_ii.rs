@@ -1,14 +1,17 @@
 //! LeetCode 1728, Cat and Mouse II, from LeetCode's JSON object.
 
 use crate::games::{CatAndMouseII, Chase, MOUSE_TURNS};
-use crate::{Outcome, Player, Ply, Score};
+use crate::{
+    Player, Score,
+    engines::{Ply, retrograde::Outcome},
+};
 use serde::Deserialize;
 
 use super::super::args::Cli;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
 use super::super::present::{Presented, integers};
 use super::super::registry::{Bundled, Own, Solves};
-use super::chase::{self, in_moves};
+use super::cat_and_mouse_common::{self as common, in_moves};
 
 /// The example in messages (LeetCode's first: the mouse wins).
 const EXAMPLE: &str =
@@ -23,7 +26,7 @@ pub const GAME: Bundled = Bundled {
         solve: |cli| {
             let game = game(cli)?;
             let (rows, columns) = game.size();
-            chase::report(cli, &game, rows * columns, |outcome, remoteness| {
+            common::report(cli, &game, rows * columns, |outcome, remoteness| {
                 let wins = CatAndMouseII::mouse_wins(outcome, remoteness);
                 let result = match outcome {
                     Outcome::Win if wins => {
@@ -51,8 +54,8 @@ pub const GAME: Bundled = Bundled {
             summary.reference = "value iteration";
             summary.add_report(&crate::check::check_outcome(&game(cli)?, options))
         },
-        play: |args| chase::play(args, &game(&args.game)?),
-        analyze: Some(|args| chase::analyze(args, &game(&args.game)?)),
+        play: |args| common::play(args, &game(&args.game)?),
+        analyze: Some(|args| common::analyze(args, &game(&args.game)?)),
         batch: None,
         solver: "retrograde analysis",
         board: false,
@@ -73,7 +76,7 @@ struct Input {
 
 /// The game of the JSON given.
 fn game(cli: &Cli) -> Result<CatAndMouseII, Failure> {
-    let input: Input = chase::json(cli, "game", EXAMPLE)?;
+    let input: Input = common::json(cli, "game", EXAMPLE)?;
     Ok(CatAndMouseII::new(
         &input.grid,
         input.cat_jump,

@@ -2,6 +2,7 @@
 //! an optimal line and, with `--analyze`, every column's score), or `--batch`: one position per
 //! line in, `POSITION SCORE` per line out, the format of Pascal Pons' benchmark files.
 
+use crate::engines::pruning;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
@@ -10,8 +11,11 @@ use std::time::Duration;
 use crate::check::check_ranged;
 use crate::games::{ConnectFour, Drop, Position};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
-use crate::{DeclaredRange, Error, Limits, MoveValue, Pruner, Pruning, Score};
-use crate::{Game, Player, Ply};
+use crate::{
+    Error, Limits, Score,
+    engines::{DeclaredRange, MoveValue, pruning::Pruner},
+};
+use crate::{Game, Player, engines::Ply};
 use serde::Serialize;
 
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
@@ -96,7 +100,11 @@ fn play(args: &PlayArgs) -> Result<(), Failure> {
     let game = rules.starting_at(position);
     let limits = limits(cli);
     let table = FixedBoundTable::for_game(&game, table_bytes(limits))?;
-    let mut pruner = Pruner::new(&game, table, Pruning::new().ranged().limits(limits))?;
+    let mut pruner = Pruner::new(
+        &game,
+        table,
+        pruning::Options::new().ranged().limits(limits),
+    )?;
     play::converse(&game, &mut pruner, "connect-four", args.side)
 }
 
@@ -225,7 +233,7 @@ fn alphabeta(
     analyze: bool,
 ) -> Result<EngineRun<ConnectFour>, Failure> {
     let pool = pool_if_parallel(threads, &mut limits)?;
-    let options = Pruning::new().ranged().limits(limits);
+    let options = pruning::Options::new().ranged().limits(limits);
     let (mut run, spent) = if let Some(pool) = pool {
         let (value, table, spent) = growing::par_solve(game, options, &pool, Stages::new(limits))?;
         let solution = Pruner::new(game, &table, options)?.into_solved(game.start(), value);
@@ -277,7 +285,7 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
     } else {
         pool_if_parallel(threads, &mut limits)?
     };
-    let options = Pruning::new().ranged().limits(limits);
+    let options = pruning::Options::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
     match pool {
         Some(pool) if cli.one_at_a_time => {
@@ -330,7 +338,7 @@ fn side_by_side(
     game: &ConnectFour,
     pool: &rayon::ThreadPool,
     table: &AtomicBoundTable,
-    options: Pruning<DeclaredRange>,
+    options: pruning::Options<DeclaredRange>,
     input: Box<dyn BufRead>,
     out: &mut dyn Write,
 ) -> Result<bool, Failure> {

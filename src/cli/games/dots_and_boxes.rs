@@ -1,7 +1,7 @@
 //! Dots and Boxes: the VALUES are the rows and columns of boxes.
 
 use crate::games::DotsAndBoxes;
-use crate::{Error, Ply, Score, Turn};
+use crate::{Error, Score, Turn, engines::Ply};
 
 use super::super::args::SolverName;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
@@ -211,7 +211,8 @@ mod tests {
     fn the_declared_tier_work_is_what_the_tier_solver_counts() {
         for (rows, columns) in [(1, 1), (1, 2), (2, 2), (2, 3)] {
             let game = DotsAndBoxes::new(rows, columns).unwrap();
-            let solved = crate::engines::tier_solve(&game).unwrap();
+            let solved =
+                crate::engines::tiers::solve(&game, crate::engines::tiers::Options::new()).unwrap();
             assert_eq!(game.tier_work().unwrap().moves, solved.stats().moves);
         }
     }

@@ -14,10 +14,16 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engines::pruning::Session;
+use crate::engines::pruning::{self, Session};
 use crate::games::ConnectFour;
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
-use crate::{DeclaredRange, Error, Game, Limits, Pruned, Pruner, Pruning, Score, Stats};
+use crate::{
+    Error, Game, Limits, Score,
+    engines::{
+        DeclaredRange, Stats,
+        pruning::{Pruned, Pruner},
+    },
+};
 
 /// The first table: 2²⁰ slots, which a search fills in about a second.
 const FIRST_BYTES: u64 = 8 << 20;
@@ -288,7 +294,7 @@ pub(super) fn batch_value<'g, S: BatchSolver<'g>>(
 /// last table, with the user's limits for the queries that follow) and what every stage did.
 pub(super) fn solve(
     game: &ConnectFour,
-    options: Pruning<DeclaredRange>,
+    options: pruning::Options<DeclaredRange>,
     mut stages: Stages,
 ) -> Result<
     (
@@ -322,7 +328,7 @@ pub(super) fn solve(
 /// value, the last table (the caller makes the solution on it) and what every stage did.
 pub(super) fn par_solve(
     game: &ConnectFour,
-    options: Pruning<DeclaredRange>,
+    options: pruning::Options<DeclaredRange>,
     pool: &rayon::ThreadPool,
     mut stages: Stages,
 ) -> Result<(Score, AtomicBoundTable, Stats), Error> {
@@ -355,7 +361,7 @@ pub(super) fn then(before: Stats, after: Stats) -> Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::prune_with;
+
     use crate::games::Position;
 
     const MIB: u64 = 1 << 20;
@@ -411,7 +417,7 @@ mod tests {
     fn a_solve_that_outgrows_its_tables_finds_the_same_values_and_lines() {
         // Tables from 1 KiB with stages of a millisecond: these positions cross several.
         let game = ConnectFour::new(5, 5).unwrap();
-        let options = Pruning::new().ranged();
+        let options = pruning::Options::new().ranged();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
@@ -420,7 +426,7 @@ mod tests {
             let position = game.position(moves).unwrap();
             let game = game.clone().starting_at(position);
             let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
-            let mut expected = prune_with(&game, fixed, options).unwrap();
+            let mut expected = pruning::solve(&game, fixed, options).unwrap();
             let tiny = || Stages::starting(options.limits, 1 << 10, Duration::from_millis(1));
             let (mut grown, spent) = solve(&game, options, tiny()).unwrap();
             assert_eq!(grown.value(), expected.value(), "{moves}");
@@ -446,7 +452,7 @@ mod tests {
         // board takes far longer than a millisecond on 1 KiB) and between them, up to 1 MiB;
         // every value is a fixed table's.
         let game = ConnectFour::new(5, 5).unwrap();
-        let options = Pruning::new().ranged();
+        let options = pruning::Options::new().ranged();
         let mut sizes = Between::starting(MIB, 1 << 10, Duration::from_millis(1));
         let table = FixedBoundTable::for_game(&game, sizes.bytes()).unwrap();
         let mut pruner = Pruner::new(&game, table, options).unwrap();
@@ -478,7 +484,7 @@ mod tests {
         // As above, on a pool of two: through a session (the batch's thread is one of the
         // pool's) and entering the pool per position (it is not).
         let game = ConnectFour::new(5, 5).unwrap();
-        let options = Pruning::new().ranged();
+        let options = pruning::Options::new().ranged();
         let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
         let mut reference = Pruner::new(&game, fixed, options).unwrap();
         let lines = ["", "3", "33", "2332", "1515", "55", "12345", "3"];

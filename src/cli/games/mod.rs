@@ -45,7 +45,7 @@ bundled! {
     cat_and_mouse_ii,
 }
 
-mod chase;
+mod cat_and_mouse_common;
 mod growing;
 
 /// Installs [`GAMES`] into the registry (as `main_with` does), for the unit tests.

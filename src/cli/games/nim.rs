@@ -1,7 +1,7 @@
 //! Nim: the VALUES are the heap sizes; who wins, and a winning move.
 
 use crate::games::Nim;
-use crate::{Error, Ply, Score};
+use crate::{Error, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, winner};

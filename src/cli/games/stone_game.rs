@@ -1,7 +1,7 @@
 //! LeetCode 877, Stone Game: take the first or last pile; who wins.
 
 use crate::games::{End, Interval, StoneGame};
-use crate::{Error, Ply, Score};
+use crate::{Error, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{

@@ -3,7 +3,10 @@
 use std::time::Instant;
 
 use crate::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
-use crate::{Error, Limits, Ply, Score, Stats};
+use crate::{
+    Error, Limits, Score,
+    engines::{Ply, Stats},
+};
 
 use super::super::args::Cli;
 use super::super::budget::held;

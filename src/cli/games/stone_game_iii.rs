@@ -1,7 +1,7 @@
 //! LeetCode 1406, Stone Game III: take 1 to 3 stones from the front; who wins.
 
 use crate::games::StoneGameIII;
-use crate::{Error, Ply, Score};
+use crate::{Error, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, piles_view, result, row, winner};

@@ -2,7 +2,7 @@
 //! Bob's.
 
 use crate::games::{End, Interval, StoneGameVII};
-use crate::{Error, Ply, Score};
+use crate::{Error, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{

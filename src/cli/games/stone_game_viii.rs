@@ -8,7 +8,10 @@ use crate::games::{
     Literal, StepMove, StepState, Stepwise, StoneGameVIII, StoneGameVIIITake,
     solve_stone_game_viii_with,
 };
-use crate::{Error, Limits, Ply, Score, Stats};
+use crate::{
+    Error, Limits, Score,
+    engines::{Ply, Stats},
+};
 
 use super::super::args::Cli;
 use super::super::budget::held;

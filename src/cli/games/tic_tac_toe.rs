@@ -1,7 +1,7 @@
 //! Tic-tac-toe from the empty board.
 
 use crate::games::{Board, TicTacToe};
-use crate::{Error, Player, Ply, Score};
+use crate::{Error, Player, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, winner};

@@ -1,0 +1,26 @@
+//! The front door and the engines.
+//!
+//! [`Solver`](crate::Solver) (at the crate's root) is the way in: it reads what a game
+//! declares and runs one of the engines, and every engine's result answers through
+//! [`Solved`](crate::Solved). Each engine is a module of its own that imports the shared core
+//! (run guard, cycle detection, score arithmetic, range sources, limits, statistics, re-exported
+//! here) and not another engine, and takes one `Options` value:
+//!
+//! - [`exhaustive`]: memoized negamax over every state the search needs, sequential and
+//!   parallel, with a pluggable [memo table](crate::memo);
+//! - [`pruning`]: alpha-beta with a table of bounds, for one position of a game too large to
+//!   value every state (Connect Four);
+//! - [`retrograde`]: outcome games whose play can cycle (win, loss or draw, with remoteness);
+//! - [`tiers`]: layered games too large for one table, tier by tier, on rayon or, behind the
+//!   `distributed` feature, on timely dataflow.
+
+pub mod exhaustive;
+pub(crate) mod kernel;
+pub mod pruning;
+pub mod retrograde;
+pub(crate) mod solver;
+pub mod tiers;
+
+pub(crate) use exhaustive::value_at;
+pub use kernel::{AnyValue, DeclaredRange, MoveValue, OutcomeRange, Ply, RangeSource, Stats};
+pub use solver::{Cuts, RangeJob, SWIFT_MOVES, with_declared_range};

@@ -1,0 +1,636 @@
+//! The pruning engine: exact alpha-beta over any [`Game`], with a table of bounds.
+//!
+//! The exhaustive engine ([`exhaustive`](crate::engines::exhaustive)) stores the exact value
+//! of every state it reaches; that is right when all of them are wanted, and hopeless for games like Connect Four
+//! (4.5·10¹² positions). This engine answers one state at a time, visiting only what it must to
+//! prove the value: a fail-soft negamax alpha-beta on an explicit stack (no depth limit), with a
+//! [`BoundTable`] of what it learned, the game's [`ValueRange`](crate::ValueRange) where it has one, and a *driver*
+//! that finds the exact value from narrow searches.
+//!
+//! - [`solve`] solves the start under one [`Options`] and returns a [`Pruned`] that answers
+//!   more questions: any state's value, every move's value ([`Pruner::analyze`]), the best
+//!   moves and an optimal line (found by searching along it).
+//! - [`par_solve`] mirrors it on every thread of the current rayon pool,
+//!   sharing a [`ConcurrentBoundTable`]: one worker searches each window and, while another is
+//!   idle, shares the moves of a state whose first move is searched (split points, as in
+//!   YBWC). [`Pruner::par_session`] keeps the workers ready across many queries;
+//!   [`Pruner::par_values_of`] solves many states side by side instead.
+//! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
+//!   `--batch` does).
+
+mod helpers;
+mod parallel;
+mod search;
+mod split_points;
+
+pub use parallel::{Session, par_solve};
+
+use std::hash::Hash;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+use super::kernel::limits::reserve_within;
+use super::kernel::{
+    AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, best_of, valid,
+    valued_moves,
+};
+use crate::error::Error;
+use crate::game::{Game, Player, Score, Turn};
+use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
+use search::Search;
+use split_points::Team;
+
+/// How the engine turns window searches into an exact value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Driver {
+    /// The default: [`Bisection`](Driver::Bisection) when the game declares value ranges
+    /// ([`Options::ranged`]), [`FullWindow`](Driver::FullWindow) when it does not: with
+    /// a narrow range bisection searches far fewer states than the full window; without one,
+    /// bisection must halve the whole `i64` range (docs/performance.md).
+    #[default]
+    Auto,
+    /// One search with the widest window. Best without a value range.
+    FullWindow,
+    /// Null-window searches that halve the interval of possible values, trying values nearer
+    /// the ends first when the midpoint is on the far side of 0 (as Pons' Connect Four solver
+    /// does). Best with a narrow value range.
+    Bisection,
+    /// MTD(f): null-window searches that step from a guess (0) towards the value, each one
+    /// starting at the last result.
+    Mtdf,
+}
+
+/// The pruning engine's options: the driver, the limits, and whether to use the game's
+/// [`ValueRange`](crate::ValueRange).
+///
+/// ```
+/// use gamesolver::{engines::pruning::{self, Driver}, Limits};
+///
+/// let options = pruning::Options::new().ranged().driver(Driver::Mtdf).limits(Limits::unlimited());
+/// assert_eq!(options.driver, Driver::Mtdf);
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Options<R = AnyValue> {
+    /// How exact values are found.
+    pub driver: Driver,
+    /// The memory budget (the table's peak plus the search stack).
+    pub limits: Limits,
+    /// Where value ranges come from.
+    pub range: R,
+}
+
+impl Options<AnyValue> {
+    /// The default driver and limits, without value ranges.
+    pub fn new() -> Self {
+        Options {
+            driver: Driver::default(),
+            limits: Limits::default(),
+            range: AnyValue,
+        }
+    }
+}
+
+impl Default for Options<AnyValue> {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl<R> Options<R> {
+    /// Uses the game's [`ValueRange`](crate::ValueRange) (the engine then prunes on it).
+    pub fn ranged(self) -> Options<DeclaredRange> {
+        Options {
+            driver: self.driver,
+            limits: self.limits,
+            range: DeclaredRange,
+        }
+    }
+
+    /// Uses `driver`.
+    pub fn driver(self, driver: Driver) -> Self {
+        Options { driver, ..self }
+    }
+
+    /// Uses `limits`.
+    pub fn limits(self, limits: Limits) -> Self {
+        Options { limits, ..self }
+    }
+}
+
+/// The pruning engine with its table: answers questions about any state of the game.
+///
+/// Every answer is exact. Queries take `&mut self`: each searches, and what it learns stays in
+/// the table for the next.
+pub struct Pruner<'g, G: Game, T, R = AnyValue> {
+    game: &'g G,
+    table: T,
+    options: Options<R>,
+    search: Search<G>,
+    stats: Stats,
+    scratch: Vec<G::Move>,
+}
+
+impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
+    /// The engine on `game` with `table`; refused if the table alone is over the budget.
+    ///
+    /// ```
+    /// use gamesolver::{
+    ///     engines::pruning::{self, Pruner}, games::ConnectFour, memo::FixedBoundTable,
+    /// };
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// let table = FixedBoundTable::for_game(&game, 16 << 20).unwrap();
+    /// let mut pruner = Pruner::new(&game, table, pruning::Options::new().ranged()).unwrap();
+    /// // A line of Pons' benchmark set Test_L3_R1, with its published score.
+    /// let position = game.position("7422341735647741166133573473242566").unwrap();
+    /// assert_eq!(pruner.value_of(&position).unwrap(), 1);
+    /// ```
+    pub fn new(game: &'g G, table: T, options: Options<R>) -> Result<Self, Error> {
+        let needed = table.peak_bytes(0);
+        if needed > options.limits.memory_budget {
+            return Err(Error::MemoryBudget {
+                what: "the bound table".into(),
+                needed,
+                budget: options.limits.memory_budget,
+            });
+        }
+        Ok(Pruner {
+            game,
+            table,
+            options,
+            search: Search::default(),
+            stats: Stats::default(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// What the searches so far did. `stored` is the table's entry count; `expanded` counts
+    /// states whose moves were searched, `hits` the states the table answered without search.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            stored: self.table.len(),
+            ..self.stats
+        }
+    }
+
+    /// The bound table.
+    pub fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// Gives the table back.
+    pub fn into_table(self) -> T {
+        self.table
+    }
+
+    /// The bound table, to replace it between queries (a larger one holding its entries).
+    #[cfg(feature = "cli")]
+    pub(crate) fn table_mut(&mut self) -> &mut T {
+        &mut self.table
+    }
+
+    /// The limits of the queries to come (a batch sets each stage's time limit).
+    #[cfg(feature = "cli")]
+    pub(crate) fn limits_mut(&mut self) -> &mut Limits {
+        &mut self.options.limits
+    }
+
+    /// The solution of `start`, whose value for its side to move is `value` (found by this
+    /// pruner, or by another on the same table).
+    #[cfg(feature = "cli")]
+    pub(crate) fn into_solved(self, start: G::State, value: Score) -> Pruned<'g, G, T, R> {
+        Pruned {
+            pruner: self,
+            start,
+            value,
+        }
+    }
+
+    fn guard(&self) -> RunGuard<'static> {
+        RunGuard::new(self.options.limits, None)
+    }
+
+    /// The exact value of `state` for its side to move.
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        let clock = Instant::now();
+        let guard = self.guard();
+        let result = drive(
+            &mut self.search,
+            self.game,
+            &mut self.table,
+            &self.options,
+            state,
+            &mut self.stats,
+            guard,
+        );
+        self.stats.elapsed += clock.elapsed();
+        result
+    }
+
+    /// Every move of `state` with its exact value for the mover, in the game's move order.
+    ///
+    /// ```
+    /// use gamesolver::{
+    ///     engines::pruning::{self, Pruner}, games::ConnectFour, memo::HashBoundTable, Game,
+    /// };
+    ///
+    /// let game = ConnectFour::new(4, 4).unwrap();
+    /// let mut pruner = Pruner::new(&game, HashBoundTable::new(), pruning::Options::new().ranged()).unwrap();
+    /// let values: Vec<_> = pruner.analyze(&game.start()).unwrap().iter().map(|m| m.value).collect();
+    /// assert_eq!(values.iter().max(), Some(&0)); // 4×4 is a draw
+    /// ```
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        valued_moves(self.game, state, |next| self.value_of(next))
+    }
+
+    /// The moves of `state` that reach its value, in the game's move order.
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.analyze(state).map(best_of)
+    }
+
+    /// An optimal line of play from `state` (with `player` to move) to a state with no move:
+    /// at each state, the first move in the game's order that keeps the state's value, proved
+    /// by one null-window search of that move's child.
+    pub fn line_from(&mut self, state: &G::State, player: Player) -> Result<Vec<Ply<G>>, Error> {
+        let mut line = Vec::new();
+        let mut state = state.clone();
+        let mut player = player;
+        loop {
+            let mut moves = std::mem::take(&mut self.scratch);
+            moves.clear();
+            self.game.moves(&state, &mut moves);
+            if moves.is_empty() {
+                self.scratch = moves;
+                return Ok(line);
+            }
+            let value = self.value_of(&state)?;
+            let mut chosen = None;
+            for mv in &moves {
+                let step = self.game.play(&state, mv);
+                if self.keeps(&step.next, step.gain, step.turn, value)? {
+                    chosen = Some((mv.clone(), step));
+                    break;
+                }
+            }
+            self.scratch = moves;
+            let Some((mv, step)) = chosen else {
+                return Err(Error::InvalidState(format!(
+                    "no move of a state on the line reaches the state's value {value}: the \
+                     game's moves or values are not deterministic (run gamesolver::check on it)"
+                )));
+            };
+            let (held, plies) = (self.table.peak_bytes(0), line.len());
+            reserve_within(&mut line, held, self.options.limits.memory_budget, || {
+                format!("the optimal line ({plies} moves so far)")
+            })?;
+            line.push(Ply {
+                player,
+                state,
+                mv,
+                gain: step.gain,
+                turn: step.turn,
+                value,
+            });
+            player = player.after(step.turn);
+            state = step.next;
+        }
+    }
+
+    /// Whether a move (to `next`, with `gain` and `turn`) is worth `value` or more to its mover.
+    fn keeps(
+        &mut self,
+        next: &G::State,
+        gain: Score,
+        turn: Turn,
+        value: Score,
+    ) -> Result<bool, Error> {
+        // Pass: gain − v(next) ≥ value ⇔ v(next) ≤ gain − value. Keep: v(next) ≥ value − gain.
+        let (gain, value) = (i128::from(gain), i128::from(value));
+        let max = i128::from(Score::MAX);
+        let (threshold, at_most) = match turn {
+            Turn::Pass => (gain - value, true),
+            Turn::Keep => (value - gain, false),
+        };
+        if threshold > max || threshold < -max {
+            return Ok((threshold > max) == at_most);
+        }
+        let threshold = threshold as Score;
+        // Decide `v ≤ t` with the window (t, t + 1) and `v ≥ t` with (t − 1, t), staying in
+        // range at the ends (where the answer is already known).
+        let clock = Instant::now();
+        let guard = self.guard();
+        if threshold == if at_most { Score::MAX } else { -Score::MAX } {
+            return Ok(true);
+        }
+        let (alpha, beta) = if at_most {
+            (threshold, threshold + 1)
+        } else {
+            (threshold - 1, threshold)
+        };
+        let result = self.search.window(
+            self.game,
+            &mut self.table,
+            &self.options.range,
+            next,
+            alpha,
+            beta,
+            &mut self.stats,
+            guard,
+        );
+        self.stats.elapsed += clock.elapsed();
+        let result = result?;
+        Ok(if at_most {
+            result <= threshold
+        } else {
+            result >= threshold
+        })
+    }
+}
+
+/// What a driver knows of a value between its window searches, and which window it searches
+/// next.
+#[derive(Debug, Clone, Copy)]
+struct Narrowing {
+    driver: Driver,
+    low: Score,
+    high: Score,
+    /// MTD(f)'s guess: the last result.
+    guess: Score,
+}
+
+impl Narrowing {
+    /// The interval `low..=high` searched with `driver`; `Auto` becomes bisection when the
+    /// ranges are declared (`declared`), else the full window.
+    fn new(driver: Driver, declared: bool, low: Score, high: Score) -> Self {
+        let driver = match driver {
+            Driver::Auto if declared => Driver::Bisection,
+            Driver::Auto => Driver::FullWindow,
+            driver => driver,
+        };
+        Narrowing {
+            driver,
+            low,
+            high,
+            guess: 0.clamp(low, high),
+        }
+    }
+
+    /// The next window to search; `None` once the value (`low`) is known.
+    fn next(&self) -> Option<(Score, Score)> {
+        let (low, high) = (self.low, self.high);
+        if low >= high {
+            return None;
+        }
+        Some(match self.driver {
+            // `Auto` never reaches here: `Narrowing::new` resolves it.
+            Driver::FullWindow | Driver::Auto => (-Score::MAX, Score::MAX),
+            Driver::Bisection => {
+                let middle = probe_point(low, high);
+                (middle, middle + 1)
+            }
+            Driver::Mtdf => {
+                let beta = if self.guess == low {
+                    low + 1
+                } else {
+                    self.guess
+                };
+                (beta - 1, beta)
+            }
+        })
+    }
+
+    /// Takes what a fail-soft search in `window` found; whether it narrowed anything.
+    fn take(&mut self, window: (Score, Score), result: Score) -> bool {
+        let before = (self.low, self.high);
+        if result <= window.0 {
+            self.high = self.high.min(result);
+        } else if result >= window.1 {
+            self.low = self.low.max(result);
+        } else {
+            (self.low, self.high) = (result, result);
+        }
+        self.guess = result.clamp(self.low, self.high.max(self.low));
+        (self.low, self.high) != before
+    }
+}
+
+/// Where bisection probes `low..=high` (`low < high`): the midpoint, moved halfway to the end
+/// on the far side of 0 (Pons' rule: a probe far from the value is cheap to answer).
+fn probe_point(low: Score, high: Score) -> Score {
+    let middle = (low as i128 + (high as i128 - low as i128) / 2) as Score;
+    if middle <= 0 && low / 2 < middle {
+        low / 2
+    } else if middle >= 0 && high / 2 > middle {
+        high / 2
+    } else {
+        middle
+    }
+}
+
+/// What the game and the table know of `state`'s value before any search: a known value, or
+/// the driver's starting interval.
+fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    game: &G,
+    table: &T,
+    options: &Options<R>,
+    state: &G::State,
+    stats: &mut Stats,
+) -> Result<Result<Score, Narrowing>, Error> {
+    if let Some(value) = game.known_value(state) {
+        stats.known += 1;
+        return valid(value).map(Ok);
+    }
+    let (low, high) = options.range.range(game, state);
+    let mut known = Bound::new(low.max(-Score::MAX), high);
+    if let Some(stored) = table.get(game, state) {
+        known = known.intersect(stored);
+    }
+    Ok(Err(Narrowing::new(
+        options.driver,
+        R::DECLARES,
+        known.lower,
+        known.upper,
+    )))
+}
+
+/// Finds the exact value of `state` with the options' driver.
+fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    search: &mut Search<G>,
+    game: &G,
+    table: &mut T,
+    options: &Options<R>,
+    state: &G::State,
+    stats: &mut Stats,
+    guard: RunGuard<'_>,
+) -> Result<Score, Error> {
+    match start_narrowing(game, table, options, state, stats)? {
+        Ok(value) => Ok(value),
+        Err(narrowing) => narrow(search, game, table, options, state, narrowing, stats, guard),
+    }
+}
+
+/// The exact value of `state`, from what `narrowing` knows of it: the driver's windows one
+/// after another (on one thread, or driven by one worker of a parallel query).
+#[allow(clippy::too_many_arguments)]
+fn narrow<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    search: &mut Search<G>,
+    game: &G,
+    table: &mut T,
+    options: &Options<R>,
+    state: &G::State,
+    mut narrowing: Narrowing,
+    stats: &mut Stats,
+    guard: RunGuard<'_>,
+) -> Result<Score, Error> {
+    while let Some(window) = narrowing.next() {
+        let result = search.window(
+            game,
+            table,
+            &options.range,
+            state,
+            window.0,
+            window.1,
+            stats,
+            guard,
+        )?;
+        narrowing.take(window, result);
+    }
+    Ok(narrowing.low)
+}
+
+/// A game solved from its start by the pruning engine: its value, and the engine to ask more.
+pub struct Pruned<'g, G: Game, T, R = AnyValue> {
+    pruner: Pruner<'g, G, T, R>,
+    start: G::State,
+    value: Score,
+}
+
+impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
+    /// The same result over `table`, which must hold what the solve's table holds (the owner
+    /// of a table the solve borrowed).
+    pub(crate) fn with_table<U>(self, table: U) -> Pruned<'g, G, U, R> {
+        let Pruner {
+            game,
+            options,
+            search,
+            stats,
+            scratch,
+            ..
+        } = self.pruner;
+        Pruned {
+            pruner: Pruner {
+                game,
+                table,
+                options,
+                search,
+                stats,
+                scratch,
+            },
+            start: self.start,
+            value: self.value,
+        }
+    }
+}
+
+impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
+    /// The value of the start for the first player.
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    /// The start state.
+    pub fn start(&self) -> &G::State {
+        &self.start
+    }
+
+    /// What the solve and the queries since did.
+    pub fn stats(&self) -> Stats {
+        self.pruner.stats()
+    }
+
+    /// The exact value of any state for its side to move.
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.pruner.value_of(state)
+    }
+
+    /// Every move of `state` with its exact value ([`Pruner::analyze`]).
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.pruner.analyze(state)
+    }
+
+    /// The moves of `state` that reach its value.
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.pruner.best_moves(state)
+    }
+
+    /// An optimal line of play from the start to the end of the game.
+    ///
+    /// ```
+    /// use gamesolver::{engines::pruning, games::StoneGameII, memo::HashBoundTable};
+    ///
+    /// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
+    /// let mut solution = pruning::solve(&game, HashBoundTable::new(), pruning::Options::new()).unwrap();
+    /// let takes: Vec<_> = solution.line().unwrap().iter().map(|ply| ply.mv).collect();
+    /// assert_eq!(takes, vec![1, 2, 2]);
+    /// ```
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        let start = self.start.clone();
+        self.pruner.line_from(&start, Player::First)
+    }
+
+    /// The engine, for any other question.
+    pub fn pruner(&mut self) -> &mut Pruner<'g, G, T, R> {
+        &mut self.pruner
+    }
+
+    /// The bound table.
+    pub fn table(&self) -> &T {
+        self.pruner.table()
+    }
+
+    /// Gives the table back.
+    pub fn into_table(self) -> T {
+        self.pruner.into_table()
+    }
+}
+
+/// Solves `game` from its start with the pruning engine under `options`.
+///
+/// ```
+/// use gamesolver::{
+///     games::{ConnectFour, StoneGameVII}, memo::{FixedBoundTable, HashBoundTable, HashTable},
+/// };
+/// use gamesolver::engines::{exhaustive, pruning::{Driver, Options, solve}};
+///
+/// let game = StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap();
+/// let pruned = solve(&game, HashBoundTable::new(), Options::new()).unwrap().value();
+/// assert_eq!(pruned, 6);
+/// let exhaustive = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new());
+/// assert_eq!(pruned, exhaustive.unwrap().value());
+///
+/// let game = ConnectFour::new(6, 4).unwrap();
+/// let table = FixedBoundTable::for_game(&game, 8 << 20).unwrap();
+/// let options = Options::new().ranged().driver(Driver::Bisection);
+/// assert_eq!(solve(&game, table, options).unwrap().value(), -1); // Tromp: 6×4 is lost
+/// ```
+pub fn solve<G, T, R>(game: &G, table: T, options: Options<R>) -> Result<Pruned<'_, G, T, R>, Error>
+where
+    G: Game,
+    T: BoundTable<G>,
+    R: RangeSource<G>,
+{
+    let mut pruner = Pruner::new(game, table, options)?;
+    let start = game.start();
+    let value = pruner.value_of(&start)?;
+    Ok(Pruned {
+        pruner,
+        start,
+        value,
+    })
+}

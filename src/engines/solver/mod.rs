@@ -1,0 +1,482 @@
+//! The front door: [`Solver`] reads what a game declares ([`Game::capabilities`]) and runs the
+//! engine and table that suit it; every engine's result answers through [`Solved`].
+
+mod declared;
+mod run;
+mod solved;
+
+use std::time::Duration;
+
+pub use declared::{RangeJob, with_declared_range};
+pub use solved::Solved;
+
+use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
+use crate::engines::retrograde::Outcome;
+use crate::error::Error;
+use crate::game::{
+    Declares, Game, Score,
+    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, TierSlot},
+};
+use crate::{DenseIndex, Tiered, ValueRange};
+
+/// The engines [`Solver`] chooses among.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Memoized negamax over every state the search needs ([`solve`](crate::engines::exhaustive::solve),
+    /// [`par_solve`](crate::engines::exhaustive::par_solve)).
+    Exhaustive,
+    /// Alpha-beta with a table of bounds ([`prune`](crate::engines::pruning::solve)): one position's value in a
+    /// game too large for every state's.
+    Pruning,
+    /// Retrograde analysis of an outcome game that may cycle ([`retrograde`](crate::engines::retrograde)).
+    Retrograde,
+    /// Tier by tier, for a layered game ([`tiers`](crate::engines::tiers)).
+    Tiers,
+    /// Index by index from 0 up, each state from its children's stored values, for a game
+    /// whose dense index orders it ([`ordered_index`](crate::Capabilities::ordered_index)):
+    /// the array DP, on one thread. Its result answers as the exhaustive engine's does.
+    Sweep,
+}
+
+/// How a solve cuts on the values a state can still have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Cuts {
+    /// No cut: every move of every state is searched.
+    None,
+    /// The game's declared [`ValueRange`].
+    Declared,
+    /// −1..1, the values of an outcome game.
+    Outcome,
+}
+
+/// What [`Solver`] will run: its reading of the game's declarations and the builder's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Plan {
+    /// The engine.
+    pub engine: Engine,
+    /// Threads (1: the sequential engine).
+    pub threads: usize,
+    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables).
+    pub dense: bool,
+    /// Where the search cuts.
+    pub cuts: Cuts,
+}
+
+/// What a game declares, as plain facts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Facts {
+    range: bool,
+    dense: bool,
+    ordered: bool,
+    tiers: bool,
+    outcome_game: bool,
+    may_cycle: bool,
+}
+
+/// A visitor that only tells whether a slot is declared.
+struct IsDeclared;
+
+impl<G: Game> OnRange<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: ValueRange,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl<G: Game> OnIndex<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+/// A visitor that tells whether the index is declared [ordered](crate::Capabilities::ordered_index).
+struct IsOrdered;
+
+impl<G: Game> OnIndex<G> for IsOrdered {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        false
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+    fn ordered(self) -> bool
+    where
+        G: crate::game::StateAt,
+    {
+        true
+    }
+}
+
+impl<G: Game> OnTiers<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: Tiered,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl Facts {
+    fn of<G: Game, D: Declares<G>>(declared: &D) -> Facts {
+        Facts {
+            range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
+            dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
+            ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
+            tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
+            outcome_game: declared.outcome_game(),
+            may_cycle: declared.may_cycle(),
+        }
+    }
+}
+
+/// Solves any [`Game`] with the engine and table that suit what the game declares.
+///
+/// `Solver::new(&game).solve()?` is the way in: the solver reads the game's
+/// [`capabilities`](Game::capabilities) once and runs the engine built for them, so a
+/// declaration costs nothing per state. The builder's options are the run's threads, memory
+/// budget, time limit, progress and, where the choice should not be the solver's, the engine.
+///
+/// # Which engine
+///
+/// | the game declares | engine | tables |
+/// |---|---|---|
+/// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index); a [subset index](crate::Capabilities::subset_index) by blocks of the index on every thread) | one flat array per tier, or one by the dense index where it fits |
+/// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
+/// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
+/// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) if it fits the memory budget, else a hash table |
+///
+/// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
+/// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
+/// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
+/// position of a game too large to value every state, and proves bounds with null windows
+/// where the exhaustive engine must value every move of a state that cannot win (a drawn or
+/// lost one). Which pays is the game's: on plain Connect Four 5×4 (a win/draw/loss game)
+/// pruning took 75 ms against the exhaustive engine's 690 ms, on Can I Win 20/200 11.5 ms
+/// against 5.8 ms (docs/performance.md); time both on your game.
+///
+/// One thread unless [`threads`](Solver::threads) says more: two threads pay off on large
+/// games only (docs/performance.md).
+///
+/// ```
+/// use gamesolver::{games::StoneGameII, Solved, Solver};
+///
+/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4])?;
+/// let mut solved = Solver::new(&game).threads(2).solve()?;
+/// assert_eq!(game.alice_stones(solved.value()), 10);
+/// assert_eq!(solved.line()?.len(), 3);
+/// # Ok::<(), gamesolver::Error>(())
+/// ```
+pub struct Solver<'g, G> {
+    game: &'g G,
+    threads: usize,
+    limits: Limits,
+    engine: Option<Engine>,
+    every_tier: bool,
+}
+
+impl<G> Clone for Solver<'_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G> Copy for Solver<'_, G> {}
+
+impl<G> std::fmt::Debug for Solver<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("threads", &self.threads)
+            .field("limits", &self.limits)
+            .field("engine", &self.engine)
+            .field("every_tier", &self.every_tier)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'g, G: Game> Solver<'g, G> {
+    /// A solver for `game`: one thread, the default [`Limits`], the engine its declarations
+    /// choose.
+    pub fn new(game: &'g G) -> Self {
+        Solver {
+            game,
+            threads: 1,
+            limits: Limits::default(),
+            engine: None,
+            every_tier: false,
+        }
+    }
+
+    /// Solves on `threads` threads (0: one per core), in a rayon pool of the solver's own.
+    pub fn threads(self, threads: usize) -> Self {
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            threads
+        };
+        Solver { threads, ..self }
+    }
+
+    /// The most heap bytes the solve may use ([`Limits::memory_budget`]); past it the solve
+    /// stops with [`Error::MemoryBudget`]. The default is half of the memory the system lets
+    /// this process have.
+    pub fn memory_limit(self, bytes: u64) -> Self {
+        Solver {
+            limits: Limits {
+                memory_budget: bytes,
+                ..self.limits
+            },
+            ..self
+        }
+    }
+
+    /// The longest the solve (and each later query) may search; past it the solve stops with
+    /// [`Error::TimeLimit`].
+    pub fn time_limit(self, limit: Duration) -> Self {
+        Solver {
+            limits: self.limits.time_limit(limit),
+            ..self
+        }
+    }
+
+    /// Publishes the solve's progress to `progress`, which another thread may read.
+    pub fn progress(self, progress: &'static Progress) -> Self {
+        Solver {
+            limits: self.limits.progress(progress),
+            ..self
+        }
+    }
+
+    /// All the limits at once.
+    pub fn limits(self, limits: Limits) -> Self {
+        Solver { limits, ..self }
+    }
+
+    /// Runs `engine` instead of the one the declarations choose; [`Error::Unsupported`] if the
+    /// game does not declare what it needs (tiers for the tier solver, an outcome game for
+    /// retrograde analysis).
+    pub fn engine(self, engine: Engine) -> Self {
+        Solver {
+            engine: Some(engine),
+            ..self
+        }
+    }
+
+    /// Keeps every tier the tier solver solves, so that the result answers for every state
+    /// and gives the line of play (by default it keeps only the tiers a move can still reach,
+    /// unless it lays them out by the game's dense index, which keeps them all:
+    /// [`TierStats::dense`](crate::engines::tiers::TierStats::dense)).
+    pub fn keep_every_tier(self) -> Self {
+        Solver {
+            every_tier: true,
+            ..self
+        }
+    }
+
+    /// What [`solve`](Solver::solve) will run, or why it cannot.
+    ///
+    /// ```
+    /// use gamesolver::{engines::Cuts, games::Nim, Engine, Solver};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5])?;
+    /// let plan = Solver::new(&game).threads(2).plan()?;
+    /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Exhaustive, 2, true));
+    /// assert_eq!(plan.cuts, Cuts::Declared);
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn plan(&self) -> Result<Plan, Error> {
+        self.plan_for(Facts::of(&self.game.capabilities()))
+    }
+
+    fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
+        let engine = match self.engine {
+            Some(engine) => engine,
+            None if facts.tiers => Engine::Tiers,
+            None if facts.may_cycle => Engine::Retrograde,
+            None if facts.ordered => Engine::Sweep,
+            None => Engine::Exhaustive,
+        };
+        match engine {
+            Engine::Tiers if !facts.tiers => {
+                return Err(Error::Unsupported(
+                    "the tier solver needs a game that declares its tiers \
+                     (Capabilities::tiers, with an implementation of Tiered)"
+                        .into(),
+                ));
+            }
+            Engine::Retrograde if !facts.outcome_game => {
+                return Err(Error::Unsupported(format!(
+                    "retrograde analysis needs an outcome game (payoffs of +1, 0 or -1 and moves \
+                     that gain nothing), declared with Capabilities::outcome_game{}",
+                    if facts.may_cycle {
+                        "; a game that may cycle is solved only this way"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            Engine::Sweep if !facts.ordered => {
+                return Err(Error::Unsupported(
+                    "the sweep needs a game whose dense index orders it \
+                     (Capabilities::ordered_index, with an implementation of StateAt)"
+                        .into(),
+                ));
+            }
+            _ => {}
+        }
+        let exhaustive = matches!(engine, Engine::Exhaustive | Engine::Sweep);
+        let cuts = match engine {
+            Engine::Pruning if facts.range => Cuts::Declared,
+            Engine::Pruning if facts.outcome_game => Cuts::Outcome,
+            _ if exhaustive && facts.range => Cuts::Declared,
+            _ if exhaustive && facts.outcome_game => Cuts::Outcome,
+            _ => Cuts::None,
+        };
+        let dense = facts.dense && (exhaustive || engine == Engine::Retrograde);
+        Ok(Plan {
+            engine,
+            threads: if engine == Engine::Sweep {
+                1
+            } else {
+                self.threads
+            },
+            dense,
+            cuts,
+        })
+    }
+}
+
+/// The most moves [`Answer::line`] values to find an outcome game's swift line (the winner as
+/// fast as it can, the loser as slowly) before it gives the first optimal move at each state
+/// instead: in a game of many moves a state, finding it can cost far more than the solve.
+pub const SWIFT_MOVES: usize = 1 << 15;
+
+/// What [`Solver::solve`] returns: the result of whichever engine ran, answering through
+/// [`Solved`].
+pub struct Answer<'g, G: Game> {
+    inner: Box<dyn Solved<G> + 'g>,
+    outcome_game: bool,
+}
+
+impl<G: Game> Answer<'_, G> {
+    /// [`Solved::line`], with the start's remoteness where that line measures it: a won or
+    /// lost start of an outcome game whose swift line was found (its length is the
+    /// remoteness). `None` for a draw, a score game, or a swift line that cost more than
+    /// [`SWIFT_MOVES`] to find; [`remoteness`](Solved::remoteness) measures it at any cost.
+    ///
+    /// ```
+    /// use gamesolver::{Solved, Solver, games::Nim};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5]).unwrap();
+    /// let mut answer = Solver::new(&game).solve().unwrap();
+    /// let (line, remoteness) = answer.line_with_remoteness().unwrap();
+    /// assert_eq!((line.len(), remoteness), (11, Some(11)));
+    /// let start = answer.start().clone();
+    /// assert_eq!(answer.remoteness(&start).unwrap(), Some(11));
+    /// ```
+    pub fn line_with_remoteness(&mut self) -> Result<(Vec<Ply<G>>, Option<u32>), Error> {
+        if self.outcome_game
+            && let Some(line) = self.inner.swift_line_within(SWIFT_MOVES)?
+        {
+            let remoteness = if self.inner.value() == 0 {
+                None
+            } else {
+                u32::try_from(line.len()).ok()
+            };
+            return Ok((line, remoteness));
+        }
+        Ok((self.inner.line()?, None))
+    }
+}
+
+/// The engine's answers; for an outcome game, [`line`](Solved::line) is the line in which the
+/// winner wins as fast as it can and the loser loses as slowly as it can, where finding it
+/// values at most [`SWIFT_MOVES`] moves (as retrograde analysis gives it), else the first
+/// optimal move at each state; [`outcome`](Solved::outcome) and
+/// [`remoteness`](Solved::remoteness) answer only if the game declares it is an outcome game.
+impl<G: Game> Solved<G> for Answer<'_, G> {
+    fn engine(&self) -> Engine {
+        self.inner.engine()
+    }
+
+    fn value(&self) -> Score {
+        self.inner.value()
+    }
+
+    fn start(&self) -> &G::State {
+        self.inner.start()
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.inner.value_of(state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.inner.move_values(state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.inner.best_moves(state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.line_with_remoteness().map(|(line, _)| line)
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        self.inner.swift_line_within(moves)
+    }
+
+    fn stats(&self) -> Stats {
+        self.inner.stats()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_game
+            .then(|| Outcome::of_value(self.inner.value()))
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        if !self.outcome_game {
+            return Ok(None);
+        }
+        match self.inner.remoteness(state)? {
+            // The exhaustive engine measures a drawn state's length too: not a remoteness.
+            Some(_) if self.inner.value_of(state)? == 0 => Ok(None),
+            remoteness => Ok(remoteness),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Answer<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Answer")
+            .field("engine", &self.engine())
+            .field("value", &self.value())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}

@@ -1,0 +1,384 @@
+//! One result trait for every engine: [`Solved`], and the engines' results behind it.
+
+use std::hash::Hash;
+
+use super::Engine;
+use crate::engines::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
+use crate::engines::pruning::Pruned;
+use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
+use crate::engines::{exhaustive::Solution, tiers::TierSolution};
+use crate::error::Error;
+use crate::game::{Game, Score, Tiered};
+use crate::memo::{BoundTable, MemoTable};
+
+/// A solved game, whichever engine solved it: the questions every result answers.
+///
+/// [`Solver::solve`](crate::Solver::solve) returns one ([`Answer`](crate::Answer)); each engine's own result
+/// ([`Solution`], [`Pruned`](crate::engines::pruning::Pruned), [`Retrograde`], [`TierSolution`]) implements it
+/// too. Queries take `&mut self` because the exhaustive and pruning engines answer a question
+/// about a state the solve did not need by searching further; every answer is exact.
+///
+/// ```
+/// use gamesolver::{games::Nim, Solved, Solver};
+///
+/// let game = Nim::new(vec![1, 2])?;
+/// let mut solved = Solver::new(&game).solve()?;
+/// assert_eq!(solved.value(), 1); // 1 ^ 2 ≠ 0: the first player wins
+/// let start = solved.start().clone();
+/// assert_eq!(solved.best_moves(&start)?.len(), 1); // only taking one from the 2-heap wins
+/// assert_eq!(solved.line()?.len(), 3);
+/// # Ok::<(), gamesolver::Error>(())
+/// ```
+pub trait Solved<G: Game> {
+    /// The engine that solved the game.
+    fn engine(&self) -> Engine;
+
+    /// The start's value for the first player: `first's points − second's points` under
+    /// perfect play (+1, 0, −1 for a win, draw or loss in an outcome game).
+    fn value(&self) -> Score;
+
+    /// The state the solve started from.
+    fn start(&self) -> &G::State;
+
+    /// The exact value of any state for its side to move. The exhaustive and pruning engines
+    /// search if they must; retrograde analysis answers for the states reachable from the
+    /// start, the tier solver for the tiers it kept ([`Error::Unanswerable`] otherwise).
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error>;
+
+    /// Every move of `state` with its exact value for the mover, in the game's move order.
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error>;
+
+    /// The moves of `state` that reach its value, in the game's move order (none for a final
+    /// state).
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        Ok(best_of(self.move_values(state)?))
+    }
+
+    /// The optimal line of play from the start (at each state, the first move in the game's
+    /// order that keeps the value; retrograde analysis follows the fastest win and the slowest
+    /// loss instead).
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error>;
+
+    /// The optimal line in which the side ahead ends the game as soon as it can and the side
+    /// behind as late as it can (ties by the game's move order), if finding it values at most
+    /// `moves` moves; `None` past that, or from an engine that does not measure remoteness
+    /// (pruning, tiers). Retrograde analysis's [`line`](Solved::line) is this line already.
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        let _ = moves;
+        Ok(None)
+    }
+
+    /// What the solve (and the queries since) did. Retrograde analysis and the tier solver
+    /// count their own way: `stored` and `expanded` are the states they valued, `terminal`
+    /// their final states where they count them, and `max_depth` is 0.
+    fn stats(&self) -> Stats;
+
+    /// The start's outcome, for an outcome game (`None` for another game).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The remoteness of `state` in an outcome game: how many moves the game lasts when the
+    /// winner wins as fast as it can and the loser loses as slowly as it can; `None` for a
+    /// drawn state, a game that is not an outcome game, and from the pruning engine and the
+    /// tier solver, which do not measure it.
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error>;
+}
+
+impl<G, T, R> Solved<G> for Solution<'_, G, T, R>
+where
+    G: Game,
+    G::State: Eq + Hash,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    fn engine(&self) -> Engine {
+        Engine::Exhaustive
+    }
+
+    fn value(&self) -> Score {
+        Solution::value(self)
+    }
+
+    fn start(&self) -> &G::State {
+        Solution::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        Solution::value_of(self, state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        Solution::move_values(self, state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        Solution::best_moves(self, state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        Solution::line(self)
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        Solution::swift_line_within(self, moves)
+    }
+
+    fn stats(&self) -> Stats {
+        Solution::stats(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        Solution::remoteness(self, state).map(Some)
+    }
+}
+
+/// The sweep's result: a [`Solution`] over the table the sweep filled, which answers as the
+/// exhaustive engine's does (a state the sweep did not value, if any, is searched).
+pub(super) struct Swept<S>(pub(super) S);
+
+impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
+    fn engine(&self) -> Engine {
+        Engine::Sweep
+    }
+
+    fn value(&self) -> Score {
+        self.0.value()
+    }
+
+    fn start(&self) -> &G::State {
+        self.0.start()
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        self.0.value_of(state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.0.move_values(state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        self.0.best_moves(state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.0.line()
+    }
+
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        self.0.swift_line_within(moves)
+    }
+
+    fn stats(&self) -> Stats {
+        self.0.stats()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        self.0.remoteness(state)
+    }
+}
+
+impl<G, T, R> Solved<G> for Pruned<'_, G, T, R>
+where
+    G: Game,
+    T: BoundTable<G>,
+    R: RangeSource<G>,
+{
+    fn engine(&self) -> Engine {
+        Engine::Pruning
+    }
+
+    fn value(&self) -> Score {
+        Pruned::value(self)
+    }
+
+    fn start(&self) -> &G::State {
+        Pruned::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        Pruned::value_of(self, state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        Pruned::analyze(self, state)
+    }
+
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+        Pruned::best_moves(self, state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        Pruned::line(self)
+    }
+
+    fn stats(&self) -> Stats {
+        Pruned::stats(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, Error> {
+        Ok(None)
+    }
+}
+
+/// A retrograde solution with the start it was solved from.
+pub(super) struct RetroAnswer<'g, G: Game, I> {
+    pub(super) solved: Retrograde<'g, G, I>,
+    pub(super) start: G::State,
+}
+
+impl<'g, G: Game, I: StateIds<G>> RetroAnswer<'g, G, I> {
+    /// The outcome and remoteness of a state the analysis reached.
+    fn reached(&self, state: &G::State) -> Result<(Outcome, Option<u32>), Error> {
+        self.solved.outcome_of(state).ok_or_else(|| {
+            Error::Unanswerable(format!(
+                "retrograde analysis values the states reachable from the start, and {} is not \
+                 one of them",
+                described(self.solved.game(), state)
+            ))
+        })
+    }
+}
+
+/// A state as a message names it.
+fn described<G: Game>(game: &G, state: &G::State) -> String {
+    game.state_text(state)
+        .map_or_else(|| "this state".to_owned(), |text| format!("state {text}"))
+}
+
+impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
+    fn engine(&self) -> Engine {
+        Engine::Retrograde
+    }
+
+    fn value(&self) -> Score {
+        self.solved.outcome().value()
+    }
+
+    fn start(&self) -> &G::State {
+        &self.start
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        Ok(self.reached(state)?.0.value())
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        self.reached(state)?;
+        let game = self.solved.game();
+        let outcomes = self
+            .solved
+            .move_outcomes(state)
+            .expect("a reached state's moves are reached");
+        Ok(outcomes
+            .into_iter()
+            .map(|(mv, outcome, _)| {
+                let step = game.play(state, &mv);
+                MoveValue {
+                    mv,
+                    step,
+                    value: outcome.value(),
+                }
+            })
+            .collect())
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        Ok(self.solved.line())
+    }
+
+    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+        Ok(Some(self.solved.line()))
+    }
+
+    fn stats(&self) -> Stats {
+        let own = self.solved.stats();
+        Stats {
+            stored: own.states,
+            expanded: own.states as u64,
+            terminal: own.finals as u64,
+            elapsed: own.elapsed,
+            ..Stats::default()
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Some(self.solved.outcome())
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+        Ok(self.reached(state)?.1)
+    }
+}
+
+impl<G: Tiered> TierSolution<'_, G> {
+    /// The error for a question about a tier the solve did not keep.
+    fn not_kept(&self, what: &str) -> Error {
+        Error::Unanswerable(format!(
+            "{what} needs tiers the tier solver did not keep (it keeps only the tiers a move \
+             can still reach unless asked to keep every tier: Solver::keep_every_tier)"
+        ))
+    }
+}
+
+impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
+    fn engine(&self) -> Engine {
+        Engine::Tiers
+    }
+
+    fn value(&self) -> Score {
+        TierSolution::value(self)
+    }
+
+    fn start(&self) -> &G::State {
+        TierSolution::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+        TierSolution::value_of(self, state).ok_or_else(|| {
+            self.not_kept(&format!("the value of {}", described(self.game(), state)))
+        })
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+        TierSolution::move_values(self, state).ok_or_else(|| {
+            self.not_kept(&format!(
+                "the moves' values of {}",
+                described(self.game(), state)
+            ))
+        })
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        TierSolution::line(self).ok_or_else(|| self.not_kept("the line of play"))
+    }
+
+    fn stats(&self) -> Stats {
+        let own = TierSolution::stats(self);
+        Stats {
+            stored: usize::try_from(own.states).unwrap_or(usize::MAX),
+            expanded: own.states,
+            elapsed: own.elapsed,
+            ..Stats::default()
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, Error> {
+        Ok(None)
+    }
+}

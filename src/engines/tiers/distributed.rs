@@ -1,0 +1,468 @@
+//! The tier solver on timely dataflow: the same tiers, split among workers that may live in
+//! several processes (or machines).
+//!
+//! A game that declares a [`DenseIndex`](crate::DenseIndex) whose values fit each worker's
+//! share of the budget is solved with every value on every worker (`replicated.rs`:
+//! [`WorkerStats::replicated`]); the rest of this text is the solve by requests, for games
+//! whose values do not fit one machine.
+//!
+//! Each worker owns a contiguous range of every tier's ranks (`ceil(len / workers)` each, in
+//! worker order) and keeps only its share of the tiers a move can reach. To value its states of
+//! tier `t`, a worker walks them in rounds of [`BATCH`] states; for every next state another
+//! worker owns, it sends one request `(tier, rank, requester, id)` per round (moves of the
+//! round that reach the same state share it) through timely's exchange to that owner, which
+//! answers `(requester, id, value)` with the value in the tier's own width (one byte for Dots
+//! and Boxes; a next state it owns itself it reads from its own share); once timely's progress
+//! tracking says every answer of the round has arrived, the worker takes each state's best
+//! move. A second timestamp per round is a barrier: no worker asks about a tier before every
+//! owner has valued all of it. Every worker runs the same number of rounds per tier (set by the
+//! largest share), so they stay in step. The values are those of
+//! [`tiers::solve`](crate::engines::tiers::solve) for every number of workers and processes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+
+pub use super::workers::WorkerStats;
+use super::workers::{Done, block};
+use super::{Cell, KeepTiers, Kept, beyond_bound, peak, unheld};
+use crate::engines::kernel::{Limits, combine};
+use crate::error::Error;
+use crate::game::{Score, Tiered, Turn};
+
+pub use timely::Config;
+
+/// States a worker values per round (its requests and answers are buffered a round at a time).
+pub const BATCH: u64 = 1 << 16;
+
+/// A request for a value: `(tier, rank, requester, id)`, the id of the requester's round.
+type Request = (u32, u64, u32, u32);
+/// An answer: `(requester, id, value)`, the value as the tiers store it.
+type Reply<V> = (u32, u32, V);
+
+/// Bytes of a request on the wire (timely's bincode encoding of the tuple).
+pub const REQUEST_BYTES: u64 = 4 + 8 + 4 + 4;
+/// Bytes of an answer on the wire besides its value (which takes the tiers' width: 1 to 8).
+pub const REPLY_HEADER_BYTES: u64 = 4 + 4;
+
+/// The outcome of a distributed tier solve in one process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Distributed {
+    /// The start's value, in the process that hosts worker 0; `None` in the others.
+    pub value: Option<Score>,
+    /// How many workers there are in all.
+    pub workers: usize,
+    /// Tiers solved.
+    pub tiers: usize,
+    /// The figures of this process's workers.
+    pub local: Vec<WorkerStats>,
+    /// Wall-clock time of the solve in this process.
+    pub elapsed: Duration,
+}
+
+/// Solves a [`Tiered`] game from its start on timely dataflow, with the workers and processes
+/// `config` describes (`Config::thread()`, `Config::process(n)`, or `Config::from_args` with
+/// timely's `-w`, `-n`, `-p`, `-h`). Every process runs the same call; the one that hosts
+/// worker 0 gets the value. Each worker's share of the tiers (the tiers a move can reach,
+/// divided among the workers) is checked against `limits.memory_budget` before any work.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamesolver::{engines::{tiers::distributed, tiers}, games::DotsAndBoxes, Limits};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// let local = tiers::solve(&game, tiers::Options::new()).unwrap().value();
+/// let config = distributed::Config::process(3); // three workers in this process
+/// let solved = distributed::solve(Arc::new(game), config, Limits::default()).unwrap();
+/// assert_eq!(solved.value, Some(local));
+/// assert_eq!(solved.local.len(), 3);
+/// ```
+pub fn solve<G>(game: Arc<G>, config: Config, limits: Limits) -> Result<Distributed, Error>
+where
+    G: Tiered + Send + Sync + 'static,
+{
+    let started = Instant::now();
+    let guards = super::sockets::execute(config, move |worker| {
+        let replicated = super::replicated::Replicated {
+            worker: &mut *worker,
+            game: &game,
+            limits,
+        };
+        if let Some(done) = crate::game::declaration::visit_index(&game.capabilities(), replicated)
+        {
+            return done;
+        }
+        let bound = game.value_bound().max(0);
+        if bound <= Score::from(i8::MAX) {
+            solve_on::<G, i8>(worker, &game, limits)
+        } else if bound <= Score::from(i16::MAX) {
+            solve_on::<G, i16>(worker, &game, limits)
+        } else if bound <= Score::from(i32::MAX) {
+            solve_on::<G, i32>(worker, &game, limits)
+        } else {
+            solve_on::<G, i64>(worker, &game, limits)
+        }
+    })
+    .map_err(Error::Distributed)?;
+    let mut solved = Distributed {
+        value: None,
+        workers: 0,
+        tiers: 0,
+        local: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    let mut failure = None;
+    for result in guards.join() {
+        match result {
+            Ok(Ok(done)) => {
+                solved.value = solved.value.or(done.value);
+                solved.workers = done.workers;
+                solved.tiers = done.tiers;
+                solved.local.push(done.stats);
+            }
+            Ok(Err(error)) => failure = failure.or(Some(error)),
+            Err(message) => failure = failure.or(Some(Error::Distributed(message))),
+        }
+    }
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    solved.elapsed = started.elapsed();
+    Ok(solved)
+}
+
+/// The requests a worker sent this round, by a hash of the next state (2¹⁶ of them): a move
+/// to a next state asked for already takes that request's answer. Direct-mapped, so a repeat
+/// whose place another next state took since is asked again: that costs only traffic, and
+/// keeps the check per move a load and a compare (a hash map's entry cost more than the bytes
+/// saved in one process).
+struct Recent {
+    /// `(rank, tier, round, id)` per place (round 0: empty; a round is stamped with its first
+    /// timestamp, from 1).
+    places: Vec<(u64, u32, u64, u32)>,
+}
+
+impl Recent {
+    const BITS: u32 = 16;
+
+    fn new() -> Recent {
+        Recent {
+            places: vec![(0, 0, 0, 0); 1 << Self::BITS],
+        }
+    }
+
+    fn place(tier: u32, rank: u64) -> usize {
+        let mixed = (rank ^ (u64::from(tier) << 56)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mixed >> (64 - Self::BITS)) as usize
+    }
+
+    /// The id of this round's request for `(tier, rank)`, if it is remembered.
+    fn id(&self, tier: u32, rank: u64, round: u64) -> Option<u32> {
+        let (r, t, n, id) = self.places[Self::place(tier, rank)];
+        (r == rank && t == tier && n == round).then_some(id)
+    }
+
+    fn remember(&mut self, tier: u32, rank: u64, round: u64, id: u32) {
+        self.places[Self::place(tier, rank)] = (rank, tier, round, id);
+    }
+}
+
+/// One worker's part of the solve, values stored as `V`.
+fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
+    worker: &mut timely::worker::Worker,
+    game: &G,
+    limits: Limits,
+) -> Result<Done, Error> {
+    let (index, workers) = (worker.index(), worker.peers());
+    let start = game.start();
+    let (from, count) = (game.tier(&start), game.tier_count());
+    if from >= count {
+        return Err(Error::InvalidGame(format!(
+            "the start is in tier {from}, but the game has {count} tiers"
+        )));
+    }
+    let width = size_of::<V>() as u64;
+    let (needed, low, high) = peak(game, from, KeepTiers::Needed, width);
+    let share = needed.div_ceil(workers as u64);
+    if share > limits.memory_budget {
+        return Err(Error::MemoryBudget {
+            what: format!(
+                "one of {workers} workers' share of the tier solver's values (tiers {low} to \
+                 {high} held at once)"
+            ),
+            needed: share,
+            budget: limits.memory_budget,
+        });
+    }
+    let lengths: Arc<Vec<u64>> = Arc::new((0..count).map(|tier| game.tier_len(tier)).collect());
+    let store: Rc<RefCell<Kept<V>>> = Rc::new(RefCell::new((0..count).map(|_| None).collect()));
+    let replies: Rc<RefCell<Vec<Score>>> = Rc::new(RefCell::new(Vec::new()));
+    let faults: Rc<RefCell<Option<Error>>> = Rc::new(RefCell::new(None));
+    let remote_replies = Rc::new(RefCell::new(0u64));
+    let mut input = InputHandle::new();
+    let probe = ProbeHandle::new();
+    worker.dataflow::<u64, _, _>(|scope| {
+        let (store, replies, faults, sent) = (
+            Rc::clone(&store),
+            Rc::clone(&replies),
+            Rc::clone(&faults),
+            Rc::clone(&remote_replies),
+        );
+        let (owners, lengths) = (Arc::clone(&lengths), Arc::clone(&lengths));
+        scope
+            .input_from(&mut input)
+            .container::<Vec<Request>>()
+            .unary::<CapacityContainerBuilder<Vec<Reply<V>>>, _, _, _>(
+                Exchange::new(move |&(tier, rank, _, _): &Request| {
+                    rank / block(owners[tier as usize], workers)
+                }),
+                "Answer",
+                move |_, _| {
+                    move |input, output| {
+                        input.for_each_stamp(|capability, batches| {
+                            let store = store.borrow();
+                            let mut session = output.session(&capability);
+                            for batch in batches {
+                                for &(tier, rank, requester, id) in batch.iter() {
+                                    let tier = tier as usize;
+                                    let base = block(lengths[tier], workers) * index as u64;
+                                    let held = store
+                                        .get(tier)
+                                        .and_then(Option::as_ref)
+                                        .and_then(|values| values.get((rank - base) as usize));
+                                    let value = match held {
+                                        Some(&value) => value,
+                                        None => {
+                                            faults.borrow_mut().get_or_insert_with(|| {
+                                                Error::InvalidGame(format!(
+                                                    "worker {index} was asked for rank {rank} of \
+                                                     tier {tier}, which it does not hold"
+                                                ))
+                                            });
+                                            V::default()
+                                        }
+                                    };
+                                    if requester as usize != index {
+                                        *sent.borrow_mut() += 1;
+                                    }
+                                    session.give((requester, id, value));
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                Exchange::new(|&(requester, _, _): &Reply<V>| u64::from(requester)),
+                "Collect",
+                move |_, _| {
+                    move |input, _output| {
+                        input.for_each_stamp(|_, batches| {
+                            let mut replies = replies.borrow_mut();
+                            for batch in batches {
+                                for &(_, id, value) in batch.iter() {
+                                    replies[id as usize] = value.widen();
+                                }
+                            }
+                        });
+                    }
+                },
+            )
+            .probe_with(&probe);
+    });
+
+    let mut stats = WorkerStats {
+        worker: index,
+        ..WorkerStats::default()
+    };
+    let mut fault: Option<Error> = None;
+    let mut time = 0u64;
+    let mut moves = Vec::new();
+    // Per state of the round: its first move's slot, or `None` for a hole; and per move: the
+    // state's place in the round, its gain and turn.
+    let mut firsts: Vec<Option<usize>> = Vec::new();
+    let mut pending: Vec<(Score, Turn)> = Vec::new();
+    // Each move's value, by slot: read at once when this worker owns the next state, else
+    // copied from the answer to the round's request for it (`remote`: slot and request id).
+    let mut answers: Vec<Score> = Vec::new();
+    let mut remote: Vec<(usize, u32)> = Vec::new();
+    // The round's requests so far, by next state: a repeat is sent once.
+    let mut asked = Recent::new();
+    let reach = game.tier_reach().max(1);
+    let mut held = 0u64;
+    // Advances every worker's input to `time`, stepping until every message before it is in.
+    let settle = |input: &mut InputHandle<u64, CapacityContainerBuilder<Vec<Request>>>,
+                  worker: &mut timely::worker::Worker,
+                  time: u64| {
+        input.advance_to(time);
+        while probe.less_than(input.time()) {
+            worker.step();
+        }
+    };
+    for tier in (from..count).rev() {
+        let len = lengths[tier];
+        let size = block(len, workers);
+        let first = (size * index as u64).min(len);
+        let owned = (first + size).min(len) - first;
+        // A failure is recorded, not returned: the other workers still need this one's steps.
+        let values = super::allocate::<V>(owned, tier).unwrap_or_else(|error| {
+            fault.get_or_insert(error);
+            Vec::new()
+        });
+        store.borrow_mut()[tier] = Some(values);
+        held += owned * width;
+        stats.peak_bytes = stats.peak_bytes.max(held);
+        let before = (stats.remote_requests, *remote_replies.borrow());
+        for round in 0..size.div_ceil(BATCH) {
+            let (low, high) = ((round * BATCH).min(owned), ((round + 1) * BATCH).min(owned));
+            firsts.clear();
+            pending.clear();
+            answers.clear();
+            remote.clear();
+            let mut requests: u32 = 0;
+            // The round's stamp in `asked`: its first timestamp, never 0 (an empty place's).
+            let round_stamp = time + 1;
+            if fault.is_none() {
+                let held = store.borrow();
+                let mut previous = None;
+                for local in low..high {
+                    let rank = first + local;
+                    let state = match &previous {
+                        Some(previous) => game.unrank_next(tier, rank, previous),
+                        None => game.unrank(tier, rank),
+                    };
+                    firsts.push(state.as_ref().map(|_| pending.len()));
+                    let Some(state) = state else {
+                        previous = None;
+                        continue;
+                    };
+                    game.ranked_children(&state, &mut moves, |gain, turn, to, child| {
+                        let slot = pending.len() as u64;
+                        pending.push((gain, turn));
+                        if to <= tier || to >= count || child >= lengths[to] {
+                            fault.get_or_insert_with(|| unheld(game, tier, rank, to, child));
+                            answers.push(0);
+                            return;
+                        }
+                        let size = block(lengths[to], workers);
+                        if (child / size) as usize == index {
+                            let values = held[to].as_deref().unwrap_or_default();
+                            let local = (child - size * index as u64) as usize;
+                            match values.get(local) {
+                                Some(value) => answers.push(value.widen()),
+                                None => {
+                                    fault
+                                        .get_or_insert_with(|| unheld(game, tier, rank, to, child));
+                                    answers.push(0);
+                                }
+                            }
+                        } else {
+                            stats.remote_moves += 1;
+                            let id = asked.id(to as u32, child, round_stamp).unwrap_or_else(|| {
+                                let id = requests;
+                                requests += 1;
+                                stats.remote_requests += 1;
+                                input.send((to as u32, child, index as u32, id));
+                                asked.remember(to as u32, child, round_stamp, id);
+                                id
+                            });
+                            remote.push((slot as usize, id));
+                            answers.push(0);
+                        }
+                    });
+                    previous = Some(state);
+                }
+            }
+            {
+                let mut replies = replies.borrow_mut();
+                replies.clear();
+                replies.resize(requests as usize, 0);
+            }
+            settle(&mut input, worker, time + 1);
+            // Every answer of this round is in: value the round's states.
+            if fault.is_none() {
+                let replies = replies.borrow();
+                for &(slot, id) in &remote {
+                    answers[slot] = replies[id as usize];
+                }
+                let mut store = store.borrow_mut();
+                let values = store[tier].as_mut().expect("allocated above");
+                for (offset, first_move) in firsts.iter().enumerate() {
+                    let Some(first_move) = *first_move else {
+                        continue;
+                    };
+                    let last = firsts[offset + 1..]
+                        .iter()
+                        .find_map(|next| *next)
+                        .unwrap_or(pending.len());
+                    let rank = first + low + offset as u64;
+                    let mut best: Option<Score> = None;
+                    for slot in first_move..last {
+                        let (gain, turn) = pending[slot];
+                        match combine(gain, turn, answers[slot]) {
+                            Ok(value) => best = Some(best.map_or(value, |best| best.max(value))),
+                            Err(error) => {
+                                fault.get_or_insert(error);
+                            }
+                        }
+                    }
+                    let value = match best {
+                        Some(value) => value,
+                        None => match game.unrank(tier, rank) {
+                            Some(state) => game.payoff(&state),
+                            None => 0,
+                        },
+                    };
+                    match V::narrow(value) {
+                        Some(cell) => values[(low + offset as u64) as usize] = cell,
+                        None => {
+                            fault.get_or_insert_with(|| beyond_bound(game, tier, rank, value));
+                        }
+                    }
+                    stats.states += 1;
+                    stats.moves += (last - first_move) as u64;
+                }
+            }
+            // The barrier: past it, every worker has valued this round.
+            settle(&mut input, worker, time + 2);
+            time += 2;
+        }
+        let after = (stats.remote_requests, *remote_replies.borrow());
+        let bytes = (after.0 - before.0) * REQUEST_BYTES
+            + (after.1 - before.1) * (REPLY_HEADER_BYTES + width);
+        stats.bytes_per_tier.push((tier, bytes));
+        if tier > from
+            && tier + reach < count
+            && let Some(values) = store.borrow_mut()[tier + reach].take()
+        {
+            held -= values.len() as u64 * width;
+        }
+        if let Some(error) = faults.borrow_mut().take() {
+            fault.get_or_insert(error);
+        }
+    }
+    // Worker 0 asks the start's owner for its value.
+    let asked = index == 0 && fault.is_none();
+    if asked {
+        replies.borrow_mut().resize(1, 0);
+        input.send((from as u32, game.rank(&start), 0, 0));
+    }
+    settle(&mut input, worker, time + 1);
+    stats.remote_replies = *remote_replies.borrow();
+    if let Some(error) = fault.or_else(|| faults.borrow_mut().take()) {
+        return Err(error);
+    }
+    Ok(Done {
+        value: asked.then(|| replies.borrow()[0]),
+        workers,
+        tiers: count - from,
+        stats,
+    })
+}

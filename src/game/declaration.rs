@@ -1,0 +1,154 @@
+//! What a game declares, as types: the markers [`Capabilities`](super::Capabilities) records
+//! for each capability trait ([`Declared`], [`Undeclared`], [`Ordered`], [`Subsets`]), the slots
+//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`]), and the visitors through which
+//! code generic over games runs differently for each ([`OnRange`], [`OnIndex`], [`OnTiers`]).
+//!
+//! A game never names these: it declares with [`Capabilities`](super::Capabilities)' builder
+//! methods. They are for code that, like [`Solver`](crate::Solver), dispatches on what a game
+//! declared without naming the game.
+
+use super::{Declares, DenseIndex, Game, StateAt, Tiered, ValueRange};
+
+/// Marks a capability as declared in [`Capabilities`](super::Capabilities).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Declared;
+
+/// Marks a dense index declared as ordering the game ([`Capabilities::ordered_index`](super::Capabilities::ordered_index)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ordered;
+
+/// Marks a dense index declared as a set of bits that every move takes some from
+/// ([`Capabilities::subset_index`](super::Capabilities::subset_index)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Subsets;
+
+/// Marks a capability as not declared in [`Capabilities`](super::Capabilities).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Undeclared;
+
+/// Whether a game declares its [`ValueRange`], as a type ([`Declared`] or [`Undeclared`]):
+/// code generic over games dispatches on it with an [`OnRange`] visitor.
+pub trait RangeSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`ValueRange`] (the
+/// solver's side of a [`RangeSlot`]).
+pub trait OnRange<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its range.
+    fn declared(self) -> Self::Output
+    where
+        G: ValueRange;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: ValueRange> RangeSlot<G> for Declared {
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> RangeSlot<G> for Undeclared {
+    fn visit<V: OnRange<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether a game declares its [`DenseIndex`], as a type; see [`RangeSlot`].
+pub trait IndexSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`DenseIndex`].
+pub trait OnIndex<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its dense index.
+    fn declared(self) -> Self::Output
+    where
+        G: DenseIndex;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+    /// The game declares an [ordered](super::Capabilities::ordered_index) dense index; by default
+    /// as [`declared`](OnIndex::declared).
+    fn ordered(self) -> Self::Output
+    where
+        G: StateAt,
+        Self: Sized,
+    {
+        self.declared()
+    }
+    /// The game declares a [subset](super::Capabilities::subset_index) index (which is ordered too);
+    /// by default as [`ordered`](OnIndex::ordered).
+    fn subsets(self) -> Self::Output
+    where
+        G: StateAt,
+        Self: Sized,
+    {
+        self.ordered()
+    }
+}
+
+/// Runs `visitor` on the index slot of `declared` (a game's [`Game::capabilities`]).
+pub(crate) fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Index as IndexSlot<G>>::visit(visitor)
+}
+
+impl<G: StateAt> IndexSlot<G> for Ordered {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.ordered()
+    }
+}
+
+impl<G: StateAt> IndexSlot<G> for Subsets {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.subsets()
+    }
+}
+
+impl<G: DenseIndex> IndexSlot<G> for Declared {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> IndexSlot<G> for Undeclared {
+    fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether a game declares its [`Tiered`] layering, as a type; see [`RangeSlot`].
+pub trait TierSlot<G: Game> {
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without declared [`Tiered`] layering.
+pub trait OnTiers<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its tiers.
+    fn declared(self) -> Self::Output
+    where
+        G: Tiered;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: Tiered> TierSlot<G> for Declared {
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> TierSlot<G> for Undeclared {
+    fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
