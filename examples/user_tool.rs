@@ -298,8 +298,8 @@ fn main() -> ExitCode {
 #[cfg(test)]
 pub mod tests {
     use super::*;
-    use gamesolver::{Solved, Solver};
     use gamesolver::check::{CheckOptions, check_dense};
+    use gamesolver::{Solved, Solver};
 
     /// The literal rules by brute force: whether the player to move at `n` wins.
     fn wins(n: u32, memo: &mut Vec<Option<bool>>) -> bool {

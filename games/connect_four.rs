@@ -22,9 +22,11 @@ use std::fmt;
 
 use super::ranks::BINOMIAL;
 use crate::error::Error;
-use crate::game::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
+use crate::game::{Capabilities, Declares, Game, Score, Step, Turn};
 use crate::{CompactKey, Symmetry};
 
+mod bounds;
+mod notation;
 mod tiers;
 
 /// The widest board: with a height of 1, `width · 2 ≤ 64`.
@@ -52,6 +54,8 @@ pub struct ConnectFour {
     order: Vec<u8>,
     /// Whether every shift a line test makes stays below 64 bits (all boards up to 18 rows).
     short_shifts: bool,
+    /// The cells of the even rows, counted from 1 at the bottom.
+    even_rows: u64,
     /// The position the game starts from (the empty board unless set).
     start: Position,
     /// `compositions[c · (cells + 1) + m]`: the ways `c` columns can hold `m` stones (for the
@@ -74,6 +78,11 @@ pub struct Position {
     mine: u64,
     /// Empty cells where the other side would complete four; [`UNKNOWN`] if not worked out.
     theirs: u64,
+    /// The mirror image's stones of the side to move, and all its stones (columns reversed):
+    /// kept move by move, so that the key of the two images, the smaller of their keys, costs a
+    /// comparison.
+    mirrored_current: u64,
+    mirrored_mask: u64,
     /// Stones played.
     stones: u8,
     /// Whether the last stone made four in a row (the game is over).
@@ -84,11 +93,18 @@ pub struct Position {
 const EMPTY: Position = Position {
     current: 0,
     mask: 0,
+    mirrored_current: 0,
+    mirrored_mask: 0,
     mine: 0,
     theirs: 0,
     stones: 0,
     won: false,
 };
+
+/// The search-order rank after which safe moves come (a winning move is 0), less their promise.
+const SAFE: u16 = 1024;
+/// The rank of a move that lets the opponent win at once.
+const UNSAFE: u16 = 2048;
 
 /// Marks `Position::theirs` as not worked out (never a real set of cells: the spare bits above
 /// the columns are never cells).
@@ -142,7 +158,7 @@ pub struct Drop {
     /// The empty cells where the mover completes four once this stone is down.
     made: u64,
     /// Where the move stands in the search order (lower first).
-    rank: u8,
+    rank: u16,
 }
 
 /// `x << shift`, and 0 where the shift passes the word.
@@ -204,6 +220,7 @@ impl ConnectFour {
             board,
             order,
             short_shifts: 3 * (h + 2) < 64,
+            even_rows: (1..h).step_by(2).fold(0, |rows, row| rows | bottom << row),
             start: EMPTY,
             compositions,
         })
@@ -284,6 +301,20 @@ impl ConnectFour {
         BINOMIAL[stones][stones.div_ceil(2)]
     }
 
+    /// How promising a move is for the search order, from `made`, the cells where the mover
+    /// then completes four, given `theirs`, where the opponent does, and the stones `mask` after
+    /// the move: a threat right above the opponent's is worth nothing, one the opponent cannot
+    /// play under without giving it up (on the cell above a playable one) most, the cell above
+    /// that next, and any other a little.
+    #[inline]
+    fn promise(&self, made: u64, theirs: u64, mask: u64) -> u16 {
+        let useful = made & !up(theirs, 1);
+        let above = up(self.playable(mask), 1) & self.board;
+        let next = useful & above;
+        let after_next = useful & up(above, 1);
+        (12 * next.count_ones() + 5 * after_next.count_ones() + 3 * useful.count_ones()) as u16
+    }
+
     /// The empty cells where the side that just moved would complete four.
     #[inline]
     fn threats(&self, position: &Position) -> u64 {
@@ -294,63 +325,17 @@ impl ConnectFour {
         }
     }
 
-    /// The position reached by playing `moves` from the empty board: column numbers from 1,
-    /// one character each (`1`–`9`, then `a`, `b`, … for columns 10 and up, on wide boards).
-    /// Refused, naming the move and the column, if a column does not exist or is full, or a
-    /// move follows a winning one.
-    ///
-    /// ```
-    /// use gamesolver::games::ConnectFour;
-    ///
-    /// let game = ConnectFour::new(7, 6).unwrap();
-    /// assert_eq!(game.position("4453").unwrap().stones(), 4);
-    /// let error = game.position("448").unwrap_err().to_string();
-    /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
-    /// ```
-    pub fn position(&self, moves: &str) -> Result<Position, Error> {
-        let mut position = EMPTY;
-        for (index, symbol) in moves.chars().enumerate() {
-            let illegal = |problem: String| Error::IllegalMove {
-                number: index + 1,
-                column: symbol.to_string(),
-                problem,
-            };
-            let column = match symbol.to_digit(36) {
-                Some(0) | None => {
-                    return Err(illegal(format!(
-                        "{symbol:?} is not a column (columns are 1-9, then a, b, c, ...)"
-                    )));
-                }
-                Some(number) if number > self.width => {
-                    return Err(illegal(format!(
-                        "there is no column {symbol} on a board {} columns wide",
-                        self.width
-                    )));
-                }
-                Some(number) => number - 1,
-            };
-            if position.won {
-                return Err(illegal(
-                    "the game was already won by the move before".into(),
-                ));
-            }
-            let cell = self.playable(position.mask) & self.column_cells(column);
-            if cell == 0 {
-                return Err(illegal(format!("column {symbol} is full")));
-            }
-            let made = self.winning_cells(position.current | cell, position.mask | cell);
-            position = self.drop_stone(&position, cell, made);
-        }
-        Ok(position)
-    }
-
-    /// The position after the side to move drops a stone into `cell`, where `made` are the
-    /// empty cells at which the mover then completes four.
+    /// The position after the side to move drops a stone into `cell` of `column`, where
+    /// `made` are the empty cells at which the mover then completes four.
     #[inline]
-    fn drop_stone(&self, position: &Position, cell: u64, made: u64) -> Position {
+    fn drop_stone(&self, position: &Position, column: u32, cell: u64, made: u64) -> Position {
+        let stride = self.height + 1;
+        let mirrored = (cell >> (column * stride)) << ((self.width - 1 - column) * stride);
         Position {
             current: position.current ^ position.mask,
             mask: position.mask | cell,
+            mirrored_current: position.mirrored_current ^ position.mirrored_mask,
+            mirrored_mask: position.mirrored_mask | mirrored,
             mine: self.threats(position) & !cell,
             theirs: made,
             stones: position.stones + 1,
@@ -358,94 +343,39 @@ impl ConnectFour {
         }
     }
 
-    /// What a score means for the side to move at a position with `stones` stones, in words.
-    ///
-    /// ```
-    /// use gamesolver::games::ConnectFour;
-    ///
-    /// let game = ConnectFour::new(7, 6).unwrap();
-    /// assert_eq!(game.meaning(0, 1), "the first player (to move) wins with its 21st stone");
-    /// assert_eq!(game.meaning(3, -18), "the second player (to move) loses: the first player wins with its 4th stone");
-    /// assert_eq!(game.meaning(0, 0), "a draw");
-    /// ```
-    pub fn meaning(&self, stones: usize, score: Score) -> String {
-        if score == 0 {
-            return "a draw".into();
-        }
-        let to_move = if stones.is_multiple_of(2) {
-            "first"
-        } else {
-            "second"
-        };
-        let other = if stones.is_multiple_of(2) {
-            "second"
-        } else {
-            "first"
-        };
-        // The winner moves when the stones before its winning one have its parity.
-        let winner_parity = (stones as Score + Score::from(score < 0)) % 2;
-        let wanted = |before: Score| before.rem_euclid(2) == winner_parity;
-        let magnitude = score.abs();
-        let before = [
-            self.cells() + 1 - 2 * magnitude,
-            self.cells() - 2 * magnitude,
-        ]
-        .into_iter()
-        .find(|&before| wanted(before))
-        .unwrap_or(0);
-        let nth = ordinal(before / 2 + 1);
-        if score > 0 {
-            format!("the {to_move} player (to move) wins with its {nth} stone")
-        } else {
-            format!(
-                "the {to_move} player (to move) loses: the {other} player wins with its {nth} stone"
-            )
-        }
-    }
-
-    /// The position's board as text, top row first: `X` for the first player, `O` for the
-    /// second, `.` for empty.
-    pub fn render(&self, position: &Position) -> String {
-        let first = if position.stones.is_multiple_of(2) {
-            position.current
-        } else {
-            position.current ^ position.mask
-        };
-        let mut text = String::new();
-        for row in (0..self.height).rev() {
-            for column in 0..self.width {
-                let cell = 1u64 << (column * (self.height + 1) + row);
-                text.push(match (position.mask & cell != 0, first & cell != 0) {
-                    (false, _) => '.',
-                    (true, true) => 'X',
-                    (true, false) => 'O',
-                });
-            }
-            text.push('\n');
-        }
-        text
+    /// `bits` with the columns reversed.
+    fn flip(&self, bits: u64) -> u64 {
+        let stride = self.height + 1;
+        (0..self.width).fold(0, |out, column| {
+            let cells = (bits >> (column * stride)) & ((1 << stride) - 1);
+            out | cells << ((self.width - 1 - column) * stride)
+        })
     }
 
     /// The mirror image of a position (columns reversed).
     fn mirror(&self, position: &Position) -> Position {
-        let stride = self.height + 1;
-        let flip = |bits: u64| {
-            (0..self.width).fold(0, |out, column| {
-                let cells = (bits >> (column * stride)) & ((1 << stride) - 1);
-                out | cells << ((self.width - 1 - column) * stride)
-            })
-        };
         Position {
-            current: flip(position.current),
-            mask: flip(position.mask),
-            mine: flip(position.mine),
+            current: position.mirrored_current,
+            mask: position.mirrored_mask,
+            mirrored_current: position.current,
+            mirrored_mask: position.mask,
+            mine: self.flip(position.mine),
             theirs: if position.theirs == UNKNOWN {
                 UNKNOWN
             } else {
-                flip(position.theirs)
+                self.flip(position.theirs)
             },
             ..*position
         }
+    }
+
+    /// The key of a position's own image and of its mirror image.
+    #[inline]
+    fn image_keys(&self, position: &Position) -> (u64, u64) {
+        (
+            position.current | position.mask.wrapping_add(self.bottom),
+            position.mirrored_current | position.mirrored_mask.wrapping_add(self.bottom),
+        )
     }
 }
 
@@ -463,18 +393,6 @@ fn lines(stones: u64, h: u32, up: impl Fn(u64, u32) -> u64, down: impl Fn(u64, u
         cells |= pair & down(stones, 3 * shift);
     }
     cells
-}
-
-/// `1st`, `2nd`, `3rd`, `4th`, …, `11th`, `21st`.
-fn ordinal(number: Score) -> String {
-    let suffix = match (number % 10, number % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{number}{suffix}")
 }
 
 impl fmt::Display for Drop {
@@ -512,7 +430,18 @@ impl Game for ConnectFour {
             0
         } & !(threats >> 1);
         let first = moves.len();
-        for &column in &self.order {
+        // A position and its mirror image share their table entry, and with it the index of
+        // the best move: the image with the larger key lists equal ranks from the other side,
+        // so that each lists the other's moves mirrored, at the same indices.
+        let (own, mirrored) = self.image_keys(position);
+        let last = self.width as u8 - 1;
+        for column in self.order.iter().map(|&column| {
+            if own > mirrored {
+                last - column
+            } else {
+                column
+            }
+        }) {
             let cell = playable & self.column_cells(u32::from(column));
             if cell == 0 {
                 continue;
@@ -521,9 +450,9 @@ impl Game for ConnectFour {
             // the mover's threats there: they are worked out only if asked.
             let (rank, made) = if cell & safe != 0 {
                 let made = self.winning_cells(current | cell, mask | cell);
-                (64 - made.count_ones() as u8, made)
+                (SAFE - self.promise(made, threats, mask | cell), made)
             } else {
-                (if cell & wins != 0 { 0 } else { 128 }, UNKNOWN)
+                (if cell & wins != 0 { 0 } else { UNSAFE }, UNKNOWN)
             };
             moves.push(Drop {
                 column,
@@ -543,7 +472,7 @@ impl Game for ConnectFour {
     #[inline]
     fn play(&self, position: &Position, mv: &Drop) -> Step<Position> {
         Step {
-            next: self.drop_stone(position, mv.cell, mv.made),
+            next: self.drop_stone(position, u32::from(mv.column), mv.cell, mv.made),
             gain: 0,
             turn: Turn::Pass,
         }
@@ -589,21 +518,33 @@ impl Game for ConnectFour {
         (stones >= self.cells() - 2).then_some(0)
     }
 
+    /// Forced: the only move that does not lose at once (blocking the opponent's one threat
+    /// that can be played, or the only column not under one), when the side to move cannot win
+    /// with it.
+    #[inline]
+    fn forced_move(&self, position: &Position) -> Option<Drop> {
+        let playable = self.playable(position.mask);
+        if position.won || position.mine & playable != 0 {
+            return None;
+        }
+        let threats = self.threats(position);
+        let forced = playable & threats;
+        let safe = if forced == 0 { playable } else { forced } & !(threats >> 1);
+        // No safe move (a loss), two or more, or two threats to block: nothing forced.
+        if safe.count_ones() != 1 || forced.count_ones() > 1 {
+            return None;
+        }
+        let column = safe.trailing_zeros() / (self.height + 1);
+        Some(Drop {
+            column: column as u8,
+            cell: safe,
+            made: self.winning_cells(position.current | safe, position.mask | safe),
+            rank: 0,
+        })
+    }
+
     fn capabilities(&self) -> impl Declares<Self> {
         Capabilities::none().value_range()
-    }
-}
-
-impl ValueRange for ConnectFour {
-    /// The side to move cannot win with its next stone (else the value is known), and, having a
-    /// move that does not lose at once, cannot lose before the opponent's second stone.
-    #[inline]
-    fn value_range(&self, position: &Position) -> (Score, Score) {
-        let stones = Score::from(position.stones);
-        (
-            -(self.cells() - 2 - stones) / 2,
-            (self.cells() - 1 - stones) / 2,
-        )
     }
 }
 
@@ -613,20 +554,24 @@ impl CompactKey for ConnectFour {
         self.width * (self.height + 1)
     }
 
-    /// The stones of the side to move, plus a marker above the top stone of every column:
-    /// that tells how high each column is, so it tells the whole position.
+    /// The stones of the side to move, plus a marker above the top stone of every column
+    /// (that tells how high each column is, so it tells the whole position), of the position
+    /// or of its mirror image, whichever is smaller: a position and its mirror image have the
+    /// same value, and a table keeps them as one. The mirror image is kept move by move, so
+    /// the key costs a few instructions.
     #[inline]
     fn key(&self, position: &Position) -> u64 {
-        position.current | position.mask.wrapping_add(self.bottom)
+        let (own, mirrored) = self.image_keys(position);
+        own.min(mirrored)
     }
 }
 
 impl Symmetry for ConnectFour {
     /// The position or its mirror image, whichever has the smaller key.
     fn canonical(&self, position: &Position) -> Position {
-        let mirror = self.mirror(position);
-        if self.key(&mirror) < self.key(position) {
-            mirror
+        let (own, mirrored) = self.image_keys(position);
+        if mirrored < own {
+            self.mirror(position)
         } else {
             *position
         }

@@ -188,6 +188,48 @@ pub trait Game {
         None
     }
 
+    /// The state's forced move, when the game knows without search that one of its moves is
+    /// as good as any: the value of playing it is the state's value. `None` (the default) says
+    /// nothing.
+    ///
+    /// In Connect Four, a side whose opponent threatens to win at one playable cell, and that
+    /// cannot win at once, must block it: every other move loses at once. The pruning engine
+    /// plays a forced move without opening the state (its moves are not listed, its table
+    /// entry neither read nor written) and goes on from the state it leads to, following
+    /// forced moves as far as they go; the exhaustive engine expands the state as any other.
+    /// A forced move that is not optimal gives wrong answers, which the checker
+    /// ([`check`](crate::check::check)) finds on the states whose value it can compute.
+    ///
+    /// ```
+    /// use gamesolver::{Game, Score, Step, Turn};
+    ///
+    /// /// Take 1 or 2 counters; whoever takes the last one scores a point. With one or two
+    /// /// counters left, taking them all is forced.
+    /// struct TakeAway { counters: u32 }
+    ///
+    /// impl Game for TakeAway {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 { self.counters }
+    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+    ///         moves.extend((1..=2).filter(|take| take <= left));
+    ///     }
+    ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+    ///         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
+    ///     }
+    ///     fn payoff(&self, _left: &u32) -> Score { 0 }
+    ///     fn forced_move(&self, left: &u32) -> Option<u32> {
+    ///         (1..=2).contains(left).then_some(*left)
+    ///     }
+    /// }
+    /// assert_eq!(TakeAway { counters: 2 }.forced_move(&2), Some(2));
+    /// ```
+    #[inline(always)]
+    fn forced_move(&self, state: &Self::State) -> Option<Self::Move> {
+        let _ = state;
+        None
+    }
+
     /// An upper bound on how many states an engine may store when solving from the start
     /// (states reachable from the start that have moves and no known value), if the game knows
     /// one. Engines use it to refuse, before they begin, a solve that would not fit the memory

@@ -224,6 +224,67 @@ fn small_boards_match_the_brute_force_of_the_literal_rules() {
     assert!(checked >= 60, "only {checked} positions checked");
 }
 
+/// What the game says without search (its value range, the claimeven bound, a forced move)
+/// holds for the literal rules' value, on many random positions of boards of even and odd
+/// heights; the claimeven bound and forced moves are seen to apply.
+#[test]
+fn bounds_and_forced_moves_hold_for_the_literal_rules() {
+    let (mut bounded, mut forced, mut checked) = (0, 0, 0);
+    for (width, height) in [(4, 4), (5, 4), (6, 4), (4, 6), (5, 3), (4, 5)] {
+        let game = ConnectFour::new(width, height).unwrap();
+        let cells = width * height;
+        let mut memo = HashMap::new();
+        for seed in 0..120u64 {
+            // At most 13 empty cells, so that the brute force stays quick.
+            let length = cells - 4 - (seed as usize * 7) % 10;
+            let Some(line) = random_line(width, height, length, seed * 104_729 + cells as u64)
+            else {
+                continue;
+            };
+            let mut grid = Grid::new(width, height);
+            for symbol in line.chars() {
+                grid.drop_in(symbol.to_digit(36).unwrap() as usize - 1);
+            }
+            let value = grid.score(&mut memo);
+            let position = game.position(&line).unwrap();
+            checked += 1;
+            if game.known_value(&position).is_some() {
+                continue;
+            }
+            let (low, high) = gamesolver::ValueRange::value_range(&game, &position);
+            assert!(
+                low <= value && value <= high,
+                "{width}x{height} {line}: {value} not in {low}..={high}"
+            );
+            if let Some(bound) = game.claimeven_bound(&position) {
+                assert!(
+                    value <= bound,
+                    "{width}x{height} {line}: {value} > claimeven {bound}"
+                );
+                bounded += 1;
+            }
+            if let Some(mv) = game.forced_move(&position) {
+                let column = mv.column as usize;
+                let move_value = if grid.drop_in(column) {
+                    (cells as Score + 1 - length as Score) / 2
+                } else {
+                    -grid.score(&mut memo)
+                };
+                grid.undo(column);
+                assert_eq!(
+                    move_value, value,
+                    "{width}x{height} {line}: forced {column}"
+                );
+                forced += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 500 && bounded > 20 && forced > 20,
+        "{checked} {bounded} {forced}"
+    );
+}
+
 /// Tromp's results (`+` first player wins, `=` draw, `−` second player wins), for the boards
 /// the engine solves from empty in well under a second in a release build.
 const TROMP: [(usize, usize, i8); 11] = [

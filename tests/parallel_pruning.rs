@@ -26,10 +26,11 @@ fn alone() -> std::sync::MutexGuard<'static, ()> {
     ALONE.lock().unwrap_or_else(|poison| poison.into_inner())
 }
 
-const DRIVERS: [Driver; 4] = [
+const DRIVERS: [Driver; 5] = [
     Driver::Auto,
     Driver::Bisection,
     Driver::Mtdf,
+    Driver::OutsideIn,
     Driver::FullWindow,
 ];
 

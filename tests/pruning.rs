@@ -24,16 +24,19 @@ use gamesolver::{
 };
 use proptest::prelude::*;
 
-const DRIVERS: [Driver; 4] = [
+const DRIVERS: [Driver; 5] = [
     Driver::Auto,
     Driver::Bisection,
     Driver::Mtdf,
+    Driver::OutsideIn,
     Driver::FullWindow,
 ];
 
 /// A random acyclic game: states `0..n`, moves only to higher states, each with a gain and a
 /// turn rule; a state without moves pays its payoff. Its declared value range is the true value
-/// widened by a per-state slack (0 for some states: tight ranges).
+/// widened by a per-state slack (0 for some states: tight ranges), and about a third of the
+/// states with moves declare a best move forced (chains of them, with gains and turns kept,
+/// are folded into one step by the pruning engine).
 #[derive(Debug, Clone)]
 struct RandomGame {
     moves: Vec<Vec<(u32, Score, Turn)>>,
@@ -41,6 +44,8 @@ struct RandomGame {
     /// The exact values (computed by `oracle`), for the declared ranges.
     values: Vec<Score>,
     slack: Vec<(Score, Score)>,
+    /// Whether a state declares its (first) best move forced.
+    forcing: Vec<bool>,
 }
 
 impl RandomGame {
@@ -70,11 +75,13 @@ impl RandomGame {
                 (wide(draw(7)), wide(draw(7)))
             })
             .collect();
+        let forcing = (0..states).map(|_| draw(3) == 0).collect();
         let mut game = RandomGame {
             moves,
             payoffs,
             values: Vec::new(),
             slack,
+            forcing,
         };
         game.values = oracle(&game);
         game
@@ -113,6 +120,19 @@ impl Game for RandomGame {
     }
     fn payoff(&self, state: &u32) -> Score {
         self.payoffs[*state as usize]
+    }
+    fn forced_move(&self, state: &u32) -> Option<usize> {
+        let state = *state as usize;
+        if !self.forcing[state] {
+            return None;
+        }
+        self.moves[state].iter().position(|&(to, gain, turn)| {
+            let value = match turn {
+                Turn::Pass => gain - self.values[to as usize],
+                Turn::Keep => gain + self.values[to as usize],
+            };
+            value == self.values[state]
+        })
     }
 }
 
@@ -307,6 +327,8 @@ fn overflow_is_reported_only_when_real() {
                 *gain = gain.signum() * (Score::MAX / 3);
             }
         }
+        // The declared values no longer hold with the new gains: nothing is forced.
+        game.forcing.fill(false);
         let (value, overflows) = exact_oracle(&game);
         if overflows {
             overflowing += 1

@@ -86,6 +86,8 @@ impl Tiered for ConnectFour {
         Some(Position {
             current,
             mask,
+            mirrored_current: self.flip(current),
+            mirrored_mask: self.flip(mask),
             mine: self.winning_cells(current, mask),
             theirs: UNKNOWN,
             stones: tier as u8,

@@ -2,8 +2,9 @@
 //!
 //! An alpha-beta search with a narrow window often learns only that a state's value is at least
 //! (or at most) some number. A bound table keeps those facts as a closed interval per state,
-//! under an exact key: an entry may be forgotten (a fixed-capacity table replaces entries), but
-//! never confused with another state's.
+//! under an exact key, with the move that was best (or cut the search off) when the state was
+//! searched: an entry may be forgotten (a fixed-capacity table replaces the entries whose
+//! search cost least), but never confused with another state's.
 
 use std::hash::{BuildHasher, Hash};
 use std::mem::size_of;
@@ -70,17 +71,64 @@ impl Bound {
     }
 }
 
+/// What a bound table holds for a state: what is known of its value, and the move that was
+/// best when the state was searched (or that cut the search off), as its index in the order of
+/// the game's [`moves`](crate::Game::moves). The engine tries that move first when it searches
+/// the state again; the index is a hint only (a table that keeps symmetric states as one may
+/// hand back another state's), never trusted for a value.
+///
+/// ```
+/// use gamesolver::memo::{Bound, Entry};
+/// let entry = Entry::new(Bound::at_least(2)).with_best(3);
+/// assert_eq!((entry.bound.lower, entry.best), (2, Some(3)));
+/// // Two entries of one state: both bounds hold, and the newer move is kept.
+/// let merged = entry.merged(Entry::new(Bound::at_most(5)));
+/// assert_eq!((merged.bound, merged.best), (Bound::new(2, 5), Some(3)));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// What is known of the value.
+    pub bound: Bound,
+    /// The index of the best move found (or of the move that cut the search off), if known.
+    pub best: Option<u16>,
+}
+
+impl Entry {
+    /// An entry of `bound` with no move.
+    pub fn new(bound: Bound) -> Self {
+        Entry { bound, best: None }
+    }
+
+    /// The same entry with the move at `index` as its best.
+    pub fn with_best(self, index: u16) -> Self {
+        Entry {
+            best: Some(index),
+            ..self
+        }
+    }
+
+    /// What two entries of one state say together: both bounds, and the move of `newer` (else
+    /// of `self`).
+    pub fn merged(self, newer: Entry) -> Self {
+        Entry {
+            bound: self.bound.intersect(newer.bound),
+            best: newer.best.or(self.best),
+        }
+    }
+}
+
 /// A table of bounds on states' values, for the sequential pruning engine.
 ///
 /// The game is passed to every call so that a table can ask it for a state's
 /// [compact key](crate::CompactKey) (or its [canonical form](crate::Symmetry)).
 pub trait BoundTable<G: Game + ?Sized> {
     /// What the table knows of `state`, if anything.
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound>;
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry>;
 
-    /// Records that `state`'s value lies in `bound` (adding to what is known, or replacing an
-    /// entry of another state in a fixed-capacity table).
-    fn store(&mut self, game: &G, state: &G::State, bound: Bound);
+    /// Records `entry` for `state` (added to what is known of it), whose search expanded
+    /// `work` states: a fixed-capacity table keeps the entries that cost most and replaces
+    /// the others.
+    fn store(&mut self, game: &G, state: &G::State, entry: Entry, work: u64);
 
     /// How many entries are held now (O(1)).
     fn len(&self) -> usize;
@@ -129,10 +177,11 @@ pub trait BoundTable<G: Game + ?Sized> {
 /// mixture read as a hit.
 pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
     /// What the table knows of `state`, if anything.
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound>;
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry>;
 
-    /// Records that `state`'s value lies in `bound`.
-    fn store(&self, game: &G, state: &G::State, bound: Bound);
+    /// Records `entry` for `state`, whose search expanded `work` states (as
+    /// [`BoundTable::store`]).
+    fn store(&self, game: &G, state: &G::State, entry: Entry, work: u64);
 
     /// How many entries are held now (O(1); a snapshot while others store).
     fn len(&self) -> usize;
@@ -175,13 +224,13 @@ pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
 /// The bridge: a shared reference to a concurrent bound table is a sequential one.
 impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
         ConcurrentBoundTable::get(*self, game, state)
     }
 
     #[inline]
-    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
-        ConcurrentBoundTable::store(*self, game, state, bound)
+    fn store(&mut self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        ConcurrentBoundTable::store(*self, game, state, entry, work)
     }
 
     fn len(&self) -> usize {
@@ -212,13 +261,13 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
 /// [`Solver`](crate::Solver)'s parallel pruning keeps in its result).
 impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::Arc<T> {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
         ConcurrentBoundTable::get(&**self, game, state)
     }
 
     #[inline]
-    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
-        ConcurrentBoundTable::store(&**self, game, state, bound)
+    fn store(&mut self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        ConcurrentBoundTable::store(&**self, game, state, entry, work)
     }
 
     fn len(&self) -> usize {
@@ -245,7 +294,7 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::
     }
 }
 
-/// A growable hash map from state to bound (hashbrown with foldhash). It forgets nothing, so
+/// A growable hash map from state to entry (hashbrown with foldhash). It forgets nothing, so
 /// it grows with the search; the engine checks it against the memory budget as it grows.
 ///
 /// ```
@@ -257,7 +306,7 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::
 /// ```
 #[derive(Debug, Clone)]
 pub struct HashBoundTable<K, H = DefaultHashBuilder> {
-    map: hashbrown::HashMap<K, Bound, H>,
+    map: hashbrown::HashMap<K, Entry, H>,
 }
 
 impl<K> HashBoundTable<K> {
@@ -282,16 +331,16 @@ where
     H: BuildHasher,
 {
     #[inline]
-    fn get(&self, _game: &G, state: &K) -> Option<Bound> {
+    fn get(&self, _game: &G, state: &K) -> Option<Entry> {
         self.map.get(state).copied()
     }
 
     #[inline]
-    fn store(&mut self, _game: &G, state: &K, bound: Bound) {
+    fn store(&mut self, _game: &G, state: &K, entry: Entry, _work: u64) {
         match self.map.get_mut(state) {
-            Some(known) => *known = known.intersect(bound),
+            Some(known) => *known = known.merged(entry),
             None => {
-                self.map.insert(state.clone(), bound);
+                self.map.insert(state.clone(), entry);
             }
         }
     }
@@ -313,13 +362,13 @@ where
             self.map.len(),
             self.map.capacity(),
             upcoming,
-            size_of::<(K, Bound)>(),
+            size_of::<(K, Entry)>(),
         )
     }
 }
 
-/// A DashMap from state to bound, for the parallel pruning engine on games without a compact
-/// key. Every call copies the bound out and drops the shard guard before returning.
+/// A DashMap from state to entry, for the parallel pruning engine on games without a compact
+/// key. Every call copies the entry out and drops the shard guard before returning.
 ///
 /// ```
 /// use gamesolver::{engines::pruning, games::StoneGameII, memo::ShardedBoundTable};
@@ -330,7 +379,7 @@ where
 /// assert_eq!(game.alice_stones(solution.value()), 10);
 /// ```
 pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {
-    map: DashMap<K, Bound, H>,
+    map: DashMap<K, Entry, H>,
 }
 
 /// `ShardedBoundTable`'s shard count: DashMap's lookups lock a shard, and with fewer shards
@@ -365,17 +414,17 @@ where
     H: BuildHasher + Clone + Send + Sync,
 {
     #[inline]
-    fn get(&self, _game: &G, state: &K) -> Option<Bound> {
-        self.map.get(state).map(|bound| *bound)
+    fn get(&self, _game: &G, state: &K) -> Option<Entry> {
+        self.map.get(state).map(|entry| *entry)
     }
 
     #[inline]
-    fn store(&self, _game: &G, state: &K, bound: Bound) {
+    fn store(&self, _game: &G, state: &K, entry: Entry, _work: u64) {
         // The entry guard lives only for this statement; nothing else runs while it is held.
         self.map
             .entry(state.clone())
-            .and_modify(|known| *known = known.intersect(bound))
-            .or_insert(bound);
+            .and_modify(|known| *known = known.merged(entry))
+            .or_insert(entry);
     }
 
     fn len(&self) -> usize {
@@ -393,7 +442,7 @@ where
     fn peak_bytes(&self, upcoming: usize) -> u64 {
         let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
         // Shards grow one at a time: at most one holds its old and new buckets at once.
-        let all = hashbrown_bytes(entries, size_of::<(K, Bound)>());
+        let all = hashbrown_bytes(entries, size_of::<(K, Entry)>());
         all.saturating_add(all.saturating_mul(2) / BOUND_SHARDS as u64)
     }
 }

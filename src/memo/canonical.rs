@@ -1,6 +1,6 @@
 //! Storing symmetric states once: any table, asked about canonical states only.
 
-use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
+use super::bounds::{BoundTable, ConcurrentBoundTable, Entry};
 use super::{ConcurrentMemoTable, MemoTable, TableJob};
 use crate::Symmetry;
 use crate::game::Score;
@@ -103,13 +103,13 @@ impl<G: Symmetry + ?Sized, J: TableJob<G>> TableJob<G> for InCanonical<J> {
 
 impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
         self.0.get(game, &game.canonical(state))
     }
 
     #[inline]
-    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
-        self.0.store(game, &game.canonical(state), bound)
+    fn store(&mut self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        self.0.store(game, &game.canonical(state), entry, work)
     }
 
     fn len(&self) -> usize {
@@ -138,13 +138,13 @@ impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
 
 impl<G: Symmetry + ?Sized, T: ConcurrentBoundTable<G>> ConcurrentBoundTable<G> for Canonical<T> {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
         self.0.get(game, &game.canonical(state))
     }
 
     #[inline]
-    fn store(&self, game: &G, state: &G::State, bound: Bound) {
-        self.0.store(game, &game.canonical(state), bound)
+    fn store(&self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        self.0.store(game, &game.canonical(state), entry, work)
     }
 
     fn len(&self) -> usize {

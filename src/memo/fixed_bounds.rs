@@ -1,176 +1,26 @@
-//! Fixed-capacity bound tables: one 64-bit word per entry, set up once, never grown.
+//! Fixed-capacity bound tables: one 64-bit word per entry, two words a bucket, set up once,
+//! never grown.
 //!
-//! # Exact keys in one word
+//! Each entry is one word that holds the rest of its key's exact bits ([`layout`] says how),
+//! so a concurrent reader sees either a whole old entry or a whole new one
+//! ([`AtomicBoundTable`]): a torn entry cannot exist, so it cannot be read as a hit.
 //!
-//! A game's [compact key](crate::CompactKey) of `k` bits is first mixed by a bijection of
-//! `0..2^k` (multiplication by an odd constant modulo `2^k`). Of the mixed key, the top `b` bits
-//! choose one of the `2^b` slots and the other `k − b` bits (the *quotient*) are stored in the
-//! slot. Slot and quotient together give back the mixed key, and so the key: two states share
-//! an entry only if they have the same key. The rest of the word holds an "occupied" bit and the
-//! two bounds, each as a signed field of about `(63 − k + b) / 2` bits. A bound too large for
-//! its field is stored weaker (a lower bound rounded down, an upper bound rounded up), which is
-//! still true; a bound that would say nothing is not stored.
-//!
-//! Because an entry is one word, a concurrent reader sees either a whole old entry or a whole
-//! new one ([`AtomicBoundTable`]): a torn entry cannot exist, so it cannot be read as a hit.
-//!
-//! A new entry replaces whatever the slot held (the newest result is usually the most useful
-//! to the search that is running); an entry of the same state is merged with it.
+//! A key has two words to go in, side by side in one cache line. An entry of the same state is
+//! merged with what is there; a new state takes the word whose entry cost less to compute (the
+//! work its search expanded, an exact entry counting a little more): the costly entries near
+//! the root of a search survive the many cheap ones below them, and the newest entry always
+//! finds room.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-use super::bounds::{Bound, BoundTable, ConcurrentBoundTable};
+mod layout;
+
+use super::bounds::{BoundTable, ConcurrentBoundTable, Entry};
 use super::prefetch;
 use super::zeroed::{Words, ZeroWord};
 use crate::CompactKey;
 use crate::error::Error;
-use crate::game::Score;
-
-/// The odd multiplier that mixes keys (2⁶⁴ divided by the golden ratio, made odd).
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The fewest slots a fixed table has.
-const MIN_INDEX_BITS: u32 = 4;
-
-/// How keys and bounds are packed into a slot's word.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Layout {
-    key_bits: u32,
-    index_bits: u32,
-    /// Bits below the quotient: occupied bit, lower field, upper field.
-    data_bits: u32,
-    lower_bits: u32,
-    upper_bits: u32,
-}
-
-/// `x` with only its low `bits` bits (all of them for 64).
-#[inline]
-fn low(x: u64, bits: u32) -> u64 {
-    if bits >= 64 { x } else { x & ((1 << bits) - 1) }
-}
-
-impl Layout {
-    fn new(key_bits: u32, slots_wanted: u64) -> Layout {
-        let key_bits = key_bits.clamp(1, 64);
-        let index_bits = (63 - slots_wanted.max(1).leading_zeros())
-            .max(MIN_INDEX_BITS)
-            .min(key_bits.max(MIN_INDEX_BITS));
-        let quotient_bits = key_bits.saturating_sub(index_bits);
-        let data_bits = 64 - quotient_bits;
-        let lower_bits = (data_bits - 1) / 2;
-        Layout {
-            key_bits,
-            index_bits,
-            data_bits,
-            lower_bits,
-            upper_bits: data_bits - 1 - lower_bits,
-        }
-    }
-
-    fn slots(self) -> usize {
-        1 << self.index_bits
-    }
-
-    /// The slot and the quotient of `key`.
-    #[inline]
-    fn place(self, key: u64) -> (usize, u64) {
-        debug_assert!(
-            self.key_bits == 64 || key >> self.key_bits == 0,
-            "a compact key of {key:#x} is wider than the game's key_bits() = {}",
-            self.key_bits
-        );
-        self.place_mixed(low(key.wrapping_mul(MIX), self.key_bits))
-    }
-
-    /// The slot and the quotient of a mixed key.
-    #[inline]
-    fn place_mixed(self, mixed: u64) -> (usize, u64) {
-        let quotient_bits = self.key_bits.saturating_sub(self.index_bits);
-        let slot = (mixed >> quotient_bits) as usize & (self.slots() - 1);
-        (slot, low(mixed, quotient_bits))
-    }
-
-    /// The mixed key and the bound that `word`, found in `slot`, holds (`None` for an empty
-    /// slot): slot and quotient give back the mixed key, so a table can move its entries to
-    /// one of another size without knowing the states.
-    fn entry(self, slot: usize, word: u64) -> Option<(u64, Bound)> {
-        let quotient = word.checked_shr(self.data_bits).unwrap_or(0);
-        let bound = self.read(word, quotient)?;
-        let quotient_bits = self.key_bits.saturating_sub(self.index_bits);
-        let mixed = (slot as u64).checked_shl(quotient_bits).unwrap_or(0) | quotient;
-        Some((mixed, bound))
-    }
-
-    /// The bound a word holds for `quotient`, if it holds one for it.
-    #[inline]
-    fn read(self, word: u64, quotient: u64) -> Option<Bound> {
-        if word & 1 == 0 || word.checked_shr(self.data_bits).unwrap_or(0) != quotient {
-            return None;
-        }
-        let lower = field_value(word >> 1, self.lower_bits, -Score::MAX);
-        let upper = field_value(word >> (1 + self.lower_bits), self.upper_bits, Score::MAX);
-        Some(Bound::new(lower, upper))
-    }
-
-    /// The word to store for `bound` of the key with `quotient` in a slot that holds `old`:
-    /// merged with `old`'s bound if that is the same key's; `None` if it says nothing that fits.
-    #[inline]
-    fn update(self, old: u64, quotient: u64, bound: Bound) -> Option<u64> {
-        let bound = match self.read(old, quotient) {
-            Some(known) => known.intersect(bound),
-            None => bound,
-        };
-        self.write(quotient, bound)
-    }
-
-    /// The word that holds `bound` for `quotient`; `None` if the bound says nothing that fits.
-    #[inline]
-    fn write(self, quotient: u64, bound: Bound) -> Option<u64> {
-        let lower = lower_field(bound.lower, self.lower_bits);
-        let upper = upper_field(bound.upper, self.upper_bits);
-        if lower.is_none() && upper.is_none() {
-            return None;
-        }
-        let lower = lower.unwrap_or(1 << (self.lower_bits - 1));
-        let upper = upper.unwrap_or(1 << (self.upper_bits - 1));
-        let data = 1 | (lower << 1) | (upper << (1 + self.lower_bits));
-        Some(quotient.checked_shl(self.data_bits).unwrap_or(0) | data)
-    }
-}
-
-/// The largest magnitude a signed field of `bits` bits holds (its most negative pattern marks
-/// "nothing known").
-#[inline]
-fn field_max(bits: u32) -> i64 {
-    (1i64 << (bits - 1)) - 1
-}
-
-/// A lower bound as a field, rounded down to what fits; `None` if nothing useful fits.
-#[inline]
-fn lower_field(value: Score, bits: u32) -> Option<u64> {
-    let max = field_max(bits);
-    (value >= -max).then(|| low(value.min(max) as u64, bits))
-}
-
-/// An upper bound as a field, rounded up to what fits; `None` if nothing useful fits.
-#[inline]
-fn upper_field(value: Score, bits: u32) -> Option<u64> {
-    let max = field_max(bits);
-    (value <= max).then(|| low(value.max(-max) as u64, bits))
-}
-
-/// The value of a field (`unknown` for the "nothing known" pattern).
-#[inline]
-fn field_value(raw: u64, bits: u32, unknown: Score) -> Score {
-    let raw = low(raw, bits);
-    let shift = 64 - bits;
-    let value = ((raw << shift) as i64) >> shift;
-    if value == -field_max(bits) - 1 {
-        unknown
-    } else {
-        value
-    }
-}
+use layout::Layout;
 
 /// A fixed-capacity bound table for the sequential pruning engine: its memory is set when it is
 /// made, and a search never makes it grow (it forgets old entries instead). Needs the game's
@@ -192,8 +42,9 @@ pub struct FixedBoundTable {
 }
 
 impl FixedBoundTable {
-    /// A table of at most `bytes` bytes (the largest power-of-two number of 8-byte slots that
-    /// fits, at least 16), for `game`'s keys. Refused if the allocation fails.
+    /// A table of at most `bytes` bytes (the largest power-of-two number of 8-byte words that
+    /// fits, at least 16, and no more than `game`'s keys can fill), for `game`'s keys. Refused
+    /// if the allocation fails.
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
         let layout = Layout::new(game.key_bits(), bytes / 8);
         let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
@@ -253,7 +104,7 @@ impl FixedBoundTable {
 }
 
 /// The words of a table of at most `bytes` bytes (its layout for `from`'s keys) holding the
-/// entries of `old`, a table laid out as `from`, and how many slots they fill: what both
+/// entries of `old`, a table laid out as `from`, and how many words they fill: what both
 /// tables' `resized` do, over their own kind of word (`word` gives its bits to write).
 fn carried<W: ZeroWord>(
     from: Layout,
@@ -265,10 +116,11 @@ fn carried<W: ZeroWord>(
     let mut words = Words::zeroed(layout.slots(), "a fixed bound table")?;
     let mut occupied = 0;
     for (slot, old) in old.enumerate() {
-        if let Some((mixed, bound)) = from.entry(slot, old) {
-            let (slot, quotient) = layout.place_mixed(mixed);
-            if let Some(new) = layout.write(quotient, bound) {
-                let target = word(&mut words[slot]);
+        if let Some((mixed, entry, work)) = from.entry(slot, old) {
+            let (bucket, quotient) = layout.place_mixed(mixed);
+            let pair = [*word(&mut words[bucket]), *word(&mut words[bucket + 1])];
+            if let Some((which, new)) = layout.store(pair, quotient, entry, work) {
+                let target = word(&mut words[bucket + which]);
                 occupied += usize::from(*target == 0);
                 *target = new;
             }
@@ -279,18 +131,20 @@ fn carried<W: ZeroWord>(
 
 impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
-        let (slot, quotient) = self.layout.place(game.key(state));
-        self.layout.read(self.words[slot], quotient)
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
+        let (bucket, quotient) = self.layout.place(game.key(state));
+        let read = |word| self.layout.read(word, quotient).map(|(entry, _)| entry);
+        read(self.words[bucket]).or_else(|| read(self.words[bucket + 1]))
     }
 
     #[inline]
-    fn store(&mut self, game: &G, state: &G::State, bound: Bound) {
-        let (slot, quotient) = self.layout.place(game.key(state));
-        let old = self.words[slot];
-        if let Some(word) = self.layout.update(old, quotient, bound) {
-            self.occupied += usize::from(old == 0);
-            self.words[slot] = word;
+    fn store(&mut self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        let (bucket, quotient) = self.layout.place(game.key(state));
+        let pair = [self.words[bucket], self.words[bucket + 1]];
+        let work = self.layout.work_of(work);
+        if let Some((which, word)) = self.layout.store(pair, quotient, entry, work) {
+            self.occupied += usize::from(pair[which] == 0);
+            self.words[bucket + which] = word;
         }
     }
 
@@ -406,26 +260,34 @@ impl AtomicBoundTable {
 
 impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
     #[inline]
-    fn get(&self, game: &G, state: &G::State) -> Option<Bound> {
-        let (slot, quotient) = self.layout.place(game.key(state));
-        self.layout
-            .read(self.words[slot].load(Ordering::Relaxed), quotient)
+    fn get(&self, game: &G, state: &G::State) -> Option<Entry> {
+        let (bucket, quotient) = self.layout.place(game.key(state));
+        let read = |word: &AtomicU64| {
+            self.layout
+                .read(word.load(Ordering::Relaxed), quotient)
+                .map(|(entry, _)| entry)
+        };
+        read(&self.words[bucket]).or_else(|| read(&self.words[bucket + 1]))
     }
 
     #[inline]
-    fn store(&self, game: &G, state: &G::State, bound: Bound) {
-        let (slot, quotient) = self.layout.place(game.key(state));
-        let word = &self.words[slot];
-        let old = word.load(Ordering::Relaxed);
-        let Some(new) = self.layout.update(old, quotient, bound) else {
+    fn store(&self, game: &G, state: &G::State, entry: Entry, work: u64) {
+        let (bucket, quotient) = self.layout.place(game.key(state));
+        let pair = [
+            self.words[bucket].load(Ordering::Relaxed),
+            self.words[bucket + 1].load(Ordering::Relaxed),
+        ];
+        let work = self.layout.work_of(work);
+        let Some((which, new)) = self.layout.store(pair, quotient, entry, work) else {
             return;
         };
         // A plain store, never a compare-and-swap: on a fresh table nearly every store fills
-        // an empty slot, and a locked instruction waits for the slot's line where a store
-        // does not (it cost a search on two threads a fifth of its time). Two threads that
-        // fill one empty slot at once both count it: `len` may then run ahead by one.
-        word.store(new, Ordering::Relaxed);
-        if old == 0 {
+        // an empty word, and a locked instruction waits for the word's line where a store
+        // does not. A store racing another may undo it (each word is always a whole, true
+        // entry), and two threads that fill one empty word at once both count it: `len` may
+        // then run ahead.
+        self.words[bucket + which].store(new, Ordering::Relaxed);
+        if pair[which] == 0 {
             self.occupied[my_counter()]
                 .0
                 .fetch_add(1, Ordering::Relaxed);
@@ -458,103 +320,5 @@ impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
     #[inline]
     fn prefetch(&self, game: &G, state: &G::State) {
         prefetch(&self.words[self.layout.place(game.key(state)).0]);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn keys(bits: u32) -> impl Iterator<Item = u64> {
-        (0..3000u64).map(move |k| low(k.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ k, bits))
-    }
-
-    #[test]
-    fn different_keys_never_share_slot_and_quotient() {
-        for key_bits in [1, 5, 17, 49, 63, 64] {
-            for slots in [1u64, 16, 1000, 1 << 20] {
-                let layout = Layout::new(key_bits, slots);
-                let mut owner = std::collections::HashMap::new();
-                for key in keys(key_bits) {
-                    let (slot, quotient) = layout.place(key);
-                    assert!(slot < layout.slots());
-                    let first = *owner.entry((slot, quotient)).or_insert(key);
-                    assert_eq!(first, key, "k={key_bits} slots={slots}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn stored_bounds_read_back_exact_or_weaker_and_only_for_their_key() {
-        let bounds = [
-            Bound::exactly(0),
-            Bound::exactly(-5),
-            Bound::new(-3, 7),
-            Bound::at_least(12),
-            Bound::at_most(-40),
-            Bound::exactly(1 << 40),
-            Bound::new(-(1 << 50), 1 << 50),
-            Bound::exactly(Score::MAX),
-            Bound::exactly(-Score::MAX),
-        ];
-        for (key_bits, slots) in [
-            (49, 1 << 23),
-            (64, 1 << 23),
-            (64, 16),
-            (20, 1 << 20),
-            (8, 16),
-        ] {
-            let layout = Layout::new(key_bits, slots);
-            for bound in bounds {
-                let quotient = keys(key_bits).map(|k| layout.place(k).1).max().unwrap();
-                let Some(word) = layout.write(quotient, bound) else {
-                    // Nothing that fits: both sides round to "unknown".
-                    assert!(lower_field(bound.lower, layout.lower_bits).is_none());
-                    continue;
-                };
-                let read = layout.read(word, quotient).unwrap();
-                assert!(
-                    read.lower <= bound.lower && read.upper >= bound.upper,
-                    "{bound:?} {read:?}"
-                );
-                if bound.lower.abs() <= field_max(layout.lower_bits)
-                    && bound.upper.abs() <= field_max(layout.upper_bits)
-                {
-                    assert_eq!(read, bound, "fits, so kept exactly");
-                }
-                if quotient > 0 {
-                    assert_eq!(layout.read(word, quotient - 1), None);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn entries_move_to_a_table_of_another_size_under_their_own_keys() {
-        for key_bits in [1, 5, 20, 49, 64] {
-            for (from, to) in [(16u64, 1 << 12), (1 << 12, 16), (1 << 10, 1 << 10)] {
-                let (old, new) = (Layout::new(key_bits, from), Layout::new(key_bits, to));
-                for (i, key) in keys(key_bits).enumerate() {
-                    let bound = Bound::new(-(i as Score % 50), i as Score % 70);
-                    let (slot, quotient) = old.place(key);
-                    let Some(word) = old.write(quotient, bound) else {
-                        continue; // nothing that fits in fields this narrow
-                    };
-                    let (mixed, read) = old.entry(slot, word).unwrap();
-                    // What the slot holds for the key (weaker where the fields are narrow).
-                    assert_eq!(Some(read), old.read(word, quotient));
-                    assert_eq!(new.place_mixed(mixed), new.place(key), "k={key_bits}");
-                }
-                assert_eq!(old.entry(3, 0), None);
-            }
-        }
-    }
-
-    #[test]
-    fn connect_four_layout_keeps_its_scores_exactly() {
-        let layout = Layout::new(49, 1 << 23);
-        assert_eq!(field_max(layout.lower_bits), (1 << 17) - 1);
-        assert!(field_max(layout.upper_bits) >= (1 << 17) - 1);
     }
 }

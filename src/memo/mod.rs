@@ -38,7 +38,9 @@ mod sharded;
 pub(crate) mod zeroed;
 
 pub use atomic_dense::AtomicDenseTable;
-pub use bounds::{Bound, BoundTable, ConcurrentBoundTable, HashBoundTable, ShardedBoundTable};
+pub use bounds::{
+    Bound, BoundTable, ConcurrentBoundTable, Entry, HashBoundTable, ShardedBoundTable,
+};
 pub use canonical::Canonical;
 pub use concurrent::{ConcurrentMemoTable, TableJob};
 pub use dense::DenseTable;

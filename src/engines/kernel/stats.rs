@@ -16,6 +16,9 @@ pub struct Stats {
     pub known: u64,
     /// States with no move reached (valued by [`Game::payoff`](crate::Game::payoff)).
     pub terminal: u64,
+    /// States passed through by their [forced move](crate::Game::forced_move) (the pruning
+    /// engine neither expands nor stores them).
+    pub forced: u64,
     /// The deepest the search stack went, in states.
     pub max_depth: usize,
     /// Wall-clock time spent searching (including later queries on the [`Solution`](crate::engines::exhaustive::Solution)).
@@ -40,6 +43,7 @@ impl AddAssign for Stats {
         self.hits += other.hits;
         self.known += other.known;
         self.terminal += other.terminal;
+        self.forced += other.forced;
         self.max_depth = self.max_depth.max(other.max_depth);
         self.stored = self.stored.max(other.stored);
         self.elapsed = self.elapsed.max(other.elapsed);

@@ -44,10 +44,10 @@ use split_points::Team;
 /// How the engine turns window searches into an exact value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Driver {
-    /// The default: [`Bisection`](Driver::Bisection) when the game declares value ranges
-    /// ([`Options::ranged`]), [`FullWindow`](Driver::FullWindow) when it does not: with
-    /// a narrow range bisection searches far fewer states than the full window; without one,
-    /// bisection must halve the whole `i64` range (docs/performance.md).
+    /// The default: [`OutsideIn`](Driver::OutsideIn) when the game declares value ranges
+    /// ([`Options::ranged`]), [`FullWindow`](Driver::FullWindow) when it does not: with a
+    /// narrow range null windows search far fewer states than the full window; without one,
+    /// they must halve the whole `i64` range.
     #[default]
     Auto,
     /// One search with the widest window. Best without a value range.
@@ -59,6 +59,11 @@ pub enum Driver {
     /// MTD(f): null-window searches that step from a guess (0) towards the value, each one
     /// starting at the last result.
     Mtdf,
+    /// Bisection's probes near the ends of the interval first, then, once one has raised the
+    /// bottom and one lowered the top with 0 still inside, MTD(f) from 0. A probe near an end
+    /// is cheap (in Connect Four: a quick win, or no quick loss); one near 0 is not, and a
+    /// value near 0 needs its neighbours probed anyway: MTD(f) probes nothing else there.
+    OutsideIn,
 }
 
 /// The pruning engine's options: the driver, the limits, and whether to use the game's
@@ -255,8 +260,10 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     }
 
     /// An optimal line of play from `state` (with `player` to move) to a state with no move:
-    /// at each state, the first move in the game's order that keeps the state's value, proved
-    /// by one null-window search of that move's child.
+    /// at each state, the move the table holds as the state's best if it keeps the state's
+    /// value, else the first move in the game's order that does, each proved by one
+    /// null-window search of the move's child. (Which of equally good moves the line takes may
+    /// so depend on what the table holds: on the searches before, and their threads.)
     pub fn line_from(&mut self, state: &G::State, player: Player) -> Result<Vec<Ply<G>>, Error> {
         let mut line = Vec::new();
         let mut state = state.clone();
@@ -270,11 +277,21 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
                 return Ok(line);
             }
             let value = self.value_of(&state)?;
+            // The table's best move first (its search proved it), then the others in order.
+            let hint = self
+                .table
+                .get(self.game, &state)
+                .and_then(|entry| entry.best)
+                .map(usize::from)
+                .filter(|&best| best < moves.len());
+            let order = hint
+                .into_iter()
+                .chain((0..moves.len()).filter(|&i| Some(i) != hint));
             let mut chosen = None;
-            for mv in &moves {
-                let step = self.game.play(&state, mv);
+            for index in order {
+                let step = self.game.play(&state, &moves[index]);
                 if self.keeps(&step.next, step.gain, step.turn, value)? {
-                    chosen = Some((mv.clone(), step));
+                    chosen = Some((moves[index].clone(), step));
                     break;
                 }
             }
@@ -362,14 +379,19 @@ struct Narrowing {
     high: Score,
     /// MTD(f)'s guess: the last result.
     guess: Score,
+    /// Outside-in: whether a probe has raised the bottom, and one lowered the top; whether it
+    /// has turned to MTD(f).
+    raised: bool,
+    lowered: bool,
+    stepping: bool,
 }
 
 impl Narrowing {
-    /// The interval `low..=high` searched with `driver`; `Auto` becomes bisection when the
+    /// The interval `low..=high` searched with `driver`; `Auto` becomes outside-in when the
     /// ranges are declared (`declared`), else the full window.
     fn new(driver: Driver, declared: bool, low: Score, high: Score) -> Self {
         let driver = match driver {
-            Driver::Auto if declared => Driver::Bisection,
+            Driver::Auto if declared => Driver::OutsideIn,
             Driver::Auto => Driver::FullWindow,
             driver => driver,
         };
@@ -378,6 +400,9 @@ impl Narrowing {
             low,
             high,
             guess: 0.clamp(low, high),
+            raised: false,
+            lowered: false,
+            stepping: false,
         }
     }
 
@@ -394,7 +419,11 @@ impl Narrowing {
                 let middle = probe_point(low, high);
                 (middle, middle + 1)
             }
-            Driver::Mtdf => {
+            Driver::OutsideIn if !self.stepping => {
+                let middle = probe_point(low, high);
+                (middle, middle + 1)
+            }
+            Driver::Mtdf | Driver::OutsideIn => {
                 let beta = if self.guess == low {
                     low + 1
                 } else {
@@ -416,6 +445,19 @@ impl Narrowing {
             (self.low, self.high) = (result, result);
         }
         self.guess = result.clamp(self.low, self.high.max(self.low));
+        self.raised |= self.low > before.0;
+        self.lowered |= self.high < before.1;
+        // Outside-in turns to MTD(f), guessing 0, once the value is bracketed around 0.
+        if self.driver == Driver::OutsideIn
+            && !self.stepping
+            && self.raised
+            && self.lowered
+            && self.low < 0
+            && self.high >= 0
+        {
+            self.stepping = true;
+            self.guess = 0;
+        }
         (self.low, self.high) != before
     }
 }
@@ -449,7 +491,7 @@ fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     let (low, high) = options.range.range(game, state);
     let mut known = Bound::new(low.max(-Score::MAX), high);
     if let Some(stored) = table.get(game, state) {
-        known = known.intersect(stored);
+        known = known.intersect(stored.bound);
     }
     Ok(Err(Narrowing::new(
         options.driver,

@@ -8,10 +8,22 @@
 //! Per-move gains and extra turns shift and flip the window: a child reached by a move of gain
 //! `g` that passes the turn is searched in `(g − beta, g − alpha)`; one that keeps the turn in
 //! `(alpha − g, beta − g)`.
+//!
+//! A state whose [forced move](Game::forced_move) the game knows is never opened: the search
+//! plays the forced move and goes on from the state it leads to, the moves of the chain folded
+//! into one step (their gains added, their turns composed). Before a state's first move is
+//! searched, every child is looked at without a search (enhanced transposition cutoff: its known
+//! value, the game's range, the table's entry), and a child that leads where an earlier one does
+//! (a table that keeps mirror images as one) is dropped. When the state closes, its entry keeps
+//! its bound, the move that was best (or cut it off), which the optimal line follows, and the
+//! states its search expanded, by which a fixed table chooses what to keep.
 
 use std::sync::Arc;
 
 mod sharing;
+mod steps;
+
+use steps::{child_window, follow_forced, move_bounds, move_value};
 
 use super::split_points::{Next, SplitPoint, Team};
 use crate::engines::kernel::{
@@ -19,8 +31,8 @@ use crate::engines::kernel::{
     valid,
 };
 use crate::error::Error;
-use crate::game::{Game, Score, Turn};
-use crate::memo::{Bound, BoundTable};
+use crate::game::{Game, Score, Step, Turn};
+use crate::memo::{Bound, BoundTable, Entry};
 
 /// How many stores pass between two checks of cancellation (a parallel helper stops soon
 /// after its split point is cut off: a window search can take well under a millisecond).
@@ -37,6 +49,8 @@ struct Frame<G: Game> {
     /// frame is on top).
     moves_start: usize,
     next_move: usize,
+    /// How many moves the game lists for the state.
+    listed: usize,
     /// The window as entered (narrowed to the known range): `best ≤ alpha0` means fail-low.
     alpha0: Score,
     alpha: Score,
@@ -46,7 +60,11 @@ struct Frame<G: Game> {
     high: Score,
     /// The best move value so far; `Score::MIN` until one is valued.
     best: Score,
-    /// The move being searched above this frame: its gain, turn rule and the child's window.
+    /// The index, in the game's order, of the move that gave `best` ([`NO_MOVE`]: none).
+    best_index: u32,
+    /// The move being searched above this frame: its index in the game's order, its gain and
+    /// turn rule (of the chain of forced moves it starts), and the child's window.
+    searching: u32,
     gain: Score,
     turn: Turn,
     child_alpha: Score,
@@ -56,10 +74,19 @@ struct Frame<G: Game> {
     opened_at: u64,
 }
 
+/// No move (a frame's best before a move is valued, or a move whose index is past the table's).
+const NO_MOVE: u32 = u32::MAX;
+
 /// The reusable buffers of a pruning search.
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G>>,
     moves: Vec<G::Move>,
+    /// Each move's index in the game's order of the state's moves (`moves` may hold them in
+    /// another: the table's best first).
+    order: Vec<u32>,
+    /// Each move's step to the end of the forced moves after it, where the frame's look at its
+    /// children made it already (taken when the move is searched).
+    steps: Vec<Option<Step<G::State>>>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
@@ -87,6 +114,8 @@ impl<G: Game> Default for Search<G> {
         Search {
             frames: Vec::new(),
             moves: Vec::new(),
+            order: Vec::new(),
+            steps: Vec::new(),
             fresh: Vec::new(),
             stores: 0,
             team: None,
@@ -100,66 +129,8 @@ impl<G: Game> Default for Search<G> {
     }
 }
 
-/// `value` clamped to the range every score lies in.
-#[inline]
-fn clamp(value: i128) -> Score {
-    value.clamp(-i128::from(Score::MAX), i128::from(Score::MAX)) as Score
-}
-
-/// The window in which to search the child of a move with `gain` and `turn`.
-#[inline]
-fn child_window(alpha: Score, beta: Score, gain: Score, turn: Turn) -> (Score, Score) {
-    match (turn, gain) {
-        (Turn::Pass, 0) => (-beta, -alpha),
-        (Turn::Keep, 0) => (alpha, beta),
-        (Turn::Pass, _) => (
-            clamp(i128::from(gain) - i128::from(beta)),
-            clamp(i128::from(gain) - i128::from(alpha)),
-        ),
-        (Turn::Keep, _) => (
-            clamp(i128::from(alpha) - i128::from(gain)),
-            clamp(i128::from(beta) - i128::from(gain)),
-        ),
-    }
-}
-
-/// A move's value for its mover, from its child's search result.
-///
-/// In range, `gain ± child` is the answer (a bound of the same kind the child's result is).
-/// Out of range, it depends on what the child's result says: an exact value, or a bound that
-/// puts the move's value itself out of range, is an overflow; a bound that only fails to say
-/// anything within range is clamped (it is still a true bound).
-#[inline]
-fn move_value(
-    gain: Score,
-    turn: Turn,
-    child: Score,
-    window: (Score, Score),
-    exact: bool,
-) -> Result<Score, Error> {
-    let sum = match turn {
-        Turn::Pass => i128::from(gain) - i128::from(child),
-        Turn::Keep => i128::from(gain) + i128::from(child),
-    };
-    if (-i128::from(Score::MAX)..=i128::from(Score::MAX)).contains(&sum) {
-        return Ok(sum as Score);
-    }
-    // The child's result is an upper bound (fail-low), a lower bound (fail-high) or exact.
-    let child_upper = !exact && child <= window.0;
-    let child_lower = !exact && child >= window.1;
-    let (upper, lower) = match turn {
-        Turn::Pass => (child_lower, child_upper),
-        Turn::Keep => (child_upper, child_lower),
-    };
-    match (sum > 0, upper, lower) {
-        (true, true, _) => Ok(Score::MAX),
-        (false, _, true) => Ok(-Score::MAX),
-        _ => Err(Error::ScoreOverflow),
-    }
-}
-
 /// What the table and the game already say of a state's value, if that answers the window.
-enum Entry {
+enum Entered {
     /// The answer, with whether it is the exact value (not only a bound that decides).
     Done(Score, bool),
     /// A frame was pushed.
@@ -174,6 +145,8 @@ impl<G: Game> Search<G> {
         }
         self.frames.clear();
         self.moves.clear();
+        self.order.clear();
+        self.steps.clear();
     }
 
     /// Searches `state` in the window `(alpha, beta)` (`alpha < beta`), fail-soft.
@@ -207,13 +180,22 @@ impl<G: Game> Search<G> {
         guard: RunGuard<'_>,
     ) -> Result<(Score, bool), Error> {
         debug_assert!(alpha < beta);
-        if let Some(value) = game.known_value(state) {
-            stats.known += 1;
-            return valid(value).map(|value| (value, true));
+        // The state's own forced moves are followed as a move's are: as one step to the end.
+        let root = Step {
+            next: state.clone(),
+            gain: 0,
+            turn: Turn::Keep,
+        };
+        let (step, known) = follow_forced(game, root, stats)?;
+        let window = child_window(alpha, beta, step.gain, step.turn);
+        if let Some(known) = known {
+            return move_value(step.gain, step.turn, known, window, true)
+                .map(|value| (value, true));
         }
-        let result = match self.enter(game, table, range, state.clone(), alpha, beta, stats) {
-            Ok(Entry::Done(value, exact)) => Ok((value, exact)),
-            Ok(Entry::Opened) => self
+        let (gain, turn) = (step.gain, step.turn);
+        let result = match self.enter(game, table, range, step.next, window.0, window.1, stats) {
+            Ok(Entered::Done(value, exact)) => Ok((value, exact)),
+            Ok(Entered::Opened) => self
                 .run(game, table, range, stats, guard)
                 .map(|value| (value, false)),
             Err(error) => Err(error),
@@ -222,12 +204,16 @@ impl<G: Game> Search<G> {
         // A deep search's stack is not kept between searches (see the exhaustive engine).
         self.frames.shrink_to(KEPT_FRAMES);
         self.moves.shrink_to(KEPT_FRAMES);
+        self.order.shrink_to(KEPT_FRAMES);
+        self.steps.shrink_to(KEPT_FRAMES);
         guard.release(&mut self.reported);
-        result
+        let (child, exact) = result?;
+        move_value(gain, turn, child, window, exact).map(|value| (value, exact))
     }
 
     /// Answers `state` from the game's range and the table if they decide the window; else
-    /// pushes its frame (or values it by its payoff if it has no move).
+    /// pushes its frame (or values it by its payoff if it has no move) and looks at its
+    /// children ([`transpositions`](Self::transpositions)).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn enter<T: BoundTable<G>, R: RangeSource<G>>(
@@ -239,7 +225,7 @@ impl<G: Game> Search<G> {
         alpha: Score,
         beta: Score,
         stats: &mut Stats,
-    ) -> Result<Entry, Error> {
+    ) -> Result<Entered, Error> {
         let (low, high) = range.range(game, &state);
         let (mut low, mut high) = (low.max(-Score::MAX), high);
         // The game's range first: when it decides, the table (a likely cache miss) is spared.
@@ -247,8 +233,8 @@ impl<G: Game> Search<G> {
             return Ok(done);
         }
         if let Some(known) = table.get(game, &state) {
-            low = low.max(known.lower);
-            high = high.min(known.upper);
+            low = low.max(known.bound.lower);
+            high = high.min(known.bound.upper);
             if let Some(done) = decided(low, high, alpha, beta) {
                 stats.hits += 1;
                 return Ok(done);
@@ -260,8 +246,10 @@ impl<G: Game> Search<G> {
         self.moves.append(&mut self.fresh);
         if count == 0 {
             stats.terminal += 1;
-            return valid(game.payoff(&state)).map(|value| Entry::Done(value, true));
+            return valid(game.payoff(&state)).map(|value| Entered::Done(value, true));
         }
+        self.order.extend(0..count as u32);
+        self.steps.resize_with(self.moves.len(), || None);
         stats.expanded += 1;
         if T::PREFETCH {
             for mv in &self.moves[moves_start..] {
@@ -273,12 +261,15 @@ impl<G: Game> Search<G> {
             state,
             moves_start,
             next_move: moves_start,
+            listed: count,
             alpha0: alpha,
             alpha,
             beta: beta.min(high),
             low,
             high,
             best: Score::MIN,
+            best_index: NO_MOVE,
+            searching: NO_MOVE,
             gain: 0,
             turn: Turn::Pass,
             child_alpha: 0,
@@ -286,7 +277,94 @@ impl<G: Game> Search<G> {
             opened_at: stats.expanded,
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
-        Ok(Entry::Opened)
+        self.transpositions(game, table, range, stats)?;
+        Ok(Entered::Opened)
+    }
+
+    /// Enhanced transposition cutoff: before the top frame's first move is searched, every
+    /// move's child is looked at without a search (its known value, the forced moves after it,
+    /// the game's range and the table's entry). A move whose value is known, or known to be no
+    /// more than the window's bottom, is dropped from the moves to search; one known to reach
+    /// the window's top cuts the frame off; the largest value a move is known to reach raises
+    /// the window's bottom (and the frame's best, which that move's search then proves or
+    /// raises).
+    fn transpositions<T: BoundTable<G>, R: RangeSource<G>>(
+        &mut self,
+        game: &G,
+        table: &T,
+        range: &R,
+        stats: &mut Stats,
+    ) -> Result<(), Error> {
+        let top = self.frames.len() - 1;
+        let frame = &mut self.frames[top];
+        let end = self.moves.len();
+        let mut keep = frame.moves_start;
+        for index in frame.moves_start..end {
+            let step = game.play(&frame.state, &self.moves[index]);
+            let (step, known) = follow_forced(game, step, stats)?;
+            let mut entry_found = false;
+            let (low, high) = match known {
+                Some(value) => {
+                    let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
+                    let value = move_value(step.gain, step.turn, value, window, true)?;
+                    (value, value)
+                }
+                None => {
+                    let (low, high) = range.range(game, &step.next);
+                    let mut child = Bound::new(low.max(-Score::MAX), high);
+                    if let Some(entry) = table.get(game, &step.next) {
+                        child = child.intersect(entry.bound);
+                        entry_found = true;
+                    }
+                    move_bounds(&step, child)
+                }
+            };
+            let move_index = self.order[index];
+            if low == high || low >= frame.beta || high <= frame.alpha {
+                // Decided without a search: a value, a cut-off, or no better than the bottom.
+                stats.hits += u64::from(entry_found);
+                if raise(
+                    frame,
+                    if low >= frame.beta { low } else { high },
+                    move_index,
+                ) {
+                    frame.next_move = end;
+                    keep = frame.moves_start;
+                    break;
+                }
+                continue;
+            }
+            // A move that leads where an earlier one does (the same state, or one the table
+            // keeps as the same: a mirror image) is worth what that one is.
+            let fingerprint = table.fingerprint(game, &step.next);
+            let twin = fingerprint.is_some()
+                && (frame.moves_start..keep).any(|kept| {
+                    let earlier = self.steps[kept].as_ref().expect("a kept move's step");
+                    earlier.gain == step.gain
+                        && earlier.turn == step.turn
+                        && table.fingerprint(game, &earlier.next) == fingerprint
+                        && table.same(game, &earlier.next, &step.next)
+                });
+            if twin {
+                continue;
+            }
+            if low > frame.alpha {
+                frame.alpha = low;
+                if low > frame.best {
+                    frame.best = low;
+                    frame.best_index = move_index;
+                }
+            }
+            self.moves.swap(keep, index);
+            self.order.swap(keep, index);
+            self.steps[keep] = Some(step);
+            keep += 1;
+        }
+        // The moves to search are the ones kept, in their order.
+        self.moves.truncate(keep);
+        self.order.truncate(keep);
+        self.steps.truncate(keep);
+        Ok(())
     }
 
     /// Runs the open frames to completion; the bottom frame's result is the answer.
@@ -314,21 +392,26 @@ impl<G: Game> Search<G> {
             let mut pending = None;
             let mut wait = false;
             while let Some(index) = next_move(frame, split, end, &mut wait) {
-                let step = game.play(&frame.state, &self.moves[index]);
+                let (step, known) = match self.steps[index].take() {
+                    Some(step) => (step, None),
+                    None => {
+                        follow_forced(game, game.play(&frame.state, &self.moves[index]), stats)?
+                    }
+                };
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
-                let Some(known) = game.known_value(&step.next) else {
-                    pending = Some((step, window));
+                let Some(known) = known else {
+                    pending = Some((step, window, index));
                     break;
                 };
-                stats.known += 1;
-                let value = move_value(step.gain, step.turn, valid(known)?, window, true)?;
-                if raise(frame, value) {
+                let value = move_value(step.gain, step.turn, known, window, true)?;
+                if raise(frame, value, self.order[index]) {
                     cut(frame, split, end);
                 }
             }
-            if let Some((step, window)) = pending {
+            if let Some((step, window, index)) = pending {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
+                frame.searching = self.order[index];
                 (frame.child_alpha, frame.child_beta) = window;
                 let entry = self.enter(game, table, range, step.next, window.0, window.1, stats)?;
                 // The stack grew: checked when its buffers' capacity changes, not per node.
@@ -345,7 +428,7 @@ impl<G: Game> Search<G> {
                         )?;
                     }
                 }
-                if let Entry::Done(value, exact) = entry {
+                if let Entered::Done(value, exact) = entry {
                     self.child_done(top, value, exact)?;
                 }
                 continue;
@@ -361,6 +444,8 @@ impl<G: Game> Search<G> {
                 self.withdraw_from(self.frames.len());
             }
             self.moves.truncate(done.moves_start);
+            self.order.truncate(done.moves_start);
+            self.steps.truncate(done.moves_start);
             debug_assert!(done.best != Score::MIN, "a frame has at least one move");
             let result = done.best.clamp(done.low, done.high);
             let bound = if done.best <= done.alpha0 {
@@ -370,7 +455,16 @@ impl<G: Game> Search<G> {
             } else {
                 Bound::exactly(result)
             };
-            table.store(game, &done.state, bound);
+            let mut entry = Entry::new(bound);
+            if let Ok(best) = u16::try_from(done.best_index) {
+                entry = entry.with_best(best);
+            }
+            table.store(
+                game,
+                &done.state,
+                entry,
+                stats.expanded - done.opened_at + 1,
+            );
             self.stores += 1;
             let mut unwound = false;
             if self.stores.is_multiple_of(CANCEL_EVERY) {
@@ -411,7 +505,7 @@ impl<G: Game> Search<G> {
         let frame = &mut self.frames[index];
         let window = (frame.child_alpha, frame.child_beta);
         let value = move_value(frame.gain, frame.turn, child, window, exact)?;
-        if raise(frame, value) {
+        if raise(frame, value, frame.searching) {
             cut(frame, split_of(index, &self.splits), end);
         }
         Ok(())
@@ -423,8 +517,11 @@ impl<G: Game> Search<G> {
         table: &T,
         guard: RunGuard<'_>,
     ) -> Result<(), Error> {
-        let stack =
-            buffer_bytes(&self.frames) + buffer_bytes(&self.moves) + buffer_bytes(&self.fresh);
+        let stack = buffer_bytes(&self.frames)
+            + buffer_bytes(&self.moves)
+            + buffer_bytes(&self.order)
+            + buffer_bytes(&self.steps)
+            + buffer_bytes(&self.fresh);
         guard.check(
             table.peak_bytes(CHECK_EVERY),
             &mut self.reported,
@@ -438,13 +535,13 @@ impl<G: Game> Search<G> {
 
 /// The answer a known range `low..=high` gives for the window `(alpha, beta)`, if it decides.
 #[inline]
-fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entry> {
+fn decided(low: Score, high: Score, alpha: Score, beta: Score) -> Option<Entered> {
     if low >= high {
-        Some(Entry::Done(low, true))
+        Some(Entered::Done(low, true))
     } else if high <= alpha {
-        Some(Entry::Done(high, false))
+        Some(Entered::Done(high, false))
     } else if low >= beta {
-        Some(Entry::Done(low, false))
+        Some(Entered::Done(low, false))
     } else {
         None
     }
@@ -482,7 +579,7 @@ fn next_move<G: Game>(
         Next::Move(offset, best) => {
             let index = frame.moves_start + offset;
             // The helpers' values so far raise the window's bottom; none reached its top.
-            raise(frame, best);
+            raise(frame, best, NO_MOVE);
             Some(index)
         }
         Next::Wait => {
@@ -490,7 +587,7 @@ fn next_move<G: Game>(
             None
         }
         Next::Done(best) => {
-            raise(frame, best);
+            raise(frame, best, NO_MOVE);
             None
         }
     }
@@ -505,55 +602,17 @@ fn cut<G: Game>(frame: &mut Frame<G>, split: Option<&SplitPoint<G>>, end: usize)
     }
 }
 
-/// Takes a move's value into its frame; true on a cut-off (the value reaches `beta`).
+/// Takes the value of the move whose index in the game's order is `index` into its frame
+/// ([`NO_MOVE`]: the helpers' best); true on a cut-off (the value reaches `beta`).
 #[inline]
-fn raise<G: Game>(frame: &mut Frame<G>, value: Score) -> bool {
-    frame.best = frame.best.max(value);
+fn raise<G: Game>(frame: &mut Frame<G>, value: Score, index: u32) -> bool {
+    if value > frame.best {
+        frame.best = value;
+        frame.best_index = index;
+    }
     if value >= frame.beta {
         return true;
     }
     frame.alpha = frame.alpha.max(value);
     false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn windows_shift_and_flip_with_gains_and_clamp_at_the_ends() {
-        assert_eq!(child_window(-3, 5, 0, Turn::Pass), (-5, 3));
-        assert_eq!(child_window(-3, 5, 2, Turn::Pass), (-3, 5));
-        assert_eq!(child_window(-3, 5, 2, Turn::Keep), (-5, 3));
-        let max = Score::MAX;
-        assert_eq!(child_window(-max, max, max, Turn::Pass), (0, max));
-        assert_eq!(child_window(-max, max, -max, Turn::Keep), (0, max));
-    }
-
-    #[test]
-    fn out_of_range_move_values_are_overflows_only_when_they_must_be() {
-        let max = Score::MAX;
-        // An exact child: the move's value really overflows.
-        assert_eq!(
-            move_value(max, Turn::Pass, -1, (-5, 5), true),
-            Err(Error::ScoreOverflow)
-        );
-        // Child fail-high (a lower bound ≥ 5): the move is at most max − 5... in range.
-        assert_eq!(move_value(max, Turn::Pass, 5, (-5, 5), false), Ok(max - 5));
-        // Child fail-low at −5 (value ≤ −5): the move is at least max + 5: a true overflow.
-        assert_eq!(
-            move_value(max, Turn::Pass, -5, (-5, 5), false),
-            Err(Error::ScoreOverflow)
-        );
-        // Child fail-high at 5 with a turn kept and a gain of max: the move is at least
-        // max + 5 — overflow; with a fail-low the move is at most max + (−5)... in range.
-        assert_eq!(
-            move_value(max, Turn::Keep, 5, (-5, 5), false),
-            Err(Error::ScoreOverflow)
-        );
-        // Child fail-low at max (value ≤ max): the move (gain −max, turn kept) is at most 0.
-        assert_eq!(move_value(-max, Turn::Keep, max, (max, max), false), Ok(0));
-        // A bound that only says "at most more than max" is clamped.
-        assert_eq!(move_value(10, Turn::Keep, max, (max, max), false), Ok(max));
-    }
 }

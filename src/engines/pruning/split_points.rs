@@ -26,9 +26,15 @@ use crate::game::{Game, Score};
 pub(crate) struct SplitPoint<G: Game> {
     /// The state.
     pub(crate) state: G::State,
-    /// How many moves it has (offsets below index its moves in the game's order; a helper
-    /// asks the game for them again, as the state alone determines them).
+    /// How many moves the split point hands out: offset `k` below is the move whose index in
+    /// the game's order is `order[k]` (a helper asks the game for the state's moves again, as
+    /// the state alone determines them).
     pub(crate) moves: usize,
+    /// The index in the game's order of each move, by offset (the owner may have put the
+    /// table's best first).
+    pub(crate) order: Box<[u32]>,
+    /// How many moves the game lists for the state.
+    pub(crate) listed: usize,
     /// The window of the state's search when it was published (the bottom may have risen
     /// since: `best`).
     pub(crate) alpha: Score,
@@ -81,20 +87,24 @@ impl<G: Game> SplitPoint<G> {
     /// The most moves a split point can hand out.
     pub(crate) const MOST_MOVES: usize = u32::MAX as usize >> 1;
 
-    /// A split point of `state`, whose moves from offset `next` on are not taken yet (at most
+    /// A split point of `state`, whose moves are those of the game's order at `order` (of the
+    /// `listed` moves the game lists), from offset `next` on not taken yet (at most
     /// [`MOST_MOVES`](Self::MOST_MOVES) moves).
     pub(crate) fn new(
         state: G::State,
-        moves: usize,
+        (order, listed): (Box<[u32]>, usize),
         window: (Score, Score),
         next: usize,
         height: usize,
         parent: Option<Arc<SplitPoint<G>>>,
     ) -> Self {
+        let moves = order.len();
         debug_assert!(moves <= Self::MOST_MOVES && next <= moves);
         SplitPoint {
             state,
             moves,
+            order,
+            listed,
             alpha: window.0,
             beta: window.1,
             height,

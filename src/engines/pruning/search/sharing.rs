@@ -59,9 +59,10 @@ impl<G: Game> Search<G> {
                 continue;
             }
             let height = self.under.as_ref().map_or(0, |under| under.height + 1) + index;
+            let order = self.order[frame.moves_start..end].into();
             let split = Arc::new(SplitPoint::new(
                 frame.state.clone(),
-                end - frame.moves_start,
+                (order, frame.listed),
                 (frame.alpha, frame.beta),
                 frame.next_move - frame.moves_start,
                 height,
@@ -85,6 +86,8 @@ impl<G: Game> Search<G> {
             self.withdraw_from(index + 1);
             self.frames.truncate(index + 1);
             self.moves.truncate(end);
+            self.order.truncate(end);
+            self.steps.truncate(end);
         }
         true
     }
@@ -199,13 +202,13 @@ impl<G: Game> Search<G> {
     ) -> Result<Score, Error> {
         game.moves(&split.state, &mut self.fresh);
         let count = self.fresh.len();
-        let mv = self.fresh.drain(..).nth(offset);
+        let mv = self.fresh.drain(..).nth(split.order[offset] as usize);
         self.fresh.clear();
-        let (Some(mv), true) = (mv, count == split.moves) else {
+        let (Some(mv), true) = (mv, count == split.listed) else {
             return Err(Error::InvalidState(format!(
                 "a state had {} moves, then {count}: the game's moves are not determined by \
                  the state (run gamesolver::check on it)",
-                split.moves
+                split.listed
             )));
         };
         let step = game.play(&split.state, &mv);

@@ -1,0 +1,138 @@
+//! Connect Four in words: a position from the columns played, a score's meaning, a board as
+//! text.
+
+use super::{ConnectFour, EMPTY, Position};
+use crate::error::Error;
+use crate::game::Score;
+
+impl ConnectFour {
+    /// The position reached by playing `moves` from the empty board: column numbers from 1,
+    /// one character each (`1`–`9`, then `a`, `b`, … for columns 10 and up, on wide boards).
+    /// Refused, naming the move and the column, if a column does not exist or is full, or a
+    /// move follows a winning one.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// assert_eq!(game.position("4453").unwrap().stones(), 4);
+    /// let error = game.position("448").unwrap_err().to_string();
+    /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
+    /// ```
+    pub fn position(&self, moves: &str) -> Result<Position, Error> {
+        let mut position = EMPTY;
+        for (index, symbol) in moves.chars().enumerate() {
+            let illegal = |problem: String| Error::IllegalMove {
+                number: index + 1,
+                column: symbol.to_string(),
+                problem,
+            };
+            let column = match symbol.to_digit(36) {
+                Some(0) | None => {
+                    return Err(illegal(format!(
+                        "{symbol:?} is not a column (columns are 1-9, then a, b, c, ...)"
+                    )));
+                }
+                Some(number) if number > self.width => {
+                    return Err(illegal(format!(
+                        "there is no column {symbol} on a board {} columns wide",
+                        self.width
+                    )));
+                }
+                Some(number) => number - 1,
+            };
+            if position.won {
+                return Err(illegal(
+                    "the game was already won by the move before".into(),
+                ));
+            }
+            let cell = self.playable(position.mask) & self.column_cells(column);
+            if cell == 0 {
+                return Err(illegal(format!("column {symbol} is full")));
+            }
+            let made = self.winning_cells(position.current | cell, position.mask | cell);
+            position = self.drop_stone(&position, column, cell, made);
+        }
+        Ok(position)
+    }
+
+    /// What a score means for the side to move at a position with `stones` stones, in words.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// assert_eq!(game.meaning(0, 1), "the first player (to move) wins with its 21st stone");
+    /// assert_eq!(game.meaning(3, -18), "the second player (to move) loses: the first player wins with its 4th stone");
+    /// assert_eq!(game.meaning(0, 0), "a draw");
+    /// ```
+    pub fn meaning(&self, stones: usize, score: Score) -> String {
+        if score == 0 {
+            return "a draw".into();
+        }
+        let to_move = if stones.is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        };
+        let other = if stones.is_multiple_of(2) {
+            "second"
+        } else {
+            "first"
+        };
+        // The winner moves when the stones before its winning one have its parity.
+        let winner_parity = (stones as Score + Score::from(score < 0)) % 2;
+        let wanted = |before: Score| before.rem_euclid(2) == winner_parity;
+        let magnitude = score.abs();
+        let before = [
+            self.cells() + 1 - 2 * magnitude,
+            self.cells() - 2 * magnitude,
+        ]
+        .into_iter()
+        .find(|&before| wanted(before))
+        .unwrap_or(0);
+        let nth = ordinal(before / 2 + 1);
+        if score > 0 {
+            format!("the {to_move} player (to move) wins with its {nth} stone")
+        } else {
+            format!(
+                "the {to_move} player (to move) loses: the {other} player wins with its {nth} stone"
+            )
+        }
+    }
+
+    /// The position's board as text, top row first: `X` for the first player, `O` for the
+    /// second, `.` for empty.
+    pub fn render(&self, position: &Position) -> String {
+        let first = if position.stones.is_multiple_of(2) {
+            position.current
+        } else {
+            position.current ^ position.mask
+        };
+        let mut text = String::new();
+        for row in (0..self.height).rev() {
+            for column in 0..self.width {
+                let cell = 1u64 << (column * (self.height + 1) + row);
+                text.push(match (position.mask & cell != 0, first & cell != 0) {
+                    (false, _) => '.',
+                    (true, true) => 'X',
+                    (true, false) => 'O',
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, …, `11th`, `21st`.
+fn ordinal(number: Score) -> String {
+    let suffix = match (number % 10, number % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{number}{suffix}")
+}
