@@ -2,14 +2,15 @@
 //! memory budget, without making a position of a millisecond pay for gigabytes.
 //!
 //! A fixed bound table costs what its pages cost when first written, and a search writes all
-//! over it: a 4 GiB table costs seconds before a quick position is done, while the empty 7×6
-//! board, with the 64 MiB that suit quick positions, does not finish in ten minutes (it
-//! overwrites what it needs again). So the search starts on [`FIRST_BYTES`]; each time it runs
-//! past its stage's time (about as long as filling that table takes) it stops, its entries move
-//! to a table [`GROWTH`] times as large, and it searches again from there, losing only the
-//! window it was in (whose proofs are in the table it takes along). The last table is the
-//! largest power of two within half the budget (the rest is the search's and the line's); its
-//! stage has no time of its own. Figures: docs/performance.md (issue 25).
+//! over it: a 4 GiB table costs seconds before a quick position is done, while a search much
+//! longer than its table can hold overwrites what it needs again. So one position's search
+//! starts on [`POSITION_BYTES`] (which holds the empty 7×6 board's search, its costly entries
+//! kept); each time it runs past its stage's time it stops, its entries move to a table
+//! [`GROWTH`] times as large, and it searches again from there, losing only the window it was
+//! in (whose proofs are in the table it takes along). A batch starts smaller, on
+//! [`FIRST_BYTES`], as its positions are mostly quick. The last table is the largest power of
+//! two within half the budget (the rest is the search's and the line's); its stage has no time
+//! of its own.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,12 +26,19 @@ use crate::{
     },
 };
 
-/// The first table: 2²⁰ slots, which a search fills in about a second.
+/// A batch's first table: 2²⁰ words, which a search fills in about a second.
 const FIRST_BYTES: u64 = 8 << 20;
 
-/// How long the search runs on the first table before it moves to a larger one (about as long
+/// How long a batch searches on its first table before it moves to a larger one (about as long
 /// as it takes to fill it); [`GROWTH`] times as long on each table that many times as large.
 const FIRST_STAGE: Duration = Duration::from_secs(1);
+
+/// One position's first table: 2²³ words (c4's faster table on the empty 7×6 board has the
+/// same 64 MiB), on which it searches for [`POSITION_STAGE`] before it grows.
+const POSITION_BYTES: u64 = 64 << 20;
+
+/// How long one position searches on its first table.
+const POSITION_STAGE: Duration = Duration::from_secs(64);
 
 /// How much larger each table is than the one before, and each stage's time than the last.
 const GROWTH: u32 = 8;
@@ -53,7 +61,7 @@ pub(super) struct Stages {
 impl Stages {
     /// The stages for a solve under `limits`.
     pub(super) fn new(limits: Limits) -> Stages {
-        Stages::starting(limits, FIRST_BYTES, FIRST_STAGE)
+        Stages::starting(limits, POSITION_BYTES, POSITION_STAGE)
     }
 
     /// The stages for a solve under `limits` whose first table has `bytes` and runs for `time`.
@@ -383,10 +391,7 @@ mod tests {
             let out_of_time = stages.after(Err(out_of_time), last);
             assert!(matches!(out_of_time, Ok(None)));
         }
-        assert_eq!(
-            seen,
-            vec![(8, Some(1)), (64, Some(8)), (512, Some(64)), (4096, None)]
-        );
+        assert_eq!(seen, vec![(64, Some(64)), (512, Some(512)), (4096, None)]);
         // A small budget: one stage, the largest table already.
         let small = Stages::new(Limits::with_memory_budget(6 * MIB));
         assert_eq!((small.bytes(), small.next().1), (2 * MIB, true));
@@ -397,7 +402,7 @@ mod tests {
         let limits = Limits::with_memory_budget(1 << 30).time_limit(Duration::from_millis(300));
         let mut stages = Stages::new(limits);
         let (stage, last) = stages.next();
-        assert!(last, "300 ms left is less than the first stage's second");
+        assert!(last, "300 ms left is less than the first stage's minute");
         assert!(stage.time_limit.unwrap() <= Duration::from_millis(300));
         let out_of_time = Error::TimeLimit {
             limit: Duration::from_millis(299),

@@ -84,9 +84,10 @@ pub(crate) struct Search<G: Game> {
     /// Each move's index in the game's order of the state's moves (`moves` may hold them in
     /// another: the table's best first).
     order: Vec<u32>,
-    /// Each move's step to the end of the forced moves after it, where the frame's look at its
-    /// children made it already (taken when the move is searched).
-    steps: Vec<Option<Step<G::State>>>,
+    /// Each move's step to the end of the forced moves after it, and what the game's range and
+    /// the table said of the state it leads to, where the frame's look at its children made
+    /// them already (taken when the move is searched).
+    steps: Vec<Option<(Step<G::State>, Bound)>>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
@@ -193,7 +194,7 @@ impl<G: Game> Search<G> {
                 .map(|value| (value, true));
         }
         let (gain, turn) = (step.gain, step.turn);
-        let result = match self.enter(game, table, range, step.next, window.0, window.1, stats) {
+        let result = match self.enter(game, table, range, step.next, None, window, stats) {
             Ok(Entered::Done(value, exact)) => Ok((value, exact)),
             Ok(Entered::Opened) => self
                 .run(game, table, range, stats, guard)
@@ -222,23 +223,34 @@ impl<G: Game> Search<G> {
         table: &T,
         range: &R,
         state: G::State,
-        alpha: Score,
-        beta: Score,
+        known: Option<Bound>,
+        (alpha, beta): (Score, Score),
         stats: &mut Stats,
     ) -> Result<Entered, Error> {
-        let (low, high) = range.range(game, &state);
-        let (mut low, mut high) = (low.max(-Score::MAX), high);
-        // The game's range first: when it decides, the table (a likely cache miss) is spared.
+        let (low, high) = match known {
+            // What the parent's look at its children found: the range and the entry.
+            Some(known) => (known.lower, known.upper),
+            None => {
+                let (low, high) = range.range(game, &state);
+                let (mut low, mut high) = (low.max(-Score::MAX), high);
+                // The game's range first: when it decides, the table (a likely cache miss) is
+                // spared.
+                if let Some(done) = decided(low, high, alpha, beta) {
+                    return Ok(done);
+                }
+                if let Some(entry) = table.get(game, &state) {
+                    low = low.max(entry.bound.lower);
+                    high = high.min(entry.bound.upper);
+                    if let Some(done) = decided(low, high, alpha, beta) {
+                        stats.hits += 1;
+                        return Ok(done);
+                    }
+                }
+                (low, high)
+            }
+        };
         if let Some(done) = decided(low, high, alpha, beta) {
             return Ok(done);
-        }
-        if let Some(known) = table.get(game, &state) {
-            low = low.max(known.bound.lower);
-            high = high.min(known.bound.upper);
-            if let Some(done) = decided(low, high, alpha, beta) {
-                stats.hits += 1;
-                return Ok(done);
-            }
         }
         let moves_start = self.moves.len();
         game.moves(&state, &mut self.fresh);
@@ -303,6 +315,7 @@ impl<G: Game> Search<G> {
             let step = game.play(&frame.state, &self.moves[index]);
             let (step, known) = follow_forced(game, step, stats)?;
             let mut entry_found = false;
+            let mut child = Bound::ANY;
             let (low, high) = match known {
                 Some(value) => {
                     let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
@@ -311,7 +324,7 @@ impl<G: Game> Search<G> {
                 }
                 None => {
                     let (low, high) = range.range(game, &step.next);
-                    let mut child = Bound::new(low.max(-Score::MAX), high);
+                    child = Bound::new(low.max(-Score::MAX), high);
                     if let Some(entry) = table.get(game, &step.next) {
                         child = child.intersect(entry.bound);
                         entry_found = true;
@@ -339,7 +352,7 @@ impl<G: Game> Search<G> {
             let fingerprint = table.fingerprint(game, &step.next);
             let twin = fingerprint.is_some()
                 && (frame.moves_start..keep).any(|kept| {
-                    let earlier = self.steps[kept].as_ref().expect("a kept move's step");
+                    let (earlier, _) = self.steps[kept].as_ref().expect("a kept move's step");
                     earlier.gain == step.gain
                         && earlier.turn == step.turn
                         && table.fingerprint(game, &earlier.next) == fingerprint
@@ -357,7 +370,7 @@ impl<G: Game> Search<G> {
             }
             self.moves.swap(keep, index);
             self.order.swap(keep, index);
-            self.steps[keep] = Some(step);
+            self.steps[keep] = Some((step, child));
             keep += 1;
         }
         // The moves to search are the ones kept, in their order.
@@ -392,15 +405,17 @@ impl<G: Game> Search<G> {
             let mut pending = None;
             let mut wait = false;
             while let Some(index) = next_move(frame, split, end, &mut wait) {
-                let (step, known) = match self.steps[index].take() {
-                    Some(step) => (step, None),
+                let (step, known, child) = match self.steps[index].take() {
+                    Some((step, child)) => (step, None, Some(child)),
                     None => {
-                        follow_forced(game, game.play(&frame.state, &self.moves[index]), stats)?
+                        let step = game.play(&frame.state, &self.moves[index]);
+                        let (step, known) = follow_forced(game, step, stats)?;
+                        (step, known, None)
                     }
                 };
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
                 let Some(known) = known else {
-                    pending = Some((step, window, index));
+                    pending = Some((step, child, window, index));
                     break;
                 };
                 let value = move_value(step.gain, step.turn, known, window, true)?;
@@ -408,12 +423,12 @@ impl<G: Game> Search<G> {
                     cut(frame, split, end);
                 }
             }
-            if let Some((step, window, index)) = pending {
+            if let Some((step, child, window, index)) = pending {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
                 frame.searching = self.order[index];
                 (frame.child_alpha, frame.child_beta) = window;
-                let entry = self.enter(game, table, range, step.next, window.0, window.1, stats)?;
+                let entry = self.enter(game, table, range, step.next, child, window, stats)?;
                 // The stack grew: checked when its buffers' capacity changes, not per node.
                 let capacities = (self.frames.capacity(), self.moves.capacity());
                 if capacities != self.checked {
