@@ -148,8 +148,10 @@ impl Position {
     }
 }
 
-/// A move: drop a stone into a column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A move: drop a stone into a column. Two drops are equal when they drop into the same column
+/// (what else a drop holds, the cell and what it makes, follows from the position, and its rank
+/// in the search order is the order's alone).
+#[derive(Debug, Clone, Copy)]
 pub struct Drop {
     /// The column, counted from 0 at the left.
     pub column: u8,
@@ -159,6 +161,20 @@ pub struct Drop {
     made: u64,
     /// Where the move stands in the search order (lower first).
     rank: u16,
+}
+
+impl PartialEq for Drop {
+    fn eq(&self, other: &Drop) -> bool {
+        self.column == other.column
+    }
+}
+
+impl Eq for Drop {}
+
+impl std::hash::Hash for Drop {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.column.hash(state);
+    }
 }
 
 /// `x << shift`, and 0 where the shift passes the word.

@@ -45,6 +45,8 @@ enum Flaw {
     IndexPaired,
     ClearsBuffer,
     WrongRange,
+    WrongForced,
+    IllegalForced,
 }
 
 /// Take 1 or 2 counters; taking the last scores 1. Correct unless given a flaw.
@@ -108,6 +110,16 @@ impl Game for TakeAway {
     }
     fn known_value(&self, left: &u32) -> Option<Score> {
         (self.flaw == Flaw::WrongKnown && *left == 6).then_some(5)
+    }
+    fn forced_move(&self, left: &u32) -> Option<u32> {
+        match (self.flaw, *left) {
+            // At 4, taking 1 wins (the opponent must leave 1 or 2): taking 2 loses.
+            (Flaw::WrongForced, 4) => Some(2),
+            (Flaw::IllegalForced, 1) => Some(2),
+            // The only move: always right.
+            (_, 1) => Some(1),
+            _ => None,
+        }
     }
 }
 
@@ -185,6 +197,20 @@ fn catches_each_broken_promise() {
                     actual: -1
                 }
             )
+        }),
+        (Flaw::WrongForced, |v| {
+            matches!(
+                v,
+                Violation::ForcedMoveWrong {
+                    state: 4,
+                    mv: 2,
+                    forced: -1,
+                    actual: 1
+                }
+            )
+        }),
+        (Flaw::IllegalForced, |v| {
+            matches!(v, Violation::ForcedMoveIllegal { state: 1, mv: 2 })
         }),
         (Flaw::IndexOutOfRange, |v| {
             matches!(v, Violation::IndexOutOfRange { len: 13, .. })

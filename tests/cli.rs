@@ -1796,3 +1796,57 @@ fn analyze_and_play_reach_a_layered_game_past_the_engines_table_by_its_tiers() {
         "{message}"
     );
 }
+
+#[test]
+fn connect_four_reads_c4s_columns_from_zero_on_a_wider_board() {
+    // Lines of c4's verified 9×5 endgame set (tests/data/c4_9x5): columns from 0.
+    let path = format!(
+        "{}/tests/data/c4_9x5/endgame_L1",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let set = std::fs::read_to_string(path).unwrap();
+    let input: String = set
+        .lines()
+        .take(8)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let board = ["--width", "9", "--height", "5"];
+    let mut arguments = vec!["connect-four", "--batch", "-", "--columns-from-zero"];
+    arguments.extend(board);
+    let output = gamesolver(&arguments, Some(input.as_bytes()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), input);
+    // One position as an argument, a line of Pons' end set written both ways.
+    let pons = "2252576253462244111563365343671351441";
+    let from_zero: String = pons
+        .chars()
+        .map(|c| char::from_digit(c.to_digit(10).unwrap() - 1, 10).unwrap())
+        .collect();
+    let zero = gamesolver(
+        &["connect-four", "--columns-from-zero", &from_zero, "--json"],
+        None,
+    );
+    let one = gamesolver(&["connect-four", pons, "--json"], None);
+    assert!(zero.status.success() && one.status.success());
+    let value = |output: &std::process::Output| {
+        let text = String::from_utf8_lossy(&output.stdout).to_string();
+        text[text.find("\"value\"").unwrap()..]
+            .split(',')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(value(&zero), "\"value\":-1");
+    assert_eq!(value(&one), value(&zero));
+    // Without the switch, "0" is refused by name; the switch is Connect Four's alone.
+    let refused = gamesolver(&["connect-four", &from_zero], None);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a column"));
+    let elsewhere = gamesolver(&["stone-game-ii", "--columns-from-zero"], None);
+    assert!(!elsewhere.status.success());
+    assert!(String::from_utf8_lossy(&elsewhere.stderr).contains("--columns-from-zero"));
+}

@@ -434,3 +434,48 @@ fn a_finished_game_has_no_moves_and_pays_the_loser() {
     // The first player won with its 4th stone: 22 − 4 = 18 for the winner.
     assert_eq!(game.payoff(&won), -18);
 }
+
+/// (position, score) of every line of tests/data/c4_9x5/`file` (columns from 0).
+fn c4_set(file: &str) -> Vec<(String, Score)> {
+    let path = format!("{}/tests/data/c4_9x5/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(|line| {
+            let (position, score) = line.split_once(' ').unwrap();
+            (position.to_string(), score.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn samples_of_c4s_verified_9x5_sets() {
+    let game = ConnectFour::new(9, 5).unwrap();
+    let mut fixed = Pruner::new(
+        &game,
+        FixedBoundTable::for_game(&game, 8 << 20).unwrap(),
+        pruning::Options::new().ranged(),
+    )
+    .unwrap();
+    let shared = AtomicBoundTable::for_game(&game, 8 << 20).unwrap();
+    let mut parallel = Pruner::new(&game, &shared, pruning::Options::new().ranged()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut solved = 0;
+    for file in ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1"] {
+        for (k, (line, score)) in c4_set(file).into_iter().enumerate() {
+            let position = game.position_from_zero(&line).unwrap();
+            assert_eq!(fixed.value_of(&position).unwrap(), score, "{file} {line}");
+            if k % 4 == 0 {
+                assert_eq!(
+                    pool.install(|| parallel.par_value_of(&position)).unwrap(),
+                    score,
+                    "{file} {line} (2 threads)"
+                );
+            }
+            solved += 1;
+        }
+    }
+    assert_eq!(solved, 215);
+}

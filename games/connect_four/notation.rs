@@ -20,6 +20,27 @@ impl ConnectFour {
     /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
     /// ```
     pub fn position(&self, moves: &str) -> Result<Position, Error> {
+        self.position_counted_from(moves, 1)
+    }
+
+    /// [`position`](Self::position) for moves written with columns counted from 0 (`0`–`9`,
+    /// then `a`, `b`, … for columns 11 and up), as Christophe Steininger's c4 and its test sets
+    /// write them.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(9, 5).unwrap();
+    /// assert_eq!(game.position_from_zero("4453").unwrap(), game.position("5564").unwrap());
+    /// let error = game.position_from_zero("449").unwrap_err().to_string();
+    /// assert_eq!(error, "move 3 (column 9): there is no column 9 on a board 9 columns wide (columns 0-8)");
+    /// ```
+    pub fn position_from_zero(&self, moves: &str) -> Result<Position, Error> {
+        self.position_counted_from(moves, 0)
+    }
+
+    /// The position reached by `moves`, whose columns are counted from `first` (0 or 1).
+    fn position_counted_from(&self, moves: &str, first: u32) -> Result<Position, Error> {
         let mut position = EMPTY;
         for (index, symbol) in moves.chars().enumerate() {
             let illegal = |problem: String| Error::IllegalMove {
@@ -28,19 +49,27 @@ impl ConnectFour {
                 problem,
             };
             let column = match symbol.to_digit(36) {
-                Some(0) | None => {
-                    return Err(illegal(format!(
-                        "{symbol:?} is not a column (columns are 1-9, then a, b, c, ...)"
-                    )));
-                }
-                Some(number) if number > self.width => {
-                    return Err(illegal(format!(
-                        "there is no column {symbol} on a board {} columns wide",
-                        self.width
-                    )));
-                }
-                Some(number) => number - 1,
+                Some(number) if number < first => None,
+                None => None,
+                Some(number) => Some(number - first),
             };
+            let Some(column) = column else {
+                let digits = if first == 0 { "0-9" } else { "1-9" };
+                return Err(illegal(format!(
+                    "{symbol:?} is not a column (columns are {digits}, then a, b, c, ...)"
+                )));
+            };
+            if column >= self.width {
+                let counted = if first == 0 {
+                    format!(" (columns 0-{})", self.width - 1)
+                } else {
+                    String::new()
+                };
+                return Err(illegal(format!(
+                    "there is no column {symbol} on a board {} columns wide{counted}",
+                    self.width
+                )));
+            }
             if position.won {
                 return Err(illegal(
                     "the game was already won by the move before".into(),

@@ -121,6 +121,25 @@ pub enum Violation<G: Game + ?Sized> {
         /// What an unmemoized negamax found.
         actual: i128,
     },
+    /// `forced_move` names a move that is not among the state's moves.
+    ForcedMoveIllegal {
+        /// The state.
+        state: G::State,
+        /// The move `forced_move` named.
+        mv: G::Move,
+    },
+    /// The value of playing the move `forced_move` names is not the state's value (a full
+    /// search of the state's subgame finds a better move).
+    ForcedMoveWrong {
+        /// The state.
+        state: G::State,
+        /// The move `forced_move` named.
+        mv: G::Move,
+        /// What playing it is worth.
+        forced: i128,
+        /// What an unmemoized negamax found for the state.
+        actual: i128,
+    },
     /// The engine failed on a state (a score overflow, say): the game's values leave the range
     /// engines work in, or the game broke its contract in a way the engine caught.
     EngineFailed {
@@ -342,6 +361,20 @@ where
             } => write!(
                 f,
                 "known_value({state:?}) is {claimed}, but a full search finds {actual}"
+            ),
+            Violation::ForcedMoveIllegal { state, mv } => write!(
+                f,
+                "forced_move({state:?}) is {mv:?}, which is not among the state's moves"
+            ),
+            Violation::ForcedMoveWrong {
+                state,
+                mv,
+                forced,
+                actual,
+            } => write!(
+                f,
+                "forced_move({state:?}) is {mv:?}, worth {forced}, but a full search finds \
+                 {actual} for the state"
             ),
             Violation::EngineFailed {
                 state,

@@ -175,6 +175,14 @@ where
         }
         self.check_batches(state, &first);
         self.check_steps(state, &first);
+        if let Some(mv) = game.forced_move(state)
+            && !first.contains(&mv)
+        {
+            self.report(Violation::ForcedMoveIllegal {
+                state: state.clone(),
+                mv,
+            });
+        }
         let hash = hash_of(state);
         if hash != hash_of(&state.clone()) || hash != hash_of(state) {
             self.report(Violation::HashInconsistent {
@@ -460,6 +468,7 @@ where
                     actual,
                 });
             }
+            self.forced_move_value(&state, actual);
             match value_at(self.game, &mut table, &state, limits) {
                 Ok(engine) if i128::from(engine) != actual => {
                     self.report(Violation::EngineDisagrees {
@@ -482,6 +491,38 @@ where
         }
         *compared += self.start_known_value(&mut table)?;
         Ok(())
+    }
+
+    /// The value of playing the state's forced move, if the game names one, against the
+    /// state's value `actual` (skipped when the move is illegal, reported by the walk, or its
+    /// subgame is over the node budget).
+    fn forced_move_value(&mut self, state: &G::State, actual: i128) {
+        let Some(mv) = self.game.forced_move(state) else {
+            return;
+        };
+        let mut moves = Vec::new();
+        self.game.moves(state, &mut moves);
+        if !moves.contains(&mv) {
+            return;
+        }
+        let step = self.game.play(state, &mv);
+        let mut budget = self.options.reference_nodes;
+        let Some(child) = reference(self.game, &step.next, &mut budget, 0) else {
+            return;
+        };
+        let forced = i128::from(step.gain)
+            + match step.turn {
+                Turn::Pass => -child,
+                Turn::Keep => child,
+            };
+        if forced != actual {
+            self.report(Violation::ForcedMoveWrong {
+                state: state.clone(),
+                mv,
+                forced,
+                actual,
+            });
+        }
     }
 
     /// The start's `known_value`, if it has one, against one level of search: the best of its

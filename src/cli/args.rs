@@ -215,6 +215,11 @@ pub struct Cli {
     #[arg(long, value_name = "H", value_parser = clap::value_parser!(u8).range(1..=63))]
     pub height: Option<u8>,
 
+    /// Connect Four: positions count columns from 0 (`0`-`9`, then `a`, `b`, ...), as c4's test
+    /// sets write them, instead of from 1 (Pons' notation).
+    #[arg(long)]
+    pub columns_from_zero: bool,
+
     /// Connect Four: also show the score of every column (every move) at the position.
     #[arg(long)]
     pub analyze: bool,

@@ -31,6 +31,8 @@ pub fn refuse_misplaced_options(cli: &Cli) -> Result<(), Failure> {
         }
     } else if cli.width.is_some() || cli.height.is_some() {
         Some("--width and --height")
+    } else if cli.columns_from_zero {
+        Some("--columns-from-zero")
     } else if cli.analyze {
         Some("--analyze")
     } else if cli.batch.is_some() {

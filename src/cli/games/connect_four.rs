@@ -96,7 +96,7 @@ fn play(args: &PlayArgs) -> Result<(), Failure> {
         ));
     }
     let rules = game(cli)?;
-    let position = rules.position(&position_text(cli)?)?;
+    let position = read(cli, &rules, &position_text(cli)?)?;
     let game = rules.starting_at(position);
     let limits = limits(cli);
     let table = FixedBoundTable::for_game(&game, table_bytes(limits))?;
@@ -112,7 +112,7 @@ fn play(args: &PlayArgs) -> Result<(), Failure> {
 pub fn report(cli: &Cli) -> Result<Report, Failure> {
     let rules = game(cli)?;
     let text = position_text(cli)?;
-    let position = rules.position(&text)?;
+    let position = read(cli, &rules, &text)?;
     let game = rules.starting_at(position);
     let mut limits = limits(cli);
     let exhaustive = matches!(cli.solver, SolverName::Engine | SolverName::Parallel);
@@ -348,7 +348,7 @@ fn side_by_side(
     while lines.peek().is_some() {
         let mut chunk = Vec::with_capacity(CHUNK);
         for (index, line) in lines.by_ref().take(CHUNK) {
-            chunk.push((index + 1, parse_line(game, &line?)));
+            chunk.push((index + 1, parse_line(cli, game, &line?)));
         }
         let positions: Vec<Position> = chunk
             .iter()
@@ -442,14 +442,22 @@ fn input_error(error: io::Error) -> Error {
     }
 }
 
+/// The position that `moves` give, in the notation the command line chose.
+fn read(cli: &Cli, game: &ConnectFour, moves: &str) -> Result<Position, Error> {
+    if cli.columns_from_zero {
+        game.position_from_zero(moves)
+    } else {
+        game.position(moves)
+    }
+}
+
 /// A line's position: its first word, as columns played.
-fn parse_line(game: &ConnectFour, line: &[u8]) -> Result<(String, Position), String> {
+fn parse_line(cli: &Cli, game: &ConnectFour, line: &[u8]) -> Result<(String, Position), String> {
     match std::str::from_utf8(line) {
         Err(_) => Err("not text (UTF-8)".to_string()),
         Ok(text) => match text.split_whitespace().next() {
             None => Err("an empty line: expected a position (the columns played)".into()),
-            Some(token) => game
-                .position(token)
+            Some(token) => read(cli, game, token)
                 .map(|position| (token.to_string(), position))
                 .map_err(|error| error.to_string()),
         },
@@ -490,7 +498,7 @@ fn solve_line<'g, S: BatchSolver<'g>>(
     sizes: &mut Between,
     limit: Option<Duration>,
 ) -> Result<Result<String, String>, Error> {
-    let (token, position) = match parse_line(game, line) {
+    let (token, position) = match parse_line(cli, game, line) {
         Ok(found) => found,
         Err(problem) => return Ok(Err(problem)),
     };

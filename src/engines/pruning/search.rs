@@ -263,11 +263,6 @@ impl<G: Game> Search<G> {
         self.order.extend(0..count as u32);
         self.steps.resize_with(self.moves.len(), || None);
         stats.expanded += 1;
-        if T::PREFETCH {
-            for mv in &self.moves[moves_start..] {
-                table.prefetch(game, &game.play(&state, mv).next);
-            }
-        }
         let alpha = alpha.max(low);
         self.frames.push(Frame {
             state,
@@ -294,12 +289,13 @@ impl<G: Game> Search<G> {
     }
 
     /// Enhanced transposition cutoff: before the top frame's first move is searched, every
-    /// move's child is looked at without a search (its known value, the forced moves after it,
-    /// the game's range and the table's entry). A move whose value is known, or known to be no
-    /// more than the window's bottom, is dropped from the moves to search; one known to reach
-    /// the window's top cuts the frame off; the largest value a move is known to reach raises
-    /// the window's bottom (and the frame's best, which that move's search then proves or
-    /// raises).
+    /// move's child is looked at without a search, in two passes: first its known value, the
+    /// forced moves after it and the game's range (the table's entries of the children still
+    /// open are fetched meanwhile), then the table's entry. A move whose value is known, or
+    /// known to be no more than the window's bottom, is dropped from the moves to search; one
+    /// known to reach the window's top cuts the frame off; the largest value a move is known to
+    /// reach raises the window's bottom (and the frame's best, which that move's search then
+    /// proves or raises).
     fn transpositions<T: BoundTable<G>, R: RangeSource<G>>(
         &mut self,
         game: &G,
@@ -309,41 +305,58 @@ impl<G: Game> Search<G> {
     ) -> Result<(), Error> {
         let top = self.frames.len() - 1;
         let frame = &mut self.frames[top];
+        let start = frame.moves_start;
         let end = self.moves.len();
-        let mut keep = frame.moves_start;
-        for index in frame.moves_start..end {
+        let mut keep = start;
+        for index in start..end {
             let step = game.play(&frame.state, &self.moves[index]);
             let (step, known) = follow_forced(game, step, stats)?;
-            let mut entry_found = false;
-            let mut child = Bound::ANY;
-            let (low, high) = match known {
+            let (child, (low, high)) = match known {
                 Some(value) => {
                     let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
                     let value = move_value(step.gain, step.turn, value, window, true)?;
-                    (value, value)
+                    (Bound::ANY, (value, value))
                 }
                 None => {
                     let (low, high) = range.range(game, &step.next);
-                    child = Bound::new(low.max(-Score::MAX), high);
-                    if let Some(entry) = table.get(game, &step.next) {
-                        child = child.intersect(entry.bound);
-                        entry_found = true;
-                    }
-                    move_bounds(&step, child)
+                    let child = Bound::new(low.max(-Score::MAX), high);
+                    (child, move_bounds(&step, child))
                 }
             };
-            let move_index = self.order[index];
             if low == high || low >= frame.beta || high <= frame.alpha {
                 // Decided without a search: a value, a cut-off, or no better than the bottom.
-                stats.hits += u64::from(entry_found);
-                if raise(
-                    frame,
-                    if low >= frame.beta { low } else { high },
-                    move_index,
-                ) {
-                    frame.next_move = end;
-                    keep = frame.moves_start;
-                    break;
+                let value = if low >= frame.beta { low } else { high };
+                if raise(frame, value, self.order[index]) {
+                    return self.cut_off(top, start);
+                }
+                continue;
+            }
+            if T::PREFETCH {
+                table.prefetch(game, &step.next);
+            }
+            self.moves.swap(keep, index);
+            self.order.swap(keep, index);
+            self.steps[keep] = Some((step, child));
+            keep += 1;
+        }
+        let end = keep;
+        self.moves.truncate(end);
+        self.order.truncate(end);
+        self.steps.truncate(end);
+        let mut keep = start;
+        for index in start..end {
+            let (step, mut child) = self.steps[index].take().expect("a kept move's step");
+            let entry = table.get(game, &step.next);
+            if let Some(entry) = entry {
+                child = child.intersect(entry.bound);
+            }
+            let (low, high) = move_bounds(&step, child);
+            let move_index = self.order[index];
+            if low == high || low >= frame.beta || high <= frame.alpha {
+                stats.hits += u64::from(entry.is_some());
+                let value = if low >= frame.beta { low } else { high };
+                if raise(frame, value, move_index) {
+                    return self.cut_off(top, start);
                 }
                 continue;
             }
@@ -351,7 +364,7 @@ impl<G: Game> Search<G> {
             // keeps as the same: a mirror image) is worth what that one is.
             let fingerprint = table.fingerprint(game, &step.next);
             let twin = fingerprint.is_some()
-                && (frame.moves_start..keep).any(|kept| {
+                && (start..keep).any(|kept| {
                     let (earlier, _) = self.steps[kept].as_ref().expect("a kept move's step");
                     earlier.gain == step.gain
                         && earlier.turn == step.turn
@@ -377,6 +390,16 @@ impl<G: Game> Search<G> {
         self.moves.truncate(keep);
         self.order.truncate(keep);
         self.steps.truncate(keep);
+        Ok(())
+    }
+
+    /// The top frame (index `top`, its moves from `start`) is cut off by what its look at its
+    /// children found: it has no move left to search.
+    fn cut_off(&mut self, top: usize, start: usize) -> Result<(), Error> {
+        self.frames[top].next_move = start;
+        self.moves.truncate(start);
+        self.order.truncate(start);
+        self.steps.truncate(start);
         Ok(())
     }
 
