@@ -20,9 +20,10 @@ from=${FROM:-0}
 out=target/c4-sets
 mkdir -p "$out"
 cargo build --release --quiet
-ours="target/release/gamesolver connect-four --width $width --height $height --batch"
+ours="target/release/gamesolver connect-four --width $width --height $height"
 c4flag=""
 if [ "$from" = 0 ]; then ours="$ours --columns-from-zero"; c4flag=--zero; fi
+ours="$ours --batch"
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 seconds() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.4f", (b - a) / 1e9 }'; }
