@@ -33,7 +33,14 @@ fn a_slow_solve_is_refused_at_once_with_its_estimate() {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
     let run = |limit: &str| {
         Command::new(binary)
-            .args(["stone-game-vii", &stones, "--threads", "1", "--time-limit", limit])
+            .args([
+                "stone-game-vii",
+                &stones,
+                "--threads",
+                "1",
+                "--time-limit",
+                limit,
+            ])
             .output()
             .unwrap()
     };

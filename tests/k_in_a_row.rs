@@ -8,10 +8,10 @@ mod common;
 #[path = "common/k_in_a_row.rs"]
 mod k_in_a_row;
 
-use gamesolver::check::{CheckOptions, check_ranged};
+use gamesolver::check::{CheckOptions, Violation, check_key, check_ranged};
 use gamesolver::engines::pruning::{self, Driver, Pruner};
 use gamesolver::memo::{FixedBoundTable, HashBoundTable};
-use gamesolver::{Game, Score, Solved, Solver, ValueRange};
+use gamesolver::{CompactKey, Game, Score, Solved, Solver, Step, ValueRange};
 use k_in_a_row::{Cells, KInARow, Literal, brute_force};
 
 const DRIVERS: [Driver; 4] = [
@@ -69,7 +69,52 @@ fn the_declarations_hold_on_every_state_the_checker_meets() {
         let report = check_ranged(&game, &options);
         assert!(report.is_ok(), "{width}x{height}, {k}: {report}");
         assert!(report.values_compared >= 100, "{report}");
+        // The symmetric key joins mirror images only, which have equal values.
+        let report = check_key(&game, &options);
+        assert!(report.is_ok(), "{width}x{height}, {k}: {report}");
+        assert!(report.values_compared >= 50, "{report}");
     }
+}
+
+/// The game with a key that forgets the opponent's stones: states of different values share it.
+struct ForgetfulKey(KInARow);
+
+impl Game for ForgetfulKey {
+    type State = Cells;
+    type Move = u32;
+    fn start(&self) -> Cells {
+        self.0.start()
+    }
+    fn moves(&self, position: &Cells, moves: &mut Vec<u32>) {
+        self.0.moves(position, moves)
+    }
+    fn play(&self, position: &Cells, cell: &u32) -> Step<Cells> {
+        self.0.play(position, cell)
+    }
+    fn payoff(&self, position: &Cells) -> Score {
+        self.0.payoff(position)
+    }
+}
+
+impl CompactKey for ForgetfulKey {
+    fn key_bits(&self) -> u32 {
+        self.0.width * self.0.height
+    }
+    fn key(&self, position: &Cells) -> u64 {
+        u64::from(position.mine)
+    }
+}
+
+#[test]
+fn a_key_that_joins_states_of_different_values_is_caught() {
+    let game = ForgetfulKey(KInARow::new(3, 3, 3));
+    let report = check_key(&game, &CheckOptions::default());
+    assert!(
+        report.violations.iter().any(
+            |v| matches!(v, Violation::KeyJoinsUnequal { values, .. } if values.0 != values.1)
+        ),
+        "{report}"
+    );
 }
 
 #[test]

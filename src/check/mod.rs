@@ -558,6 +558,84 @@ where
     report
 }
 
+/// [`check`], plus the [`CompactKey`](crate::CompactKey) contract that the fixed bound tables
+/// rely on: every key of a state met lies below `2^key_bits()`, and states that share a key
+/// share a value (a key may join a state with its mirror images, never two states of different
+/// values). Up to `value_checks` pairs of different states with one key (the last met first)
+/// are valued by an unmemoized negamax within `reference_nodes`.
+///
+/// ```
+/// use gamesolver::check::{check_key, CheckOptions};
+/// use gamesolver::games::ConnectFour;
+///
+/// // Connect Four's key joins a position and its mirror image.
+/// let game = ConnectFour::new(4, 4).unwrap();
+/// let options = CheckOptions { max_states: 2_000, playouts: 20, ..CheckOptions::default() };
+/// let report = check_key(&game, &options);
+/// assert!(report.is_ok(), "{report}");
+/// ```
+pub fn check_key<G>(game: &G, options: &CheckOptions) -> CheckReport<G>
+where
+    G: crate::CompactKey,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    let (mut report, states) = explore(game, options);
+    if report.stopped.is_some() {
+        return report;
+    }
+    let bits = game.key_bits();
+    let mut first_with: HashMap<u64, usize> = HashMap::new();
+    let mut shared = Vec::new();
+    for (at, state) in states.iter().enumerate() {
+        let key = game.key(state);
+        if bits < 64 && key >> bits != 0 {
+            keep(
+                &mut report.violations,
+                Violation::KeyTooWide {
+                    state: state.clone(),
+                    key,
+                    bits,
+                },
+            );
+            continue;
+        }
+        match first_with.get(&key) {
+            Some(&earlier) if states[earlier] != *state => shared.push((earlier, at)),
+            Some(_) => {}
+            None => {
+                first_with.insert(key, at);
+            }
+        }
+    }
+    let mut compared = 0;
+    for &(earlier, later) in shared.iter().rev() {
+        if compared >= options.value_checks {
+            break;
+        }
+        let value = |state: &G::State| {
+            let mut budget = options.reference_nodes;
+            reference(game, state, &mut budget, 0)
+        };
+        let (Some(first), Some(second)) = (value(&states[earlier]), value(&states[later])) else {
+            continue;
+        };
+        compared += 1;
+        if first != second {
+            keep(
+                &mut report.violations,
+                Violation::KeyJoinsUnequal {
+                    first: states[earlier].clone(),
+                    second: states[later].clone(),
+                    values: (first, second),
+                },
+            );
+        }
+    }
+    report.values_compared += compared;
+    report
+}
+
 impl<G> fmt::Display for CheckReport<G>
 where
     G: Game + ?Sized,

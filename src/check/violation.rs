@@ -169,6 +169,24 @@ pub enum Violation<G: Game + ?Sized> {
         /// The declared range.
         range: (Score, Score),
     },
+    /// `CompactKey::key` returned a key of more than `key_bits()` bits.
+    KeyTooWide {
+        /// The state.
+        state: G::State,
+        /// Its key.
+        key: u64,
+        /// The bits the game declared.
+        bits: u32,
+    },
+    /// Two states of different values share a `CompactKey::key`: a table keeps them as one.
+    KeyJoinsUnequal {
+        /// One state.
+        first: G::State,
+        /// Another with the same key.
+        second: G::State,
+        /// Their values, by an unmemoized negamax.
+        values: (i128, i128),
+    },
     /// `DenseIndex::index` returned an index outside `0..index_len()`.
     IndexOutOfRange {
         /// The state.
@@ -408,6 +426,19 @@ where
                 f,
                 "value_range({state:?}) is {low}..={high}, but the state's value is {value}: \
                  a range must hold the value, or range-cutting searches answer wrongly"
+            ),
+            Violation::KeyTooWide { state, key, bits } => write!(
+                f,
+                "key({state:?}) is {key:#x}, wider than the {bits} bits key_bits() declares"
+            ),
+            Violation::KeyJoinsUnequal {
+                first,
+                second,
+                values: (one, other),
+            } => write!(
+                f,
+                "{first:?} (value {one}) and {second:?} (value {other}) share a key: a table \
+                 would keep them as one state"
             ),
             Violation::IndexOutOfRange { state, index, len } => {
                 write!(f, "index({state:?}) is {index}, outside 0..{len}")
