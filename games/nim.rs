@@ -125,7 +125,7 @@ impl Game for Nim {
     }
     /// Heap by heap, the largest take first: a winning move (to heaps whose XOR is 0) is
     /// usually found early, and the search with the declared range ([`ValueRange`]) stops
-    /// there. (`1,65535`: smallest first, 4.6 · 10⁹ table hits in 7 s; largest first, 7 hits.)
+    /// there. (`1,65535`: smallest first, 4.6 · 10⁹ table hits; largest first, 7.)
     fn moves(&self, position: &u64, moves: &mut Vec<(u32, u32)>) {
         for k in 0..self.heaps.len() {
             let size = self.heap(*position, k);

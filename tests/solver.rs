@@ -753,3 +753,120 @@ fn the_sweep_counts_each_child_it_reads() {
         assert_eq!((stats.hits, stats.known), (read, 0), "{stones} stones");
     }
 }
+
+/// A countdown of `counters` (take 1 or 2; whoever takes the last wins) whose dense index spreads
+/// its states `spread` indices apart, with or without a bound on its states.
+struct Spread {
+    counters: u32,
+    spread: usize,
+    bound: bool,
+}
+
+impl Game for Spread {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.counters
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.extend((1..=2).filter(|take| take <= left));
+    }
+    fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+        Step {
+            next: left - take,
+            gain: 0,
+            turn: gamesolver::Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        -1
+    }
+    fn state_bound(&self) -> Option<u64> {
+        self.bound.then_some(u64::from(self.counters) + 1)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index()
+    }
+}
+
+impl DenseIndex for Spread {
+    fn index_len(&self) -> usize {
+        (self.counters as usize + 1) * self.spread
+    }
+    fn index(&self, left: &u32) -> usize {
+        *left as usize * self.spread
+    }
+}
+
+#[test]
+fn a_dense_index_is_an_array_only_where_it_pays_and_the_answer_says_what_ran() {
+    // Lost exactly when the counters left are a multiple of 3.
+    let expected = |counters: u32| if counters % 3 == 0 { -1 } else { 1 };
+    let cases = [
+        // A small index: always an array.
+        (
+            Spread {
+                counters: 1000,
+                spread: 1,
+                bound: false,
+            },
+            true,
+        ),
+        // 2²⁴ slots for 257 states: a hash table, with or without the bound.
+        (
+            Spread {
+                counters: 256,
+                spread: 1 << 16,
+                bound: false,
+            },
+            false,
+        ),
+        (
+            Spread {
+                counters: 256,
+                spread: 1 << 16,
+                bound: true,
+            },
+            false,
+        ),
+        // A large index of real states: an array only when the game says how many there are.
+        (
+            Spread {
+                counters: 1 << 21,
+                spread: 1,
+                bound: false,
+            },
+            false,
+        ),
+        (
+            Spread {
+                counters: 1 << 21,
+                spread: 1,
+                bound: true,
+            },
+            true,
+        ),
+    ];
+    for (game, dense) in cases {
+        let solver = Solver::new(&game);
+        let plan = solver.plan().unwrap();
+        assert_eq!(
+            (plan.engine, plan.dense),
+            (Engine::Exhaustive, dense),
+            "{} counters {} apart",
+            game.counters,
+            game.spread
+        );
+        let solved = solver.solve().unwrap();
+        assert_eq!(solved.plan(), plan);
+        assert_eq!(solved.value(), expected(game.counters));
+    }
+    // An array that does not fit the budget is not planned either.
+    let game = Spread {
+        counters: 1000,
+        spread: 1,
+        bound: false,
+    };
+    let tight = Solver::new(&game).memory_limit(4000).plan().unwrap();
+    assert!(!tight.dense);
+}

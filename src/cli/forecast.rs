@@ -19,10 +19,9 @@ use super::present::{Presented, Work};
 /// the burst is not worth its time.
 const SMALL_WORK: u64 = 50_000_000;
 
-/// The same for the tier solver, which values moves faster: on one thread of the 2-core
-/// machine of docs/performance.md, 2·10⁹ moves take about 3 s in the dense layout and 18 s by
-/// rank. Below it the burst (25 ms) would be a tenth of a solve such as Dots and Boxes 3×3's
-/// (2·10⁸ moves, 0.2 s on two threads), to say nothing.
+/// The same for the tier solver, which values moves faster (docs/performance.md): below it the
+/// burst would be a large share of a solve such as Dots and Boxes 3×3's (2·10⁸ moves), to say
+/// nothing.
 const SMALL_TIER_WORK: u64 = 2_000_000_000;
 
 /// How long a calibration burst runs at least.

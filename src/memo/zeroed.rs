@@ -1,8 +1,7 @@
 //! Tables of words that start all zero, taken from the allocator already zeroed.
 //!
 //! A fixed bound table's empty slot is the word 0. Filling a fresh table with zeros writes every
-//! page of it before the first probe (64 MiB: about 30 ms, most of a short batch's run, and all
-//! of it resident). Asking the allocator for zeroed memory instead lets the system hand out
+//! page of it before the first probe (most of a short batch's run, and all of it resident). Asking the allocator for zeroed memory instead lets the system hand out
 //! pages that read as zero and are only backed when first written, so a search that touches a
 //! few thousand slots pays for those pages only.
 //!

@@ -133,8 +133,8 @@ impl Stages {
 /// A batch's table sizes: [`FIRST_BYTES`] until the batch has searched for [`FIRST_STAGE`],
 /// then [`GROWTH`] times as large for [`GROWTH`] times as long, up to the batch's own size, as
 /// one position's stages do but counted across the batch's positions ([`batch_value`]). A
-/// batch of a hundred easy positions (40 ms) then never pays for the pages of a 64 MiB table
-/// (14 ms of it), and a hard position grows the table within its own search.
+/// batch of easy positions then never pays for the pages of a 64 MiB table, and a hard
+/// position grows the table within its own search.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Between {
     /// The table's size now.

@@ -59,10 +59,50 @@ pub struct Plan {
     pub engine: Engine,
     /// Threads (1: the sequential engine).
     pub threads: usize,
-    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables).
+    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables):
+    /// where the array fits the memory budget and pays, that is, the index is small (at most
+    /// 2²⁰ slots) or at most 8 indices per state the game may store
+    /// ([`state_bound`](Game::state_bound)): an index mostly of non-states is a large array to
+    /// zero and miss in, where a hash table holds only the states met.
     pub dense: bool,
     /// Where the search cuts.
     pub cuts: Cuts,
+}
+
+/// The fewest slots from which a dense index must be backed by the states it holds to be
+/// worth a flat array: smaller arrays (8 MiB of values) are always worth it.
+const SMALL_INDEX: usize = 1 << 20;
+
+/// How many indices per state a flat array may have beyond [`SMALL_INDEX`]: a hash table's
+/// entry takes a few times a slot's 8 bytes, and an array whose slots are mostly not states
+/// is mostly memory to zero and pages to miss.
+const INDICES_PER_STATE: u64 = 8;
+
+/// Whether a flat array of `index_len` values is worth it for a game that may store up to
+/// `state_bound` states (if it knows), within `budget` bytes: it fits, and it is small or its
+/// indices are mostly states. A game with a large index and no [`state_bound`](Game::state_bound)
+/// is solved on a hash table (declare the bound to get the array).
+pub(crate) fn dense_pays(index_len: usize, state_bound: Option<u64>, budget: u64) -> bool {
+    let fits = crate::memo::DenseTable::bytes_for_len(index_len) <= budget;
+    fits && (index_len <= SMALL_INDEX
+        || state_bound
+            .is_some_and(|states| index_len as u64 <= states.saturating_mul(INDICES_PER_STATE)))
+}
+
+/// A visitor that gives the length of the declared index.
+struct IndexLen<'g, G>(&'g G);
+
+impl<G: Game> OnIndex<G> for IndexLen<'_, G> {
+    type Output = Option<usize>;
+    fn declared(self) -> Option<usize>
+    where
+        G: DenseIndex,
+    {
+        Some(self.0.index_len())
+    }
+    fn undeclared(self) -> Option<usize> {
+        None
+    }
 }
 
 /// What a game declares, as plain facts.
@@ -70,6 +110,9 @@ pub struct Plan {
 struct Facts {
     range: bool,
     dense: bool,
+    /// The declared index's length, and the game's bound on its states.
+    index_len: Option<usize>,
+    state_bound: Option<u64>,
     ordered: bool,
     tiers: bool,
     outcome_game: bool,
@@ -141,10 +184,12 @@ impl<G: Game> OnTiers<G> for IsDeclared {
 }
 
 impl Facts {
-    fn of<G: Game, D: Declares<G>>(declared: &D) -> Facts {
+    fn of<G: Game, D: Declares<G>>(game: &G, declared: &D) -> Facts {
         Facts {
             range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
             dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
+            index_len: <D::Index as IndexSlot<G>>::visit(IndexLen(game)),
+            state_bound: game.state_bound(),
             ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
             tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
             outcome_game: declared.outcome_game(),
@@ -167,16 +212,15 @@ impl Facts {
 /// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index); a [subset index](crate::Capabilities::subset_index) by blocks of the index on every thread) | one flat array per tier, or one by the dense index where it fits |
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
-/// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) if it fits the memory budget, else a hash table |
+/// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) where it fits the memory budget and pays ([`Plan::dense`]), else a hash table |
 ///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
 /// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
 /// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
 /// position of a game too large to value every state, and proves bounds with null windows
 /// where the exhaustive engine must value every move of a state that cannot win (a drawn or
-/// lost one). Which pays is the game's: on plain Connect Four 5×4 (a win/draw/loss game)
-/// pruning took 75 ms against the exhaustive engine's 690 ms, on Can I Win 20/200 11.5 ms
-/// against 5.8 ms (docs/performance.md); time both on your game.
+/// lost one). Which pays is the game's (docs/performance.md has both ways round): time both
+/// on your game.
 ///
 /// One thread unless [`threads`](Solver::threads) says more: two threads pay off on large
 /// games only (docs/performance.md).
@@ -308,7 +352,7 @@ impl<'g, G: Game> Solver<'g, G> {
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     pub fn plan(&self) -> Result<Plan, Error> {
-        self.plan_for(Facts::of(&self.game.capabilities()))
+        self.plan_for(Facts::of(self.game, &self.game.capabilities()))
     }
 
     fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
@@ -355,7 +399,19 @@ impl<'g, G: Game> Solver<'g, G> {
             _ if exhaustive && facts.outcome_game => Cuts::Outcome,
             _ => Cuts::None,
         };
-        let dense = facts.dense && (exhaustive || engine == Engine::Retrograde);
+        let budget = self.limits.memory_budget;
+        let dense = facts.dense
+            && match engine {
+                // The sweep values every index: the array wherever it fits.
+                Engine::Sweep => facts
+                    .index_len
+                    .is_some_and(|len| crate::memo::DenseTable::bytes_for_len(len) <= budget),
+                Engine::Exhaustive => facts
+                    .index_len
+                    .is_some_and(|len| dense_pays(len, facts.state_bound, budget)),
+                Engine::Retrograde => true,
+                _ => false,
+            };
         Ok(Plan {
             engine,
             threads: if engine == Engine::Sweep {
@@ -379,9 +435,25 @@ pub const SWIFT_MOVES: usize = 1 << 15;
 pub struct Answer<'g, G: Game> {
     inner: Box<dyn Solved<G> + 'g>,
     outcome_game: bool,
+    plan: Plan,
 }
 
 impl<G: Game> Answer<'_, G> {
+    /// What ran: the engine, the threads, whether values were kept in a flat array by the
+    /// dense index or in hash tables, and the cuts (what [`Solver::plan`] said before the solve).
+    ///
+    /// ```
+    /// use gamesolver::{Solver, games::Nim};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5]).unwrap();
+    /// let solver = Solver::new(&game);
+    /// let plan = solver.plan().unwrap();
+    /// assert_eq!(solver.solve().unwrap().plan(), plan);
+    /// ```
+    pub fn plan(&self) -> Plan {
+        self.plan
+    }
+
     /// [`Solved::line`], with the start's remoteness where that line measures it: a won or
     /// lost start of an outcome game whose swift line was found (its length is the
     /// remoteness). `None` for a draw, a score game, or a swift line that cost more than

@@ -57,7 +57,7 @@ where
     }
 
     fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, Error> {
-        let facts = Facts::of(declared);
+        let facts = Facts::of(self.game, declared);
         let plan = self.plan_for(facts)?;
         let pool = if plan.threads > 1 {
             Some(
@@ -75,6 +75,7 @@ where
         let run = Run {
             solver: self,
             pool: pool.as_ref(),
+            dense: plan.dense,
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
@@ -88,6 +89,7 @@ where
         Ok(Answer {
             inner,
             outcome_game: facts.outcome_game,
+            plan,
         })
     }
 }
@@ -96,6 +98,8 @@ where
 struct Run<'a, 'g, G> {
     solver: Solver<'g, G>,
     pool: Option<&'a rayon::ThreadPool>,
+    /// Whether the plan keeps values in a flat array by the dense index.
+    dense: bool,
 }
 
 impl<G> Run<'_, '_, G> {
@@ -260,8 +264,12 @@ where
     {
         let Solver { game, limits, .. } = self.run.solver;
         let budget = limits.memory_budget;
-        // Where the array for every index does not fit the budget, a hash table holds only
-        // the states the search meets.
+        // Where the array for every index does not pay (it does not fit the budget, or its
+        // indices are mostly not states: the plan's `dense_pays`), a hash table holds only the
+        // states the search meets.
+        if !self.run.dense {
+            return self.undeclared();
+        }
         if self.run.pool.is_some() {
             match AtomicDenseTable::try_for_game(game, budget) {
                 Ok(table) => self.shared(Arc::new(table)),
@@ -287,6 +295,9 @@ where
     {
         if !self.sweep {
             return self.declared();
+        }
+        if !self.run.dense {
+            return self.undeclared();
         }
         let Solver { game, limits, .. } = self.run.solver;
         match DenseTable::try_for_game(game, limits.memory_budget) {

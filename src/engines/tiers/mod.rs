@@ -14,12 +14,11 @@
 //! index instead, when a value per index fits the budget and the index has at most twice as
 //! many places as the tiers to solve have ranks: a move's value is then one load at the next
 //! state's index, where the ranked layout computes the next state's rank (the dense module says
-//! how a move to a state not valued yet is still refused). Dots and Boxes 3×3 runs 2.4× faster
-//! so. On one thread, a game whose index is also declared ordered (every move lowers it) is
-//! valued index by index from 0 up, as a hand-written C sweep over bitmasks is (the `by_index`
-//! module): 1.1× that sweep's time on Dots and Boxes 3×3 (docs/performance.md). On more, an
-//! index declared a subset index (every move takes bits from it) is valued by blocks of the
-//! index level by level, the blocks of a level in parallel: 0.6× the C sweep's time on two.
+//! how a move to a state not valued yet is still refused). On one thread, a game whose index is
+//! also declared ordered (every move lowers it) is valued index by index from 0 up, as a
+//! hand-written C sweep over bitmasks is (the `by_index` module). On more, an index declared a
+//! subset index (every move takes bits from it) is valued by blocks of the index level by
+//! level, the blocks of a level in parallel. docs/performance.md has the figures.
 //!
 //! [`par_solve`] splits each tier into chunks of ranks on the current rayon pool; the
 //! values are the same for every thread count (each state's value depends only on later tiers).
