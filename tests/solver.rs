@@ -801,7 +801,7 @@ impl DenseIndex for Spread {
 #[test]
 fn a_dense_index_is_an_array_only_where_it_pays_and_the_answer_says_what_ran() {
     // Lost exactly when the counters left are a multiple of 3.
-    let expected = |counters: u32| if counters % 3 == 0 { -1 } else { 1 };
+    let expected = |counters: u32| if counters.is_multiple_of(3) { -1 } else { 1 };
     let cases = [
         // A small index: always an array.
         (
