@@ -81,13 +81,16 @@ const NO_MOVE: u32 = u32::MAX;
 pub(crate) struct Search<G: Game> {
     frames: Vec<Frame<G>>,
     moves: Vec<G::Move>,
-    /// Each move's index in the game's order of the state's moves (`moves` may hold them in
-    /// another: the table's best first).
+    /// Each move's index in the game's order of the state's moves (`moves` holds the moves
+    /// the look at the children kept, compacted, so their places differ).
     order: Vec<u32>,
-    /// Each move's step to the end of the forced moves after it, and what the game's range and
-    /// the table said of the state it leads to, where the frame's look at its children made
-    /// them already (taken when the move is searched).
+    /// Each kept move's step to the end of the forced moves after it, and what the game's range
+    /// and the table said of the state it leads to, from the frame's look at its children
+    /// (taken when the move is searched).
     steps: Vec<Option<(Step<G::State>, Bound)>>,
+    /// The table's fingerprints of the children kept so far by the look at a frame's children
+    /// (each worked out once, to find a child that leads where an earlier one does).
+    prints: Vec<Option<u64>>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
@@ -117,6 +120,7 @@ impl<G: Game> Default for Search<G> {
             moves: Vec::new(),
             order: Vec::new(),
             steps: Vec::new(),
+            prints: Vec::new(),
             fresh: Vec::new(),
             stores: 0,
             team: None,
@@ -323,10 +327,8 @@ impl<G: Game> Search<G> {
                     (child, move_bounds(&step, child))
                 }
             };
-            if low == high || low >= frame.beta || high <= frame.alpha {
-                // Decided without a search: a value, a cut-off, or no better than the bottom.
-                let value = if low >= frame.beta { low } else { high };
-                if raise(frame, value, self.order[index]) {
+            if let Some(cut) = settled(frame, (low, high), self.order[index]) {
+                if cut {
                     return self.cut_off(top, start);
                 }
                 continue;
@@ -344,6 +346,7 @@ impl<G: Game> Search<G> {
         self.order.truncate(end);
         self.steps.truncate(end);
         let mut keep = start;
+        self.prints.clear();
         for index in start..end {
             let (step, mut child) = self.steps[index].take().expect("a kept move's step");
             let entry = table.get(game, &step.next);
@@ -352,10 +355,9 @@ impl<G: Game> Search<G> {
             }
             let (low, high) = move_bounds(&step, child);
             let move_index = self.order[index];
-            if low == high || low >= frame.beta || high <= frame.alpha {
+            if let Some(cut) = settled(frame, (low, high), move_index) {
                 stats.hits += u64::from(entry.is_some());
-                let value = if low >= frame.beta { low } else { high };
-                if raise(frame, value, move_index) {
+                if cut {
                     return self.cut_off(top, start);
                 }
                 continue;
@@ -364,16 +366,17 @@ impl<G: Game> Search<G> {
             // keeps as the same: a mirror image) is worth what that one is.
             let fingerprint = table.fingerprint(game, &step.next);
             let twin = fingerprint.is_some()
-                && (start..keep).any(|kept| {
+                && (start..keep).zip(&self.prints).any(|(kept, &print)| {
                     let (earlier, _) = self.steps[kept].as_ref().expect("a kept move's step");
-                    earlier.gain == step.gain
+                    print == fingerprint
+                        && earlier.gain == step.gain
                         && earlier.turn == step.turn
-                        && table.fingerprint(game, &earlier.next) == fingerprint
                         && table.same(game, &earlier.next, &step.next)
                 });
             if twin {
                 continue;
             }
+            self.prints.push(fingerprint);
             if low > frame.alpha {
                 frame.alpha = low;
                 if low > frame.best {
@@ -424,34 +427,20 @@ impl<G: Game> Search<G> {
             let frame = &mut self.frames[top];
             let split = split_of(top, &self.splits);
             let end = self.moves.len();
-            // Try moves until one needs a search of its own, or a cut-off, or none is left.
-            let mut pending = None;
+            // The next move to search: every move the look at the children kept needs a
+            // search of its own (the others were decided there), and carries its step.
             let mut wait = false;
-            while let Some(index) = next_move(frame, split, end, &mut wait) {
-                let (step, known, child) = match self.steps[index].take() {
-                    Some((step, child)) => (step, None, Some(child)),
-                    None => {
-                        let step = game.play(&frame.state, &self.moves[index]);
-                        let (step, known) = follow_forced(game, step, stats)?;
-                        (step, known, None)
-                    }
-                };
+            if let Some(index) = next_move(frame, split, end, &mut wait) {
+                let (step, child) = self.steps[index]
+                    .take()
+                    .expect("a move kept by the look at the children has its step");
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
-                let Some(known) = known else {
-                    pending = Some((step, child, window, index));
-                    break;
-                };
-                let value = move_value(step.gain, step.turn, known, window, true)?;
-                if raise(frame, value, self.order[index]) {
-                    cut(frame, split, end);
-                }
-            }
-            if let Some((step, child, window, index)) = pending {
                 frame.gain = step.gain;
                 frame.turn = step.turn;
                 frame.searching = self.order[index];
                 (frame.child_alpha, frame.child_beta) = window;
-                let entry = self.enter(game, table, range, step.next, child, window, stats)?;
+                let entry =
+                    self.enter(game, table, range, step.next, Some(child), window, stats)?;
                 // The stack grew: checked when its buffers' capacity changes, not per node.
                 let capacities = (self.frames.capacity(), self.moves.capacity());
                 if capacities != self.checked {
@@ -637,6 +626,22 @@ fn cut<G: Game>(frame: &mut Frame<G>, split: Option<&SplitPoint<G>>, end: usize)
     frame.next_move = end;
     if let Some(split) = split {
         split.halt();
+    }
+}
+
+/// A move whose bounds `(low, high)` decide it without a search (a value, a cut-off, or no
+/// better than the window's bottom) is taken into its frame as `raise` takes a value: `None`
+/// if it needs a search, else whether it cut the frame off.
+#[inline]
+fn settled<G: Game>(frame: &mut Frame<G>, (low, high): (Score, Score), index: u32) -> Option<bool> {
+    if low == high || low >= frame.beta || high <= frame.alpha {
+        Some(raise(
+            frame,
+            if low >= frame.beta { low } else { high },
+            index,
+        ))
+    } else {
+        None
     }
 }
 
