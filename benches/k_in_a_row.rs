@@ -61,12 +61,12 @@ impl CompactKey for Variant {
     fn key_bits(&self) -> u32 {
         self.game.key_bits()
     }
-    fn key(&self, position: &Cells) -> u64 {
+    fn key(&self, position: &Cells) -> u128 {
         if self.symmetric {
             self.game.key(position)
         } else {
-            u64::from(position.mine)
-                | u64::from(position.theirs) << (self.game.width * self.game.height)
+            u128::from(position.mine)
+                | u128::from(position.theirs) << (self.game.width * self.game.height)
         }
     }
 }

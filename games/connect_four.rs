@@ -1,4 +1,4 @@
-//! Connect Four on any board with `width · (height + 1) ≤ 64`: players drop stones into
+//! Connect Four on any board with `width · (height + 1) ≤ 128`: players drop stones into
 //! columns; four in a row (across, up, or diagonal) wins.
 //!
 //! Written as a user would write a game, against the public API only: a bitboard, the four
@@ -16,7 +16,8 @@
 //!
 //! Column `c` holds bits `c·(H+1) .. c·(H+1)+H−1`, bottom to top, and one spare bit above (always
 //! empty), so that shifts never carry a line from one column into the next. A position is the
-//! stones of the side to move and the mask of all stones.
+//! stones of the side to move and the mask of all stones, in a [`Bitboard`]: a `u64` where the
+//! board fits one ([`ConnectFour::new`]), else a `u128` ([`ConnectFour::wide`]).
 
 use std::fmt;
 
@@ -25,14 +26,15 @@ use crate::error::Error;
 use crate::game::{Capabilities, Declares, Game, Score, Step, Turn};
 use crate::{CompactKey, Symmetry};
 
+mod bits;
 mod bounds;
 mod notation;
 mod tiers;
 
-/// The widest board: with a height of 1, `width · 2 ≤ 64`.
-const MAX_WIDTH: usize = 32;
+pub use bits::Bitboard;
 
-/// Connect Four's rules on a `width × height` board.
+/// Connect Four's rules on a `width × height` board, held in words of type `B`: `u64` for boards
+/// of up to 64 bits ([`new`](ConnectFour::new)), `u128` for up to 128 ([`wide`](ConnectFour::wide)).
 ///
 /// ```
 /// use gamesolver::{engines::pruning, games::ConnectFour, memo::HashBoundTable};
@@ -43,21 +45,22 @@ const MAX_WIDTH: usize = 32;
 /// assert_eq!(solution.value(), 0);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConnectFour {
+pub struct ConnectFour<B: Bitboard = u64> {
     width: u32,
     height: u32,
     /// One bit at the bottom of every column.
-    bottom: u64,
+    bottom: B,
     /// Every cell of the board (not the spare bits).
-    board: u64,
+    board: B,
     /// Columns from the centre outwards: the order moves are tried in when nothing else tells.
     order: Vec<u8>,
-    /// Whether every shift a line test makes stays below 64 bits (all boards up to 18 rows).
+    /// Whether every shift a line test makes stays inside the word (all boards up to 18 rows
+    /// in a `u64`).
     short_shifts: bool,
     /// The cells of the even rows, counted from 1 at the bottom.
-    even_rows: u64,
+    even_rows: B,
     /// The position the game starts from (the empty board unless set).
-    start: Position,
+    start: Position<B>,
     /// `compositions[c · (cells + 1) + m]`: the ways `c` columns can hold `m` stones (for the
     /// tiers' ranks), saturated at `u64::MAX`.
     compositions: Vec<u64>,
@@ -69,74 +72,73 @@ pub struct ConnectFour {
 /// four (the other side's only where the move that made the position did not lose at once).
 /// Those follow from the stones: positions compare, hash and order by their stones alone.
 #[derive(Debug, Clone, Copy)]
-pub struct Position {
+pub struct Position<B: Bitboard = u64> {
     /// The stones of the side to move.
-    current: u64,
+    current: B,
     /// Every stone on the board.
-    mask: u64,
+    mask: B,
     /// Empty cells where the side to move would complete four.
-    mine: u64,
-    /// Empty cells where the other side would complete four; [`UNKNOWN`] if not worked out.
-    theirs: u64,
+    mine: B,
+    /// Empty cells where the other side would complete four; `B::MAX` (never a real set of
+    /// cells: the spare bits above the columns are never cells) if not worked out.
+    theirs: B,
     /// The mirror image's stones of the side to move, and all its stones (columns reversed):
     /// kept move by move, so that the key of the two images, the smaller of their keys, costs a
     /// comparison.
-    mirrored_current: u64,
-    mirrored_mask: u64,
+    mirrored_current: B,
+    mirrored_mask: B,
     /// Stones played.
     stones: u8,
     /// Whether the last stone made four in a row (the game is over).
     won: bool,
 }
 
-/// The empty board.
-const EMPTY: Position = Position {
-    current: 0,
-    mask: 0,
-    mirrored_current: 0,
-    mirrored_mask: 0,
-    mine: 0,
-    theirs: 0,
-    stones: 0,
-    won: false,
-};
+impl<B: Bitboard> Position<B> {
+    /// The empty board.
+    const EMPTY: Self = Position {
+        current: B::ZERO,
+        mask: B::ZERO,
+        mirrored_current: B::ZERO,
+        mirrored_mask: B::ZERO,
+        mine: B::ZERO,
+        theirs: B::ZERO,
+        stones: 0,
+        won: false,
+    };
+}
 
 /// The search-order rank after which safe moves come (a winning move is 0), less their promise.
 const SAFE: u16 = 1024;
 /// The rank of a move that lets the opponent win at once.
 const UNSAFE: u16 = 2048;
 
-/// Marks `Position::theirs` as not worked out (never a real set of cells: the spare bits above
-/// the columns are never cells).
-const UNKNOWN: u64 = u64::MAX;
-
-impl PartialEq for Position {
+impl<B: Bitboard> PartialEq for Position<B> {
     fn eq(&self, other: &Self) -> bool {
         (self.current, self.mask) == (other.current, other.mask)
     }
 }
 
-impl Eq for Position {}
+impl<B: Bitboard> Eq for Position<B> {}
 
-impl std::hash::Hash for Position {
+impl<B: Bitboard> std::hash::Hash for Position<B> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         (self.current, self.mask).hash(state);
     }
 }
 
-impl PartialOrd for Position {
+impl<B: Bitboard> PartialOrd for Position<B> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Position {
+impl<B: Bitboard> Ord for Position<B> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         (self.mask, self.current).cmp(&(other.mask, other.current))
     }
 }
 
-impl Position {
+impl<B: Bitboard> Position<B> {
     /// How many stones are on the board.
     pub fn stones(&self) -> usize {
         usize::from(self.stones)
@@ -152,67 +154,97 @@ impl Position {
 /// (what else a drop holds, the cell and what it makes, follows from the position, and its rank
 /// in the search order is the order's alone).
 #[derive(Debug, Clone, Copy)]
-pub struct Drop {
+pub struct Drop<B: Bitboard = u64> {
     /// The column, counted from 0 at the left.
     pub column: u8,
     /// The cell the stone lands in.
-    cell: u64,
+    cell: B,
     /// The empty cells where the mover completes four once this stone is down.
-    made: u64,
+    made: B,
     /// Where the move stands in the search order (lower first).
     rank: u16,
 }
 
-impl PartialEq for Drop {
-    fn eq(&self, other: &Drop) -> bool {
+impl<B: Bitboard> PartialEq for Drop<B> {
+    fn eq(&self, other: &Drop<B>) -> bool {
         self.column == other.column
     }
 }
 
-impl Eq for Drop {}
+impl<B: Bitboard> Eq for Drop<B> {}
 
-impl std::hash::Hash for Drop {
+impl<B: Bitboard> std::hash::Hash for Drop<B> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.column.hash(state);
     }
 }
 
-/// `x << shift`, and 0 where the shift passes the word.
-#[inline]
-fn up(x: u64, shift: u32) -> u64 {
-    x.checked_shl(shift).unwrap_or(0)
-}
-
-/// `x >> shift`, and 0 where the shift passes the word.
-#[inline]
-fn down(x: u64, shift: u32) -> u64 {
-    x.checked_shr(shift).unwrap_or(0)
+/// Whether a board of `width × height` fits a word of `bits` bits (one spare bit per column).
+fn fits(width: usize, height: usize, bits: u32) -> bool {
+    width >= 1 && height >= 1 && width.saturating_mul(height + 1) <= bits as usize
 }
 
 impl ConnectFour {
-    /// The rules on a board `width` columns wide and `height` rows high; refused unless both
-    /// are at least 1 and `width · (height + 1) ≤ 64`.
+    /// The rules on a board `width` columns wide and `height` rows high, in 64-bit words;
+    /// refused unless both are at least 1 and `width · (height + 1) ≤ 64` (use
+    /// [`wide`](ConnectFour::wide) for larger boards).
     ///
     /// ```
     /// use gamesolver::games::ConnectFour;
     /// assert!(ConnectFour::new(7, 6).is_ok());
     /// assert!(ConnectFour::new(8, 8).is_err()); // 8 · 9 = 72 bits
+    /// assert!(ConnectFour::wide(8, 8).is_ok());
     /// ```
     pub fn new(width: usize, height: usize) -> Result<Self, Error> {
-        let fits = width >= 1 && height >= 1 && width.saturating_mul(height + 1) <= 64;
-        if !fits {
+        ConnectFour::on_board(width, height)
+    }
+}
+
+impl ConnectFour<u128> {
+    /// The rules on a board `width` columns wide and `height` rows high, in 128-bit words:
+    /// boards up to `width · (height + 1) ≤ 128`, such as 8×8, 9×7 and 10×6 (a board that
+    /// fits 64 bits, 8×7 among them, is faster with [`new`](ConnectFour::new)). The fixed bound
+    /// tables take keys of `k` bits with at least `2^(k − 60)` words: 10×6 (70 bits) from 8 KiB,
+    /// 8×8 and 9×7 (72) from 32 KiB; a larger board (11×9, 110 bits) takes a hash table.
+    ///
+    /// ```
+    /// use gamesolver::{engines::pruning, games::ConnectFour, memo::HashBoundTable};
+    ///
+    /// let game = ConnectFour::wide(10, 6).unwrap();
+    /// // Columns 0, 1 and 2 of the bottom row are the first player's, and it is to move.
+    /// let position = game.position_from_zero("091929").unwrap();
+    /// let later = game.clone().starting_at(position);
+    /// let solution = pruning::solve(&later, HashBoundTable::new(), pruning::Options::new().ranged()).unwrap();
+    /// assert_eq!(solution.value(), 27);
+    /// assert_eq!(game.meaning(6, 27), "the first player (to move) wins with its 4th stone");
+    /// assert!(ConnectFour::wide(11, 11).is_err()); // 11 · 12 = 132 bits
+    /// ```
+    pub fn wide(width: usize, height: usize) -> Result<Self, Error> {
+        ConnectFour::on_board(width, height)
+    }
+}
+
+impl<B: Bitboard> ConnectFour<B> {
+    /// The rules on a board that fits `B`.
+    fn on_board(width: usize, height: usize) -> Result<Self, Error> {
+        if !fits(width, height, B::BITS) {
+            let how = if B::BITS > 64 {
+                ""
+            } else {
+                " (ConnectFour::wide takes up to 128)"
+            };
             return Err(Error::InvalidGame(format!(
                 "a Connect Four board of {width}×{height} does not fit: width and height must be \
-                 at least 1, and width × (height + 1) at most 64"
+                 at least 1, and width × (height + 1) at most {}{how}",
+                B::BITS
             )));
         }
-        debug_assert!(width <= MAX_WIDTH);
         let (w, h) = (width as u32, height as u32);
-        let column = (1u64 << h) - 1;
-        let mut bottom = 0;
-        let mut board = 0;
+        let column = B::bit(h).less_one();
+        let mut bottom = B::ZERO;
+        let mut board = B::ZERO;
         for c in 0..w {
-            bottom |= 1 << (c * (h + 1));
+            bottom |= B::bit(c * (h + 1));
             board |= column << (c * (h + 1));
         }
         let centre = (w / 2) as i64;
@@ -235,9 +267,11 @@ impl ConnectFour {
             bottom,
             board,
             order,
-            short_shifts: 3 * (h + 2) < 64,
-            even_rows: (1..h).step_by(2).fold(0, |rows, row| rows | bottom << row),
-            start: EMPTY,
+            short_shifts: 3 * (h + 2) < B::BITS,
+            even_rows: (1..h)
+                .step_by(2)
+                .fold(B::ZERO, |rows, row| rows | bottom << row),
+            start: Position::EMPTY,
             compositions,
         })
     }
@@ -251,7 +285,7 @@ impl ConnectFour {
     /// let later = game.clone().starting_at(game.position("44").unwrap());
     /// assert_eq!(later.start().stones(), 2);
     /// ```
-    pub fn starting_at(self, position: Position) -> Self {
+    pub fn starting_at(self, position: Position<B>) -> Self {
         ConnectFour {
             start: position,
             ..self
@@ -275,35 +309,35 @@ impl ConnectFour {
 
     /// The cells of one column.
     #[inline]
-    fn column_cells(&self, column: u32) -> u64 {
-        ((1u64 << self.height) - 1) << (column * (self.height + 1))
+    fn column_cells(&self, column: u32) -> B {
+        B::bit(self.height).less_one() << (column * (self.height + 1))
     }
 
     /// The lowest empty cell of every column that has one.
     #[inline]
-    fn playable(&self, mask: u64) -> u64 {
+    fn playable(&self, mask: B) -> B {
         mask.wrapping_add(self.bottom) & self.board
     }
 
     /// The empty cells where a stone of `stones` would complete four in a row.
     #[inline]
-    fn winning_cells(&self, stones: u64, mask: u64) -> u64 {
+    fn winning_cells(&self, stones: B, mask: B) -> B {
         let cells = if self.short_shifts {
             lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
         } else {
-            lines(stones, self.height, up, down)
+            lines(stones, self.height, B::up, B::down)
         };
         cells & (self.board ^ mask)
     }
 
     /// Whether `stones` hold four in a row somewhere.
-    fn has_four(&self, stones: u64) -> bool {
+    fn has_four(&self, stones: B) -> bool {
         let cells = if self.short_shifts {
             lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
         } else {
-            lines(stones, self.height, up, down)
+            lines(stones, self.height, B::up, B::down)
         };
-        cells & stones != 0
+        cells & stones != B::ZERO
     }
 
     /// The ways `columns` columns can hold `stones` stones.
@@ -323,18 +357,18 @@ impl ConnectFour {
     /// play under without giving it up (on the cell above a playable one) most, the cell above
     /// that next, and any other a little.
     #[inline]
-    fn promise(&self, made: u64, theirs: u64, mask: u64) -> u16 {
-        let useful = made & !up(theirs, 1);
-        let above = up(self.playable(mask), 1) & self.board;
+    fn promise(&self, made: B, theirs: B, mask: B) -> u16 {
+        let useful = made & !theirs.up(1);
+        let above = self.playable(mask).up(1) & self.board;
         let next = useful & above;
-        let after_next = useful & up(above, 1);
+        let after_next = useful & above.up(1);
         (12 * next.count_ones() + 5 * after_next.count_ones() + 3 * useful.count_ones()) as u16
     }
 
     /// The empty cells where the side that just moved would complete four.
     #[inline]
-    fn threats(&self, position: &Position) -> u64 {
-        if position.theirs == UNKNOWN {
+    fn threats(&self, position: &Position<B>) -> B {
+        if position.theirs == B::MAX {
             self.winning_cells(position.current ^ position.mask, position.mask)
         } else {
             position.theirs
@@ -344,7 +378,7 @@ impl ConnectFour {
     /// The position after the side to move drops a stone into `cell` of `column`, where
     /// `made` are the empty cells at which the mover then completes four.
     #[inline]
-    fn drop_stone(&self, position: &Position, column: u32, cell: u64, made: u64) -> Position {
+    fn drop_stone(&self, position: &Position<B>, column: u32, cell: B, made: B) -> Position<B> {
         let stride = self.height + 1;
         let mirrored = (cell >> (column * stride)) << ((self.width - 1 - column) * stride);
         Position {
@@ -355,29 +389,29 @@ impl ConnectFour {
             mine: self.threats(position) & !cell,
             theirs: made,
             stones: position.stones + 1,
-            won: position.mine & cell != 0,
+            won: position.mine & cell != B::ZERO,
         }
     }
 
     /// `bits` with the columns reversed.
-    fn flip(&self, bits: u64) -> u64 {
+    fn flip(&self, bits: B) -> B {
         let stride = self.height + 1;
-        (0..self.width).fold(0, |out, column| {
-            let cells = (bits >> (column * stride)) & ((1 << stride) - 1);
+        (0..self.width).fold(B::ZERO, |out, column| {
+            let cells = (bits >> (column * stride)) & B::bit(stride).less_one();
             out | cells << ((self.width - 1 - column) * stride)
         })
     }
 
     /// The mirror image of a position (columns reversed).
-    fn mirror(&self, position: &Position) -> Position {
+    fn mirror(&self, position: &Position<B>) -> Position<B> {
         Position {
             current: position.mirrored_current,
             mask: position.mirrored_mask,
             mirrored_current: position.current,
             mirrored_mask: position.mask,
             mine: self.flip(position.mine),
-            theirs: if position.theirs == UNKNOWN {
-                UNKNOWN
+            theirs: if position.theirs == B::MAX {
+                B::MAX
             } else {
                 self.flip(position.theirs)
             },
@@ -387,7 +421,7 @@ impl ConnectFour {
 
     /// The key of a position's own image and of its mirror image.
     #[inline]
-    fn image_keys(&self, position: &Position) -> (u64, u64) {
+    fn image_keys(&self, position: &Position<B>) -> (B, B) {
         (
             position.current | position.mask.wrapping_add(self.bottom),
             position.mirrored_current | position.mirrored_mask.wrapping_add(self.bottom),
@@ -398,7 +432,12 @@ impl ConnectFour {
 /// The cells (empty or not) that would complete four with three of `stones`: vertically (three
 /// below), and across and on both diagonals (column strides of `h + 1`, `h` and `h + 2`).
 #[inline(always)]
-fn lines(stones: u64, h: u32, up: impl Fn(u64, u32) -> u64, down: impl Fn(u64, u32) -> u64) -> u64 {
+fn lines<B: Bitboard>(
+    stones: B,
+    h: u32,
+    up: impl Fn(B, u32) -> B,
+    down: impl Fn(B, u32) -> B,
+) -> B {
     let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
     for shift in [h + 1, h, h + 2] {
         let pair = up(stones, shift) & up(stones, 2 * shift);
@@ -411,26 +450,26 @@ fn lines(stones: u64, h: u32, up: impl Fn(u64, u32) -> u64, down: impl Fn(u64, u
     cells
 }
 
-impl fmt::Display for Drop {
+impl<B: Bitboard> fmt::Display for Drop<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "column {}", self.column + 1)
     }
 }
 
-impl Game for ConnectFour {
-    type State = Position;
-    type Move = Drop;
+impl<B: Bitboard> Game for ConnectFour<B> {
+    type State = Position<B>;
+    type Move = Drop<B>;
 
     /// The empty board, unless the game was set to start elsewhere
     /// ([`starting_at`](ConnectFour::starting_at)).
-    fn start(&self) -> Position {
+    fn start(&self) -> Position<B> {
         self.start
     }
 
     /// Every legal move, in the order the search should try them: winning moves, then the
     /// moves that do not hand the opponent an immediate win, those making the most threats
     /// (cells where a stone would complete four) first, then the rest; ties from the centre out.
-    fn moves(&self, position: &Position, moves: &mut Vec<Drop>) {
+    fn moves(&self, position: &Position<B>, moves: &mut Vec<Drop<B>>) {
         if position.won {
             return;
         }
@@ -438,12 +477,12 @@ impl Game for ConnectFour {
         let playable = self.playable(mask);
         let (wins, threats) = (position.mine & playable, self.threats(position));
         let forced = playable & threats;
-        let safe = if forced == 0 {
+        let safe = if forced == B::ZERO {
             playable
-        } else if forced & (forced - 1) == 0 {
+        } else if forced & forced.less_one() == B::ZERO {
             forced
         } else {
-            0
+            B::ZERO
         } & !(threats >> 1);
         let first = moves.len();
         // A position and its mirror image share their table entry, and with it the index of
@@ -459,16 +498,16 @@ impl Game for ConnectFour {
             }
         }) {
             let cell = playable & self.column_cells(u32::from(column));
-            if cell == 0 {
+            if cell == B::ZERO {
                 continue;
             }
             // After a move that is not safe the opponent can win at once, and no search needs
             // the mover's threats there: they are worked out only if asked.
-            let (rank, made) = if cell & safe != 0 {
+            let (rank, made) = if cell & safe != B::ZERO {
                 let made = self.winning_cells(current | cell, mask | cell);
                 (SAFE - self.promise(made, threats, mask | cell), made)
             } else {
-                (if cell & wins != 0 { 0 } else { UNSAFE }, UNKNOWN)
+                (if cell & wins != B::ZERO { 0 } else { UNSAFE }, B::MAX)
             };
             moves.push(Drop {
                 column,
@@ -486,7 +525,7 @@ impl Game for ConnectFour {
     }
 
     #[inline]
-    fn play(&self, position: &Position, mv: &Drop) -> Step<Position> {
+    fn play(&self, position: &Position<B>, mv: &Drop<B>) -> Step<Position<B>> {
         Step {
             next: self.drop_stone(position, u32::from(mv.column), mv.cell, mv.made),
             gain: 0,
@@ -495,7 +534,7 @@ impl Game for ConnectFour {
     }
 
     /// A won game is lost for the side to move; a full board is a draw.
-    fn payoff(&self, position: &Position) -> Score {
+    fn payoff(&self, position: &Position<B>) -> Score {
         if position.won {
             -(self.cells() + 2 - Score::from(position.stones)) / 2
         } else {
@@ -507,28 +546,28 @@ impl Game for ConnectFour {
     /// move lets the opponent win at once; a draw when two stones or fewer remain and neither
     /// of those can win.
     #[inline]
-    fn known_value(&self, position: &Position) -> Option<Score> {
+    fn known_value(&self, position: &Position<B>) -> Option<Score> {
         let stones = Score::from(position.stones);
         if position.won {
             return Some(-(self.cells() + 2 - stones) / 2);
         }
         let playable = self.playable(position.mask);
-        if playable == 0 {
+        if playable == B::ZERO {
             return Some(0);
         }
-        if position.mine & playable != 0 {
+        if position.mine & playable != B::ZERO {
             return Some((self.cells() + 1 - stones) / 2);
         }
         let threats = self.threats(position);
         let forced = playable & threats;
-        let candidates = if forced == 0 {
+        let candidates = if forced == B::ZERO {
             playable
-        } else if forced & (forced - 1) == 0 {
+        } else if forced & forced.less_one() == B::ZERO {
             forced
         } else {
-            0
+            B::ZERO
         };
-        if candidates & !(threats >> 1) == 0 {
+        if candidates & !(threats >> 1) == B::ZERO {
             return Some(-(self.cells() - stones) / 2);
         }
         (stones >= self.cells() - 2).then_some(0)
@@ -538,14 +577,14 @@ impl Game for ConnectFour {
     /// that can be played, or the only column not under one), when the side to move cannot win
     /// with it.
     #[inline]
-    fn forced_move(&self, position: &Position) -> Option<Drop> {
+    fn forced_move(&self, position: &Position<B>) -> Option<Drop<B>> {
         let playable = self.playable(position.mask);
-        if position.won || position.mine & playable != 0 {
+        if position.won || position.mine & playable != B::ZERO {
             return None;
         }
         let threats = self.threats(position);
         let forced = playable & threats;
-        let safe = if forced == 0 { playable } else { forced } & !(threats >> 1);
+        let safe = if forced == B::ZERO { playable } else { forced } & !(threats >> 1);
         // No safe move (a loss), two or more, or two threats to block: nothing forced.
         if safe.count_ones() != 1 || forced.count_ones() > 1 {
             return None;
@@ -564,7 +603,7 @@ impl Game for ConnectFour {
     }
 }
 
-impl CompactKey for ConnectFour {
+impl<B: Bitboard> CompactKey for ConnectFour<B> {
     /// A board of `W·(H+1)` bits.
     fn key_bits(&self) -> u32 {
         self.width * (self.height + 1)
@@ -576,15 +615,15 @@ impl CompactKey for ConnectFour {
     /// same value, and a table keeps them as one. The mirror image is kept move by move, so
     /// the key costs a few instructions.
     #[inline]
-    fn key(&self, position: &Position) -> u64 {
+    fn key(&self, position: &Position<B>) -> u128 {
         let (own, mirrored) = self.image_keys(position);
-        own.min(mirrored)
+        own.min(mirrored).wide()
     }
 }
 
-impl Symmetry for ConnectFour {
+impl<B: Bitboard> Symmetry for ConnectFour<B> {
     /// The position or its mirror image, whichever has the smaller key.
-    fn canonical(&self, position: &Position) -> Position {
+    fn canonical(&self, position: &Position<B>) -> Position<B> {
         let (own, mirrored) = self.image_keys(position);
         if mirrored < own {
             self.mirror(position)

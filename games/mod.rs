@@ -13,7 +13,7 @@ mod stone_game_viii;
 mod tic_tac_toe;
 
 pub use cat_and_mouse::{CatAndMouse, CatAndMouseII, Chase, MAX_CHASE_PLACES, MOUSE_TURNS};
-pub use connect_four::{ConnectFour, Drop, Position};
+pub use connect_four::{Bitboard, ConnectFour, Drop, Position};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
 pub use interval_stone_games::{
     End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,

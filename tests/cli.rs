@@ -1850,3 +1850,50 @@ fn connect_four_reads_c4s_columns_from_zero_on_a_wider_board() {
     assert!(!elsewhere.status.success());
     assert!(String::from_utf8_lossy(&elsewhere.stderr).contains("--columns-from-zero"));
 }
+
+#[test]
+fn connect_four_solves_boards_past_64_bits() {
+    // Lines of c4's verified 10×6 endgame set (tests/data/c4_10x6): 70 bits, 128-bit words.
+    let path = format!(
+        "{}/tests/data/c4_10x6/endgame_L1",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let set = std::fs::read_to_string(path).unwrap();
+    let input: String = set
+        .lines()
+        .take(6)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let board = ["--width", "10", "--height", "6", "--columns-from-zero"];
+    let mut arguments = vec!["connect-four", "--batch", "-"];
+    arguments.extend(board);
+    let output = gamesolver(&arguments, Some(input.as_bytes()));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), input);
+    // One position, with its line and every column's score; the first line of the set.
+    let (position, score) = set.lines().next().unwrap().split_once(' ').unwrap();
+    let mut arguments = vec!["connect-four", position, "--analyze", "--json"];
+    arguments.extend(board);
+    let output = gamesolver(&arguments, None);
+    let text = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains(&format!("\"value\":{score}")), "{text}");
+    assert!(text.contains("\"width\":10"), "{text}");
+    // The tier solvers rank positions in 64 bits: refused by name, as is a board past 128.
+    let mut arguments = vec!["connect-four", position, "--solver", "tier"];
+    arguments.extend(board);
+    let tiers = gamesolver(&arguments, None);
+    assert!(!tiers.status.success());
+    assert!(String::from_utf8_lossy(&tiers.stderr).contains("up to 64 bits"));
+    let huge = gamesolver(&["connect-four", "--width", "11", "--height", "11"], None);
+    assert!(!huge.status.success());
+    assert!(String::from_utf8_lossy(&huge.stderr).contains("at most 128"));
+}

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use common::{connect4_set, random_values};
 use gamesolver::engines::exhaustive;
-use gamesolver::games::{ConnectFour, Position};
+use gamesolver::games::{Bitboard, ConnectFour, Position};
 use gamesolver::memo::{
     AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
 };
@@ -128,12 +128,12 @@ fn random_line(width: usize, height: usize, length: usize, seed: u64) -> Option<
     (line.len() == length).then_some(line)
 }
 
-fn pruner_values<T: BoundTable<ConnectFour>>(
-    game: &ConnectFour,
+fn pruner_values<B: Bitboard, T: BoundTable<ConnectFour<B>>>(
+    game: &ConnectFour<B>,
     table: T,
-    position: &Position,
+    position: &Position<B>,
 ) -> (Score, Vec<(u8, Score)>) {
-    let mut pruner: Pruner<'_, ConnectFour, T, DeclaredRange> =
+    let mut pruner: Pruner<'_, ConnectFour<B>, T, DeclaredRange> =
         Pruner::new(game, table, pruning::Options::new().ranged()).unwrap();
     let value = pruner.value_of(position).unwrap();
     let moves = pruner.analyze(position).unwrap();
@@ -222,6 +222,149 @@ fn small_boards_match_the_brute_force_of_the_literal_rules() {
         }
     }
     assert!(checked >= 60, "only {checked} positions checked");
+}
+
+/// A random line of `length` moves on the board in which no move makes four (each move drawn
+/// among the columns where it does not), as column digits from 1; `None` if every column
+/// would.
+fn quiet_line(width: usize, height: usize, length: usize, seed: u64) -> Option<String> {
+    let mut grid = Grid::new(width, height);
+    let mut line = String::new();
+    for draw in random_values(length, seed, 0, 1 << 20) {
+        let quiet: Vec<usize> = (0..width)
+            .filter(|&column| {
+                grid.heights[column] < height && {
+                    let wins = grid.drop_in(column);
+                    grid.undo(column);
+                    !wins
+                }
+            })
+            .collect();
+        let column = *quiet.get(draw as usize % quiet.len().max(1))?;
+        grid.drop_in(column);
+        line.push(char::from_digit(column as u32 + 1, 36).unwrap());
+    }
+    Some(line)
+}
+
+/// The literal rules' value of `line` on a `width × height` grid, and every move's value
+/// (column from 0, value), by brute force.
+fn literal_values(width: usize, height: usize, line: &str) -> (Score, Vec<(u8, Score)>) {
+    let mut grid = Grid::new(width, height);
+    for symbol in line.chars() {
+        grid.drop_in(symbol.to_digit(36).unwrap() as usize - 1);
+    }
+    let mut memo = HashMap::new();
+    let value = grid.score(&mut memo);
+    let mut moves = Vec::new();
+    for column in 0..width {
+        if grid.heights[column] < height {
+            let before = grid.stones as Score;
+            let move_value = if grid.drop_in(column) {
+                ((width * height) as Score + 1 - before) / 2
+            } else {
+                -grid.score(&mut memo)
+            };
+            grid.undo(column);
+            moves.push((column as u8, move_value));
+        }
+    }
+    (value, moves)
+}
+
+/// Boards past 64 bits (128-bit words): random positions with a dozen empty cells, every
+/// move's value on every kind of table, against the brute force of the literal rules.
+#[test]
+fn boards_past_64_bits_match_the_brute_force_of_the_literal_rules() {
+    let mut checked = 0;
+    // Keys of 70 and 72 bits; 110 and 128 bits are past what a fixed table keeps (a key of
+    // k bits needs 2^(k − 60) words), so those boards take a hash table only.
+    for (width, height) in [(10, 6), (9, 7), (8, 8), (11, 9), (16, 7)] {
+        assert!(ConnectFour::new(width, height).is_err(), "{width}x{height}");
+        let fixed = width * (height + 1) <= 80;
+        let game = ConnectFour::wide(width, height).unwrap();
+        for seed in 0..16u64 {
+            let empty = 9 + (seed as usize % 4);
+            let length = width * height - empty;
+            let Some(line) = quiet_line(width, height, length, seed * 6007 + width as u64) else {
+                continue;
+            };
+            let (value, mut expected) = literal_values(width, height, &line);
+            expected.sort();
+            let position = game.position(&line).unwrap();
+            let check = |(found, mut moves): (Score, Vec<(u8, Score)>)| {
+                moves.sort();
+                assert_eq!(
+                    (found, moves),
+                    (value, expected.clone()),
+                    "{width}x{height} {line}"
+                );
+            };
+            check(pruner_values(&game, HashBoundTable::new(), &position));
+            if !fixed {
+                checked += 1;
+                continue;
+            }
+            check(pruner_values(
+                &game,
+                FixedBoundTable::for_game(&game, 1 << 20).unwrap(),
+                &position,
+            ));
+            check(pruner_values(
+                &game,
+                Canonical(FixedBoundTable::for_game(&game, 1 << 20).unwrap()),
+                &position,
+            ));
+            check(pruner_values(
+                &game,
+                &AtomicBoundTable::for_game(&game, 1 << 20).unwrap(),
+                &position,
+            ));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} positions checked");
+    assert!(
+        ConnectFour::new(8, 7).is_ok(),
+        "8 · (7 + 1) = 64 bits fit one word"
+    );
+    // A table too small to keep what a key's bucket does not is refused, not wrong.
+    let game = ConnectFour::wide(16, 7).unwrap();
+    let error = FixedBoundTable::for_game(&game, 1 << 12).unwrap_err();
+    assert!(
+        error.to_string().contains("too small for keys of 128 bits"),
+        "{error}"
+    );
+}
+
+/// On boards that fit 64 bits, 128-bit words give the same values and move values.
+#[test]
+fn wide_words_agree_with_narrow_ones() {
+    for (width, height) in [(5, 4), (6, 5), (7, 6)] {
+        let narrow = ConnectFour::new(width, height).unwrap();
+        let wide = ConnectFour::wide(width, height).unwrap();
+        for seed in 0..6u64 {
+            let length = width * height - 12 - seed as usize;
+            let Some(line) = random_line(width, height, length, seed * 31 + width as u64) else {
+                continue;
+            };
+            let in_narrow = pruner_values(
+                &narrow,
+                FixedBoundTable::for_game(&narrow, 1 << 20).unwrap(),
+                &narrow.position(&line).unwrap(),
+            );
+            let in_wide = pruner_values(
+                &wide,
+                FixedBoundTable::for_game(&wide, 1 << 20).unwrap(),
+                &wide.position(&line).unwrap(),
+            );
+            assert_eq!(in_narrow, in_wide, "{width}x{height} {line}");
+            assert_eq!(
+                narrow.render(&narrow.position(&line).unwrap()),
+                wide.render(&wide.position(&line).unwrap())
+            );
+        }
+    }
 }
 
 /// What the game says without search (its value range, the claimeven bound, a forced move)
@@ -435,9 +578,9 @@ fn a_finished_game_has_no_moves_and_pays_the_loser() {
     assert_eq!(game.payoff(&won), -18);
 }
 
-/// (position, score) of every line of tests/data/c4_9x5/`file` (columns from 0).
-fn c4_set(file: &str) -> Vec<(String, Score)> {
-    let path = format!("{}/tests/data/c4_9x5/{file}", env!("CARGO_MANIFEST_DIR"));
+/// (position, score) of every line of tests/data/`set`/`file` (columns from 0).
+fn c4_set(set: &str, file: &str) -> Vec<(String, Score)> {
+    let path = format!("{}/tests/data/{set}/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .map(|line| {
@@ -464,7 +607,7 @@ fn samples_of_c4s_verified_9x5_sets() {
         .unwrap();
     let mut solved = 0;
     for file in ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1"] {
-        for (k, (line, score)) in c4_set(file).into_iter().enumerate() {
+        for (k, (line, score)) in c4_set("c4_9x5", file).into_iter().enumerate() {
             let position = game.position_from_zero(&line).unwrap();
             assert_eq!(fixed.value_of(&position).unwrap(), score, "{file} {line}");
             if k % 4 == 0 {
@@ -478,4 +621,38 @@ fn samples_of_c4s_verified_9x5_sets() {
         }
     }
     assert_eq!(solved, 215);
+}
+
+/// 10×6, 70 bits: c4's verified scores on 128-bit words, one thread and two.
+#[test]
+fn samples_of_c4s_verified_10x6_sets() {
+    let game = ConnectFour::wide(10, 6).unwrap();
+    let mut fixed = Pruner::new(
+        &game,
+        FixedBoundTable::for_game(&game, 16 << 20).unwrap(),
+        pruning::Options::new().ranged(),
+    )
+    .unwrap();
+    let shared = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
+    let mut parallel = Pruner::new(&game, &shared, pruning::Options::new().ranged()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut solved = 0;
+    for file in ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1"] {
+        for (k, (line, score)) in c4_set("c4_10x6", file).into_iter().enumerate() {
+            let position = game.position_from_zero(&line).unwrap();
+            assert_eq!(fixed.value_of(&position).unwrap(), score, "{file} {line}");
+            if k % 4 == 0 {
+                assert_eq!(
+                    pool.install(|| parallel.par_value_of(&position)).unwrap(),
+                    score,
+                    "{file} {line} (2 threads)"
+                );
+            }
+            solved += 1;
+        }
+    }
+    assert_eq!(solved, 114);
 }

@@ -100,8 +100,8 @@ impl CompactKey for ForgetfulKey {
     fn key_bits(&self) -> u32 {
         self.0.width * self.0.height
     }
-    fn key(&self, position: &Cells) -> u64 {
-        u64::from(position.mine)
+    fn key(&self, position: &Cells) -> u128 {
+        u128::from(position.mine)
     }
 }
 

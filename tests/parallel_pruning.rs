@@ -173,8 +173,8 @@ impl CompactKey for RandomTree {
         37
     }
     /// Exact: the path has two bits a move and at most 16 moves; the depth takes 5 bits.
-    fn key(&self, node: &Node) -> u64 {
-        node.1 << 5 | u64::from(node.0)
+    fn key(&self, node: &Node) -> u128 {
+        u128::from(node.1 << 5 | u64::from(node.0))
     }
 }
 

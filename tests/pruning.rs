@@ -148,8 +148,8 @@ impl CompactKey for RandomGame {
     fn key_bits(&self) -> u32 {
         64 - (self.moves.len() as u64).leading_zeros()
     }
-    fn key(&self, state: &u32) -> u64 {
-        u64::from(*state)
+    fn key(&self, state: &u32) -> u128 {
+        u128::from(*state)
     }
 }
 

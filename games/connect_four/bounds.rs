@@ -2,26 +2,26 @@
 //! how soon either side can win, whether either can still make four, and the second player's
 //! claimeven.
 
-use super::{ConnectFour, Position, down, up};
+use super::{Bitboard, ConnectFour, Position};
 use crate::ValueRange;
 use crate::game::Score;
 
-impl ConnectFour {
+impl<B: Bitboard> ConnectFour<B> {
     /// The cells at which a four of `set` starts along `shift` (the four: that cell and the next
     /// three along it), for the four directions' shifts `1`, `H + 1`, `H` and `H + 2`.
     #[inline]
-    fn fours_along(&self, set: u64, shift: u32) -> u64 {
-        let pairs = set & down(set, shift);
-        pairs & down(pairs, 2 * shift)
+    fn fours_along(&self, set: B, shift: u32) -> B {
+        let pairs = set & set.down(shift);
+        pairs & pairs.down(2 * shift)
     }
 
     /// Whether `set` holds four in a row in any direction.
     #[inline]
-    fn any_four(&self, set: u64) -> bool {
+    fn any_four(&self, set: B) -> bool {
         let h = self.height;
         [1, h + 1, h, h + 2]
             .into_iter()
-            .any(|shift| self.fours_along(set, shift) != 0)
+            .any(|shift| self.fours_along(set, shift) != B::ZERO)
     }
 
     /// An upper bound on the value of `position` for the side to move (the first player, with
@@ -48,7 +48,7 @@ impl ConnectFour {
     /// assert_eq!(game.claimeven_bound(&position), Some(-2));
     /// assert!(game.value_range(&position).1 <= -2);
     /// ```
-    pub fn claimeven_bound(&self, position: &Position) -> Option<Score> {
+    pub fn claimeven_bound(&self, position: &Position<B>) -> Option<Score> {
         let h = self.height;
         if !h.is_multiple_of(2) || !position.stones.is_multiple_of(2) {
             return None;
@@ -64,13 +64,13 @@ impl ConnectFour {
         let across = self.fours_along(theirs, h + 1);
         // A four across has its cells on one row: the lowest such row ends the game first.
         let mut worst = (0..h)
-            .find(|&row| across & (self.bottom << row) != 0)
+            .find(|&row| across & (self.bottom << row) != B::ZERO)
             .map(|row| magnitude(row + 1));
-        let mut slanted_cells = 0;
+        let mut slanted_cells = B::ZERO;
         for shift in [1, h, h + 2] {
             let starts = self.fours_along(theirs, shift);
             for step in 0..4 {
-                slanted_cells |= up(starts, step * shift);
+                slanted_cells |= starts.up(step * shift);
             }
         }
         slanted_cells &= empty;
@@ -78,7 +78,7 @@ impl ConnectFour {
         // them all bounds every one of them.
         if let Some(row) = (0..h)
             .rev()
-            .find(|&row| slanted_cells & (self.bottom << row) != 0)
+            .find(|&row| slanted_cells & (self.bottom << row) != B::ZERO)
         {
             worst = worst.max(Some(magnitude(row + 1)));
         }
@@ -86,14 +86,14 @@ impl ConnectFour {
     }
 }
 
-impl ValueRange for ConnectFour {
+impl<B: Bitboard> ValueRange for ConnectFour<B> {
     /// The side to move cannot win with its next stone (else the value is known), and, having a
     /// move that does not lose at once, cannot lose before the opponent's second stone. A side
     /// that cannot make four whatever it gets of the empty cells cannot win. And on a board of
     /// even height, with an even number of stones, the second player's *claimeven* bounds the
     /// first ([`claimeven_bound`](ConnectFour::claimeven_bound)).
     #[inline]
-    fn value_range(&self, position: &Position) -> (Score, Score) {
+    fn value_range(&self, position: &Position<B>) -> (Score, Score) {
         let stones = Score::from(position.stones);
         let mut low = -(self.cells() - 2 - stones) / 2;
         let mut high = (self.cells() - 1 - stones) / 2;

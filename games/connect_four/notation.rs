@@ -1,11 +1,11 @@
 //! Connect Four in words: a position from the columns played, a score's meaning, a board as
 //! text.
 
-use super::{ConnectFour, EMPTY, Position};
+use super::{Bitboard, ConnectFour, Position};
 use crate::error::Error;
 use crate::game::Score;
 
-impl ConnectFour {
+impl<B: Bitboard> ConnectFour<B> {
     /// The position reached by playing `moves` from the empty board: column numbers from 1,
     /// one character each (`1`–`9`, then `a`, `b`, … for columns 10 and up, on wide boards).
     /// Refused, naming the move and the column, if a column does not exist or is full, or a
@@ -19,7 +19,7 @@ impl ConnectFour {
     /// let error = game.position("448").unwrap_err().to_string();
     /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
     /// ```
-    pub fn position(&self, moves: &str) -> Result<Position, Error> {
+    pub fn position(&self, moves: &str) -> Result<Position<B>, Error> {
         self.position_counted_from(moves, 1)
     }
 
@@ -35,13 +35,13 @@ impl ConnectFour {
     /// let error = game.position_from_zero("449").unwrap_err().to_string();
     /// assert_eq!(error, "move 3 (column 9): there is no column 9 on a board 9 columns wide (columns 0-8)");
     /// ```
-    pub fn position_from_zero(&self, moves: &str) -> Result<Position, Error> {
+    pub fn position_from_zero(&self, moves: &str) -> Result<Position<B>, Error> {
         self.position_counted_from(moves, 0)
     }
 
     /// The position reached by `moves`, whose columns are counted from `first` (0 or 1).
-    fn position_counted_from(&self, moves: &str, first: u32) -> Result<Position, Error> {
-        let mut position = EMPTY;
+    fn position_counted_from(&self, moves: &str, first: u32) -> Result<Position<B>, Error> {
+        let mut position = Position::EMPTY;
         for (index, symbol) in moves.chars().enumerate() {
             let illegal = |problem: String| Error::IllegalMove {
                 number: index + 1,
@@ -76,7 +76,7 @@ impl ConnectFour {
                 ));
             }
             let cell = self.playable(position.mask) & self.column_cells(column);
-            if cell == 0 {
+            if cell == B::ZERO {
                 return Err(illegal(format!("column {symbol} is full")));
             }
             let made = self.winning_cells(position.current | cell, position.mask | cell);
@@ -132,7 +132,7 @@ impl ConnectFour {
 
     /// The position's board as text, top row first: `X` for the first player, `O` for the
     /// second, `.` for empty.
-    pub fn render(&self, position: &Position) -> String {
+    pub fn render(&self, position: &Position<B>) -> String {
         let first = if position.stones.is_multiple_of(2) {
             position.current
         } else {
@@ -141,12 +141,14 @@ impl ConnectFour {
         let mut text = String::new();
         for row in (0..self.height).rev() {
             for column in 0..self.width {
-                let cell = 1u64 << (column * (self.height + 1) + row);
-                text.push(match (position.mask & cell != 0, first & cell != 0) {
-                    (false, _) => '.',
-                    (true, true) => 'X',
-                    (true, false) => 'O',
-                });
+                let cell = B::bit(column * (self.height + 1) + row);
+                text.push(
+                    match (position.mask & cell != B::ZERO, first & cell != B::ZERO) {
+                        (false, _) => '.',
+                        (true, true) => 'X',
+                        (true, false) => 'O',
+                    },
+                );
             }
             text.push('\n');
         }

@@ -1,7 +1,7 @@
 //! Connect Four in tiers: a position's rank among those with as many stones, for the tier
 //! solver on small boards.
 
-use super::{ConnectFour, Position, UNKNOWN};
+use super::{Bitboard, ConnectFour, Position};
 use crate::game::{Score, Tiered};
 use crate::games::ranks::{colex_rank, colex_unrank};
 
@@ -10,7 +10,7 @@ use crate::games::ranks::{colex_rank, colex_unrank};
 /// heights (ranked among the ways to hold `n` stones in the columns) times the colourings of
 /// `n` stones, plus which of its stones, in column order from the bottom, are the first
 /// player's (a colex rank among the sets of `ceil(n / 2)` of `n`). For small boards: a tier of
-/// 7×6 is far beyond any memory.
+/// 7×6 is far beyond any memory, and boards past 64 bits ([`ConnectFour::wide`]) have no tiers.
 impl Tiered for ConnectFour {
     fn tier_count(&self) -> usize {
         (self.width * self.height) as usize + 1
@@ -20,7 +20,7 @@ impl Tiered for ConnectFour {
     }
     fn tier_len(&self, tier: usize) -> u64 {
         self.compositions(self.width, tier)
-            .saturating_mul(ConnectFour::colourings(tier))
+            .saturating_mul(Self::colourings(tier))
     }
     fn rank(&self, position: &Position) -> u64 {
         let stones = usize::from(position.stones);
@@ -40,24 +40,24 @@ impl Tiered for ConnectFour {
             left -= height;
             let low = column * (self.height + 1);
             for row in 0..height as u32 {
-                if first & (1 << (low + row)) != 0 {
+                if first & u64::bit(low + row) != u64::ZERO {
                     colours |= 1 << placed;
                 }
                 placed += 1;
             }
         }
         heights
-            .saturating_mul(ConnectFour::colourings(stones))
+            .saturating_mul(Self::colourings(stones))
             .saturating_add(colex_rank(colours))
     }
     fn unrank(&self, tier: usize, rank: u64) -> Option<Position> {
         if rank >= self.tier_len(tier) {
             return None;
         }
-        let colourings = ConnectFour::colourings(tier);
+        let colourings = Self::colourings(tier);
         let (mut heights, colouring) = (rank / colourings, rank % colourings);
         let colours = colex_unrank(tier.div_ceil(2), colouring, tier)?;
-        let (mut mask, mut first, mut left, mut placed) = (0u64, 0u64, tier, 0);
+        let (mut mask, mut first, mut left, mut placed) = (u64::ZERO, u64::ZERO, tier, 0);
         for column in 0..self.width {
             let rest = self.width - 1 - column;
             let mut height = 0;
@@ -70,9 +70,9 @@ impl Tiered for ConnectFour {
             }
             let low = column * (self.height + 1);
             for row in 0..height as u32 {
-                mask |= 1 << (low + row);
+                mask |= u64::bit(low + row);
                 if colours & (1 << placed) != 0 {
-                    first |= 1 << (low + row);
+                    first |= u64::bit(low + row);
                 }
                 placed += 1;
             }
@@ -89,7 +89,7 @@ impl Tiered for ConnectFour {
             mirrored_current: self.flip(current),
             mirrored_mask: self.flip(mask),
             mine: self.winning_cells(current, mask),
-            theirs: UNKNOWN,
+            theirs: u64::MAX,
             stones: tier as u8,
             won: self.has_four(mask ^ current),
         })

@@ -585,11 +585,11 @@ where
         return report;
     }
     let bits = game.key_bits();
-    let mut first_with: HashMap<u64, usize> = HashMap::new();
+    let mut first_with: HashMap<u128, usize> = HashMap::new();
     let mut shared = Vec::new();
     for (at, state) in states.iter().enumerate() {
         let key = game.key(state);
-        if bits < 64 && key >> bits != 0 {
+        if bits < 128 && key >> bits != 0 {
             keep(
                 &mut report.violations,
                 Violation::KeyTooWide {

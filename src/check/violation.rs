@@ -174,7 +174,7 @@ pub enum Violation<G: Game + ?Sized> {
         /// The state.
         state: G::State,
         /// Its key.
-        key: u64,
+        key: u128,
         /// The bits the game declared.
         bits: u32,
     },

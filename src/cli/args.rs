@@ -207,12 +207,13 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
 
-    /// Connect Four: the board's width (columns). Width × (height + 1) must be at most 64.
+    /// Connect Four: the board's width (columns). Width × (height + 1) must be at most 128
+    /// (boards past 64 bits, such as 8×7 or 10×6, run on 128-bit words).
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u8).range(1..=64))]
     pub width: Option<u8>,
 
     /// Connect Four: the board's height (rows).
-    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u8).range(1..=63))]
+    #[arg(long, value_name = "H", value_parser = clap::value_parser!(u8).range(1..=127))]
     pub height: Option<u8>,
 
     /// Connect Four: positions count columns from 0 (`0`-`9`, then `a`, `b`, ...), as c4's test

@@ -8,9 +8,12 @@ use super::Game;
 ///
 /// The fixed-capacity bound tables ([`FixedBoundTable`](crate::memo::FixedBoundTable),
 /// [`AtomicBoundTable`](crate::memo::AtomicBoundTable)) store the key instead of the state, in
-/// one 64-bit word per entry together with the bounds. Fewer key bits leave more room for the
-/// bounds: with keys of 49 bits (Connect Four on 7×6) and 2²³ slots, values up to ±(2¹⁷ − 1) are
-/// kept exactly, and larger values as weaker (still correct) bounds.
+/// one 64-bit word per entry together with the bounds: the bucket an entry lies in keeps part of
+/// the key, the word the rest. Fewer key bits leave more room for the bounds: with keys of 49
+/// bits (Connect Four on 7×6) and 2²³ slots, values up to ±(2¹⁷ − 1) are kept exactly, and
+/// larger values as weaker (still correct) bounds. Keys of more than 64 bits (up to 128) need a
+/// table of at least `2^(key_bits − 60)` slots (a table too small is refused): up to about 90
+/// bits in practice; wider keys suit a hash table.
 ///
 /// # Contract
 ///
@@ -18,13 +21,15 @@ use super::Game;
 /// value); every key is below `2^key_bits()`. A lossy key that maps two different states to
 /// one key makes one read the other's bounds: a wrong answer.
 pub trait CompactKey: Game {
-    /// Every key is below `2^key_bits()` (at most 64; the default says nothing narrower).
+    /// Every key is below `2^key_bits()` (at most 128; the default, 64, suits a key that is
+    /// any `u64`).
     fn key_bits(&self) -> u32 {
         64
     }
 
-    /// The state's key.
-    fn key(&self, state: &Self::State) -> u64;
+    /// The state's key (a `u128`, for states of more than 64 bits; a game whose keys fit a
+    /// `u64` returns `u128::from` of it).
+    fn key(&self, state: &Self::State) -> u128;
 }
 
 /// An optional capability: a canonical representative among states that have the same value

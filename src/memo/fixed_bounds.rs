@@ -46,7 +46,7 @@ impl FixedBoundTable {
     /// fits, at least 16, and no more than `game`'s keys can fill), for `game`'s keys. Refused
     /// if the allocation fails.
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
-        let layout = Layout::new(game.key_bits(), bytes / 8);
+        let layout = Layout::new(game.key_bits(), bytes / 8)?;
         let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(FixedBoundTable {
             layout,
@@ -112,7 +112,7 @@ fn carried<W: ZeroWord>(
     bytes: u64,
     word: impl Fn(&mut W) -> &mut u64,
 ) -> Result<(Layout, Words<W>, usize), Error> {
-    let layout = Layout::new(from.key_bits, bytes / 8);
+    let layout = Layout::new(from.key_bits, bytes / 8)?;
     let mut words = Words::zeroed(layout.slots(), "a fixed bound table")?;
     let mut occupied = 0;
     for (slot, old) in old.enumerate() {
@@ -153,7 +153,7 @@ impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
     }
 
     fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
-        Some(game.key(state))
+        Some(folded(game.key(state)))
     }
 
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
@@ -170,6 +170,12 @@ impl<G: CompactKey + ?Sized> BoundTable<G> for FixedBoundTable {
     fn prefetch(&self, game: &G, state: &G::State) {
         prefetch(&self.words[self.layout.place(game.key(state)).0]);
     }
+}
+
+/// A key folded to 64 bits, as a fingerprint.
+#[inline]
+fn folded(key: u128) -> u64 {
+    key as u64 ^ (key >> 64) as u64
 }
 
 /// A counter on cache lines of its own (two: a core may fetch lines in pairs), so that threads
@@ -219,7 +225,7 @@ pub struct AtomicBoundTable {
 impl AtomicBoundTable {
     /// A table of at most `bytes` bytes (as [`FixedBoundTable::for_game`]).
     pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
-        let layout = Layout::new(game.key_bits(), bytes / 8);
+        let layout = Layout::new(game.key_bits(), bytes / 8)?;
         let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(AtomicBoundTable {
             layout,
@@ -304,7 +310,7 @@ impl<G: CompactKey + ?Sized> ConcurrentBoundTable<G> for AtomicBoundTable {
     }
 
     fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {
-        Some(game.key(state))
+        Some(folded(game.key(state)))
     }
 
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {

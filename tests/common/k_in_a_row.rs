@@ -276,11 +276,11 @@ impl CompactKey for KInARow {
     /// The smallest key of the position's images under the board's symmetries: the mirror
     /// images (and rotations) of a position have its value, and a table keeps them as one.
     /// `won` needs no bit: a won position is known and never stored.
-    fn key(&self, position: &Cells) -> u64 {
+    fn key(&self, position: &Cells) -> u128 {
         (0..self.images.len())
             .map(|which| {
-                u64::from(self.image(which, position.mine))
-                    | u64::from(self.image(which, position.theirs)) << self.cells()
+                u128::from(self.image(which, position.mine))
+                    | u128::from(self.image(which, position.theirs)) << self.cells()
             })
             .min()
             .expect("the identity")

@@ -8,8 +8,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::check::check_ranged;
-use crate::games::{ConnectFour, Drop, Position};
+use crate::check::{CheckOptions, check_ranged};
+use crate::games::{Bitboard, ConnectFour, Drop, Position};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
 use crate::{
     Error, Limits, Score,
@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
 use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
-use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
+use super::super::model::{Answer, CheckSummary, Entry, Failure, Fields, Line, Report};
 use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
@@ -35,7 +35,7 @@ pub const GAME: Bundled = Bundled {
             4453); none for the empty board. Score in Pascal Pons' convention",
     solves: Solves::Own(Own {
         solve: report,
-        check: |cli, options, summary| summary.add_report(&check_ranged(&game(cli)?, options)),
+        check,
         play,
         analyze: None,
         batch: Some(batch),
@@ -51,11 +51,89 @@ pub const GAME: Bundled = Bundled {
 /// and grows with the search, up to half the budget ([`growing`]).
 const TABLE_BYTES: u64 = 64 << 20;
 
-/// The rules on the board that `--width` and `--height` give (7×6 by default).
-pub fn game(cli: &Cli) -> Result<ConnectFour, Failure> {
-    let width = cli.width.map_or(7, usize::from);
-    let height = cli.height.map_or(6, usize::from);
-    Ok(ConnectFour::new(width, height)?)
+/// The board that `--width` and `--height` give (7×6 by default).
+fn size(cli: &Cli) -> (usize, usize) {
+    (
+        cli.width.map_or(7, usize::from),
+        cli.height.map_or(6, usize::from),
+    )
+}
+
+/// Whether the board fits 64-bit words (else it takes 128-bit ones, [`ConnectFour::wide`]).
+fn narrow(cli: &Cli) -> bool {
+    let (width, height) = size(cli);
+    width.saturating_mul(height + 1) <= 64
+}
+
+/// The rules on the board that `--width` and `--height` give, in words of type `B`.
+fn game<B: Bitboard>(cli: &Cli) -> Result<ConnectFour<B>, Failure>
+where
+    ConnectFour<B>: Board,
+{
+    let (width, height) = size(cli);
+    Ok(<ConnectFour<B> as Board>::make(width, height)?)
+}
+
+/// What differs between boards of 64 and of 128 bits: how the rules are made, and the solvers
+/// that rank positions into tiers (on 64 bits only: a tier of a larger board is beyond any
+/// memory).
+trait Board: Sized {
+    /// The rules on a `width × height` board.
+    fn make(width: usize, height: usize) -> Result<Self, Error>;
+    /// The tier solver's report, with its positions of `stones` stones.
+    fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure>;
+    /// The distributed tier solver's report.
+    fn distributed(cli: &Cli, game: Self, stones: usize, limits: Limits)
+    -> Result<Report, Failure>;
+}
+
+impl Board for ConnectFour<u64> {
+    fn make(width: usize, height: usize) -> Result<Self, Error> {
+        ConnectFour::new(width, height)
+    }
+    fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure> {
+        tier_report(cli, game, stones, limits)
+    }
+    fn distributed(
+        cli: &Cli,
+        game: Self,
+        stones: usize,
+        limits: Limits,
+    ) -> Result<Report, Failure> {
+        distributed_report(cli, game, stones, limits)
+    }
+}
+
+impl Board for ConnectFour<u128> {
+    fn make(width: usize, height: usize) -> Result<Self, Error> {
+        ConnectFour::wide(width, height)
+    }
+    fn tiers(_: &Cli, game: &Self, _: usize, _: Limits) -> Result<Report, Failure> {
+        Err(no_tiers(game))
+    }
+    fn distributed(_: &Cli, game: Self, _: usize, _: Limits) -> Result<Report, Failure> {
+        Err(no_tiers(&game))
+    }
+}
+
+/// Why a board past 64 bits has no tier solver.
+fn no_tiers(game: &ConnectFour<u128>) -> Failure {
+    Failure::Usage(format!(
+        "the tier solvers take Connect Four boards of up to 64 bits (width × (height + 1)); \
+         {}x{} takes {}: use --solver alphabeta (or auto)",
+        game.width(),
+        game.height(),
+        game.width() * (game.height() + 1)
+    ))
+}
+
+/// `check`: the checker on the rules, in the words the board needs.
+fn check(cli: &Cli, options: &CheckOptions, summary: &mut CheckSummary) -> Result<(), Failure> {
+    if narrow(cli) {
+        summary.add_report(&check_ranged(&game::<u64>(cli)?, options))
+    } else {
+        summary.add_report(&check_ranged(&game::<u128>(cli)?, options))
+    }
 }
 
 /// The bound table's size within the budget (half of it at most: the rest is the search's).
@@ -84,6 +162,18 @@ fn pruning_threads(cli: &Cli) -> usize {
 /// and each `?` is the pruning engine's analysis of the position, on one bound table kept for
 /// the whole game (so later positions are mostly answered from it).
 fn play(args: &PlayArgs) -> Result<(), Failure> {
+    if narrow(&args.game) {
+        play_on::<u64>(args)
+    } else {
+        play_on::<u128>(args)
+    }
+}
+
+/// [`play`] on words of type `B`.
+fn play_on<B: Bitboard>(args: &PlayArgs) -> Result<(), Failure>
+where
+    ConnectFour<B>: Board,
+{
     let cli = &args.game;
     if args.at.is_some() {
         return Err(Failure::Usage(
@@ -95,7 +185,7 @@ fn play(args: &PlayArgs) -> Result<(), Failure> {
             "play takes one position: not --analyze or --batch".into(),
         ));
     }
-    let rules = game(cli)?;
+    let rules = game::<B>(cli)?;
     let position = read(cli, &rules, &position_text(cli)?)?;
     let game = rules.starting_at(position);
     let limits = limits(cli);
@@ -110,7 +200,19 @@ fn play(args: &PlayArgs) -> Result<(), Failure> {
 
 /// Solves one position and reports it (`main` sends `--batch` to [`batch`] instead).
 pub fn report(cli: &Cli) -> Result<Report, Failure> {
-    let rules = game(cli)?;
+    if narrow(cli) {
+        report_on::<u64>(cli)
+    } else {
+        report_on::<u128>(cli)
+    }
+}
+
+/// [`report`] on words of type `B`.
+fn report_on<B: Bitboard>(cli: &Cli) -> Result<Report, Failure>
+where
+    ConnectFour<B>: Board,
+{
+    let rules = game::<B>(cli)?;
     let text = position_text(cli)?;
     let position = read(cli, &rules, &text)?;
     let game = rules.starting_at(position);
@@ -123,8 +225,8 @@ pub fn report(cli: &Cli) -> Result<Report, Failure> {
     }
     let stones = position.stones();
     let (mut report, analysis) = match cli.solver {
-        SolverName::Tier => (tier_report(cli, &game, stones, limits)?, None),
-        SolverName::Distributed => (distributed_report(cli, game.clone(), stones, limits)?, None),
+        SolverName::Tier => (Board::tiers(cli, &game, stones, limits)?, None),
+        SolverName::Distributed => (Board::distributed(cli, game.clone(), stones, limits)?, None),
         SolverName::Engine
         | SolverName::Parallel
         | SolverName::Auto
@@ -216,7 +318,10 @@ struct BatchJson<'a> {
 }
 
 /// Every column's score at the start (`None` for a full column), from the moves' values.
-fn by_column(game: &ConnectFour, moves: &[MoveValue<ConnectFour>]) -> Vec<Option<Score>> {
+fn by_column<B: Bitboard>(
+    game: &ConnectFour<B>,
+    moves: &[MoveValue<ConnectFour<B>>],
+) -> Vec<Option<Score>> {
     let mut scores = vec![None; game.width()];
     for mv in moves {
         scores[usize::from(mv.mv.column)] = Some(mv.value);
@@ -226,12 +331,12 @@ fn by_column(game: &ConnectFour, moves: &[MoveValue<ConnectFour>]) -> Vec<Option
 
 /// The pruning engine on a bound table that grows with the search up to half the budget
 /// ([`growing`]): sequential, or on `threads` threads sharing an atomic one.
-fn alphabeta(
-    game: &ConnectFour,
+fn alphabeta<B: Bitboard>(
+    game: &ConnectFour<B>,
     threads: usize,
     mut limits: Limits,
     analyze: bool,
-) -> Result<EngineRun<ConnectFour>, Failure> {
+) -> Result<EngineRun<ConnectFour<B>>, Failure> {
     let pool = pool_if_parallel(threads, &mut limits)?;
     let options = pruning::Options::new().ranged().limits(limits);
     let (mut run, spent) = if let Some(pool) = pool {
@@ -253,6 +358,18 @@ fn alphabeta(
 /// standard error and nothing on standard output; the others go on. Returns whether every
 /// line was solved. One table serves all the positions, as in Pons' solver.
 pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
+    if narrow(cli) {
+        batch_on::<u64>(cli, out)
+    } else {
+        batch_on::<u128>(cli, out)
+    }
+}
+
+/// [`batch`] on words of type `B`.
+fn batch_on<B: Bitboard>(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure>
+where
+    ConnectFour<B>: Board,
+{
     let path = cli.batch.as_ref().expect("called for --batch");
     if !cli.values.is_empty() {
         return Err(Failure::Usage(
@@ -267,7 +384,7 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
             "--batch runs the pruning engine: use --solver alphabeta (or auto)".into(),
         ));
     }
-    let game = game(cli)?;
+    let game = game::<B>(cli)?;
     let shown = path.display().to_string();
     let open_error = |error: io::Error| Error::Io {
         path: shown.clone(),
@@ -333,9 +450,9 @@ pub fn batch(cli: &Cli, out: &mut dyn Write) -> Result<bool, Failure> {
 /// Solves the batch's positions side by side on `pool`'s threads: each worker solves whole
 /// positions with its own search, all sharing `table`. (Splitting one position's search pays
 /// much less on positions this quick: docs/performance.md.)
-fn side_by_side(
+fn side_by_side<B: Bitboard>(
     cli: &Cli,
-    game: &ConnectFour,
+    game: &ConnectFour<B>,
     pool: &rayon::ThreadPool,
     table: &AtomicBoundTable,
     options: pruning::Options<DeclaredRange>,
@@ -350,7 +467,7 @@ fn side_by_side(
         for (index, line) in lines.by_ref().take(CHUNK) {
             chunk.push((index + 1, parse_line(cli, game, &line?)));
         }
-        let positions: Vec<Position> = chunk
+        let positions: Vec<Position<B>> = chunk
             .iter()
             .filter_map(|(_, parsed)| parsed.as_ref().ok().map(|(_, position)| *position))
             .collect();
@@ -379,9 +496,9 @@ fn side_by_side(
 /// Solves the batch's positions one after another with `solver`, on its table, which grows as
 /// `sizes` says, each within the user's `limit`; writes each answer before the next line is
 /// read.
-fn each_line<'g, S: BatchSolver<'g>>(
+fn each_line<'g, B: Bitboard, S: BatchSolver<'g, B>>(
     cli: &Cli,
-    game: &ConnectFour,
+    game: &ConnectFour<B>,
     solver: &mut S,
     input: Box<dyn BufRead>,
     out: &mut dyn Write,
@@ -406,7 +523,7 @@ fn each_line<'g, S: BatchSolver<'g>>(
 /// order, so this bounds the memory they take).
 const CHUNK: usize = 4096;
 
-/// The longest line a batch reads: a position is at most 64 moves, so anything this long is
+/// The longest line a batch reads: a position is at most 128 moves, so anything this long is
 /// not one, and reading it whole could take any amount of memory.
 const MAX_LINE: usize = 1 << 16;
 
@@ -443,7 +560,7 @@ fn input_error(error: io::Error) -> Error {
 }
 
 /// The position that `moves` give, in the notation the command line chose.
-fn read(cli: &Cli, game: &ConnectFour, moves: &str) -> Result<Position, Error> {
+fn read<B: Bitboard>(cli: &Cli, game: &ConnectFour<B>, moves: &str) -> Result<Position<B>, Error> {
     if cli.columns_from_zero {
         game.position_from_zero(moves)
     } else {
@@ -452,7 +569,11 @@ fn read(cli: &Cli, game: &ConnectFour, moves: &str) -> Result<Position, Error> {
 }
 
 /// A line's position: its first word, as columns played.
-fn parse_line(cli: &Cli, game: &ConnectFour, line: &[u8]) -> Result<(String, Position), String> {
+fn parse_line<B: Bitboard>(
+    cli: &Cli,
+    game: &ConnectFour<B>,
+    line: &[u8],
+) -> Result<(String, Position<B>), String> {
     match std::str::from_utf8(line) {
         Err(_) => Err("not text (UTF-8)".to_string()),
         Ok(text) => match text.split_whitespace().next() {
@@ -490,9 +611,9 @@ fn emit(
 
 /// Solves one line of a batch: `Ok(Ok(output))`, `Ok(Err(why the line is not a position))`,
 /// or `Err` for an error that stops the batch (the memory budget, say).
-fn solve_line<'g, S: BatchSolver<'g>>(
+fn solve_line<'g, B: Bitboard, S: BatchSolver<'g, B>>(
     cli: &Cli,
-    game: &ConnectFour,
+    game: &ConnectFour<B>,
     solver: &mut S,
     line: &[u8],
     sizes: &mut Between,
@@ -508,12 +629,12 @@ fn solve_line<'g, S: BatchSolver<'g>>(
 
 /// A solved line's output: `POSITION SCORE`, with `--analyze` one score per column instead (`-`
 /// for a full column), or with `--json` one object.
-fn answer_line<T: BoundTable<ConnectFour>>(
+fn answer_line<B: Bitboard, T: BoundTable<ConnectFour<B>>>(
     cli: &Cli,
-    game: &ConnectFour,
-    pruner: &mut Pruner<'_, ConnectFour, T, DeclaredRange>,
+    game: &ConnectFour<B>,
+    pruner: &mut Pruner<'_, ConnectFour<B>, T, DeclaredRange>,
     token: &str,
-    position: &Position,
+    position: &Position<B>,
     score: Score,
 ) -> Result<String, Error> {
     let analysis = if cli.analyze {
@@ -542,7 +663,7 @@ fn answer_line<T: BoundTable<ConnectFour>>(
     })
 }
 
-impl Presented for ConnectFour {
+impl<B: Bitboard> Presented for ConnectFour<B> {
     /// The marks of the board: X for the player who moved first on the empty board.
     /// (`Player::First` is whoever moves at the start position.)
     fn player_name(&self, player: Player) -> &'static str {
@@ -559,7 +680,7 @@ impl Presented for ConnectFour {
             _ => "a draw".to_string(),
         }
     }
-    fn show(&self, position: &Position) -> String {
+    fn show(&self, position: &Position<B>) -> String {
         let board = self.render(position);
         if self.width() > 9 {
             return board.trim_end().to_string();
@@ -569,7 +690,7 @@ impl Presented for ConnectFour {
             .collect();
         format!("{board}{columns}")
     }
-    fn move_name(&self, _: &Position, drop: &Drop) -> String {
+    fn move_name(&self, _: &Position<B>, drop: &Drop<B>) -> String {
         (drop.column + 1).to_string()
     }
     fn move_hint(&self) -> Option<&'static str> {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engines::pruning::{self, Session};
-use crate::games::ConnectFour;
+use crate::games::{Bitboard, ConnectFour};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
 use crate::{
     Error, Game, Limits, Score,
@@ -186,12 +186,12 @@ impl Between {
 }
 
 /// A batch's bound table, which a larger one holding its entries can replace.
-pub(super) trait Grows: BoundTable<ConnectFour> + Sized {
+pub(super) trait Grows<B: Bitboard>: BoundTable<ConnectFour<B>> + Sized {
     /// A table of `bytes` with this one's entries.
     fn grown(&self, bytes: u64) -> Result<Self, Error>;
 }
 
-impl Grows for FixedBoundTable {
+impl<B: Bitboard> Grows<B> for FixedBoundTable {
     fn grown(&self, bytes: u64) -> Result<Self, Error> {
         self.resized(bytes)
     }
@@ -199,7 +199,7 @@ impl Grows for FixedBoundTable {
 
 /// The table of a batch solved one position at a time on several threads: the pruner holds
 /// it, the workers share it.
-impl Grows for Arc<AtomicBoundTable> {
+impl<B: Bitboard> Grows<B> for Arc<AtomicBoundTable> {
     fn grown(&self, bytes: u64) -> Result<Self, Error> {
         self.resized(bytes).map(Arc::new)
     }
@@ -207,55 +207,59 @@ impl Grows for Arc<AtomicBoundTable> {
 
 /// What a batch solves its positions with: a pruner on one thread, or every thread of a pool
 /// at once (a session of the pruner's, or a pool entered per position).
-pub(super) trait BatchSolver<'g> {
+pub(super) trait BatchSolver<'g, B: Bitboard> {
     /// The batch's table.
-    type Table: Grows;
+    type Table: Grows<B>;
 
     /// The pruner (its table, its limits, and questions asked on this thread).
-    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange>;
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, Self::Table, DeclaredRange>;
 
     /// The value of `position` under the pruner's limits.
-    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error>;
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error>;
 }
 
-impl<'g, T: Grows> BatchSolver<'g> for Pruner<'g, ConnectFour, T, DeclaredRange> {
+impl<'g, B: Bitboard, T: Grows<B>> BatchSolver<'g, B>
+    for Pruner<'g, ConnectFour<B>, T, DeclaredRange>
+{
     type Table = T;
 
-    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, T, DeclaredRange> {
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, T, DeclaredRange> {
         self
     }
 
-    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
         self.value_of(position)
     }
 }
 
-impl<'g> BatchSolver<'g> for Session<'_, 'g, ConnectFour, Arc<AtomicBoundTable>, DeclaredRange> {
+impl<'g, B: Bitboard> BatchSolver<'g, B>
+    for Session<'_, 'g, ConnectFour<B>, Arc<AtomicBoundTable>, DeclaredRange>
+{
     type Table = Arc<AtomicBoundTable>;
 
-    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange> {
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, Self::Table, DeclaredRange> {
         Session::pruner(self)
     }
 
-    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
         self.value_of(position)
     }
 }
 
 /// A pruner whose every query enters `pool` (for a caller that is not one of its threads).
-pub(super) struct OnPool<'p, 'g> {
-    pub(super) pruner: &'p mut Pruner<'g, ConnectFour, Arc<AtomicBoundTable>, DeclaredRange>,
+pub(super) struct OnPool<'p, 'g, B: Bitboard> {
+    pub(super) pruner: &'p mut Pruner<'g, ConnectFour<B>, Arc<AtomicBoundTable>, DeclaredRange>,
     pub(super) pool: &'p rayon::ThreadPool,
 }
 
-impl<'g> BatchSolver<'g> for OnPool<'_, 'g> {
+impl<'g, B: Bitboard> BatchSolver<'g, B> for OnPool<'_, 'g, B> {
     type Table = Arc<AtomicBoundTable>;
 
-    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour, Self::Table, DeclaredRange> {
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, Self::Table, DeclaredRange> {
         self.pruner
     }
 
-    fn value(&mut self, position: &<ConnectFour as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
         let pruner = &mut *self.pruner;
         self.pool.install(|| pruner.par_value_of(position))
     }
@@ -265,9 +269,9 @@ impl<'g> BatchSolver<'g> for OnPool<'_, 'g> {
 /// grows as `sizes` says: a search that outruns its table's time stops, the entries move to
 /// the larger table, and it goes on there. `limit` is the user's time limit for the position,
 /// reported as given.
-pub(super) fn batch_value<'g, S: BatchSolver<'g>>(
+pub(super) fn batch_value<'g, B: Bitboard, S: BatchSolver<'g, B>>(
     solver: &mut S,
-    position: &<ConnectFour as Game>::State,
+    position: &<ConnectFour<B> as Game>::State,
     sizes: &mut Between,
     limit: Option<Duration>,
 ) -> Result<Score, Error> {
@@ -298,19 +302,16 @@ pub(super) fn batch_value<'g, S: BatchSolver<'g>>(
     }
 }
 
+/// A solution on a fixed bound table.
+type Solution<'g, B> = Pruned<'g, ConnectFour<B>, FixedBoundTable, DeclaredRange>;
+
 /// Solves `game`'s start on one thread on a growing [`FixedBoundTable`]: the solution (on the
 /// last table, with the user's limits for the queries that follow) and what every stage did.
-pub(super) fn solve(
-    game: &ConnectFour,
+pub(super) fn solve<B: Bitboard>(
+    game: &ConnectFour<B>,
     options: pruning::Options<DeclaredRange>,
     mut stages: Stages,
-) -> Result<
-    (
-        Pruned<'_, ConnectFour, FixedBoundTable, DeclaredRange>,
-        Stats,
-    ),
-    Error,
-> {
+) -> Result<(Solution<'_, B>, Stats), Error> {
     let start = game.start();
     let mut table = FixedBoundTable::for_game(game, stages.bytes())?;
     let mut spent = Stats::default();
@@ -334,8 +335,8 @@ pub(super) fn solve(
 
 /// What [`solve`] does, on every thread of `pool` sharing a growing [`AtomicBoundTable`]: the
 /// value, the last table (the caller makes the solution on it) and what every stage did.
-pub(super) fn par_solve(
-    game: &ConnectFour,
+pub(super) fn par_solve<B: Bitboard>(
+    game: &ConnectFour<B>,
     options: pruning::Options<DeclaredRange>,
     pool: &rayon::ThreadPool,
     mut stages: Stages,

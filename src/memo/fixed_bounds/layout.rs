@@ -1,21 +1,34 @@
 //! How a fixed table packs an entry into one 64-bit word, and which of a bucket's two words a
 //! new entry takes.
 //!
-//! A game's [compact key](crate::CompactKey) of `k` bits is first mixed by a bijection of
-//! `0..2^k` (multiplication by an odd constant modulo `2^k`). Of the mixed key, the top `b` bits
-//! choose one of the `2^b` buckets, two words each, and the other `k − b` bits (the *quotient*)
-//! are stored in the word. Bucket and quotient together give back the mixed key, and so the
+//! A game's [compact key](crate::CompactKey) of `k` bits (up to 128) is first mixed by a
+//! bijection of `0..2^k` (multiplication by an odd constant modulo `2^k`). Of the mixed key, the
+//! top `b` bits choose one of the `2^b` buckets, two words each, and the other `k − b` bits (the
+//! *quotient*, at most 61: a key of more than 64 bits needs a table of enough buckets) are
+//! stored in the word. Bucket and quotient together give back the mixed key, and so the
 //! key: two states share an entry only if they have the same key. Below the quotient a word
 //! holds, from its lowest bit: an "occupied" bit, the lower and the upper bound (signed fields;
 //! a bound too large for its field is stored weaker, a lower bound rounded down and an upper
 //! bound rounded up, which is still true), the index of the best move (all ones: none), and the
 //! work the entry cost, as a small logarithm of the states its search expanded.
 
+use crate::error::Error;
 use crate::game::Score;
 use crate::memo::bounds::{Bound, Entry};
 
-/// The odd multiplier that mixes keys (2⁶⁴ divided by the golden ratio, made odd).
+/// The odd multiplier that mixes keys of up to 64 bits (2⁶⁴ divided by the golden ratio, made
+/// odd).
 const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The odd multiplier that mixes wider keys (2¹²⁸ divided by the golden ratio, made odd).
+const MIX_WIDE: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
+
+/// The widest key a table takes.
+pub(super) const MAX_KEY_BITS: u32 = 128;
+
+/// The most bits of a key a word keeps (the rest are the bucket's): three are left for the
+/// "occupied" bit and two one-bit bounds at least.
+const MAX_QUOTIENT_BITS: u32 = 61;
 
 /// The fewest words a fixed table has.
 pub(super) const MIN_SLOTS: u64 = 16;
@@ -39,17 +52,36 @@ pub(super) fn low(x: u64, bits: u32) -> u64 {
     if bits >= 64 { x } else { x & ((1 << bits) - 1) }
 }
 
+/// `x` with only its low `bits` bits (all of them for 128).
+#[inline]
+fn low_wide(x: u128, bits: u32) -> u128 {
+    if bits >= 128 {
+        x
+    } else {
+        x & ((1 << bits) - 1)
+    }
+}
+
 /// A bucket of a table: the index of its first word (the second follows it).
 pub(super) type Bucket = usize;
 
 impl Layout {
     /// The layout of a table of at most `slots_wanted` words (a power of two, at least
-    /// [`MIN_SLOTS`]) for keys of `key_bits` bits.
-    pub(super) fn new(key_bits: u32, slots_wanted: u64) -> Layout {
-        let key_bits = key_bits.clamp(1, 64);
+    /// [`MIN_SLOTS`]) for keys of `key_bits` bits; refused where the words are too few for the
+    /// key: a key of `k > 64` bits needs at least `2^(k − 60)` words.
+    pub(super) fn new(key_bits: u32, slots_wanted: u64) -> Result<Layout, Error> {
+        let key_bits = key_bits.clamp(1, MAX_KEY_BITS);
         let slot_bits = 63 - slots_wanted.max(MIN_SLOTS).leading_zeros();
         let bucket_bits = (slot_bits - 1).min(key_bits);
         let quotient_bits = key_bits - bucket_bits;
+        if quotient_bits > MAX_QUOTIENT_BITS {
+            let needed = key_bits - MAX_QUOTIENT_BITS + 1;
+            return Err(Error::Unsupported(format!(
+                "a fixed bound table of {} words is too small for keys of {key_bits} bits: \
+                 it needs at least 2^{needed} words (the bucket keeps what the word cannot)",
+                1u64 << slot_bits
+            )));
+        }
         let data_bits = 64 - quotient_bits;
         // The move and the work where the word has room for them beside two useful bounds.
         let (best_bits, work_bits) = if data_bits >= 1 + 6 + 5 + 2 * 8 {
@@ -61,7 +93,7 @@ impl Layout {
         };
         let bound_bits = data_bits - 1 - best_bits - work_bits;
         let lower_bits = bound_bits / 2;
-        Layout {
+        Ok(Layout {
             key_bits,
             bucket_bits,
             quotient_bits,
@@ -69,7 +101,7 @@ impl Layout {
             upper_bits: bound_bits - lower_bits,
             best_bits,
             work_bits,
-        }
+        })
     }
 
     /// The number of words.
@@ -85,35 +117,45 @@ impl Layout {
 
     /// The bucket and the quotient of `key`.
     #[inline]
-    pub(super) fn place(self, key: u64) -> (Bucket, u64) {
+    pub(super) fn place(self, key: u128) -> (Bucket, u64) {
         debug_assert!(
-            self.key_bits == 64 || key >> self.key_bits == 0,
+            self.key_bits == MAX_KEY_BITS || key >> self.key_bits == 0,
             "a compact key of {key:#x} is wider than the game's key_bits() = {}",
             self.key_bits
         );
-        self.place_mixed(low(key.wrapping_mul(MIX), self.key_bits))
+        if self.key_bits <= 64 {
+            // The common case in one 64-bit multiplication.
+            let mixed = low((key as u64).wrapping_mul(MIX), self.key_bits);
+            let bucket = mixed.checked_shr(self.quotient_bits).unwrap_or(0) as usize;
+            (
+                (bucket & ((1 << self.bucket_bits) - 1)) << 1,
+                low(mixed, self.quotient_bits),
+            )
+        } else {
+            self.place_mixed(low_wide(key.wrapping_mul(MIX_WIDE), self.key_bits))
+        }
     }
 
     /// The bucket and the quotient of a mixed key.
     #[inline]
-    pub(super) fn place_mixed(self, mixed: u64) -> (Bucket, u64) {
+    pub(super) fn place_mixed(self, mixed: u128) -> (Bucket, u64) {
         let bucket = mixed.checked_shr(self.quotient_bits).unwrap_or(0) as usize;
         (
             (bucket & ((1 << self.bucket_bits) - 1)) << 1,
-            low(mixed, self.quotient_bits),
+            low_wide(mixed, self.quotient_bits) as u64,
         )
     }
 
     /// The mixed key, the entry and the work that `word`, found at `slot`, holds (`None` for
     /// an empty word): bucket and quotient give back the mixed key, so a table can move its
     /// entries to one of another size without knowing the states.
-    pub(super) fn entry(self, slot: usize, word: u64) -> Option<(u64, Entry, u32)> {
+    pub(super) fn entry(self, slot: usize, word: u64) -> Option<(u128, Entry, u32)> {
         let quotient = word.checked_shr(self.data_bits()).unwrap_or(0);
         let (entry, work) = self.read(word, quotient)?;
-        let mixed = ((slot >> 1) as u64)
+        let mixed = ((slot >> 1) as u128)
             .checked_shl(self.quotient_bits)
             .unwrap_or(0)
-            | quotient;
+            | u128::from(quotient);
         Some((mixed, entry, work))
     }
 
@@ -251,15 +293,24 @@ fn field_value(raw: u64, bits: u32, unknown: Score) -> Score {
 mod tests {
     use super::*;
 
-    fn keys(bits: u32) -> impl Iterator<Item = u64> {
-        (0..3000u64).map(move |k| low(k.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ k, bits))
+    fn keys(bits: u32) -> impl Iterator<Item = u128> {
+        (0..3000u128).map(move |k| {
+            low_wide(
+                k.wrapping_mul(0x2545_F491_4F6C_DD1D_D3C2_9F4A_0B3D_11E7) ^ k,
+                bits,
+            )
+        })
     }
 
     #[test]
     fn different_keys_never_share_bucket_and_quotient() {
-        for key_bits in [1, 5, 17, 49, 63, 64] {
-            for slots in [1u64, 16, 1000, 1 << 20] {
-                let layout = Layout::new(key_bits, slots);
+        for key_bits in [1, 5, 17, 49, 63, 64, 65, 70, 90, 128] {
+            for slots in [1u64, 16, 1000, 1 << 20, 1 << 30, 1 << 40] {
+                let Ok(layout) = Layout::new(key_bits, slots) else {
+                    // Refused only where the words cannot keep what the bucket does not.
+                    assert!(key_bits > 64 && u128::from(slots) < 1 << (key_bits - 60));
+                    continue;
+                };
                 let mut owner = std::collections::HashMap::new();
                 for key in keys(key_bits) {
                     let (bucket, quotient) = layout.place(key);
@@ -290,8 +341,11 @@ mod tests {
             (64, 16),
             (20, 1 << 20),
             (8, 16),
+            (70, 1 << 23),
+            (70, 1 << 27),
+            (72, 1 << 12),
         ] {
-            let layout = Layout::new(key_bits, slots);
+            let layout = Layout::new(key_bits, slots).unwrap();
             for bound in bounds {
                 for best in [None, Some(0), Some(5), Some(200)] {
                     let quotient = keys(key_bits).map(|k| layout.place(k).1).max().unwrap();
@@ -330,9 +384,13 @@ mod tests {
 
     #[test]
     fn entries_move_to_a_table_of_another_size_under_their_own_keys() {
-        for key_bits in [1, 5, 20, 49, 64] {
+        for key_bits in [1, 5, 20, 49, 64, 70] {
             for (from, to) in [(16u64, 1 << 12), (1 << 12, 16), (1 << 10, 1 << 10)] {
-                let (old, new) = (Layout::new(key_bits, from), Layout::new(key_bits, to));
+                let (from, to) = (from << 10, to << 10);
+                let (old, new) = (
+                    Layout::new(key_bits, from).unwrap(),
+                    Layout::new(key_bits, to).unwrap(),
+                );
                 for (i, key) in keys(key_bits).enumerate() {
                     let entry = Entry::new(Bound::new(-(i as Score % 50), i as Score % 70));
                     let (bucket, quotient) = old.place(key);
@@ -353,7 +411,7 @@ mod tests {
 
     #[test]
     fn a_bucket_keeps_the_costlier_entry_and_merges_its_own() {
-        let layout = Layout::new(49, 1 << 23);
+        let layout = Layout::new(49, 1 << 23).unwrap();
         let (q1, q2, q3) = (1, 2, 3);
         let exact = Entry::new(Bound::exactly(4));
         let lower = Entry::new(Bound::at_least(-2)).with_best(3);
@@ -399,12 +457,19 @@ mod tests {
     #[test]
     fn connect_four_layout_keeps_its_scores_moves_and_work() {
         // 7×6: 49-bit keys; 64 MiB: 2²³ words.
-        let layout = Layout::new(49, 1 << 23);
+        let layout = Layout::new(49, 1 << 23).unwrap();
         assert_eq!((layout.best_bits, layout.work_bits), (6, 5));
         assert!(field_max(layout.lower_bits) >= (1 << 11) - 1);
         assert!(field_max(layout.upper_bits) >= (1 << 11) - 1);
         assert_eq!(layout.work_of(0), 0);
         assert!(layout.work_of(1 << 20) < layout.work_of(1 << 30));
         assert_eq!(layout.work_of(u64::MAX), 31);
+        // 10×6: 70-bit keys; 1 GiB keeps a move and the work, 64 MiB bounds up to ±63.
+        let wide = Layout::new(70, 1 << 27).unwrap();
+        assert_eq!((wide.best_bits, wide.work_bits), (4, 3));
+        assert!(field_max(wide.lower_bits) >= 30 && field_max(wide.upper_bits) >= 30);
+        let small = Layout::new(70, 1 << 23).unwrap();
+        assert!(field_max(small.lower_bits) >= 63 && field_max(small.upper_bits) >= 63);
+        assert!(Layout::new(70, 1 << 9).is_err());
     }
 }
