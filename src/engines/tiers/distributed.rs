@@ -297,13 +297,15 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     let mut asked = Recent::new();
     let reach = game.tier_reach().max(1);
     let mut held = 0u64;
-    // Advances every worker's input to `time`, stepping until every message before it is in.
+    // Advances every worker's input to `time`, stepping until every message before it is in;
+    // a worker with nothing to do parks until a message wakes it, so that workers past the
+    // cores do not spin on the cores the others are valuing on.
     let settle = |input: &mut InputHandle<u64, CapacityContainerBuilder<Vec<Request>>>,
                   worker: &mut timely::worker::Worker,
                   time: u64| {
         input.advance_to(time);
         while probe.less_than(input.time()) {
-            worker.step();
+            worker.step_or_park(None);
         }
     };
     for tier in (from..count).rev() {
