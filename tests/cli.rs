@@ -758,8 +758,8 @@ fn connect_four_options_and_bad_positions() {
         message.contains("move 8 (column 2): the game was already won"),
         "{message}"
     );
-    let message = rejected(&["connect-four", "--width", "8", "--height", "8"], None, 1);
-    assert!(message.contains("8×8 does not fit"), "{message}");
+    let message = rejected(&["connect-four", "--width", "11", "--height", "11"], None, 1);
+    assert!(message.contains("11×11 does not fit"), "{message}");
     rejected(&["connect-four", "44", "55"], None, 2);
     rejected(&["connect-four", "--batch", "/no/such/file"], None, 1);
     rejected(&["connect-four", "--input", "x.txt"], None, 2);
