@@ -758,7 +758,11 @@ fn connect_four_options_and_bad_positions() {
         message.contains("move 8 (column 2): the game was already won"),
         "{message}"
     );
-    let message = rejected(&["connect-four", "--width", "11", "--height", "11"], None, 1);
+    let message = rejected(
+        &["connect-four", "--width", "11", "--height", "11"],
+        None,
+        1,
+    );
     assert!(message.contains("11×11 does not fit"), "{message}");
     rejected(&["connect-four", "44", "55"], None, 2);
     rejected(&["connect-four", "--batch", "/no/such/file"], None, 1);

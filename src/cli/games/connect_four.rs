@@ -8,7 +8,6 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::check::{CheckOptions, check_ranged};
 use crate::games::{Bitboard, ConnectFour, Drop, Position};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
 use crate::{
@@ -21,12 +20,15 @@ use serde::Serialize;
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
 use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
-use super::super::model::{Answer, CheckSummary, Entry, Failure, Fields, Line, Report};
+use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
 use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
-use super::super::solve::{distributed_report, tier_report};
 use super::growing::{self, BatchSolver, Between, OnPool, Stages};
+
+mod board;
+
+use board::{Board, game, narrow};
 
 /// Connect Four on the command line.
 pub const GAME: Bundled = Bundled {
@@ -35,7 +37,7 @@ pub const GAME: Bundled = Bundled {
             4453); none for the empty board. Score in Pascal Pons' convention",
     solves: Solves::Own(Own {
         solve: report,
-        check,
+        check: board::check,
         play,
         analyze: None,
         batch: Some(batch),
@@ -50,91 +52,6 @@ pub const GAME: Bundled = Bundled {
 /// starts smaller and grows to it ([`growing::Between`]); one position's solve starts smaller
 /// and grows with the search, up to half the budget ([`growing`]).
 const TABLE_BYTES: u64 = 64 << 20;
-
-/// The board that `--width` and `--height` give (7×6 by default).
-fn size(cli: &Cli) -> (usize, usize) {
-    (
-        cli.width.map_or(7, usize::from),
-        cli.height.map_or(6, usize::from),
-    )
-}
-
-/// Whether the board fits 64-bit words (else it takes 128-bit ones, [`ConnectFour::wide`]).
-fn narrow(cli: &Cli) -> bool {
-    let (width, height) = size(cli);
-    width.saturating_mul(height + 1) <= 64
-}
-
-/// The rules on the board that `--width` and `--height` give, in words of type `B`.
-fn game<B: Bitboard>(cli: &Cli) -> Result<ConnectFour<B>, Failure>
-where
-    ConnectFour<B>: Board,
-{
-    let (width, height) = size(cli);
-    Ok(<ConnectFour<B> as Board>::make(width, height)?)
-}
-
-/// What differs between boards of 64 and of 128 bits: how the rules are made, and the solvers
-/// that rank positions into tiers (on 64 bits only: a tier of a larger board is beyond any
-/// memory).
-trait Board: Sized {
-    /// The rules on a `width × height` board.
-    fn make(width: usize, height: usize) -> Result<Self, Error>;
-    /// The tier solver's report, with its positions of `stones` stones.
-    fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure>;
-    /// The distributed tier solver's report.
-    fn distributed(cli: &Cli, game: Self, stones: usize, limits: Limits)
-    -> Result<Report, Failure>;
-}
-
-impl Board for ConnectFour<u64> {
-    fn make(width: usize, height: usize) -> Result<Self, Error> {
-        ConnectFour::new(width, height)
-    }
-    fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure> {
-        tier_report(cli, game, stones, limits)
-    }
-    fn distributed(
-        cli: &Cli,
-        game: Self,
-        stones: usize,
-        limits: Limits,
-    ) -> Result<Report, Failure> {
-        distributed_report(cli, game, stones, limits)
-    }
-}
-
-impl Board for ConnectFour<u128> {
-    fn make(width: usize, height: usize) -> Result<Self, Error> {
-        ConnectFour::wide(width, height)
-    }
-    fn tiers(_: &Cli, game: &Self, _: usize, _: Limits) -> Result<Report, Failure> {
-        Err(no_tiers(game))
-    }
-    fn distributed(_: &Cli, game: Self, _: usize, _: Limits) -> Result<Report, Failure> {
-        Err(no_tiers(&game))
-    }
-}
-
-/// Why a board past 64 bits has no tier solver.
-fn no_tiers(game: &ConnectFour<u128>) -> Failure {
-    Failure::Usage(format!(
-        "the tier solvers take Connect Four boards of up to 64 bits (width × (height + 1)); \
-         {}x{} takes {}: use --solver alphabeta (or auto)",
-        game.width(),
-        game.height(),
-        game.width() * (game.height() + 1)
-    ))
-}
-
-/// `check`: the checker on the rules, in the words the board needs.
-fn check(cli: &Cli, options: &CheckOptions, summary: &mut CheckSummary) -> Result<(), Failure> {
-    if narrow(cli) {
-        summary.add_report(&check_ranged(&game::<u64>(cli)?, options))
-    } else {
-        summary.add_report(&check_ranged(&game::<u128>(cli)?, options))
-    }
-}
 
 /// The bound table's size within the budget (half of it at most: the rest is the search's).
 fn table_bytes(limits: Limits) -> u64 {
