@@ -1801,19 +1801,23 @@ fn analyze_and_play_reach_a_layered_game_past_the_engines_table_by_its_tiers() {
     );
 }
 
+/// c4's verified endgame sample in tests/data/`set`, whole, and its first `count` lines as a
+/// batch's input (each "POSITION SCORE", which is also what the batch writes back).
+fn c4_endgame(set: &str, count: usize) -> (String, String) {
+    let path = format!("{}/tests/data/{set}/endgame_L1", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let input = text
+        .lines()
+        .take(count)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    (text, input)
+}
+
 #[test]
 fn connect_four_reads_c4s_columns_from_zero_on_a_wider_board() {
     // Lines of c4's verified 9×5 endgame set (tests/data/c4_9x5): columns from 0.
-    let path = format!(
-        "{}/tests/data/c4_9x5/endgame_L1",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let set = std::fs::read_to_string(path).unwrap();
-    let input: String = set
-        .lines()
-        .take(8)
-        .map(|line| format!("{line}\n"))
-        .collect();
+    let (_, input) = c4_endgame("c4_9x5", 8);
     let board = ["--width", "9", "--height", "5"];
     let mut arguments = vec!["connect-four", "--batch", "-", "--columns-from-zero"];
     arguments.extend(board);
@@ -1858,16 +1862,7 @@ fn connect_four_reads_c4s_columns_from_zero_on_a_wider_board() {
 #[test]
 fn connect_four_solves_boards_past_64_bits() {
     // Lines of c4's verified 10×6 endgame set (tests/data/c4_10x6): 70 bits, 128-bit words.
-    let path = format!(
-        "{}/tests/data/c4_10x6/endgame_L1",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let set = std::fs::read_to_string(path).unwrap();
-    let input: String = set
-        .lines()
-        .take(6)
-        .map(|line| format!("{line}\n"))
-        .collect();
+    let (set, input) = c4_endgame("c4_10x6", 6);
     let board = ["--width", "10", "--height", "6", "--columns-from-zero"];
     let mut arguments = vec!["connect-four", "--batch", "-"];
     arguments.extend(board);

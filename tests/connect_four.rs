@@ -590,24 +590,25 @@ fn c4_set(set: &str, file: &str) -> Vec<(String, Score)> {
         .collect()
 }
 
-#[test]
-fn samples_of_c4s_verified_9x5_sets() {
-    let game = ConnectFour::new(9, 5).unwrap();
+/// Solves every position of c4's sample files in tests/data/`set` on `game` with a fixed table
+/// of `bytes` (every fourth also on two threads sharing an atomic one), checking each score;
+/// returns how many were solved.
+fn solve_c4_samples<B: Bitboard>(game: &ConnectFour<B>, set: &str, bytes: u64) -> usize {
     let mut fixed = Pruner::new(
-        &game,
-        FixedBoundTable::for_game(&game, 8 << 20).unwrap(),
+        game,
+        FixedBoundTable::for_game(game, bytes).unwrap(),
         pruning::Options::new().ranged(),
     )
     .unwrap();
-    let shared = AtomicBoundTable::for_game(&game, 8 << 20).unwrap();
-    let mut parallel = Pruner::new(&game, &shared, pruning::Options::new().ranged()).unwrap();
+    let shared = AtomicBoundTable::for_game(game, bytes).unwrap();
+    let mut parallel = Pruner::new(game, &shared, pruning::Options::new().ranged()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
         .build()
         .unwrap();
     let mut solved = 0;
     for file in ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1"] {
-        for (k, (line, score)) in c4_set("c4_9x5", file).into_iter().enumerate() {
+        for (k, (line, score)) in c4_set(set, file).into_iter().enumerate() {
             let position = game.position_from_zero(&line).unwrap();
             assert_eq!(fixed.value_of(&position).unwrap(), score, "{file} {line}");
             if k % 4 == 0 {
@@ -620,39 +621,18 @@ fn samples_of_c4s_verified_9x5_sets() {
             solved += 1;
         }
     }
-    assert_eq!(solved, 215);
+    solved
+}
+
+#[test]
+fn samples_of_c4s_verified_9x5_sets() {
+    let game = ConnectFour::new(9, 5).unwrap();
+    assert_eq!(solve_c4_samples(&game, "c4_9x5", 8 << 20), 215);
 }
 
 /// 10×6, 70 bits: c4's verified scores on 128-bit words, one thread and two.
 #[test]
 fn samples_of_c4s_verified_10x6_sets() {
     let game = ConnectFour::wide(10, 6).unwrap();
-    let mut fixed = Pruner::new(
-        &game,
-        FixedBoundTable::for_game(&game, 16 << 20).unwrap(),
-        pruning::Options::new().ranged(),
-    )
-    .unwrap();
-    let shared = AtomicBoundTable::for_game(&game, 16 << 20).unwrap();
-    let mut parallel = Pruner::new(&game, &shared, pruning::Options::new().ranged()).unwrap();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let mut solved = 0;
-    for file in ["endgame_L1", "midgame_L1", "midgame_L2", "opening_L1"] {
-        for (k, (line, score)) in c4_set("c4_10x6", file).into_iter().enumerate() {
-            let position = game.position_from_zero(&line).unwrap();
-            assert_eq!(fixed.value_of(&position).unwrap(), score, "{file} {line}");
-            if k % 4 == 0 {
-                assert_eq!(
-                    pool.install(|| parallel.par_value_of(&position)).unwrap(),
-                    score,
-                    "{file} {line} (2 threads)"
-                );
-            }
-            solved += 1;
-        }
-    }
-    assert_eq!(solved, 114);
+    assert_eq!(solve_c4_samples(&game, "c4_10x6", 16 << 20), 114);
 }
