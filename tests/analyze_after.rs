@@ -62,6 +62,50 @@ fn tic_tac_toe(cells: &mut [u8; 9]) -> i64 {
     best.unwrap_or(0)
 }
 
+/// Tic-tac-toe's remoteness by its literal rules: how many moves the game lasts from `cells`
+/// with the winner hurrying and the loser stalling (`None` for a draw).
+fn tic_tac_toe_remoteness(cells: &mut [u8; 9]) -> Option<u64> {
+    let value = tic_tac_toe(cells);
+    let won = tic_tac_toe_wins(cells, b'X') || tic_tac_toe_wins(cells, b'O');
+    if value == 0 {
+        return None;
+    }
+    if won {
+        return Some(0);
+    }
+    let xs = cells.iter().filter(|&&c| c == b'X').count();
+    let os = cells.iter().filter(|&&c| c == b'O').count();
+    let mark = if xs == os { b'X' } else { b'O' };
+    let mut lasts = Vec::new();
+    for cell in 0..9 {
+        if cells[cell] == b'.' {
+            cells[cell] = mark;
+            // A winner's remoteness goes through the moves that keep the win.
+            if -tic_tac_toe(cells) == value {
+                lasts.push(1 + tic_tac_toe_remoteness(cells).unwrap_or(0));
+            }
+            cells[cell] = b'.';
+        }
+    }
+    if value > 0 {
+        lasts.into_iter().min()
+    } else {
+        lasts.into_iter().max()
+    }
+}
+
+/// Stone Game II by its literal rules: the most the mover can get over the opponent from pile
+/// `next` with `m`.
+fn stone_game_ii(piles: &[i64], next: usize, m: usize) -> i64 {
+    (1..=(2 * m).min(piles.len() - next))
+        .map(|take| {
+            let stones: i64 = piles[next..next + take].iter().sum();
+            stones - stone_game_ii(piles, next + take, m.max(take))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 #[test]
 fn nim_after_random_moves_is_valued_by_the_nim_sum() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -149,6 +193,116 @@ fn tic_tac_toe_after_random_moves_equals_brute_force() {
                 -tic_tac_toe(&mut child),
                 "{after} then {}",
                 mv["name"]
+            );
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_moves_last_as_long_as_the_literal_rules_say() {
+    let mut rng = Rng(777);
+    for _ in 0..10 {
+        let mut cells = [b'.'; 9];
+        let mut names = Vec::new();
+        for ply in 0..rng.below(5) {
+            let free: Vec<usize> = (0..9).filter(|&c| cells[c] == b'.').collect();
+            let cell = free[rng.below(free.len() as u64) as usize];
+            cells[cell] = if ply % 2 == 0 { b'X' } else { b'O' };
+            names.push(format!("{},{}", cell / 3 + 1, cell % 3 + 1));
+        }
+        let after = names.join(";");
+        let Ok(found) = analyze(&["tic-tac-toe", "--after", &after]) else {
+            continue; // the random line ended the game early
+        };
+        assert_eq!(
+            found["remoteness"].as_u64(),
+            tic_tac_toe_remoteness(&mut cells),
+            "after {after}"
+        );
+        let mover = if names.len() % 2 == 0 { b'X' } else { b'O' };
+        assert_eq!(
+            found["to_move"],
+            if mover == b'X' { "first" } else { "second" }
+        );
+        assert_eq!(found["players"], serde_json::json!(["X", "O"]));
+        for mv in found["moves"].as_array().unwrap() {
+            let cell = (mv["row"].as_u64().unwrap() - 1) * 3 + mv["column"].as_u64().unwrap() - 1;
+            let mut child = cells;
+            child[cell as usize] = mover;
+            let after_it = tic_tac_toe_remoteness(&mut child).map(|moves| moves + 1);
+            assert_eq!(
+                mv["remoteness"].as_u64(),
+                after_it,
+                "{after} then {}",
+                mv["name"]
+            );
+            // Best: the same outcome, as fast (a win) or as slow (a loss) as the position's.
+            let best = mv["value"] == found["value"] && mv["remoteness"] == found["remoteness"];
+            assert_eq!(mv["best"], best, "{after} then {}", mv["name"]);
+            // No points in tic-tac-toe: the final margin is the outcome, from X's side.
+            let sign = if mover == b'X' { 1 } else { -1 };
+            assert_eq!(mv["final_margin"], sign * mv["value"].as_i64().unwrap());
+        }
+    }
+}
+
+#[test]
+fn stone_game_ii_after_random_moves_tallies_the_points_and_the_final_result() {
+    let mut rng = Rng(2024);
+    for _ in 0..12 {
+        let piles: Vec<i64> = (0..1 + rng.below(8))
+            .map(|_| 1 + rng.below(9) as i64)
+            .collect();
+        let values = piles
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        // Random legal moves, tallied by hand: (next pile, M, Alice's stones, Bob's, mover).
+        let (mut next, mut m, mut points, mut mover) = (0, 1, [0i64; 2], 0);
+        let mut names = Vec::new();
+        for _ in 0..rng.below(4) {
+            if next == piles.len() {
+                break;
+            }
+            let take = 1 + rng.below((2 * m).min(piles.len() - next) as u64) as usize;
+            points[mover] += piles[next..next + take].iter().sum::<i64>();
+            (next, m, mover) = (next + take, m.max(take), 1 - mover);
+            names.push(take.to_string());
+        }
+        let after = names.join(";");
+        let found = analyze(&["stone-game-ii", "--after", &after, "--", &values]).unwrap();
+        let context = format!("{values} after {after}");
+        assert_eq!(found["players"], serde_json::json!(["Alice", "Bob"]));
+        assert_eq!(found["to_move"], ["first", "second"][mover], "{context}");
+        assert_eq!(found["points"], serde_json::json!(points), "{context}");
+        let sign = if mover == 0 { 1 } else { -1 };
+        let value = stone_game_ii(&piles, next, m);
+        assert_eq!(found["value"], value, "{context}");
+        let margin = points[0] - points[1] + sign * value;
+        assert_eq!(found["final_margin"], margin, "{context}");
+        let result = match margin.signum() {
+            1 => format!("Alice wins by {margin}"),
+            -1 => format!("Bob wins by {}", -margin),
+            _ => "a tie".to_string(),
+        };
+        assert_eq!(found["result"], result.as_str(), "{context}");
+        for mv in found["moves"].as_array().unwrap() {
+            let take: usize = mv["name"].as_str().unwrap().parse().unwrap();
+            let stones: i64 = piles[next..next + take].iter().sum();
+            assert_eq!(mv["gain"], stones, "{context} then {take}");
+            let then = stones - stone_game_ii(&piles, next + take, m.max(take));
+            assert_eq!(mv["value"], then, "{context} then {take}");
+            assert_eq!(
+                mv["final_margin"],
+                points[0] - points[1] + sign * then,
+                "{context} then {take}"
+            );
+            assert!(
+                mv["words"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("{stones} stones"))
             );
         }
     }

@@ -78,6 +78,27 @@ fn wins(most: u32) -> Vec<bool> {
     won
 }
 
+/// How many moves the divisor game lasts from each N up to `most` under perfect play, by the
+/// literal rules: the winner ends it as soon as it can, the loser as late as it can.
+fn remoteness(most: u32, won: &[bool]) -> Vec<u32> {
+    let mut moves = vec![0u32; most as usize + 1];
+    for n in 2..=most {
+        let children = (1..n)
+            .filter(|&x| n.is_multiple_of(x))
+            .map(|x| (n - x) as usize);
+        moves[n as usize] = 1 + if won[n as usize] {
+            children
+                .filter(|&c| !won[c])
+                .map(|c| moves[c])
+                .min()
+                .unwrap()
+        } else {
+            children.map(|c| moves[c]).max().unwrap()
+        };
+    }
+    moves
+}
+
 /// A small deterministic generator, so a failure names its input and reruns the same.
 fn numbers(seed: u64, count: usize, most: u32) -> Vec<u32> {
     let mut x = seed;
@@ -142,6 +163,7 @@ fn the_words_say_who_wins_and_list_the_line() {
 #[test]
 fn analyze_values_every_divisor_at_random_positions() {
     let won = wins(500);
+    let lasts = remoteness(500, &won);
     for n in numbers(11, 20, 500) {
         let at = n.to_string();
         let analysis = json(&["analyze", "divisor-game", "500", "--at", &at, "--json"]);
@@ -153,12 +175,17 @@ fn analyze_values_every_divisor_at_random_positions() {
             assert!(divisors.contains(&x), "N = {n}: {x}");
             let value = if won[(n - x) as usize] { -1 } else { 1 };
             assert_eq!(entry["value"], value, "N = {n}, x = {x}");
+            // How long the game lasts after the move, the move included.
+            let after = 1 + lasts[(n - x) as usize];
+            assert_eq!(entry["remoteness"], after, "N = {n}, x = {x}");
+            // A best move keeps the value and the remoteness: the fastest win, the slowest loss.
             assert_eq!(
                 entry["best"],
-                value == analysis["value"],
+                value == analysis["value"] && after == lasts[n as usize],
                 "N = {n}, x = {x}"
             );
         }
+        assert_eq!(analysis["remoteness"], lasts[n as usize], "N = {n}");
         let value = if won[n as usize] { 1 } else { -1 };
         assert_eq!(
             analysis["value"],

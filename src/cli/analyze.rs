@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use super::args::{AnalyzeArgs, Cli, strip_protection};
 use super::budget;
-use super::model::{Analysis, Failure, Fields, Moves, Valued};
-use super::present::{Presented, after_moves, outcome_game};
+use super::model::{Analysis, Failure, Fields, Moves, Tally, Valued};
+use super::present::{Presented, after_moves, outcome_game, scene};
 use super::registry::{self, Analyze, Task};
 use super::saved;
 use super::solve;
@@ -90,14 +90,14 @@ impl Analyze<'_> {
         let state = self.state(game)?;
         let valued = if let Some(path) = &cli.load {
             let table = saved::load(path, cli.game, self.at.1, game, limits.memory_budget)?;
-            valued(game, table, &state, limits)?
+            valued(game, table, &state.0, limits)?
         } else if DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget {
             let table = DenseTable::try_for_game(game, limits.memory_budget)?;
-            valued(game, table, &state, limits)?
+            valued(game, table, &state.0, limits)?
         } else {
-            valued(game, HashTable::new(), &state, limits)?
+            valued(game, HashTable::new(), &state.0, limits)?
         };
-        Ok(self.moves(game, &state, valued))
+        self.moves(game, &state, valued)
     }
 
     /// Values every move of `game`, which declares no dense index, at the position: the
@@ -111,12 +111,13 @@ impl Analyze<'_> {
             return Err(saved::needs_dense_index(self.cli.game));
         }
         let state = self.state(game)?;
-        let valued = valued(game, HashTable::new(), &state, self.limits)?;
-        Ok(self.moves(game, &state, valued))
+        let valued = valued(game, HashTable::new(), &state.0, self.limits)?;
+        self.moves(game, &state, valued)
     }
 
-    /// The position analysed: `--at`'s, or the start, after `--after`'s moves.
-    fn state<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
+    /// The position analysed: `--at`'s, or the start, after `--after`'s moves; with who moves
+    /// there and the points each player gained on the way.
+    fn state<G: Presented>(&self, game: &G) -> Result<(G::State, Tally), Error> {
         let state = match self.at.0 {
             Some(position) => game.position(position)?,
             None => game.start(),
@@ -128,19 +129,20 @@ impl Analyze<'_> {
     fn moves<G: Presented>(
         &self,
         game: &G,
-        state: &G::State,
-        (value, moves): (Score, Vec<Valued>),
-    ) -> Moves {
-        Moves {
+        (state, tally): &(G::State, Tally),
+        valued: Valuation,
+    ) -> Result<Moves, Failure> {
+        Ok(Moves {
             game: self.cli.game,
             position: self.at.0.map(str::to_string),
-            value,
-            remoteness: None,
+            value: valued.value,
+            remoteness: valued.remoteness,
             outcomes: outcome_game(game),
             board: game.board(state),
             view: game.view(state),
-            moves,
-        }
+            scene: Some(Box::new(scene(game, *tally, valued.value, &valued.moves)?)),
+            moves: valued.moves,
+        })
     }
 
     /// Values every move of a game layered into tiers at the position: by the engine where its
@@ -159,25 +161,29 @@ impl Analyze<'_> {
         }
         let state = self.state(game)?;
         let solution = solve::every_tier(self.cli, game, self.limits)?;
-        let (value, moves) = match (solution.value_of(&state), solution.move_values(&state)) {
+        let (value, moves) = match (solution.value_of(&state.0), solution.move_values(&state.0)) {
             (Some(value), Some(moves)) => (value, moves),
             _ => return Err(solve::tiers_not_kept().into()),
         };
-        let valued = described(game, &state, value, moves);
-        Ok(self.moves(game, &state, valued))
+        let valued = described(game, &state.0, (value, None), moves);
+        self.moves(game, &state, valued)
     }
 }
 
+/// A position's value for the player to move, its remoteness where the game has outcomes, and
+/// its moves, best first.
+struct Valuation {
+    value: Score,
+    remoteness: Option<Option<u32>>,
+    moves: Vec<Valued>,
+}
+
 /// The value of `state` and of each of its moves, best first, in the game's words, cutting
-/// where the game declares it may.
-fn valued<G, T>(
-    game: &G,
-    table: T,
-    state: &G::State,
-    limits: Limits,
-) -> Result<(Score, Vec<Valued>), Error>
+/// where the game declares it may; in an outcome game, with remoteness.
+fn valued<G, T>(game: &G, table: T, state: &G::State, limits: Limits) -> Result<Valuation, Error>
 where
     G: Presented,
+    G::State: Eq + Hash,
     T: MemoTable<G>,
 {
     with_declared_range(
@@ -199,8 +205,11 @@ struct Valuing<'a, G: Game, T> {
     limits: Limits,
 }
 
-impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T> {
-    type Output = Result<(Score, Vec<Valued>), Error>;
+impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T>
+where
+    G::State: Eq + Hash,
+{
+    type Output = Result<Valuation, Error>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
         let mut solution = exhaustive::solve(
@@ -210,7 +219,27 @@ impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T> {
         )?;
         let value = solution.value_of(self.state)?;
         let moves = solution.move_values(self.state)?;
-        Ok(described(self.game, self.state, value, moves))
+        if !outcome_game(self.game) {
+            return Ok(described(self.game, self.state, (value, None), moves));
+        }
+        // An outcome game: how long each result takes, the winner hurrying and the loser
+        // stalling (a draw has none).
+        let lasting = |value: Score, moves: u32| (value != 0).then_some(moves);
+        let remoteness = lasting(value, solution.remoteness(self.state)?);
+        let moves = moves
+            .into_iter()
+            .map(|mv| {
+                let after = solution.remoteness(&mv.step.next)?.saturating_add(1);
+                let remoteness = lasting(mv.value, after);
+                Ok((mv, Some(remoteness)))
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(described_with(
+            self.game,
+            self.state,
+            (value, Some(remoteness)),
+            moves,
+        ))
     }
 }
 
@@ -218,41 +247,71 @@ impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Valuing<'_, G, T> {
 fn described<G: Presented>(
     game: &G,
     state: &G::State,
-    value: Score,
-    mut moves: Vec<MoveValue<G>>,
-) -> (Score, Vec<Valued>) {
+    value: (Score, Option<Option<u32>>),
+    moves: Vec<MoveValue<G>>,
+) -> Valuation {
+    let moves = moves.into_iter().map(|mv| (mv, None)).collect();
+    described_with(game, state, value, moves)
+}
+
+/// [`described`], with each move's remoteness where the game has outcomes: best first, the
+/// fastest wins first and the slowest losses before the faster ones; a best move keeps the
+/// value and its remoteness.
+fn described_with<G: Presented>(
+    game: &G,
+    state: &G::State,
+    (value, remoteness): (Score, Option<Option<u32>>),
+    mut moves: Vec<(MoveValue<G>, Option<Option<u32>>)>,
+) -> Valuation {
     // Best first; the sort is stable, so equal moves keep the game's order.
-    moves.sort_by_key(|mv| std::cmp::Reverse(mv.value));
-    let plies: Vec<Ply<G>> = moves
+    moves.sort_by_key(|(mv, remote)| {
+        let hurry = match remote.flatten() {
+            Some(moves) if mv.value > 0 => i64::from(moves),
+            Some(moves) => -i64::from(moves),
+            None => 0,
+        };
+        (std::cmp::Reverse(mv.value), hurry)
+    });
+    let (plies, remotes): (Vec<Ply<G>>, Vec<Option<Option<u32>>>) = moves
         .into_iter()
-        .map(|mv| Ply {
-            player: Player::First,
-            state: state.clone(),
-            mv: mv.mv,
-            gain: mv.step.gain,
-            turn: mv.step.turn,
-            value: mv.value,
+        .map(|(mv, remote)| {
+            let ply = Ply {
+                player: Player::First,
+                state: state.clone(),
+                mv: mv.mv,
+                gain: mv.step.gain,
+                turn: mv.step.turn,
+                value: mv.value,
+            };
+            (ply, remote)
         })
-        .collect();
+        .unzip();
     let words = game.entries(&plies);
-    let described = plies
+    let moves = plies
         .iter()
+        .zip(remotes)
         .zip(words.entries())
-        .map(|(ply, entry)| {
+        .map(|((ply, remote), entry)| {
             // An entry starts with its player; here the mover is simply "the player to move".
             let text = entry.text.strip_prefix(entry.player).unwrap_or(&entry.text);
             Valued {
                 value: ply.value,
-                remoteness: None,
-                best: ply.value == value,
+                remoteness: remote,
+                best: ply.value == value && remote == remoteness,
                 words: text.trim_start().to_string(),
                 name: game.move_name(state, &ply.mv),
+                gain: ply.gain,
                 keeps_turn: ply.turn == Turn::Keep,
-                fields: entry.fields.clone(),
+                // The move's own `gain` is written beside its fields.
+                fields: entry.fields.without("gain"),
             }
         })
         .collect();
-    (value, described)
+    Valuation {
+        value,
+        remoteness,
+        moves,
+    }
 }
 
 /// Writes the analysis in words.
@@ -287,8 +346,29 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
             writeln!(out, "  {row}")?;
         }
     }
+    let scene = analysis
+        .scene
+        .as_ref()
+        .filter(|scene| scene.tally != Tally::START);
+    if let Some(scene) = scene {
+        let [first, second] = scene.players;
+        let mover = scene.players[usize::from(!scene.tally.to_move.is_first())];
+        if analysis.outcomes {
+            writeln!(out, "After the moves played, {mover} is to move.")?;
+        } else {
+            let [a, b] = scene.tally.points;
+            writeln!(
+                out,
+                "After the moves played: {first} {a}, {second} {b}, and {mover} to move."
+            )?;
+        }
+    }
     if analysis.moves.is_empty() {
-        return writeln!(out, "No move can be played here: the game is over.");
+        let result = scene.map_or(String::new(), |scene| format!(": {}", scene.result));
+        return writeln!(out, "No move can be played here: the game is over{result}.");
+    }
+    if let Some(scene) = scene {
+        writeln!(out, "With perfect play from here, {}.", scene.result)?;
     }
     writeln!(
         out,
@@ -316,7 +396,24 @@ struct JsonMoves<'a> {
     /// Whether values are outcomes (+1, 0, -1), not points.
     outcomes: bool,
     view: &'a serde_json::Value,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    scene: Option<JsonScene<'a>>,
     moves: Vec<JsonMove<'a>>,
+}
+
+/// Where the moves played have brought the game, in JSON.
+#[derive(Serialize)]
+struct JsonScene<'a> {
+    /// The first player's name, then the second's.
+    players: [&'static str; 2],
+    /// `"first"` or `"second"`.
+    to_move: &'static str,
+    /// The points each player has gained over the moves played (first, second).
+    points: [Score; 2],
+    /// The first player's points minus the second's at the end, with perfect play from here.
+    final_margin: Score,
+    /// That result in the game's words.
+    result: &'a str,
 }
 
 /// A move in JSON: its value, whether it is best, and its fields in the game's terms.
@@ -327,7 +424,15 @@ struct JsonMove<'a> {
     remoteness: Option<Option<u32>>,
     best: bool,
     name: &'a str,
+    /// The move in words, without the player.
+    words: &'a str,
+    /// The points the mover gains with it.
+    gain: Score,
     keeps_turn: bool,
+    /// The first player's points minus the second's at the end if it is played and both play
+    /// perfectly after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    final_margin: Option<Score>,
     #[serde(flatten)]
     fields: &'a Fields,
 }
@@ -341,15 +446,33 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         remoteness: analysis.remoteness,
         outcomes: analysis.outcomes,
         view: &analysis.view,
+        scene: analysis.scene.as_ref().map(|scene| JsonScene {
+            players: scene.players,
+            to_move: if scene.tally.to_move.is_first() {
+                "first"
+            } else {
+                "second"
+            },
+            points: scene.tally.points,
+            final_margin: scene.final_margin,
+            result: &scene.result,
+        }),
         moves: analysis
             .moves
             .iter()
-            .map(|mv| JsonMove {
+            .enumerate()
+            .map(|(at, mv)| JsonMove {
                 value: mv.value,
                 remoteness: mv.remoteness,
                 best: mv.best,
                 name: &mv.name,
+                words: &mv.words,
+                gain: mv.gain,
                 keeps_turn: mv.keeps_turn,
+                final_margin: analysis
+                    .scene
+                    .as_ref()
+                    .and_then(|scene| scene.finals.get(at).copied()),
                 fields: &mv.fields,
             })
             .collect(),

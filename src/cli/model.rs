@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::hash::Hash;
 
 use crate::check::{CheckOptions, CheckReport, check_dense};
-use crate::{DenseIndex, Error, Game, Score, engines::Stats};
+use crate::{DenseIndex, Error, Game, Player, Score, Turn, engines::Stats};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -77,6 +77,11 @@ impl Fields {
     pub fn with(mut self, key: &'static str, value: impl Into<Value>) -> Fields {
         self.0.push((key, value.into()));
         self
+    }
+
+    /// These fields less `key` (where a move's JSON writes it itself).
+    pub fn without(&self, key: &str) -> Fields {
+        Fields(self.0.iter().filter(|(k, _)| *k != key).cloned().collect())
     }
 }
 
@@ -213,6 +218,78 @@ pub struct Moves {
     pub view: serde_json::Value,
     /// Every legal move, best first (ties in the game's move order).
     pub moves: Vec<Valued>,
+    /// The players, whose turn it is and the points so far, where the game has them.
+    pub scene: Option<Box<Scene>>,
+}
+
+/// Who is to move and the points each player has gained, counted over the moves played from
+/// the position analysed (`analyze --after`; the position itself counts as the start: its mover
+/// is the first player, with no points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tally {
+    /// Who moves at the position reached.
+    pub to_move: Player,
+    /// The first player's points, then the second's.
+    pub points: [Score; 2],
+}
+
+impl Tally {
+    /// The first player to move, with no points.
+    pub const START: Tally = Tally {
+        to_move: Player::First,
+        points: [0, 0],
+    };
+
+    /// The first player's points minus the second's.
+    pub fn margin(&self) -> Result<Score, Error> {
+        self.points[0]
+            .checked_sub(self.points[1])
+            .ok_or(Error::ScoreOverflow)
+    }
+
+    /// The first player's points minus the second's at the end of the game, if the player to
+    /// move secures `value` from here on (`value` is theirs: the second player's is negated).
+    pub fn final_margin(&self, value: Score) -> Result<Score, Error> {
+        let value = if self.to_move.is_first() {
+            value
+        } else {
+            value.checked_neg().ok_or(Error::ScoreOverflow)?
+        };
+        self.margin()?
+            .checked_add(value)
+            .ok_or(Error::ScoreOverflow)
+    }
+
+    /// The tally after the player to move plays a move that gains `gain` and passes or keeps
+    /// the turn.
+    pub fn after(self, gain: Score, turn: Turn) -> Result<Tally, Error> {
+        let mut points = self.points;
+        let mover = usize::from(!self.to_move.is_first());
+        points[mover] = points[mover]
+            .checked_add(gain)
+            .ok_or(Error::ScoreOverflow)?;
+        Ok(Tally {
+            to_move: self.to_move.after(turn),
+            points,
+        })
+    }
+}
+
+/// Where the moves played have brought the game (`analyze --after`): the players, whose turn
+/// it is, the points each has gained, and the final result with perfect play from here and
+/// after each move.
+pub struct Scene {
+    /// The first player's name, then the second's (`Presented::player_name`).
+    pub players: [&'static str; 2],
+    /// Who moves, and the points so far.
+    pub tally: Tally,
+    /// The first player's points minus the second's at the end, with perfect play from here.
+    pub final_margin: Score,
+    /// That result in the game's words (`Presented::final_result`).
+    pub result: String,
+    /// For each of the position's moves, in their order: the final margin if it is played and
+    /// both play perfectly after it.
+    pub finals: Vec<Score>,
 }
 
 /// A move at the position: its value for the mover, its remoteness where the game has
@@ -228,6 +305,8 @@ pub struct Valued {
     pub words: String,
     /// The move's name, as `play` and `analyze --after` take it.
     pub name: String,
+    /// The points the mover gains with it.
+    pub gain: Score,
     /// Whether the mover moves again after it.
     pub keeps_turn: bool,
     /// The move's JSON fields.
@@ -252,6 +331,7 @@ impl Moves {
             board: None,
             view,
             moves,
+            scene: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 use crate::games::{End, Interval};
 use crate::{Declares, Error, Game, Player, Score, Turn, engines::Ply};
 
-use super::model::{Answer, Entry, Fields, Line};
+use super::model::{Answer, Entry, Fields, Line, Scene, Tally, Valued};
 
 /// What the command line needs from a game besides the rules: how its states and moves read
 /// (required: [`show`](Presented::show) and [`move_name`](Presented::move_name)), and how its
@@ -119,7 +119,8 @@ pub trait Presented: Game + Sized {
     /// `margin`, as a sentence.
     fn final_result(&self, margin: Score) -> String {
         match self.answer(margin) {
-            Answer::Winner(who) if margin == 0 => who.to_string(),
+            // The tie's own word ("Draw", "Tie") as a result: "a draw", "a tie".
+            Answer::Winner(who) if margin == 0 => format!("a {}", who.to_lowercase()),
             Answer::Winner(who) => format!("{who} wins"),
             Answer::Number(_) | Answer::Bool(_) => {
                 let (first, second) = (
@@ -247,13 +248,15 @@ pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
 }
 
 /// The state after `names` are played from `state`, each found among the legal moves by its
-/// [`move_name`](Presented::move_name) (`analyze --after`); an unknown or illegal name is an
-/// [`Error::InvalidState`] that says which and lists the legal ones.
+/// [`move_name`](Presented::move_name) (`analyze --after`), with who moves there and the points
+/// each player gained on the way; an unknown or illegal name is an [`Error::InvalidState`] that
+/// says which and lists the legal ones.
 pub fn after_moves<G: Presented>(
     game: &G,
     mut state: G::State,
     names: &[&str],
-) -> Result<G::State, Error> {
+) -> Result<(G::State, Tally), Error> {
+    let mut tally = Tally::START;
     let mut moves = Vec::new();
     for (count, name) in names.iter().enumerate() {
         moves.clear();
@@ -270,9 +273,37 @@ pub fn after_moves<G: Presented>(
                 count + 1
             )));
         };
-        state = game.play(&state, &moves[at]).next;
+        let step = game.play(&state, &moves[at]);
+        tally = tally.after(step.gain, step.turn)?;
+        state = step.next;
     }
-    Ok(state)
+    Ok((state, tally))
+}
+
+/// Where the moves played have brought the game: the players' names, `tally`, and the result
+/// with perfect play from here and after each of `moves` (whose values are for the player to
+/// move, who secures `value`).
+pub fn scene<G: Presented>(
+    game: &G,
+    tally: Tally,
+    value: Score,
+    moves: &[Valued],
+) -> Result<Scene, Error> {
+    let final_margin = tally.final_margin(value)?;
+    let finals = moves
+        .iter()
+        .map(|mv| tally.final_margin(mv.value))
+        .collect::<Result<_, _>>()?;
+    Ok(Scene {
+        players: [
+            game.player_name(Player::First),
+            game.player_name(Player::Second),
+        ],
+        tally,
+        final_margin,
+        result: game.final_result(final_margin),
+        finals,
+    })
 }
 
 #[cfg(test)]

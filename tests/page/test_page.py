@@ -73,7 +73,7 @@ def ready(page):
 def shown_moves(page):
     """The moves the page lists: name -> (value, best)."""
     listed = {}
-    for item in page.query_selector_all("#moves li"):
+    for item in page.query_selector_all("#moves li[data-move]"):
         listed[item.get_attribute("data-move")] = (
             int(item.get_attribute("data-value")),
             item.get_attribute("data-best") == "true",
@@ -109,6 +109,36 @@ def history_points(page):
     return page.eval_on_selector_all("#history circle", "dots => dots.length")
 
 
+def history_finals(page):
+    """The final result each point of the history plots (first player's points minus the second's)."""
+    return page.eval_on_selector_all("#history circle", "dots => dots.map(d => Number(d.dataset.final))")
+
+
+def history_mistakes(page):
+    """The points of the history marked as mistakes, by the moves played before them."""
+    return page.eval_on_selector_all(
+        "#history circle", "dots => dots.flatMap((d, i) => d.dataset.mistake === 'true' ? [i] : [])"
+    )
+
+
+def signed(value):
+    """A margin as the page writes it: +2, \u22126, 0."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def final_tones(analysis):
+    """Each move's colour as the page must show it: the final result it leads to for its mover."""
+    sign = 1 if analysis["to_move"] == "first" else -1
+    return {m["name"]: TONES[(sign * m["final_margin"] > 0) - (sign * m["final_margin"] < 0)] for m in analysis["moves"]}
+
+
+def score_shown(page):
+    """The score panel: each player's name and data-points."""
+    return page.eval_on_selector_all(
+        "#score .player", "ps => ps.map(p => [p.querySelector('.name').textContent, Number(p.dataset.points)])"
+    )
+
+
 def test_tic_tac_toe_from_an_address_plays_by_clicks_and_the_solver_answers(server, browser):
     _, url = server
     page = browser.new_page(viewport={"width": 1000, "height": 760})
@@ -118,20 +148,26 @@ def test_tic_tac_toe_from_an_address_plays_by_clicks_and_the_solver_answers(serv
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
     # Tic-tac-toe's values are outcomes: every move's colour is its outcome for the mover.
     assert board_tones(page) == {m["name"]: TONES[m["value"]] for m in expected["moves"]}
-    assert page.text_content("#status").startswith("The second player to move: a draw")
+    assert board_tones(page) == final_tones(expected)
+    assert page.text_content("#status").startswith("O to move. With perfect play: a draw")
+    # Remoteness: each losing move says how long O lasts, as the command line does.
+    chips = page.eval_on_selector_all("#moves li[data-move]", "ls => ls.map(l => [l.dataset.move, l.querySelector('.value').textContent])")
+    words = {m["name"]: ("W" if m["value"] > 0 else "L" if m["value"] < 0 else "D") + (str(m["remoteness"]) if m["value"] else "") for m in expected["moves"]}
+    assert dict(chips) == words and any(m["remoteness"] for m in expected["moves"])
     # A mistake by O (a corner is forced after X's corner... an edge loses), then the solver answers.
     loser = next(m["name"] for m in expected["moves"] if m["value"] < 0)
     click_move(page, loser)
     assert "after=1%2C1%3B" in page.evaluate("location.search") or "after=1,1;" in page.evaluate("location.search")
     after = analyze_cli("tic-tac-toe", "--after", f"1,1;{loser}")
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
-    assert after["value"] == 1 and page.text_content("#status").startswith("The first player to move: a win")
+    assert after["value"] == 1 and page.text_content("#status").startswith(f"X to move. With perfect play: X wins in {after['remoteness']} moves")
     page.click("#solver-move")
     wait_played(page, 3)
     best = next(m["name"] for m in after["moves"] if m["best"])
     assert page.text_content("#played") == f"Played: 1,1 {loser} {best}"
     assert history_points(page) == 4
-    assert page.eval_on_selector_all("#history circle[data-mistake=true]", "d => d.length") == 1
+    # O's mistake turned a draw into X's win: one step, marked, and flat before and after it.
+    assert history_finals(page) == [0, 0, 1, 1] and history_mistakes(page) == [2]
     page.screenshot(path=str(SHOTS / "tic-tac-toe.png"))
     # Undo takes back the solver's move; redo plays it again.
     page.click("#undo")
@@ -159,7 +195,9 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     after = analyze_cli("connect-four", "--", position + best)
     assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
     assert after["value"] == -scores[best]
-    page.select_option("#side", "second")  # the solver plays the side to move now
+    # 14 stones: Red, the first player, is to move; the solver takes that side.
+    assert page.text_content("#status").startswith("Red to move.")
+    page.select_option("#side", "first")
     wait_played(page, 2)
     answer = page.text_content("#played").split()[2]
     assert after["analysis"][int(answer) - 1]["score"] == after["value"], "the solver plays a best column"
@@ -189,10 +227,11 @@ def test_dots_and_boxes_lines_are_coloured_and_played(server, browser):
     ready(page)
     expected = analyze_cli("dots-and-boxes", "--after", "0,0-0,1;1,0-1,1", "--", "2", "2")
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
-    # A score game: the best lines green, the others by the sign of their value.
-    tones = {m["name"]: "win" if m["best"] else ("draw" if m["value"] >= 0 else "loss") for m in expected["moves"]}
-    assert board_tones(page) == tones
+    # A score game: each line coloured by the final result it leads to for its player.
+    tones = final_tones(expected)
+    assert board_tones(page) == tones and len(set(tones.values())) > 1
     assert len(page.query_selector_all("#board line[stroke='#222']")) == 2  # the lines drawn
+    assert score_shown(page) == [["Alice", 0], ["Bob", 0]]
     # Close the top-left box: the same player moves again (keeps_turn).
     closing = next(m for m in expected["moves"] if m["boxes"] == 0 and m["name"] in ("0,0-1,0", "0,1-1,1"))
     click_move(page, closing["name"])
@@ -200,16 +239,22 @@ def test_dots_and_boxes_lines_are_coloured_and_played(server, browser):
     played = page.text_content("#played")
     assert played.count(" ") == 4, played
     status = page.text_content("#status")
-    # The fourth line closed the box: its player (the second) moves again.
+    # The fourth line closed the box: Bob, who drew it, owns it, scores 1 and moves again.
     now = analyze_cli("dots-and-boxes", "--after", ";".join(played.split()[1:]), "--", "2", "2")
-    assert status == f"The second player to move: secures {now['value']} (their points minus the opponent's from here on).", status
+    assert now["to_move"] == "second" and now["points"] == [0, 1]
+    assert status == f"Bob to move. With perfect play: {now['result']}.", status
+    owners = page.eval_on_selector_all("#board rect[data-owner]", "rs => rs.map(r => r.dataset.owner)")
+    assert owners == ["Bob"], owners
+    assert score_shown(page) == [["Alice", 0], ["Bob", 1]]
+    assert board_tones(page) == final_tones(now)
     page.screenshot(path=str(SHOTS / "dots-and-boxes.png"))
-    # Undo twice: back at the address's position, with its moves and colours.
+    # Undo twice: back at the address's position, with its moves and colours, and no owner.
     for moves in (3, 2):
         page.click("#undo")
         wait_played(page, moves)
     assert board_tones(page) == tones
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    assert page.query_selector_all("#board rect[data-owner]") == []
     page.close()
 
 
@@ -221,11 +266,72 @@ def test_a_stone_game_plays_its_piles(server, browser):
     expected = analyze_cli("stone-game-ii", "--", "2,7,9,4,4")
     assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
     assert len(page.query_selector_all(".pile")) == 5
-    click_move(page, "2")
-    assert len(page.query_selector_all(".pile.gone")) == 2
-    page.click("#solver-move")
-    wait_played(page, 2)
+    # Each move says what it takes and what M becomes, in the game's words.
+    buttons = page.eval_on_selector_all("#board button", "bs => bs.map(b => b.textContent)")
+    assert buttons == [f"{m['words'][0].upper()}{m['words'][1:]}: {signed(m['final_margin'])}" for m in expected["moves"]]
+    assert "M stays 1" in buttons[0]
+    # Along the optimal line (the solver moves for both): the history stays flat at the final
+    # result, and the end says who got what.
+    for moves in (1, 2, 3):
+        page.click("#solver-move")
+        wait_played(page, moves)
+    assert history_finals(page) == [-6, -6, -6, -6] and history_mistakes(page) == []
+    assert page.text_content("#status") == "Game over. Alice 10, Bob 16: Bob wins by 6."
+    assert score_shown(page) == [["Alice", 10], ["Bob", 16]]
+    assert page.query_selector_all("#board .rule") == []  # no "take the next …" once over
+    assert page.is_disabled("#solver-move") and page.is_enabled("#undo") and page.is_disabled("#redo")
+    page.screenshot(path=str(SHOTS / "stone-game-ii-end.png"))
+    # Back two moves, and Bob errs: the history steps at his move and marks it.
+    for moves in (2, 1):
+        page.click("#undo")
+        wait_played(page, moves)
+    assert page.is_enabled("#redo")
+    after = analyze_cli("stone-game-ii", "--after", page.text_content("#played").split()[1], "--", "2,7,9,4,4")
+    mistake = next(m for m in after["moves"] if not m["best"])
+    click_move(page, mistake["name"])
+    finals = history_finals(page)
+    assert finals[:2] == [-6, -6] and finals[2] == mistake["final_margin"] != -6, finals
+    assert history_mistakes(page) == [2]
+    # Alice's moves now: coloured by where they end, the points so far included.
+    now = analyze_cli("stone-game-ii", "--after", ";".join(page.text_content("#played").split()[1:]), "--", "2,7,9,4,4")
+    assert board_tones(page) == final_tones(now)
     page.screenshot(path=str(SHOTS / "stone-game-ii.png"))
+    page.close()
+
+
+def test_a_cancelled_move_keeps_the_board_and_goes_to_redo(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/nim?values=3,4,5")
+    ready(page)
+    before = shown_moves(page)
+    # The next analysis hangs until Cancel is pressed, then is answered as a stopped solve is.
+    held = {}
+
+    def hold(route):
+        if "after" in (route.request.post_data or ""):
+            held["route"] = route
+        else:
+            route.continue_()
+
+    page.route("**/api/analyze", hold)
+    page.click('#board [data-move="1,1"]')
+    page.wait_for_function("() => document.querySelector('#status').dataset.state === 'loading'")
+    # While it solves, nothing that would start another solve is enabled.
+    assert page.is_disabled("#undo") and page.is_disabled("#redo") and page.is_disabled("#solver-move")
+    page.wait_for_selector("#busy:not([hidden])")
+    assert "route" in held
+    held["route"].fulfill(status=409, content_type="application/json", body=json.dumps({"error": "stopped", "kind": "stopped"}))
+    page.wait_for_selector("#status[data-state=error]")
+    page.unroute("**/api/analyze")
+    assert page.text_content("#error") == "stopped"
+    # The position before stays, with its moves; the move asked for waits in Redo.
+    assert shown_moves(page) == before and len(page.query_selector_all("#board [data-move]")) == 12
+    assert page.text_content("#played") == "" and "after" not in page.evaluate("location.search")
+    assert page.is_disabled("#undo") and page.is_enabled("#redo") and page.is_enabled("#solver-move")
+    page.click("#redo")
+    wait_played(page, 1)
+    assert page.text_content("#played") == "Played: 1,1"
     page.close()
 
 

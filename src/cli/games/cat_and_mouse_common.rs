@@ -20,7 +20,7 @@ use super::super::budget;
 use super::super::engines;
 use super::super::model::{Answer, Failure, Moves, Report, Valued};
 use super::super::play::{self, Oracle};
-use super::super::present::{Presented, after_moves};
+use super::super::present::{Presented, after_moves, scene};
 use super::super::solve;
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
@@ -167,7 +167,7 @@ where
         Some(text) => game.position(text)?,
         None => game.start(),
     };
-    let state = after_moves(game, state, &args.after_names())?;
+    let (state, tally) = after_moves(game, state, &args.after_names())?;
     let solved =
         retrograde::solve_indexed(game, retrograde::Options::new().limits(budget::limits(cli)))?;
     let (outcome, remoteness) = solved.outcome_of(&state).ok_or_else(|| {
@@ -204,16 +204,19 @@ where
                 best: seen == outcome && (outcome == Outcome::Draw || total == remoteness),
                 words: text.trim_start().to_string(),
                 name: game.move_name(&state, mv),
+                gain: 0,
                 keeps_turn: false,
                 fields: entry.fields.clone(),
             }
         })
         .collect();
-    Ok(Moves::outcomes(
+    let mut moves = Moves::outcomes(
         cli.game,
         position,
         (outcome.value(), remoteness),
         game.view(&state),
         valued,
-    ))
+    );
+    moves.scene = Some(Box::new(scene(game, tally, moves.value, &moves.moves)?));
+    Ok(moves)
 }

@@ -29,8 +29,8 @@ const page = {
   height: null,
   played: [], // move names played from the start position
   redo: [],
-  history: [], // per position: {value, mover, chosen, best}
-  analysis: null,
+  history: [], // per position reached: what `positionOf` makes of its analysis
+  loading: false,
   request: 0,
 };
 
@@ -43,21 +43,43 @@ function element(tag, attributes = {}, text) {
   return made;
 }
 
-// The class of a value for the mover: outcome games by sign; score games best or not.
-function tone(value, best, outcomes) {
-  if (outcomes) return value > 0 ? "win" : value < 0 ? "loss" : "draw";
-  if (best) return "win";
-  return value >= 0 ? "draw" : "loss";
-}
 const COLOUR = { win: "#2e7d32", draw: "#f9a825", loss: "#c62828" };
+// The players' colours: the history's points, the owners of Dots and Boxes' boxes.
+const SIDE = ["#d32f2f", "#1565c0"];
+const SIDE_LIGHT = ["#ffcdd2", "#bbdefb"];
 
-function words(move, outcomes) {
-  if (isConnectFour()) return (move.value > 0 ? "+" : "") + move.value;
-  if (move.remoteness !== undefined && move.remoteness !== null) {
-    return (move.value > 0 ? "W" : "L") + move.remoteness;
+// A move's colour: the final result it leads to for the player who plays it (the points so
+// far plus its value), so that after a mistake a move that still "gains" but ends in a loss is
+// red.
+function toneOf(move, mover) {
+  const mine = mover === 0 ? move.final : -move.final;
+  return mine > 0 ? "win" : mine < 0 ? "loss" : "draw";
+}
+
+function signed(value) {
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+}
+
+// A final result (the first player's points minus the second's at the end) in words.
+function resultWords(final, position) {
+  const [first, second] = position.players;
+  if (position.outcomes) return final > 0 ? `${first} wins` : final < 0 ? `${second} wins` : "a draw";
+  return final > 0 ? `${first} wins by ${final}` : final < 0 ? `${second} wins by ${-final}` : "a tie";
+}
+
+// A move's label: Connect Four's score; an outcome with its remoteness (W5: a win in 5 moves,
+// this one included); a score game's final margin for the mover.
+function words(move, position) {
+  if (position.connectFour) return signed(move.value);
+  if (position.outcomes) {
+    const remote = move.remoteness === undefined || move.remoteness === null ? "" : move.remoteness;
+    return (move.value > 0 ? "W" : move.value < 0 ? "L" : "D") + (move.value ? remote : "");
   }
-  if (outcomes) return move.value > 0 ? "win" : move.value < 0 ? "loss" : "draw";
-  return String(move.value);
+  return signed(position.mover === 0 ? move.final : -move.final);
+}
+
+function capitalised(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 // ---------------------------------------------------------------- the index
@@ -107,11 +129,21 @@ function request() {
   return asked;
 }
 
+// The buttons act only when they can: none while a solve runs.
+function controls() {
+  const current = page.history[page.played.length];
+  $("undo").disabled = page.loading || page.played.length === 0;
+  $("redo").disabled = page.loading || page.redo.length === 0;
+  $("solver-move").disabled = page.loading || !current || current.moves.length === 0;
+}
+
 async function analyze() {
   const number = ++page.request;
   $("error").hidden = true;
   $("status").dataset.state = "loading";
   $("status").textContent = "Solving…";
+  page.loading = true;
+  controls();
   const timer = setTimeout(watchProgress, 300, number);
   let response, body;
   try {
@@ -128,9 +160,10 @@ async function analyze() {
     clearTimeout(timer);
   }
   if (number !== page.request) return null; // a later request took over
+  page.loading = false;
   $("busy").hidden = true;
   if (!response.ok) {
-    showError(body.error || "the server refused the request");
+    failed(body.error || "the server refused the request");
     return null;
   }
   return body;
@@ -152,77 +185,78 @@ async function watchProgress(number) {
   }
 }
 
-function showError(message) {
+// A request that failed or was cancelled: the moves it asked for go back to Redo, and the last
+// position solved stays on the board with its moves.
+function failed(message) {
+  const solved = page.history.length - 1;
+  if (solved >= 0 && page.played.length > solved) {
+    page.redo.push(...page.played.splice(solved).reverse());
+    history.replaceState(null, "", address());
+    $("share").href = address();
+    show(page.history[solved]);
+  }
   $("error").hidden = false;
   $("error").textContent = message;
   $("status").dataset.state = "error";
-  $("status").textContent = "No analysis.";
+  if (solved < 0) $("status").textContent = "No analysis.";
+  controls();
 }
 
-// ---------------------------------------------------------------- the moves of a position
+// ---------------------------------------------------------------- a position
 
-// Every move as {name, value, best, remoteness, keeps_turn, fields}, from either shape.
-function movesOf(analysis) {
+// A position from its analysis: who moves (`mover`: 0 the first player, 1 the second), the
+// points so far, the final result with perfect play (`final`, the first player's points minus
+// the second's at the end), and every move with the final result it leads to.
+function positionOf(analysis, mover) {
   if (isConnectFour()) {
-    const best = Math.max(...(analysis.analysis || []).map((m) => m.score));
-    return (analysis.analysis || []).map((m) => ({
-      name: String(m.column),
-      value: m.score,
-      best: m.score === best,
-      keeps_turn: false,
-      column: m.column,
-    }));
+    // Red drops the first stone: the side to move follows from the stones on the board.
+    mover = (analysis.position || "").length % 2;
+    const scores = analysis.analysis || [];
+    const best = Math.max(...scores.map((m) => m.score));
+    const final = (value) => (mover === 0 ? value : -value);
+    const position = {
+      connectFour: true,
+      outcomes: true,
+      analysis,
+      value: analysis.value,
+      mover,
+      players: ["Red", "Yellow"],
+      points: [0, 0],
+      final: final(analysis.value),
+      view: null,
+      moves: scores.map((m) => ({
+        name: String(m.column),
+        value: m.score,
+        best: m.score === best,
+        keeps_turn: false,
+        column: m.column,
+        final: final(m.score),
+      })),
+    };
+    position.result = resultWords(position.final, position);
+    return position;
   }
-  return analysis.moves.map((m) => ({ ...m }));
+  if (analysis.to_move) mover = analysis.to_move === "second" ? 1 : 0;
+  const final = (value, given) => (given ?? (mover === 0 ? value : -value));
+  const position = {
+    connectFour: false,
+    outcomes: analysis.outcomes === true,
+    analysis,
+    value: analysis.value,
+    remoteness: analysis.remoteness,
+    mover,
+    players: analysis.players || ["the first player", "the second player"],
+    points: analysis.points || [0, 0],
+    final: final(analysis.value, analysis.final_margin),
+    view: analysis.view,
+    moves: analysis.moves.map((m) => ({ ...m, final: final(m.value, m.final_margin) })),
+  };
+  position.result = analysis.result ? analysis.result : resultWords(position.final, position);
+  return position;
 }
 
-// Whether the values are outcomes (win, draw, loss): Connect Four's scores are outcomes
-// with the number of stones left as a margin, coloured by their sign.
-function outcomesOf(analysis) {
-  return isConnectFour() || analysis.outcomes === true;
-}
-
-function summary(analysis, outcomes) {
-  const value = analysis.value;
-  if (isConnectFour()) {
-    const result = value > 0 ? "wins" : value < 0 ? "loses" : "draws";
-    return `${result} with best play (score ${value}: the sooner the win, the larger)`;
-  }
-  if (outcomes) {
-    const result = value > 0 ? "a win" : value < 0 ? "a loss" : "a draw";
-    const remote = analysis.remoteness ? ` in ${analysis.remoteness} moves` : "";
-    return `${result}${remote} with best play`;
-  }
-  return `secures ${value} (their points minus the opponent's from here on)`;
-}
-
-async function refresh() {
-  $("share").href = address();
-  history.replaceState(null, "", address());
-  const analysis = await analyze();
-  if (!analysis) return;
-  page.analysis = analysis;
-  const moves = movesOf(analysis);
-  const outcomes = outcomesOf(analysis);
-  const mover = page.history.length ? nextMover() : 0;
-  page.history.length = page.played.length;
-  page.history.push({ value: analysis.value, mover, moves });
-  draw(analysis, moves, outcomes);
-  listMoves(moves, outcomes);
-  drawHistory();
-  const side = ["the first player", "the second player"][mover];
-  $("status").dataset.state = "ready";
-  $("status").textContent = moves.length
-    ? `${side[0].toUpperCase()}${side.slice(1)} to move: ${summary(analysis, outcomes)}.`
-    : `The game is over (value ${analysis.value} for the player who would move).`;
-  $("undo").disabled = page.played.length === 0;
-  $("redo").disabled = page.redo.length === 0;
-  $("solver-move").disabled = moves.length === 0;
-  $("played").textContent = page.played.length ? `Played: ${page.played.join(" ")}` : "";
-  maybeSolverMoves(moves, mover);
-}
-
-// Who moves after the last move played: the mover of the position before it, or the other.
+// Who moves after the last move played: the mover of the position before it, or the other
+// (for Connect Four, whose answer does not say).
 function nextMover() {
   const before = page.history[page.played.length - 1];
   if (!before) return 0;
@@ -231,39 +265,98 @@ function nextMover() {
   return move && move.keeps_turn ? before.mover : 1 - before.mover;
 }
 
+async function refresh() {
+  $("share").href = address();
+  history.replaceState(null, "", address());
+  const mover = nextMover();
+  const analysis = await analyze();
+  if (!analysis) return;
+  const position = positionOf(analysis, mover);
+  page.history.length = page.played.length;
+  page.history.push(position);
+  show(position);
+  $("status").dataset.state = "ready";
+  controls();
+  maybeSolverMoves(position);
+}
+
+// Draws `position`: the board, the players and their points, the moves, the history.
+function show(position) {
+  draw(position);
+  listMoves(position);
+  drawScore(position);
+  drawHistory();
+  $("status").textContent = statusWords(position);
+  $("played").textContent = page.played.length ? `Played: ${page.played.join(" ")}` : "";
+}
+
+function statusWords(position) {
+  const [first, second] = position.players;
+  const name = position.players[position.mover];
+  if (position.moves.length) {
+    const remote = position.outcomes && position.value && position.remoteness ? ` in ${position.remoteness} moves` : "";
+    const margin = position.connectFour ? ` (score ${position.value} for ${name}: the sooner the win, the larger)` : "";
+    return `${capitalised(name)} to move. With perfect play: ${position.result}${remote}${margin}.`;
+  }
+  const score = position.outcomes ? "" : ` ${first} ${position.points[0]}, ${second} ${position.points[1]}:`;
+  return `Game over.${score} ${capitalised(position.result)}.`;
+}
+
+// The players, whose turn it is, and (in a score game) their points so far.
+function drawScore(position) {
+  const box = $("score");
+  box.replaceChildren();
+  position.players.forEach((name, side) => {
+    const item = element("span", {
+      class: "player" + (side === position.mover && position.moves.length ? " to-move" : ""),
+      "data-points": position.points[side],
+    });
+    item.style.borderColor = SIDE[side];
+    item.append(element("span", { class: "name" }, capitalised(name)));
+    if (!position.outcomes) item.append(" ", element("strong", {}, String(position.points[side])));
+    box.append(item);
+  });
+}
+
 function play(name) {
+  if (page.loading) return;
   page.played.push(name);
   page.redo = [];
   refresh();
 }
 
-function maybeSolverMoves(moves, mover) {
+function maybeSolverMoves(position) {
   const side = $("side").value;
   const solverSide = side === "first" ? 0 : side === "second" ? 1 : -1;
-  if (moves.length && mover === solverSide) setTimeout(solverMove, 200);
+  if (position.moves.length && position.mover === solverSide) setTimeout(solverMove, 200);
 }
 
 function solverMove() {
   const current = page.history[page.played.length];
-  if (!current || !current.moves.length) return;
+  if (page.loading || !current || !current.moves.length) return;
   const best = current.moves.find((m) => m.best) || current.moves[0];
   play(best.name);
 }
 
-function listMoves(moves, outcomes) {
+function listMoves(position) {
   const list = $("moves");
   list.replaceChildren();
-  for (const move of moves) {
-    const kind = tone(move.value, move.best, outcomes);
+  if (!position.moves.length) list.append(element("li", { class: "none" }, "None: the game is over."));
+  for (const move of position.moves) {
+    const kind = toneOf(move, position.mover);
     const item = element("li", {
       "data-move": move.name,
       "data-value": move.value,
+      "data-final": move.final,
       "data-best": move.best,
       class: move.best ? "best" : "",
     });
-    const value = element("span", { class: "value" }, words(move, outcomes));
+    const value = element("span", { class: "value" }, words(move, position));
     value.style.background = COLOUR[kind];
-    item.append(value, move.name + (move.best ? "  (best)" : ""));
+    const said = move.words ? `${capitalised(move.words)}` : position.connectFour ? `column ${move.name}` : move.name;
+    item.append(value);
+    if (move.best) item.append(element("span", { class: "star", title: "a best move" }, "\u2605 "));
+    item.append(said, element("span", { class: "leads" }, ` \u2192 ${resultWords(move.final, position)}`));
     item.addEventListener("click", () => play(move.name));
     list.append(item);
   }
@@ -275,13 +368,19 @@ function svgBox(width, height) {
   return element("svg:svg", { viewBox: `0 0 ${width} ${height}`, width, height, id: "board-svg" });
 }
 
-function marked(node, move, outcomes) {
+function marked(node, move, position) {
   node.classList.add("move");
+  if (move.best) node.classList.add("best");
   node.setAttribute("data-move", move.name);
   node.setAttribute("data-value", move.value);
-  node.setAttribute("data-tone", tone(move.value, move.best, outcomes));
+  node.setAttribute("data-final", move.final);
+  node.setAttribute("data-tone", toneOf(move, position.mover));
   node.addEventListener("click", () => play(move.name));
   return node;
+}
+
+function fillOf(move, position) {
+  return COLOUR[toneOf(move, position.mover)];
 }
 
 function label(svg, x, y, text, colour = "#fff", size = 14) {
@@ -289,15 +388,15 @@ function label(svg, x, y, text, colour = "#fff", size = 14) {
   svg.append(t);
 }
 
-function draw(analysis, moves, outcomes) {
+function draw(position) {
   const board = $("board");
   board.replaceChildren();
-  const byName = new Map(moves.map((m) => [m.name, m]));
-  const view = analysis.view;
-  if (isConnectFour()) return board.append(connectFour(analysis, moves));
+  if (position.connectFour) return board.append(connectFour(position));
+  const byName = new Map(position.moves.map((m) => [m.name, m]));
+  const view = position.view;
   const drawers = { grid, heaps, piles, dots, graph, text };
   const drawer = drawers[view.kind];
-  if (drawer) board.append(drawer(view, byName, moves, outcomes));
+  if (drawer) board.append(drawer(view, byName, position));
   else board.append(element("pre", {}, JSON.stringify(view)));
 }
 
@@ -306,20 +405,21 @@ function text(view) {
   return element("pre", { class: "shown" }, view.text);
 }
 
-function connectFour(analysis, moves) {
+function connectFour(position) {
+  const analysis = position.analysis, moves = position.moves;
   const width = analysis.width, height = analysis.height, cell = 48;
   const svg = svgBox(width * cell, (height + 1) * cell);
   const cells = Array.from({ length: width }, () => []);
   [...(analysis.position || "")].forEach((c, i) => cells[Number(c) - 1].push(i % 2));
   for (let x = 0; x < width; x++) {
     const move = moves.find((m) => m.column === x + 1);
-    const top = element("svg:rect", { x: x * cell + 2, y: 2, width: cell - 4, height: cell - 4, rx: 6, fill: move ? COLOUR[tone(move.value, move.best, true)] : "#eee" });
+    const top = element("svg:rect", { x: x * cell + 2, y: 2, width: cell - 4, height: cell - 4, rx: 6, fill: move ? fillOf(move, position) : "#eee" });
     if (move) {
-      marked(top, move, true);
+      marked(top, move, position);
       top.setAttribute("data-column", x + 1);
     }
     svg.append(top);
-    if (move) label(svg, x * cell + cell / 2, cell / 2, (move.value > 0 ? "+" : "") + move.value);
+    if (move) label(svg, x * cell + cell / 2, cell / 2, words(move, position));
     for (let y = 0; y < height; y++) {
       const stone = cells[x][y];
       const colour = stone === undefined ? "#fff" : stone === 0 ? "#d32f2f" : "#fbc02d";
@@ -329,7 +429,7 @@ function connectFour(analysis, moves) {
   return svg;
 }
 
-function grid(view, byName, moves, outcomes) {
+function grid(view, byName, position) {
   const cell = view.columns > 6 ? 48 : 90;
   const svg = svgBox(view.columns * cell, view.rows * cell);
   for (let r = 0; r < view.rows; r++) {
@@ -338,17 +438,17 @@ function grid(view, byName, moves, outcomes) {
       // The move a click on the cell plays: `move_at`'s, or by default "ROW,COLUMN" from 1.
       const name = view.move_at ? view.move_at[r * view.columns + c] : `${r + 1},${c + 1}`;
       const move = name === null ? undefined : byName.get(name);
-      const fill = move ? COLOUR[tone(move.value, move.best, outcomes)] : mark === "#" ? "#455a64" : "#fff";
+      const fill = move ? fillOf(move, position) : mark === "#" ? "#455a64" : "#fff";
       const square = element("svg:rect", { x: c * cell + 2, y: r * cell + 2, width: cell - 4, height: cell - 4, fill, stroke: "#333" });
-      svg.append(move ? marked(square, move, outcomes) : square);
+      svg.append(move ? marked(square, move, position) : square);
       if (mark && mark !== "#") label(svg, c * cell + cell / 2, r * cell + cell / 2 - (move ? 8 : 0), mark, move ? "#fff" : "#222", cell / 2);
-      if (move) label(svg, c * cell + cell / 2, r * cell + cell / 2 + (mark ? cell / 4 : 0), words(move, outcomes), "#fff", mark ? 11 : 14);
+      if (move) label(svg, c * cell + cell / 2, r * cell + cell / 2 + (mark ? cell / 4 : 0), words(move, position), "#fff", mark ? 11 : 14);
     }
   }
   return svg;
 }
 
-function heaps(view, byName, moves, outcomes) {
+function heaps(view, byName, position) {
   const size = 30, most = Math.max(1, ...view.heaps);
   const svg = svgBox((most + 2) * size, view.heaps.length * size + 10);
   view.heaps.forEach((count, h) => {
@@ -356,14 +456,14 @@ function heaps(view, byName, moves, outcomes) {
     for (let k = 0; k < count; k++) {
       const take = count - k; // clicking the k-th counter takes it and every one after it
       const move = byName.get(`${h + 1},${take}`);
-      const counter = element("svg:circle", { cx: (k + 1.5) * size, cy: h * size + size / 2 + 5, r: size / 2 - 3, fill: move ? COLOUR[tone(move.value, move.best, outcomes)] : "#999" });
-      svg.append(move ? marked(counter, move, outcomes) : counter);
+      const counter = element("svg:circle", { cx: (k + 1.5) * size, cy: h * size + size / 2 + 5, r: size / 2 - 3, fill: move ? fillOf(move, position) : "#999" });
+      svg.append(move ? marked(counter, move, position) : counter);
     }
   });
   return svg;
 }
 
-function piles(view, byName, moves, outcomes) {
+function piles(view, byName, position) {
   const wrap = element("div");
   const row = element("div", { class: "piles" });
   view.piles.forEach((pile, i) => {
@@ -371,42 +471,70 @@ function piles(view, byName, moves, outcomes) {
     row.append(element("span", { class: "pile" + (gone ? " gone" : "") }, String(pile)));
   });
   wrap.append(row);
-  if (view.m !== undefined) wrap.append(element("p", {}, `M = ${view.m}: take the next 1 to ${Math.min(2 * view.m, view.to - view.from)} piles`));
-  const buttons = element("div");
-  for (const move of moves) {
-    const button = element("button", { type: "button" }, `${move.name}: ${words(move, outcomes)}`);
-    button.style.background = COLOUR[tone(move.value, move.best, outcomes)];
+  const left = view.to - view.from;
+  if (view.m !== undefined && left > 0) {
+    const most = Math.min(2 * view.m, left);
+    const take = most === 1 ? "the next pile" : `the next 1 to ${most} piles`;
+    wrap.append(element("p", { class: "rule" }, `M = ${view.m}: take ${take}`));
+  }
+  const buttons = element("div", { class: "pile-moves" });
+  for (const move of position.moves) {
+    const said = move.words ? capitalised(move.words) : move.name;
+    const button = element("button", { type: "button", title: resultWords(move.final, position) }, `${said}: ${words(move, position)}`);
+    button.style.background = fillOf(move, position);
     button.style.color = "#fff";
-    buttons.append(marked(button, move, outcomes));
+    buttons.append(marked(button, move, position));
   }
   wrap.append(buttons);
   return wrap;
 }
 
-function dots(view, byName, moves, outcomes) {
-  const gap = 80, pad = 20;
-  const svg = svgBox(view.columns * gap + 2 * pad, view.rows * gap + 2 * pad);
-  const at = ([r, c]) => [pad + c * gap, pad + r * gap];
-  const drawn = new Set(view.drawn.map(([a, b]) => `${a}-${b}`));
-  for (let r = 0; r < view.rows; r++) {
-    for (let c = 0; c < view.columns; c++) {
-      const sides = [[[r, c], [r, c + 1]], [[r + 1, c], [r + 1, c + 1]], [[r, c], [r + 1, c]], [[r, c + 1], [r + 1, c + 1]]];
-      if (sides.every(([a, b]) => drawn.has(`${a}-${b}`))) {
-        svg.append(element("svg:rect", { x: pad + c * gap, y: pad + r * gap, width: gap, height: gap, fill: "#cfd8dc" }));
+// Who closed each box: a box closed by a move of the history belongs to that move's player
+// (a box closed before the position the page started from has no known owner).
+function boxOwners() {
+  const owners = new Map();
+  const closed = (view) => {
+    const drawn = new Set(view.drawn.map(([a, b]) => `${a}-${b}`));
+    const boxes = [];
+    for (let r = 0; r < view.rows; r++) {
+      for (let c = 0; c < view.columns; c++) {
+        const sides = [[[r, c], [r, c + 1]], [[r + 1, c], [r + 1, c + 1]], [[r, c], [r + 1, c]], [[r, c + 1], [r + 1, c + 1]]];
+        if (sides.every(([a, b]) => drawn.has(`${a}-${b}`))) boxes.push(`${r},${c}`);
       }
     }
+    return boxes;
+  };
+  const reached = page.history.slice(0, page.played.length + 1);
+  reached.forEach((position, i) => {
+    for (const box of closed(position.view)) {
+      if (!owners.has(box)) owners.set(box, i === 0 ? null : reached[i - 1].mover);
+    }
+  });
+  return owners;
+}
+
+function dots(view, byName, position) {
+  const gap = 80, pad = 32;
+  const svg = svgBox(view.columns * gap + 2 * pad, view.rows * gap + 2 * pad);
+  const at = ([r, c]) => [pad + c * gap, pad + r * gap];
+  for (const [box, owner] of boxOwners()) {
+    const [r, c] = box.split(",").map(Number);
+    const square = element("svg:rect", { x: pad + c * gap, y: pad + r * gap, width: gap, height: gap, fill: owner === null ? "#cfd8dc" : SIDE_LIGHT[owner], class: "box" });
+    if (owner !== null) square.setAttribute("data-owner", position.players[owner]);
+    svg.append(square);
+    if (owner !== null) label(svg, pad + (c + 0.5) * gap, pad + (r + 0.5) * gap, capitalised(position.players[owner])[0], SIDE[owner], 30);
   }
   for (const [a, b] of view.drawn) {
     const [x1, y1] = at(a), [x2, y2] = at(b);
     svg.append(element("svg:line", { x1, y1, x2, y2, stroke: "#222", "stroke-width": 6 }));
   }
-  for (const move of moves) {
+  for (const move of position.moves) {
     const [x1, y1] = at(move.from), [x2, y2] = at(move.to);
-    svg.append(element("svg:line", { x1, y1, x2, y2, stroke: COLOUR[tone(move.value, move.best, outcomes)], "stroke-width": 10, "stroke-dasharray": "6 4", "stroke-linecap": "round" }));
+    svg.append(element("svg:line", { x1, y1, x2, y2, stroke: fillOf(move, position), "stroke-width": 10, "stroke-dasharray": "6 4", "stroke-linecap": "round" }));
     // The line's click area: a band around it, wider than the line itself.
-    const band = element("svg:rect", { x: Math.min(x1, x2) - 10, y: Math.min(y1, y2) - 10, width: Math.abs(x2 - x1) + 20, height: Math.abs(y2 - y1) + 20, fill: "transparent" });
-    svg.append(marked(band, move, outcomes));
-    label(svg, (x1 + x2) / 2 + (y1 === y2 ? 0 : 14), (y1 + y2) / 2 + (y1 === y2 ? -12 : 0), words(move, outcomes), "#222", 12);
+    const band = element("svg:rect", { x: Math.min(x1, x2) - 10, y: Math.min(y1, y2) - 10, width: Math.abs(x2 - x1) + 20, height: Math.abs(y2 - y1) + 20, fill: "transparent", class: "band" });
+    svg.append(marked(band, move, position));
+    label(svg, (x1 + x2) / 2 + (y1 === y2 ? 0 : 14), (y1 + y2) / 2 + (y1 === y2 ? -12 : 0), words(move, position), "#222", 12);
   }
   for (let r = 0; r <= view.rows; r++) {
     for (let c = 0; c <= view.columns; c++) {
@@ -417,7 +545,7 @@ function dots(view, byName, moves, outcomes) {
   return svg;
 }
 
-function graph(view, byName, moves, outcomes) {
+function graph(view, byName, position) {
   const n = view.graph.length, size = 360, radius = 140;
   const svg = svgBox(size, size);
   const at = (i) => [size / 2 + radius * Math.cos((2 * Math.PI * i) / n - Math.PI / 2), size / 2 + radius * Math.sin((2 * Math.PI * i) / n - Math.PI / 2)];
@@ -430,34 +558,76 @@ function graph(view, byName, moves, outcomes) {
   for (let i = 0; i < n; i++) {
     const [cx, cy] = at(i);
     const move = byName.get(String(i));
-    const fill = move ? COLOUR[tone(move.value, move.best, outcomes)] : i === view.hole ? "#000" : "#fff";
+    const fill = move ? fillOf(move, position) : i === view.hole ? "#000" : "#fff";
     const node = element("svg:circle", { cx, cy, r: 20, fill, stroke: "#333", "stroke-width": 2 });
-    svg.append(move ? marked(node, move, outcomes) : node);
+    svg.append(move ? marked(node, move, position) : node);
     const who = i === view.mouse ? "🐭" : i === view.cat ? "🐱" : i === view.hole ? "hole" : String(i);
     label(svg, cx, cy, who, i === view.hole && !move ? "#fff" : "#222", i === view.mouse || i === view.cat ? 20 : 12);
   }
   return svg;
 }
 
-// ---------------------------------------------------------------- the value history
+// ---------------------------------------------------------------- the history
 
+// The final result after each move played (the first player's points minus the second's at
+// the end, with perfect play from there): flat while both play perfectly, a step at each
+// mistake, which is marked. Outcome games plot win, draw or loss, each point with its
+// remoteness (the moves left).
 function drawHistory() {
   const svg = $("history");
   svg.replaceChildren();
-  const points = page.history.map((h) => (h.mover === 0 ? h.value : -h.value));
-  const most = Math.max(1, ...points.map(Math.abs));
-  const x = (i) => 10 + (300 * i) / Math.max(1, points.length - 1);
-  const y = (v) => 60 - (50 * v) / most;
-  svg.append(element("svg:line", { x1: 10, y1: 60, x2: 310, y2: 60, stroke: "#bbb" }));
-  svg.append(element("svg:polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
-  points.forEach((v, i) => {
-    // A mistake: the move played from the position before was not one of its best.
-    const before = page.history[i - 1];
+  const reached = page.history.slice(0, page.played.length + 1);
+  if (!reached.length) return;
+  const last = reached[reached.length - 1];
+  const [first, second] = last.players;
+  const finals = reached.map((p) => (p.outcomes ? Math.sign(p.final) : p.final));
+  let top = last.outcomes ? 1 : Math.max(0, ...finals);
+  let bottom = last.outcomes ? -1 : Math.min(0, ...finals);
+  if (top === bottom) [top, bottom] = [top + 1, bottom - 1];
+  const left = 64, right = 350, high = 24, low = 136;
+  const x = (i) => left + ((right - left) * i) / Math.max(1, reached.length - 1);
+  const y = (v) => high + ((low - high) * (top - v)) / (top - bottom);
+  const axis = { stroke: "#555", "stroke-width": 1 };
+  svg.append(element("svg:line", { x1: left, y1: high, x2: left, y2: low, ...axis }));
+  svg.append(element("svg:line", { x1: left, y1: low, x2: right, y2: low, ...axis }));
+  svg.append(element("svg:line", { x1: left, y1: y(0), x2: right, y2: y(0), stroke: "#bbb", "stroke-dasharray": "3 3" }));
+  const ticks = last.outcomes
+    ? [[1, `${first} wins`], [0, "draw"], [-1, `${second} wins`]]
+    : [...new Set([top, 0, bottom])].map((v) => [v, signed(v)]);
+  for (const [v, words] of ticks) {
+    svg.append(element("svg:line", { x1: left - 4, y1: y(v), x2: left, y2: y(v), ...axis }));
+    const tick = element("svg:text", { x: left - 6, y: y(v), "text-anchor": "end", "dominant-baseline": "middle", "font-size": 10, class: "tick" }, words);
+    svg.append(tick);
+  }
+  const every = Math.max(1, Math.ceil(reached.length / 12));
+  reached.forEach((_, i) => {
+    if (i % every && i !== reached.length - 1) return;
+    svg.append(element("svg:text", { x: x(i), y: low + 12, "text-anchor": "middle", "font-size": 10, class: "tick" }, String(i)));
+  });
+  svg.append(element("svg:text", { x: (left + right) / 2, y: low + 28, "text-anchor": "middle", "font-size": 11 }, "moves played"));
+  const across = last.outcomes ? "result" : `final ${first} \u2212 ${second}`;
+  svg.append(element("svg:text", { x: 12, y: (high + low) / 2, "text-anchor": "middle", "font-size": 11, transform: `rotate(-90 12 ${(high + low) / 2})` }, across));
+  svg.append(element("svg:polyline", { points: finals.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", stroke: "#1565c0", "stroke-width": 2 }));
+  finals.forEach((v, i) => {
+    // A mistake: the move played from the position before left its player a worse final
+    // result; a slip: a move that was not best but kept the result (a slower win).
+    const before = reached[i - 1];
     const chosen = before && before.moves.find((m) => m.name === page.played[i - 1]);
-    const mistake = chosen && !chosen.best;
-    const dot = element("svg:circle", { cx: x(i), cy: y(v), r: mistake ? 5 : 3, fill: mistake ? "#c62828" : "#1565c0", "data-mistake": mistake ? "true" : "false" });
-    dot.append(element("svg:title", {}, `after ${i} moves: ${v}` + (mistake ? " (a mistake)" : "")));
+    const plotted = (final) => (before.outcomes ? Math.sign(final) : final);
+    const worse = chosen && (before.mover === 0 ? plotted(chosen.final) < plotted(before.final) : plotted(chosen.final) > plotted(before.final));
+    const slip = chosen && !chosen.best && !worse;
+    const dot = element("svg:circle", {
+      cx: x(i), cy: y(v), r: worse ? 5 : 3,
+      fill: worse ? "#c62828" : slip ? "#f9a825" : "#1565c0",
+      "data-final": reached[i].final,
+      "data-mistake": worse ? "true" : "false",
+    });
+    const remote = reached[i].outcomes && reached[i].remoteness ? `, ${reached[i].remoteness} moves left` : "";
+    const said = `after ${i} moves: ${reached[i].result}${remote}` + (worse ? ` (a mistake by ${before.players[before.mover]})` : slip ? " (not the fastest)" : "");
+    dot.append(element("svg:title", {}, said));
     svg.append(dot);
+    if (worse) label(svg, x(i), y(v) - 11, "?", "#c62828", 13);
+    if (reached[i].outcomes && reached[i].remoteness) label(svg, x(i), y(v) + (v > 0 ? 11 : -11), String(reached[i].remoteness), "#555", 9);
   });
 }
 
@@ -494,20 +664,20 @@ function start() {
     refresh();
   });
   $("undo").addEventListener("click", () => {
-    if (!page.played.length) return;
+    if (page.loading || !page.played.length) return;
     page.redo.push(page.played.pop());
     $("side").value = "none";
     refresh();
   });
   $("redo").addEventListener("click", () => {
-    if (!page.redo.length) return;
+    if (page.loading || !page.redo.length) return;
     page.played.push(page.redo.pop());
     refresh();
   });
   $("solver-move").addEventListener("click", solverMove);
   $("side").addEventListener("change", () => {
     const current = page.history[page.played.length];
-    if (current) maybeSolverMoves(current.moves, current.mover);
+    if (current && !page.loading) maybeSolverMoves(current);
   });
   $("cancel").addEventListener("click", () => fetch("/api/cancel", { method: "POST" }));
   // The history of a shared address is rebuilt position by position (each answer is kept by
@@ -519,16 +689,19 @@ async function rebuild() {
   const all = page.played;
   page.played = [];
   page.history = [];
-  for (let i = 0; i <= all.length; i++) {
+  for (let i = 0; i < all.length; i++) {
     page.played = all.slice(0, i);
-    if (i < all.length) {
-      const analysis = await analyze();
-      if (!analysis) return;
-      const mover = i === 0 ? 0 : nextMover();
-      page.history.length = i;
-      page.history.push({ value: analysis.value, mover, moves: movesOf(analysis) });
+    const mover = nextMover();
+    const analysis = await analyze();
+    if (!analysis) {
+      page.redo = all.slice(page.played.length).reverse();
+      controls();
+      return;
     }
+    page.history.length = i;
+    page.history.push(positionOf(analysis, mover));
   }
+  page.played = all;
   refresh();
 }
 
