@@ -242,29 +242,76 @@ def tictactoe_cache():
     return value("." * 9)
 
 
+class ConnectK:
+    """Connect-K with gravity on a width x height board (an outcome game): who makes K wins."""
+
+    outcome_game = True
+
+    def __init__(self, width, height, k):
+        self.width, self.height, self.k = width, height, k
+
+    def start(self):
+        return ((),) * self.width
+
+    def moves(self, columns):
+        if self.won(columns):
+            return []
+        return [c for c in range(self.width) if len(columns[c]) < self.height]
+
+    def play(self, columns, column):
+        mover = sum(map(len, columns)) % 2
+        grown = list(columns)
+        grown[column] = columns[column] + (mover,)
+        return tuple(grown), 0, False
+
+    def payoff(self, columns):
+        return -1 if self.won(columns) else 0  # a line is the last mover's win
+
+    def won(self, columns):
+        def at(x, y):
+            return columns[x][y] if 0 <= x < self.width and 0 <= y < len(columns[x]) else None
+
+        for x in range(self.width):
+            for y, who in enumerate(columns[x]):
+                for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    if all(at(x + i * dx, y + i * dy) == who for i in range(1, self.k)):
+                        return True
+        return False
+
+
 def user_games():
+    rows_side_by_side(
+        "Connect-3 on 5x3, a game in Python (an outcome game): what each switch costs",
+        [
+            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(ConnectK(5, 3, 3), line=False, moves=False).value),
+            ("gamesolver.solve(game) (the value and a best move)", lambda: gamesolver.solve(ConnectK(5, 3, 3)).value),
+            ("gamesolver.solve(game, line=True)", lambda: gamesolver.solve(ConnectK(5, 3, 3), line=True).value),
+            ("gamesolver.solve(game, line=True, moves=True)", lambda: gamesolver.solve(ConnectK(5, 3, 3), line=True, moves=True).value),
+            ("gamesolver.solve(game, remoteness=True)", lambda: gamesolver.solve(ConnectK(5, 3, 3), remoteness=True).value),
+        ],
+    )
     rows_side_by_side(
         "Wythoff's game, heaps 120 and 150 (win/lose, 18k states, every move listed)",
         [
             ("functools.cache recursion", lambda: wythoff_cache(120, 150)),
-            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Wythoff(120, 150), line=False, moves=False).value),
-            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Wythoff(120, 150)).value),
+            ("gamesolver.solve(game) (the value and a best move)", lambda: gamesolver.solve(Wythoff(120, 150)).value),
+            ("gamesolver.solve(game, line=True, moves=True)", lambda: gamesolver.solve(Wythoff(120, 150), line=True, moves=True).value),
         ],
     )
     rows_side_by_side(
         "Squares (LeetCode 1510), 20000 stones (win/lose, the first winning move ends a state)",
         [
             ("functools.cache recursion", lambda: squares_cache(20000)),
-            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Squares(20000), line=False, moves=False).value),
-            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Squares(20000)).value),
+            ("gamesolver.solve(game) (the value and a best move)", lambda: gamesolver.solve(Squares(20000)).value),
+            ("gamesolver.solve(game, line=True, moves=True)", lambda: gamesolver.solve(Squares(20000), line=True, moves=True).value),
         ],
     )
     rows_side_by_side(
         "tic-tac-toe from the start (value_range (-1, 1) declared: a win ends a state)",
         [
             ("functools.cache recursion (max over every move)", tictactoe_cache),
-            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(TicTacToe(), line=False, moves=False).value),
-            ("the same game without value_range (no cut)", lambda: gamesolver.solve(Uncut(), line=False, moves=False).value),
+            ("gamesolver.solve(game) (the value and a best move)", lambda: gamesolver.solve(TicTacToe()).value),
+            ("the same game without value_range (no cut)", lambda: gamesolver.solve(Uncut()).value),
         ],
     )
     cards = [(i * 7919) % 61 - 20 for i in range(5000)]
@@ -272,9 +319,9 @@ def user_games():
         "Pick, 5000 cards (a score game with extra turns)",
         [
             ("functools.cache recursion", lambda: pick_cache(tuple(cards))),
-            ("gamesolver.solve(game, line=False, moves=False)", lambda: gamesolver.solve(Pick(cards), line=False, moves=False).value),
-            ("the same, value_range declared", lambda: gamesolver.solve(RangedPick(cards), line=False, moves=False).value),
-            ("gamesolver.solve(game) (also first moves, line)", lambda: gamesolver.solve(Pick(cards)).value),
+            ("gamesolver.solve(game) (the value and a best move)", lambda: gamesolver.solve(Pick(cards)).value),
+            ("the same, value_range declared", lambda: gamesolver.solve(RangedPick(cards)).value),
+            ("gamesolver.solve(game, line=True, moves=True)", lambda: gamesolver.solve(Pick(cards), line=True, moves=True).value),
         ],
     )
 
@@ -295,6 +342,15 @@ def openspiel():
         [
             ("OpenSpiel alpha_beta_search", lambda: int(minimax.alpha_beta_search(game, maximizing_player_id=0)[0])),
             ("gamesolver.openspiel.solve", lambda: adapter.solve(game).value),
+        ],
+    )
+    mnk = pyspiel.load_game("mnk(m=4,n=4,k=3)")
+    rows_side_by_side(
+        "m,n,k 4,4,3 from the start",
+        [
+            ("OpenSpiel alpha_beta_search", lambda: int(minimax.alpha_beta_search(mnk, maximizing_player_id=0)[0])),
+            ("gamesolver.openspiel.solve (the value and a best action)", lambda: adapter.solve(mnk).value),
+            ("gamesolver.openspiel.solve(..., line=True)", lambda: adapter.solve(mnk, line=True).value),
         ],
     )
     connect = pyspiel.load_game("connect_four")

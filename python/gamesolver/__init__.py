@@ -32,6 +32,9 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import os
+import re
 from typing import Any, Dict, Hashable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
@@ -88,6 +91,7 @@ class SolveError(GamesolverError, RuntimeError):
 
 _INPUT_KINDS = {
     "usage",
+    "unknown-game",
     "help",
     "parse",
     "too-few",
@@ -237,49 +241,115 @@ def _values(values: Values) -> List[str]:
     )
 
 
-def _size(limit: Union[int, str]) -> str:
-    if isinstance(limit, bool) or not isinstance(limit, (int, str)):
-        raise InputError(f"memory_limit must be bytes (an int) or a size like '2G', not {limit!r}", "usage")
-    return str(limit)
+#: The bundled games' options besides solver, threads, memory_limit and time_limit, by
+#: keyword, with the type each takes (``tests/test_bundled.py`` checks each reaches the command
+#: line).
+_OPTIONS: Dict[str, str] = {
+    "width": "int",
+    "height": "int",
+    "columns_from_zero": "bool",
+    "analyze": "bool",
+    "save": "path",
+    "load": "path",
+    "input": "path",
+    "workers": "int",
+    "processes": "int",
+    "process": "int",
+    "hostfile": "path",
+    "one_at_a_time": "bool",
+}
+
+_SOLVERS = ("auto", "fast", "engine", "parallel", "alphabeta", "tier", "distributed")
+_ENGINES = ("auto", "exhaustive", "pruning", "retrograde")
 
 
-def _seconds(limit: Union[int, float, str]) -> str:
-    if isinstance(limit, str):
-        return limit  # the command line reads it, and words its own error
-    return f"{int(round(_float_seconds(limit) * 1000))}ms"
+def _unexpected(function: str, name: str, takes: Iterable[str]) -> TypeError:
+    return TypeError(f"{function}() got an unexpected keyword argument {name!r}; it also takes " + ", ".join(takes))
+
+
+def _game_name(game: str) -> str:
+    if game not in GAMES:
+        near = [name for name in GAMES if name.startswith(game.rsplit("-", 1)[0])]
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise InputError(
+            f"no bundled game is named {game!r}{hint}: the bundled games are "
+            + ", ".join(GAMES)
+            + "; for a game of your own, pass a gamesolver.Game object",
+            "unknown-game",
+        )
+    return game
+
+
+def _count(value: Any, what: str, least: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InputError(f"{what} must be an int of at least {least}, not {value!r}", "usage")
+    return value
 
 
 def _options(
+    function: str,
     solver: Optional[str],
     threads: Optional[int],
     memory_limit: Union[None, int, str],
     time_limit: Union[None, int, float, str],
     options: Mapping[str, Any],
 ) -> List[str]:
+    """A bundled game's options as command-line arguments, each checked here first, so that a
+    mistake is told in Python's words."""
     arguments: List[str] = []
     if solver is not None:
-        arguments += ["--solver", str(solver)]
+        if solver not in _SOLVERS:
+            raise InputError(f"solver must be one of {', '.join(map(repr, _SOLVERS))}, not {solver!r}", "usage")
+        arguments += ["--solver", solver]
     if threads is not None:
-        arguments += ["--threads", str(threads)]
+        arguments += ["--threads", str(_count(threads, "threads"))]
     if memory_limit is not None:
-        arguments += ["--memory-limit", _size(memory_limit)]
+        arguments += ["--memory-limit", str(_bytes(memory_limit))]
     if time_limit is not None:
-        arguments += ["--time-limit", _seconds(time_limit)]
+        seconds = _float_seconds(time_limit)
+        # Whole milliseconds, at least one: the command line's smallest limit.
+        arguments += ["--time-limit", f"{max(1, int(round(seconds * 1000)))}ms"]
     for name, value in options.items():
+        kind = _OPTIONS.get(name)
+        if kind is None:
+            raise _unexpected(function, name, ["solver", "threads", "memory_limit", "time_limit", *_OPTIONS])
         flag = "--" + name.replace("_", "-")
-        if value is True:
-            arguments.append(flag)
-        elif value is False or value is None:
+        if value is None or value is False:
+            if kind != "bool" and value is False:
+                raise InputError(f"{name} must be {'an int' if kind == 'int' else 'a path'}, not False", "usage")
             continue
+        if kind == "bool":
+            if value is not True:
+                raise InputError(f"{name} must be True or False, not {value!r}", "usage")
+            arguments.append(flag)
+        elif kind == "int":
+            arguments += [flag, str(_count(value, name, 0))]
         else:
-            arguments += [flag, str(value)]
+            if not isinstance(value, (str, os.PathLike)):
+                raise InputError(f"{name} must be a path (a str or os.PathLike), not {value!r}", "usage")
+            arguments += [flag, os.fspath(value)]
     return arguments
+
+
+def _pythonic(message: str) -> str:
+    """A command-line message in Python's words: its flags as keywords (``--width`` as
+    ``width=``), without the command line's usage and help hints."""
+    kept = []
+    for line in message.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("For more information", "Usage:", "tip:", "gamesolver <COMMAND>")):
+            continue
+        if stripped:
+            kept.append(stripped)
+    text = " ".join(kept)
+    text = re.sub(r"'?--([a-z][a-z-]*)(?: <[A-Z_]+>)?'?", lambda m: m.group(1).replace("-", "_") + "=", text)
+    return text
 
 
 def _run(arguments: List[str]) -> Dict[str, Any]:
     ok, text, kind = _native.run_json(arguments)
     if not ok:
-        raise _error(text, kind)
+        raise _error(_pythonic(text), kind)
     return json.loads(text)
 
 
@@ -296,8 +366,8 @@ def solve(
     memory_limit: Union[None, int, str] = None,
     time_limit: Union[None, int, float, str] = None,
     engine: Optional[str] = None,
-    line: bool = True,
-    moves: bool = True,
+    line: bool = False,
+    moves: bool = False,
     remoteness: bool = False,
     **options: Any,
 ) -> Result:
@@ -309,40 +379,60 @@ def solve(
 
     For a bundled game, every option of the command line applies: ``solver`` ("auto",
     "fast", "engine", "parallel", "alphabeta", "tier"), ``threads``, ``memory_limit`` (bytes,
-    or a size such as ``"2G"``), ``time_limit`` (seconds, or ``"500ms"``), and any other as a
-    keyword (``width=5, height=4`` for Connect Four's board). The result's fields are the
-    command line's ``--json`` fields (``answer``, ``value``, ``line``, ``solver``,
-    ``states``, …). The interpreter is released while it solves.
+    or a size such as ``"2G"``), ``time_limit`` (seconds, or ``"500ms"``), and the others as
+    keywords (``width=5, height=4`` for Connect Four's board; the list is in ``TypeError``'s
+    message for a keyword it does not know). The result's fields are the command line's
+    ``--json`` fields (``answer``, ``value``, ``line``, ``solver``, ``states``, …). The
+    interpreter is released while it solves.
 
     For a game object: ``engine`` ("auto", "exhaustive", "pruning", "retrograde"),
-    ``memory_limit`` (bytes) and ``time_limit`` (seconds) apply; the result has ``value``
-    (for the first player to move), ``moves`` (every first move's value), ``best_moves``,
-    ``line`` (the optimal line of play), ``outcome`` for outcome games, ``remoteness``,
-    ``engine``, and ``stats``. What is not needed can be left out: ``line=False`` and
-    ``moves=False`` (``moves`` and ``best_moves`` are then ``None``) leave the value alone,
-    which costs what a memoized recursion of the same game costs, where the first move's
-    values cost the solve of every first move. ``remoteness`` (a won or lost outcome game's
-    number of moves to the end, the winner hurrying and the loser stalling) comes with the
-    line where the line measured it (its length), else ``None`` unless ``remoteness=True``,
-    which measures it whatever it costs (every move of the states on the winner's fastest
-    lines is valued: far more than the solve, in a game of many moves a state).
+    ``memory_limit`` and ``time_limit`` apply. The result has ``value`` (for the player to
+    move at the start), ``best_move`` (the first move in the game's order that keeps it;
+    ``None`` if the game is over), ``outcome`` for outcome games, ``engine``, ``start`` and
+    ``stats``: what a memoized recursion of the same game costs. More on request:
+
+    - ``moves=True``: ``moves`` (every first move's value) and ``best_moves``: each first
+      move's value is a solve of its own, where the value needs only those the search tried;
+    - ``line=True``: ``line``, an optimal line of play (the first best move at each state);
+    - ``remoteness=True``: ``remoteness``, a won or lost outcome game's number of moves to the
+      end, the winner hurrying and the loser stalling (``None`` for a draw or a game that is
+      not an outcome game), with the line (if asked) that plays it out. It values every move of
+      the states on the winner's fastest lines: far more than the solve in a game of many moves
+      a state. The pruning engine does not measure it (``UnsupportedError``).
+
+    Fields not asked for are ``None``, whatever the engine.
+
+    ``memory_limit`` caps the process's growth while a game object is solved (its states as
+    Python objects included, where the system reports resident memory: Linux): past it, the
+    solve stops with :class:`MemoryBudgetError`. Default: half the memory the process may have.
     """
+    for name, flag in (("line", line), ("moves", moves), ("remoteness", remoteness)):
+        if not isinstance(flag, bool):
+            raise InputError(f"{name} must be True or False, not {flag!r}", "usage")
     if _is_bundled(game):
         if engine is not None:
             raise InputError("engine= is for games written in Python; a bundled game takes solver=", "usage")
-        if not line or not moves or remoteness:
-            raise InputError("line=, moves= and remoteness= are for games written in Python", "usage")
-        arguments = [game] + _options(solver, threads, memory_limit, time_limit, options) + ["--"] + _values(values)
-        return Result(_run(arguments))
-    if values is not None or solver is not None or threads not in (None, 1) or options:
+        if line or moves or remoteness:
+            raise InputError(
+                "line=, moves= and remoteness= are for games written in Python: a bundled game's "
+                "result has its line already, and gamesolver.analyze values every move",
+                "usage",
+            )
+        arguments = [_game_name(game)] + _options("solve", solver, threads, memory_limit, time_limit, options)
+        return Result(_run(arguments + ["--"] + _values(values)))
+    if options:
+        raise _unexpected("solve", next(iter(options)), ["engine", "memory_limit", "time_limit", "line", "moves", "remoteness"])
+    if values is not None or solver is not None or threads not in (None, 1):
         raise InputError(
             "a game written in Python takes engine=, memory_limit=, time_limit=, line=, moves= "
             "and remoteness= "
             "(its values live in the object; it is solved on the calling thread)",
             "usage",
         )
+    _engine(engine)
     return Result(_user(lambda: _native.solve_game(
-        game, None, engine, _bytes(memory_limit), _float_seconds(time_limit), line, moves, remoteness)))
+        game, None, engine, _bytes(memory_limit), _float_seconds(time_limit),
+        line=line, moves=moves, remoteness=remoteness)))
 
 
 def analyze(
@@ -350,6 +440,7 @@ def analyze(
     values: Values = None,
     *,
     at: Any = None,
+    after: Union[None, str, Sequence[str]] = None,
     solver: Optional[str] = None,
     threads: Optional[int] = None,
     memory_limit: Union[None, int, str] = None,
@@ -360,19 +451,35 @@ def analyze(
     """Every legal move's value at a position, for the side to move there.
 
     For a bundled game, ``at`` is a position as ``gamesolver analyze --at`` takes it (in the
-    game's own notation), ``after="M1;M2"`` plays moves by their names first (each move's
-    ``name`` in the result), and the fields are those of ``gamesolver analyze --json``
-    (with each move's ``name`` and ``keeps_turn``, and the position's ``view``). For a game object, ``at`` is a state (default: the start);
-    the result has ``value`` and ``moves`` (each ``{"move", "value", "best"}``).
+    game's own notation), ``after`` plays moves by their names first (a list of names, or
+    ``"M1;M2"``; each move's ``name`` in the result), and the fields are those of ``gamesolver
+    analyze --json``: each move's ``name``, ``words``, ``gain``, ``keeps_turn`` and
+    ``final_margin``, ``remoteness`` in games won or lost; the position's ``view``, ``players``,
+    ``to_move``, ``points`` (over the moves of ``after``) and ``result``. For a game object,
+    ``at`` is a state (default: the start); the result has ``value``, ``best_move`` and
+    ``moves`` (each ``{"move", "value", "best"}``).
     """
     if _is_bundled(game):
-        arguments = ["analyze", game] + _options(solver, threads, memory_limit, time_limit, options)
+        arguments = ["analyze", _game_name(game)] + _options("analyze", solver, threads, memory_limit, time_limit, options)
         if at is not None:
             arguments += ["--at", str(at)]
+        if after is not None:
+            if isinstance(after, str):
+                names = after
+            elif isinstance(after, Sequence) and all(isinstance(name, str) for name in after):
+                names = ";".join(after)
+            else:
+                raise InputError(f"after must be move names (a list of str, or 'M1;M2'), not {after!r}", "usage")
+            if names:
+                arguments += ["--after", names]
         return Result(_run(arguments + ["--"] + _values(values)))
-    if values is not None or solver is not None or threads not in (None, 1) or options:
+    if options:
+        raise _unexpected("analyze", next(iter(options)), ["at", "engine", "memory_limit", "time_limit"])
+    if values is not None or solver is not None or threads not in (None, 1) or after is not None:
         raise InputError("a game written in Python takes at=, engine=, memory_limit= and time_limit=", "usage")
-    return Result(_user(lambda: _native.solve_game(game, at, engine, _bytes(memory_limit), _float_seconds(time_limit), False)))
+    _engine(engine)
+    return Result(_user(lambda: _native.solve_game(
+        game, at, engine, _bytes(memory_limit), _float_seconds(time_limit), line=False, moves=True)))
 
 
 def check(
@@ -391,57 +498,96 @@ def check(
     game object, states and moves are shown by their ``repr``).
     """
     if _is_bundled(game):
-        arguments = ["check", game] + _options(None, None, memory_limit, time_limit, {}) + ["--"] + _values(values)
+        arguments = ["check", _game_name(game)] + _options("check", None, None, memory_limit, time_limit, {}) + ["--"] + _values(values)
         return Result(_run(arguments))
     if values is not None:
         raise InputError("a game written in Python has its values in the object", "usage")
+    for name, count in (("seed", seed), ("max_states", max_states), ("playouts", playouts)):
+        _count(count, name, 0)
     return Result(
         _user(lambda: _native.check_game(game, seed, max_states, playouts, _bytes(memory_limit), _float_seconds(time_limit)))
     )
+
+
+def _engine(engine: Optional[str]) -> None:
+    if engine is not None and engine not in _ENGINES:
+        raise InputError(f"engine must be one of {', '.join(map(repr, _ENGINES))}, not {engine!r}", "usage")
 
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20,
           "MIB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}
 
 
-def _bytes(limit: Union[None, int, str]) -> Optional[int]:
+def _bytes(limit: Union[None, int, float, str]) -> Optional[int]:
+    """A memory limit in bytes: a number of bytes (``2_000_000_000``, ``2e9``) or a size such
+    as ``"2G"``, ``"512MiB"``."""
     if limit is None:
         return None
-    if isinstance(limit, int) and not isinstance(limit, bool):
-        if limit < 0:
-            raise InputError(f"memory_limit must be at least 0 bytes, not {limit}", "usage")
-        return limit
-    if isinstance(limit, str):
+    amount = -1.0
+    if isinstance(limit, (int, float)) and not isinstance(limit, bool):
+        amount = limit
+    elif isinstance(limit, str):
         text = limit.strip().upper()
         number = text.rstrip("KMGTIB")
         unit = text[len(number):]
         try:
-            amount = float(number)
-        except ValueError:
-            amount = -1.0
-        if unit in _UNITS and amount >= 0:
-            return int(amount * _UNITS[unit])
-    raise InputError(f"memory_limit must be bytes or a size like '2G', not {limit!r}", "usage")
+            amount = float(number) * _UNITS[unit]
+        except (ValueError, KeyError):
+            pass
+    if isinstance(amount, float) and not math.isfinite(amount):
+        amount = -1.0
+    if not 0 <= amount < 2**64:
+        raise InputError(f"memory_limit must be a number of bytes (at least 0) or a size like '2G', not {limit!r}", "usage")
+    return int(amount)
 
 
 def _float_seconds(limit: Union[None, int, float, str]) -> Optional[float]:
+    """A time limit in seconds: a number above 0, or a duration such as ``"500ms"``, ``"90s"``,
+    ``"10m"``, ``"2h"``."""
     if limit is None:
         return None
+    seconds = -1.0
     if isinstance(limit, str):
         text = limit.strip()
-        for suffix, scale in (("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
+        scale = 1.0
+        for suffix, factor in (("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)):
             if text.endswith(suffix):
-                try:
-                    return float(text[: -len(suffix)]) * scale
-                except ValueError:
-                    break
+                text, scale = text[: -len(suffix)], factor
+                break
         try:
-            return float(text)
+            seconds = float(text) * scale
         except ValueError:
-            raise InputError(f"time_limit must be seconds or a duration like '500ms', not {limit!r}", "usage") from None
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not limit >= 0:
-        raise InputError(f"time_limit must be seconds (at least 0), not {limit!r}", "usage")
-    return float(limit)
+            pass
+    elif isinstance(limit, (int, float)) and not isinstance(limit, bool):
+        seconds = float(limit)
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise InputError(
+            f"time_limit must be a number of seconds above 0, or a duration like '500ms', not {limit!r}", "usage"
+        )
+    return seconds
+
+
+#: The engine's names for a game's declarations, and a Python game's.
+_DECLARATIONS = (
+    ("Capabilities::outcome_game().may_cycle()", "outcome_game = True and may_cycle = True"),
+    ("Capabilities::outcome_game", "outcome_game = True"),
+)
+
+
+def _python_words(message: str, kind: str) -> str:
+    """An engine's message about a game object, in Python's words."""
+    if kind == "cycle":
+        found = message.split("; the exhaustive and pruning engines")[0]
+        return (
+            f"{found}; the exhaustive and pruning engines need a game whose play never returns to "
+            "a state: a game whose play may cycle declares outcome_game = True and may_cycle = True "
+            "(its payoffs +1, 0 or -1, its moves gaining nothing) and is solved by retrograde "
+            "analysis, with draws; if two different positions were given equal states, make the "
+            "states tell them apart"
+        )
+    for engine_words, python_words in _DECLARATIONS:
+        message = message.replace(engine_words, python_words)
+    return message
 
 
 def _user(call: Any) -> Dict[str, Any]:
@@ -449,4 +595,4 @@ def _user(call: Any) -> Dict[str, Any]:
         return call()
     except _native.Refusal as refusal:
         message, kind = refusal.args
-        raise _error(message, kind) from None
+        raise _error(_python_words(message, kind), kind) from None

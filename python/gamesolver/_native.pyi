@@ -15,8 +15,8 @@ def solve_game(
     engine: Optional[str] = None,
     memory_limit: Optional[int] = None,
     time_limit: Optional[float] = None,
-    line: bool = True,
-    moves: bool = True,
+    line: bool = False,
+    moves: bool = False,
     remoteness: bool = False,
 ) -> Dict[str, Any]: ...
 def check_game(

@@ -13,15 +13,17 @@ It runs gamesolver's engines on the game through an adapter: OpenSpiel's states 
 with ``child``, and states that two orders of moves reach alike (transpositions) are one
 state, keyed by the game's observation string and the player to move (for a perfect-information
 game the observation is the whole state), so each is solved once. A move that ends the game
-gains the mover its return; a move after which the same player moves again (Dots and Boxes'
-extra turns) keeps the turn.
+gains the mover its return (in a game won, lost or drawn, returns -1, 0, +1, the final state's
+payoff instead: an outcome game, whose search stops at a winning move and whose remoteness is
+measured); a move after which the same player moves again (Dots and Boxes' extra turns) keeps
+the turn.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple, Union
 
-from . import InputError, Result, _native, _user
+from . import InputError, Result, UnsupportedError, _native, _user
 
 __all__ = ["solve", "adapt", "OpenSpielGame"]
 
@@ -43,14 +45,14 @@ def _refuse_unless_solvable(game: Any) -> None:
     if kind.utility != pyspiel.GameType.Utility.ZERO_SUM:
         missing.append(f"zero-sum returns (it has {kind.utility})")
     if missing:
-        raise InputError(
+        raise UnsupportedError(
             f"{name} cannot be solved exactly here: it needs " + ", ".join(missing), "unsupported"
         )
 
 
 def _whole(value: float, what: str) -> int:
     if value != int(value):
-        raise InputError(f"{what} is {value}: gamesolver's values are whole numbers", "unsupported")
+        raise UnsupportedError(f"{what} is {value}: gamesolver's values are whole numbers", "unsupported")
     return int(value)
 
 
@@ -74,6 +76,11 @@ class OpenSpielGame:
             _whole(game.min_utility(), "the least return"),
             _whole(game.max_utility(), "the greatest return"),
         )
+        #: A game won, lost or drawn (returns -1, 0, +1) is an outcome game: a final state's
+        #: return is its payoff for the side that would move, and moves gain nothing, so the
+        #: search stops at a winning move and remoteness is measured.
+        self.outcome_game = self.value_range == (-1, 1)
+        self._payoffs: Dict[Hashable, int] = {}
 
     def _default_key(self, state: Any) -> Hashable:
         if self._observed:
@@ -104,11 +111,16 @@ class OpenSpielGame:
         child = state.child(action)
         if child.is_terminal():
             gain = _whole(child.returns()[mover], "a return")
-            return self._known(child), gain, False
+            if not self.outcome_game:
+                return self._known(child), gain, False
+            # The side that would move next loses what the mover won.
+            key = self._known(child)
+            self._payoffs[key] = -gain
+            return key, 0, False
         return self._known(child), 0, child.current_player() == mover
 
     def payoff(self, key: Hashable) -> int:
-        return 0
+        return self._payoffs.get(key, 0)
 
 
 def adapt(game_or_state: Any, key: Optional[Callable[[Any], Hashable]] = None) -> OpenSpielGame:
@@ -125,21 +137,38 @@ def solve(
     *,
     key: Optional[Callable[[Any], Hashable]] = None,
     engine: Optional[str] = None,
-    memory_limit: Optional[int] = None,
-    time_limit: Optional[float] = None,
+    memory_limit: Union[None, int, float, str] = None,
+    time_limit: Union[None, int, float, str] = None,
+    line: bool = False,
+    moves: bool = False,
+    remoteness: bool = False,
 ) -> Result:
     """Solves an OpenSpiel game (from its initial state) or state exactly.
 
     The result has ``player`` (who moves at that state), ``value`` (the return that player
-    secures with perfect play by both), ``values`` (every legal action's value for that
-    player, by action), ``best_actions``, ``line`` (an optimal line of play, as actions),
-    ``engine`` and ``stats``. A terminal state has value ``returns()[0]`` for player 0 and no
-    actions. ``key`` maps a state to a hashable key that equal positions share (the default:
-    the player to move and the observation string). Other games are refused with
-    :class:`gamesolver.InputError`, which says which property is missing.
-    """
-    from . import _bytes, _float_seconds
+    secures with perfect play by both), ``best_action`` (the first legal action that secures
+    it), ``engine`` and ``stats``; as :func:`gamesolver.solve` does, more on request:
+    ``moves=True`` gives ``values`` (every legal action's value for that player, by action)
+    and ``best_actions``; ``line=True`` gives ``line`` (an optimal line of play, as actions);
+    ``remoteness=True`` gives ``remoteness``, for a game whose returns are +1, 0, -1 (the moves
+    to the end, the winner hurrying and the loser stalling). Fields not asked for are ``None``.
+    A terminal state has value ``returns()[0]`` for player 0 and no actions.
 
+    ``key`` maps a state to a hashable key that equal positions share (the default: the player
+    to move and the observation string). ``memory_limit`` caps the process's growth while it
+    solves, OpenSpiel's states included (:class:`gamesolver.MemoryBudgetError` past it).
+    Other games are refused with :class:`gamesolver.UnsupportedError`, which says which
+    property is missing.
+    """
+    from . import _bytes, _engine, _float_seconds
+
+    for name, flag in (("line", line), ("moves", moves), ("remoteness", remoteness)):
+        if not isinstance(flag, bool):
+            raise InputError(f"{name} must be True or False, not {flag!r}", "usage")
+    if key is not None and not callable(key):
+        raise InputError(f"key must be a function of a state, not {key!r}", "usage")
+    _engine(engine)
+    budget, seconds = _bytes(memory_limit), _float_seconds(time_limit)
     adapter = adapt(game_or_state, key)
     root = adapter._root
     if root.is_terminal():
@@ -147,24 +176,42 @@ def solve(
             {
                 "player": 0,
                 "value": _whole(root.returns()[0], "a return"),
-                "values": {},
-                "best_actions": [],
-                "line": [],
+                "best_action": None,
+                "values": {} if moves else None,
+                "best_actions": [] if moves else None,
+                "line": [] if line else None,
+                "remoteness": 0 if remoteness else None,
                 "engine": None,
                 "stats": {},
             }
         )
-    solved = _user(
-        lambda: _native.solve_game(adapter, None, engine, _bytes(memory_limit), _float_seconds(time_limit), True)
-    )
-    values = {entry["move"]: entry["value"] for entry in solved["moves"]}
+    try:
+        solved = _user(
+            lambda: _native.solve_game(
+                adapter, None, engine, budget, seconds, line=line, moves=moves, remoteness=remoteness
+            )
+        )
+    except UnsupportedError as refused:
+        if refused.kind != "cycle":
+            raise
+        raise UnsupportedError(
+            f"{refused}. An OpenSpiel state is known by its key: by default the player to move and "
+            "the observation string, which two different positions can share; give key= a "
+            "function that tells them apart (one that includes state.history(), for instance)",
+            "cycle",
+        ) from None
+    values = None
+    if moves:
+        values = {entry["move"]: entry["value"] for entry in solved["moves"]}
     return Result(
         {
             "player": root.current_player(),
             "value": solved["value"],
+            "best_action": solved["best_move"],
             "values": values,
             "best_actions": solved["best_moves"],
-            "line": [ply["move"] for ply in solved["line"]],
+            "line": None if solved["line"] is None else [ply["move"] for ply in solved["line"]],
+            "remoteness": solved["remoteness"],
             "engine": solved["engine"],
             "stats": solved["stats"],
         }

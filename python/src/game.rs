@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use gamesolver::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyTuple};
 
 /// The first batch of moves of a game that can cut (see `moves_batch`).
 const FIRST_BATCH: usize = 4;
@@ -166,6 +166,80 @@ impl Interner {
     }
 }
 
+/// How many of a game's steps pass between two looks at the process's resident memory.
+const WATCH_EVERY: u32 = 64;
+
+/// The process's resident memory in bytes, where the system says (Linux: `VmRSS` in
+/// `/proc/self/status`).
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Bytes as a person reads them: "2.0 GiB", "512.0 MiB".
+fn size(bytes: u64) -> String {
+    const MIB: f64 = (1u64 << 20) as f64;
+    let mib = bytes as f64 / MIB;
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.1} MiB")
+    }
+}
+
+/// The memory cap of a solve of a Python game. The engines count the bytes of their own
+/// tables, but not the Python objects a game makes (its states, an OpenSpiel adapter's
+/// states): so the process's own growth since the solve started is watched, every
+/// [`WATCH_EVERY`] steps, and a solve that grows it past the budget stops with the memory
+/// budget's error (Python's `MemoryBudgetError`, a `MemoryError`) instead of running until the
+/// system kills the process. Where the system does not report resident memory, only the
+/// engines' own count holds.
+pub struct Watch {
+    budget: u64,
+    base: u64,
+    steps: std::sync::atomic::AtomicU32,
+}
+
+impl Watch {
+    /// A watch of the process's growth from now on, within `budget` bytes.
+    pub fn new(budget: u64) -> Option<Watch> {
+        Some(Watch {
+            budget,
+            base: resident_bytes()?,
+            steps: std::sync::atomic::AtomicU32::new(0),
+        })
+    }
+
+    /// Looks at the process's memory every [`WATCH_EVERY`] calls: an error past the budget.
+    fn step(&self) -> PyResult<()> {
+        let steps = self
+            .steps
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if !steps.is_multiple_of(WATCH_EVERY) {
+            return Ok(());
+        }
+        let Some(now) = resident_bytes() else {
+            return Ok(());
+        };
+        let grown = now.saturating_sub(self.base);
+        if grown <= self.budget {
+            return Ok(());
+        }
+        Err(crate::Refusal::new_err((
+            format!(
+                "the solve has grown this process by {} (the game's states as Python objects \
+                 and the solver's tables), past its memory_limit of {}: give a larger \
+                 memory_limit=, or solve from a later state",
+                size(grown),
+                size(self.budget)
+            ),
+            "memory-budget".to_string(),
+        )))
+    }
+}
+
 /// What a Python game declares.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Declared {
@@ -258,6 +332,8 @@ pub struct PyGame {
     failure: Mutex<Option<PyErr>>,
     failed: std::sync::atomic::AtomicBool,
     declared: Declared,
+    /// The cap on the process's growth while it is solved, where the system reports memory.
+    watch: Option<Watch>,
 }
 
 /// A required method of the game object.
@@ -283,17 +359,38 @@ fn optional(game: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<PyAny>>> 
     }
 }
 
-/// An optional flag: absent is false.
+/// An optional flag: absent is false; present, `True` or `False` (a flag given as another value,
+/// `"yes"` or 1, is a mistake to say, not a truth to guess).
 fn flag(game: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     match game.getattr(name) {
-        Ok(value) => value.is_truthy(),
+        Ok(value) => boolean(&value, &format!("the game's {name}")),
         Err(_) => Ok(false),
     }
 }
 
+/// `value` as a bool, if it is one.
+fn boolean(value: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+    value
+        .cast::<PyBool>()
+        .map(|flag| flag.is_true())
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{what} must be True or False, not {}",
+                value
+                    .repr()
+                    .map_or_else(|_| "that".into(), |r| r.to_string())
+            ))
+        })
+}
+
 impl PyGame {
-    /// Reads the game object's methods and declarations; solves from `from` if given.
-    pub fn new(game: &Bound<'_, PyAny>, from: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+    /// Reads the game object's methods and declarations; solves from `from` if given, within
+    /// `budget` bytes of growth of the process.
+    pub fn new(
+        game: &Bound<'_, PyAny>,
+        from: Option<&Bound<'_, PyAny>>,
+        budget: u64,
+    ) -> PyResult<PyGame> {
         let py = game.py();
         let value_range = range(game)?;
         let declared = Declared {
@@ -315,6 +412,7 @@ impl PyGame {
             failure: Mutex::new(None),
             failed: std::sync::atomic::AtomicBool::new(false),
             declared,
+            watch: Watch::new(budget),
         })
     }
 
@@ -377,8 +475,11 @@ impl PyGame {
         }
     }
 
-    /// The key of a Python state.
+    /// The key of a Python state (and, every few states, a look at the memory it all takes).
     pub fn state_id(&self, state: &Bound<'_, PyAny>) -> PyResult<Id> {
+        if let Some(watch) = &self.watch {
+            watch.step()?;
+        }
         match small_int(state) {
             Some(value) => Ok(Id::Int(value)),
             None => self.states.intern(state).map(Id::Kept),
@@ -525,7 +626,7 @@ impl Game for PyGame {
             }
             let next = self.state_id(&parts.get_item(0)?)?;
             let gain = Self::score(&parts.get_item(1)?, "play()'s points")?;
-            let turn = if parts.get_item(2)?.is_truthy()? {
+            let turn = if boolean(&parts.get_item(2)?, "play()'s keeps_turn")? {
                 Turn::Keep
             } else {
                 Turn::Pass

@@ -177,29 +177,43 @@ where
     }
     let mut answer = answer.map_err(refusal)?;
     let start = *answer.start();
+    let best_move = first_best_move(game, &mut answer, &start);
     let moves = asked.moves.then(|| answer.move_values(&start));
-    let (line, measured) = if asked.line {
-        match answer.line_with_remoteness() {
-            Ok((line, measured)) => (Some(Ok(line)), measured),
-            Err(error) => (Some(Err(error)), None),
-        }
+    // Remoteness only when asked, from every engine alike: the pruning engine does not
+    // measure it, and elsewhere it can cost far more than the solve (it values every move of
+    // the states on the winner's fastest lines).
+    if asked.remoteness && answer.engine() == Engine::Pruning {
+        return Err(Refusal::new_err((
+            "the pruning engine does not measure remoteness: leave engine= out, or give \
+             engine=\"exhaustive\" or engine=\"retrograde\", for remoteness=True"
+                .to_string(),
+            "unsupported".to_string(),
+        )));
+    }
+    let remoteness = if asked.remoteness {
+        answer.remoteness(&start)
     } else {
-        (None, None)
+        Ok(None)
     };
-    // The swift line measures the remoteness on the way; else it is measured if asked (it
-    // values every move of the states on the winner's fastest lines: it can cost far more
-    // than the solve).
-    let remoteness = match measured {
-        Some(remoteness) => Ok(Some(remoteness)),
-        None if asked.remoteness => answer.remoteness(&start),
-        None => Ok(None),
+    // The line: with remoteness, the swift one (its length is the remoteness); else the first
+    // optimal move at each state, which values only the moves it follows.
+    let line = match (asked.line, asked.remoteness) {
+        (false, _) => None,
+        (true, true) => Some(match answer.swift_line_within(usize::MAX) {
+            Ok(Some(line)) => Ok(line),
+            Ok(None) => answer.direct_line(),
+            Err(error) => Err(error),
+        }),
+        (true, false) => Some(answer.direct_line()),
     };
     if let Some(failure) = inner.failure() {
         return Err(failure);
     }
     let moves = moves.transpose().map_err(refusal)?;
+    let best_move = best_move.map_err(refusal)?;
     let result = PyDict::new(py);
     result.set_item("value", answer.value())?;
+    result.set_item("best_move", best_move.map(|mv| mv.0))?;
     result.set_item("engine", engine_name(answer.engine()))?;
     result.set_item("start", inner.state(py, start)?)?;
     // Not asked for: `moves` and `best_moves` are None.
@@ -269,14 +283,42 @@ where
     Ok(result)
 }
 
+/// The first of `start`'s moves (in the game's order) that keeps its value, from the values
+/// the solve stored (a won game's search stops at that move: it is known); `None` where the
+/// game is over.
+fn first_best_move<G: Game>(
+    game: &G,
+    answer: &mut gamesolver::Answer<'_, G>,
+    start: &G::State,
+) -> Result<Option<G::Move>, gamesolver::Error> {
+    let value = answer.value_of(start)?;
+    let mut moves = Vec::new();
+    game.moves(start, &mut moves);
+    for mv in moves {
+        let step = game.play(start, &mv);
+        let next = answer.value_of(&step.next)?;
+        let after = match step.turn {
+            Turn::Keep => Some(next),
+            Turn::Pass => next.checked_neg(),
+        };
+        let worth = after
+            .and_then(|after| step.gain.checked_add(after))
+            .ok_or(gamesolver::Error::ScoreOverflow)?;
+        if worth == value {
+            return Ok(Some(mv));
+        }
+    }
+    Ok(None)
+}
+
 /// Solves a game written in Python (from `at`, or its start) with the engine its declarations
 /// choose (or `engine`), on the calling thread with the interpreter attached (the engines call
-/// its methods). Returns a dict: value, engine, start, moves (every move's value, unless
-/// `moves` is false), best_moves, line (unless `line` is false), outcome, remoteness (where the
-/// line measured it, or if `remoteness` is true), stats. Raises `Refusal` for a limit or an unsupported engine,
-/// and whatever the game's methods raised.
+/// its methods). Returns a dict: value, best_move, engine, start, moves (every move's value, if
+/// `moves`), best_moves (if `moves`), line (if `line`), outcome, remoteness (if `remoteness`),
+/// stats. Raises `Refusal` for a limit or an unsupported engine, and whatever the game's
+/// methods raised.
 #[pyfunction]
-#[pyo3(signature = (game, at=None, engine=None, memory_limit=None, time_limit=None, line=true, moves=true, remoteness=false))]
+#[pyo3(signature = (game, at=None, engine=None, memory_limit=None, time_limit=None, line=false, moves=false, remoteness=false))]
 #[allow(clippy::too_many_arguments)]
 fn solve_game<'py>(
     py: Python<'py>,
@@ -298,7 +340,7 @@ fn solve_game<'py>(
         moves,
         remoteness,
     };
-    let plain = PyGame::new(game, at)?;
+    let plain = PyGame::new(game, at, limits.memory_budget)?;
     if plain.declared().range {
         let ranged = Ranged(plain);
         solved(py, &ranged, &ranged.0, &asked)
@@ -346,7 +388,7 @@ fn check_game<'py>(
         limits: limits(memory_limit, time_limit)?,
         ..CheckOptions::default()
     };
-    let plain = PyGame::new(game, None)?;
+    let plain = PyGame::new(game, None, options.limits.memory_budget)?;
     let declared = plain.declared();
     let _shown = Shown::of(py, &plain);
     let result = if declared.range {

@@ -95,12 +95,17 @@ class RangedPick(Pick):
 def test_a_win_lose_game_equals_the_cache_recursion(seed):
     rng = random.Random(seed)
     a, b = rng.randint(0, 25), rng.randint(0, 25)
-    solved = gamesolver.solve(Wythoff(a, b))
+    solved = gamesolver.solve(Wythoff(a, b), moves=True)
     assert solved.value == wythoff_oracle(a, b)
     assert solved.outcome == {1: "win", -1: "loss"}[solved.value]
     for entry in solved.moves:
         after = (a - entry["move"][0], b - entry["move"][1])
         assert entry["value"] == -wythoff_oracle(*after)
+    # By default: the value and one best move, the first in the game's order.
+    plain = gamesolver.solve(Wythoff(a, b))
+    assert (plain.moves, plain.best_moves, plain.line, plain.remoteness) == (None, None, None, None)
+    firsts = [entry["move"] for entry in solved.moves if entry["best"]]
+    assert plain.best_move == (firsts[0] if firsts else None)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -108,7 +113,7 @@ def test_a_score_game_with_extra_turns_equals_the_cache_recursion(seed):
     rng = random.Random(seed)
     cards = [rng.randint(-20, 40) for _ in range(rng.randint(0, 60))]
     expected = pick_oracle(tuple(cards))
-    plain = gamesolver.solve(Pick(cards))
+    plain = gamesolver.solve(Pick(cards), line=True)
     ranged = gamesolver.solve(RangedPick(cards))
     assert plain.value == expected == ranged.value
     # The line is played by the rules and adds up to the value.
@@ -145,23 +150,26 @@ def test_remoteness_and_what_to_leave_out(seed):
     a, b = rng.randint(0, 12), rng.randint(0, 12)
     expected = wythoff_remoteness(a, b)
     for engine in ("exhaustive", "retrograde"):
-        measured = gamesolver.solve(Wythoff(a, b), engine=engine, line=False, remoteness=True)
+        measured = gamesolver.solve(Wythoff(a, b), engine=engine, remoteness=True)
         assert measured.remoteness == expected, engine
-        # With the line: its length, where the swift line was found (always, this small).
-        lined = gamesolver.solve(Wythoff(a, b), engine=engine)
+        # With the line: the swift one, whose length it is.
+        lined = gamesolver.solve(Wythoff(a, b), engine=engine, line=True, remoteness=True)
         assert lined.remoteness == len(lined.line) == expected, engine
-    # The pruning engine keeps bounds, not lengths: it does not measure remoteness.
-    assert gamesolver.solve(Wythoff(a, b), engine="pruning", remoteness=True).remoteness is None
-    bare = gamesolver.solve(Wythoff(a, b), line=False, moves=False)
+        # Not asked for: None from every engine alike.
+        assert gamesolver.solve(Wythoff(a, b), engine=engine, line=True).remoteness is None
+    # The pruning engine keeps bounds, not lengths: it says it does not measure remoteness.
+    with pytest.raises(gamesolver.UnsupportedError, match="does not measure remoteness"):
+        gamesolver.solve(Wythoff(a, b), engine="pruning", remoteness=True)
+    bare = gamesolver.solve(Wythoff(a, b))
     assert bare.value == wythoff_oracle(a, b)
     assert (bare.moves, bare.best_moves, bare.line, bare.remoteness) == (None, None, None, None)
     with pytest.raises(gamesolver.InputError, match="for games written in Python"):
-        gamesolver.solve("nim", [1, 2], moves=False)
+        gamesolver.solve("nim", [1, 2], moves=True)
 
 
 def test_every_engine_gives_the_same_values():
     game = Wythoff(6, 9)
-    values = {engine: gamesolver.solve(game, engine=engine).value for engine in ("exhaustive", "pruning", "retrograde")}
+    values = {engine: gamesolver.solve(game, engine=engine, line=True, moves=True).value for engine in ("exhaustive", "pruning", "retrograde")}
     assert set(values.values()) == {wythoff_oracle(6, 9)}
 
 

@@ -482,6 +482,25 @@ impl<G: Game> Answer<'_, G> {
         }
         Ok((self.inner.line()?, None))
     }
+
+    /// The optimal line that takes the first optimal move (in the game's order) at each state,
+    /// without looking for the swift line that [`line`](Solved::line) tries first in an outcome
+    /// game: it values only the moves it tries, where the swift line can value up to
+    /// [`SWIFT_MOVES`] moves to find the fastest win.
+    ///
+    /// ```
+    /// use gamesolver::{Solved, Solver, games::Nim};
+    ///
+    /// let game = Nim::new(vec![3, 4, 5]).unwrap();
+    /// let mut answer = Solver::new(&game).solve().unwrap();
+    /// let line = answer.direct_line().unwrap();
+    /// // Optimal: each ply keeps the value, and the first player, who wins, takes the last stone.
+    /// assert_eq!(line[0].value, answer.value());
+    /// assert_eq!(line.len() % 2, 1);
+    /// ```
+    pub fn direct_line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+        self.inner.line()
+    }
 }
 
 /// The engine's answers; for an outcome game, [`line`](Solved::line) is the line in which the
