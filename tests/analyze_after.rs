@@ -163,7 +163,7 @@ fn tic_tac_toe_after_random_moves_equals_brute_force() {
         for ply in 0..plies {
             let free: Vec<usize> = (0..9).filter(|&c| cells[c] == b'.').collect();
             let cell = free[rng.below(free.len() as u64) as usize];
-            cells[cell] = if ply % 2 == 0 { b'X' } else { b'O' };
+            cells[cell] = if ply.is_multiple_of(2) { b'X' } else { b'O' };
             names.push(format!("{},{}", cell / 3 + 1, cell % 3 + 1));
         }
         let after = names.join(";");
@@ -187,7 +187,11 @@ fn tic_tac_toe_after_random_moves_equals_brute_force() {
         for mv in found["moves"].as_array().unwrap() {
             let cell = (mv["row"].as_u64().unwrap() - 1) * 3 + mv["column"].as_u64().unwrap() - 1;
             let mut child = cells;
-            child[cell as usize] = if names.len() % 2 == 0 { b'X' } else { b'O' };
+            child[cell as usize] = if names.len().is_multiple_of(2) {
+                b'X'
+            } else {
+                b'O'
+            };
             assert_eq!(
                 mv["value"],
                 -tic_tac_toe(&mut child),
@@ -207,7 +211,7 @@ fn tic_tac_toe_moves_last_as_long_as_the_literal_rules_say() {
         for ply in 0..rng.below(5) {
             let free: Vec<usize> = (0..9).filter(|&c| cells[c] == b'.').collect();
             let cell = free[rng.below(free.len() as u64) as usize];
-            cells[cell] = if ply % 2 == 0 { b'X' } else { b'O' };
+            cells[cell] = if ply.is_multiple_of(2) { b'X' } else { b'O' };
             names.push(format!("{},{}", cell / 3 + 1, cell % 3 + 1));
         }
         let after = names.join(";");
@@ -219,7 +223,11 @@ fn tic_tac_toe_moves_last_as_long_as_the_literal_rules_say() {
             tic_tac_toe_remoteness(&mut cells),
             "after {after}"
         );
-        let mover = if names.len() % 2 == 0 { b'X' } else { b'O' };
+        let mover = if names.len().is_multiple_of(2) {
+            b'X'
+        } else {
+            b'O'
+        };
         assert_eq!(
             found["to_move"],
             if mover == b'X' { "first" } else { "second" }
@@ -317,9 +325,151 @@ fn a_move_that_is_not_legal_is_refused_by_name() {
             && stderr.contains("legal: 2,2; 2,1"),
         "{stderr}"
     );
-    let (code, stderr) = analyze(&["connect-four", "--after", "4", "--", "44"]).unwrap_err();
+    let (code, stderr) = analyze(&["connect-four", "--at", "4", "--", "44"]).unwrap_err();
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("not --at or --after"), "{stderr}");
+    assert!(stderr.contains("not --at"), "{stderr}");
+    // Column 4 is full after six stones: the sixth move played is refused, before any search.
+    let (code, stderr) =
+        analyze(&["connect-four", "--after", "4;4;4;4;4;4", "--", "4"]).unwrap_err();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("move 6 of the moves played, '4', is not a legal move there"),
+        "{stderr}"
+    );
+}
+
+/// Connect Four on a 4×4 board by its literal rules: the mover's (outcome, remoteness) of
+/// `columns` (each bottom-up, 1 for the player who moved first on the empty board, 2 for the
+/// other): the winner hurrying, the loser stalling; remoteness `None` for a draw.
+fn connect_four_4x4(columns: &mut Vec<Vec<u8>>) -> (i64, Option<u64>) {
+    let at = |columns: &Vec<Vec<u8>>, x: i64, y: i64| -> Option<u8> {
+        if !(0..4).contains(&x) || y < 0 {
+            return None;
+        }
+        columns[x as usize].get(y as usize).copied()
+    };
+    let four = |columns: &Vec<Vec<u8>>| {
+        (0..4i64).any(|x| {
+            (0..4i64).any(|y| {
+                let Some(who) = at(columns, x, y) else {
+                    return false;
+                };
+                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|(dx, dy)| {
+                    (1..4).all(|i| at(columns, x + i * dx, y + i * dy) == Some(who))
+                })
+            })
+        })
+    };
+    if four(columns) {
+        return (-1, Some(0)); // the player who just moved made four
+    }
+    let stones: usize = columns.iter().map(Vec::len).sum();
+    let mark = if stones.is_multiple_of(2) { 1 } else { 2 };
+    let mut children = Vec::new();
+    for column in 0..4 {
+        if columns[column].len() < 4 {
+            columns[column].push(mark);
+            let (value, remote) = connect_four_4x4(columns);
+            columns[column].pop();
+            children.push((-value, remote));
+        }
+    }
+    let Some(best) = children.iter().map(|(value, _)| *value).max() else {
+        return (0, None); // a full board: a draw
+    };
+    let lasts = children
+        .iter()
+        .filter(|(value, _)| *value == best)
+        .map(|(_, remote)| 1 + remote.unwrap_or(0));
+    let remote = match best {
+        0 => None,
+        1 => lasts.min(),
+        _ => lasts.max(),
+    };
+    (best, remote)
+}
+
+#[test]
+fn connect_four_moves_and_their_remoteness_match_the_literal_rules() {
+    let mut rng = Rng(4444);
+    for _ in 0..12 {
+        // A random position of 7 to 10 stones on 4×4 that nobody has won yet.
+        let mut columns = vec![Vec::new(); 4];
+        let mut played = String::new();
+        for ply in 0..7 + rng.below(4) {
+            let open: Vec<usize> = (0..4).filter(|&c| columns[c].len() < 4).collect();
+            let column = open[rng.below(open.len() as u64) as usize];
+            columns[column].push(if ply.is_multiple_of(2) { 1 } else { 2 });
+            played.push_str(&(column + 1).to_string());
+        }
+        if connect_four_4x4(&mut columns.clone()).1 == Some(0) {
+            continue; // won already
+        }
+        // Half of the position as VALUE, the rest as --after: the same position.
+        let split = played.len() / 2;
+        let after: Vec<String> = played[split..].chars().map(String::from).collect();
+        let found = match analyze(&[
+            "connect-four",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--after",
+            &after.join(";"),
+            "--",
+            &played[..split],
+        ]) {
+            Ok(found) => found,
+            Err((code, stderr)) => {
+                // A random line can make four before its end: its later moves are refused.
+                assert!(
+                    stderr.contains("is not a legal move there"),
+                    "{code:?} {stderr}"
+                );
+                continue;
+            }
+        };
+        let (value, remote) = connect_four_4x4(&mut columns);
+        let context = format!("{played} ({split} as the position)");
+        assert_eq!(
+            found["value"].as_i64().unwrap().signum(),
+            value,
+            "{context}"
+        );
+        assert_eq!(found["remoteness"].as_u64(), remote, "{context}");
+        assert_eq!(found["view"]["kind"], "columns");
+        let mover = if played.len().is_multiple_of(2) {
+            "X"
+        } else {
+            "O"
+        };
+        let first = if split.is_multiple_of(2) { "X" } else { "O" };
+        assert_eq!(found["players"][0], first, "{context}");
+        let to_move = if (played.len() - split).is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        };
+        assert_eq!(found["to_move"], to_move, "{context}");
+        let index = if to_move == "first" { 0 } else { 1 };
+        assert_eq!(found["players"][index], mover, "{context}");
+        for mv in found["moves"].as_array().unwrap() {
+            let column = mv["column"].as_u64().unwrap() as usize - 1;
+            let mut child = columns.clone();
+            child[column].push(if played.len().is_multiple_of(2) { 1 } else { 2 });
+            let (after, lasts) = connect_four_4x4(&mut child);
+            assert_eq!(
+                mv["value"].as_i64().unwrap().signum(),
+                -after,
+                "{context} then {column}"
+            );
+            assert_eq!(
+                mv["remoteness"].as_u64(),
+                lasts.map(|moves| moves + 1),
+                "{context} then {column}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -109,18 +109,7 @@ impl<B: Bitboard> ConnectFour<B> {
         } else {
             "first"
         };
-        // The winner moves when the stones before its winning one have its parity.
-        let winner_parity = (stones as Score + Score::from(score < 0)) % 2;
-        let wanted = |before: Score| before.rem_euclid(2) == winner_parity;
-        let magnitude = score.abs();
-        let before = [
-            self.cells() + 1 - 2 * magnitude,
-            self.cells() - 2 * magnitude,
-        ]
-        .into_iter()
-        .find(|&before| wanted(before))
-        .unwrap_or(0);
-        let nth = ordinal(before / 2 + 1);
+        let nth = ordinal(self.stones_before_win(stones, score) / 2 + 1);
         if score > 0 {
             format!("the {to_move} player (to move) wins with its {nth} stone")
         } else {
@@ -128,6 +117,44 @@ impl<B: Bitboard> ConnectFour<B> {
                 "the {to_move} player (to move) loses: the {other} player wins with its {nth} stone"
             )
         }
+    }
+
+    /// The stones on the board before the winning one, when a position of `stones` stones has
+    /// score `score` (not 0) for the player to move.
+    fn stones_before_win(&self, stones: usize, score: Score) -> Score {
+        // The winner moves when the stones before its winning one have its parity.
+        let winner_parity = (stones as Score + Score::from(score < 0)) % 2;
+        let wanted = |before: Score| before.rem_euclid(2) == winner_parity;
+        let magnitude = score.abs();
+        [
+            self.cells() + 1 - 2 * magnitude,
+            self.cells() - 2 * magnitude,
+        ]
+        .into_iter()
+        .find(|&before| wanted(before))
+        .unwrap_or(0)
+    }
+
+    /// How many moves the game lasts from a position of `stones` stones whose score for the
+    /// player to move is `score`, the winning stone included (`None` for a draw): the
+    /// remoteness, since a score is won by winning as early, and lost as late, as one can.
+    ///
+    /// ```
+    /// use gamesolver::games::ConnectFour;
+    ///
+    /// let game = ConnectFour::new(7, 6).unwrap();
+    /// // The first player wins with its 21st stone: the 41st of the game.
+    /// assert_eq!(game.remoteness(0, 1), Some(41));
+    /// // From 3 stones, the first player's 4th stone (the 7th) wins: 4 more moves.
+    /// assert_eq!(game.remoteness(3, -18), Some(4));
+    /// assert_eq!(game.remoteness(0, 0), None);
+    /// ```
+    pub fn remoteness(&self, stones: usize, score: Score) -> Option<u32> {
+        if score == 0 {
+            return None;
+        }
+        let moves = self.stones_before_win(stones, score) + 1 - stones as Score;
+        u32::try_from(moves).ok()
     }
 
     /// The position's board as text, top row first: `X` for the first player, `O` for the

@@ -144,20 +144,20 @@ impl Interner {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The number of `value`, given one if it is new.
-    pub fn intern(&self, value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    /// The number of `value`, given one if it is new; and whether it is.
+    pub fn intern(&self, value: &Bound<'_, PyAny>) -> PyResult<(u32, bool)> {
         let py = value.py();
         let inner = self.lock();
         let (ids, objects) = (inner.0.bind(py), inner.1.bind(py));
         if let Some(id) = ids.get_item(value)? {
-            return id.extract();
+            return Ok((id.extract()?, false));
         }
         let id = u32::try_from(objects.len()).map_err(|_| {
             PyValueError::new_err("more than 2^32 distinct states or moves: too many to number")
         })?;
         ids.set_item(value, id)?;
         objects.append(value)?;
-        Ok(id)
+        Ok((id, true))
     }
 
     /// The value numbered `id`.
@@ -166,8 +166,13 @@ impl Interner {
     }
 }
 
-/// How many of a game's steps pass between two looks at the process's resident memory.
-const WATCH_EVERY: u32 = 64;
+/// How many new states a game makes between two looks at the process's resident memory (the
+/// Python objects of its states are what grows).
+const WATCH_NEW: u32 = 512;
+
+/// How many steps pass between two looks at it when no new state comes (a game whose own
+/// caches grow).
+const WATCH_STEPS: u32 = 1 << 16;
 
 /// The process's resident memory in bytes, where the system says (Linux: `VmRSS` in
 /// `/proc/self/status`).
@@ -192,7 +197,7 @@ fn size(bytes: u64) -> String {
 /// The memory cap of a solve of a Python game. The engines count the bytes of their own
 /// tables, but not the Python objects a game makes (its states, an OpenSpiel adapter's
 /// states): so the process's own growth since the solve started is watched, every
-/// [`WATCH_EVERY`] steps, and a solve that grows it past the budget stops with the memory
+/// [`WATCH_NEW`] new states, and a solve that grows it past the budget stops with the memory
 /// budget's error (Python's `MemoryBudgetError`, a `MemoryError`) instead of running until the
 /// system kills the process. Where the system does not report resident memory, only the
 /// engines' own count holds.
@@ -200,6 +205,7 @@ pub struct Watch {
     budget: u64,
     base: u64,
     steps: std::sync::atomic::AtomicU32,
+    new: std::sync::atomic::AtomicU32,
 }
 
 impl Watch {
@@ -208,16 +214,19 @@ impl Watch {
         Some(Watch {
             budget,
             base: resident_bytes()?,
-            steps: std::sync::atomic::AtomicU32::new(0),
+            steps: std::sync::atomic::AtomicU32::new(1),
+            new: std::sync::atomic::AtomicU32::new(1),
         })
     }
 
-    /// Looks at the process's memory every [`WATCH_EVERY`] calls: an error past the budget.
-    fn step(&self) -> PyResult<()> {
-        let steps = self
-            .steps
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if !steps.is_multiple_of(WATCH_EVERY) {
+    /// Looks at the process's memory every [`WATCH_NEW`] new states (`new`: this step made
+    /// one) and every [`WATCH_STEPS`] steps: an error past the budget. (Reading it costs
+    /// microseconds: once a step, it would double a cheap game's time.)
+    fn step(&self, new: bool) -> PyResult<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let due = (new && self.new.fetch_add(1, Relaxed).is_multiple_of(WATCH_NEW))
+            || self.steps.fetch_add(1, Relaxed).is_multiple_of(WATCH_STEPS);
+        if !due {
             return Ok(());
         }
         let Some(now) = resident_bytes() else {
@@ -477,13 +486,17 @@ impl PyGame {
 
     /// The key of a Python state (and, every few states, a look at the memory it all takes).
     pub fn state_id(&self, state: &Bound<'_, PyAny>) -> PyResult<Id> {
+        let (id, new) = match small_int(state) {
+            Some(value) => (Id::Int(value), false),
+            None => {
+                let (id, new) = self.states.intern(state)?;
+                (Id::Kept(id), new)
+            }
+        };
         if let Some(watch) = &self.watch {
-            watch.step()?;
+            watch.step(new)?;
         }
-        match small_int(state) {
-            Some(value) => Ok(Id::Int(value)),
-            None => self.states.intern(state).map(Id::Kept),
-        }
+        Ok(id)
     }
 
     /// A score from Python, with the callback's name in the message if it is not one.

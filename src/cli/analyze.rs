@@ -11,9 +11,9 @@ use crate::{
 };
 use serde::Serialize;
 
-use super::args::{AnalyzeArgs, Cli, strip_protection};
+use super::args::{AnalyzeArgs, strip_protection};
 use super::budget;
-use super::model::{Analysis, Failure, Fields, Moves, Tally, Valued};
+use super::model::{Failure, Fields, Moves, Tally, Valued};
 use super::present::{Presented, after_moves, outcome_game, scene};
 use super::registry::{self, Analyze, Task};
 use super::saved;
@@ -31,23 +31,10 @@ fn outcome_words(value: Score, remoteness: Option<u32>) -> String {
 }
 
 /// Reads the game and the position, solves, and values every move there.
-pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
+pub fn run(args: &AnalyzeArgs) -> Result<Moves, Failure> {
     let cli = &args.game;
-    if let Some(analyze) = cli.game.own().and_then(|own| own.analyze) {
-        return analyze(args).map(Analysis::Moves);
-    }
-    if cli.game.own().is_some() {
-        if args.at.is_some() || args.after.is_some() {
-            return Err(Failure::Usage(format!(
-                "{}'s position is its VALUE (as the columns played, 4453), not --at or --after",
-                cli.game.id()
-            )));
-        }
-        let cli = Cli {
-            analyze: true,
-            ..cli.clone()
-        };
-        return Ok(Analysis::Report(Box::new(solve::run(&cli)?)));
+    if let Some(own) = cli.game.own() {
+        return (own.analyze)(args);
     }
     let (values, limits) = budget::values_and_limits(cli)?;
     if cli.save.is_some() {
@@ -74,7 +61,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Analysis, Failure> {
         after: &after,
         limits,
     });
-    registry::with_engine_game(cli.game, values, task).map(|done| Analysis::Moves(done.moves()))
+    registry::with_engine_game(cli.game, values, task).map(|done| done.moves())
 }
 
 impl Analyze<'_> {
@@ -349,7 +336,7 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
     let scene = analysis
         .scene
         .as_ref()
-        .filter(|scene| scene.tally != Tally::START);
+        .filter(|scene| scene.tally.played > 0);
     if let Some(scene) = scene {
         let [first, second] = scene.players;
         let mover = scene.players[usize::from(!scene.tally.to_move.is_first())];

@@ -81,7 +81,7 @@ pub struct AnalyzeArgs {
 
     /// Moves played from the position (or the start) before it is analysed, by their names as
     /// `play` takes them and `--json` gives them (`name`), separated by ';' (Nim: '2,3;1,1').
-    /// Not for Connect Four: append the columns to its position.
+    /// Connect Four: its columns, from 1 ('4;5'), after the position given as VALUE.
     #[arg(long, value_name = "MOVES")]
     pub after: Option<String>,
 }

@@ -86,10 +86,7 @@ where
         }
         (Some(Command::Analyze(mut args)), _) => {
             args.game.json = true;
-            super::analyze::run(&args).map(|analysis| match &analysis {
-                super::model::Analysis::Moves(moves) => super::analyze::json(moves, &mut out),
-                super::model::Analysis::Report(report) => super::report::json(report, &mut out),
-            })
+            super::analyze::run(&args).map(|moves| super::analyze::json(&moves, &mut out))
         }
         (Some(Command::Play(_)), _) => return Err(usage("play needs a terminal: run it there")),
         #[cfg(feature = "serve")]

@@ -18,7 +18,7 @@ use clap::{CommandFactory, Parser};
 use super::args::{AnalyzeArgs, Cli, Command, CommandLine, protect_negative_values};
 use super::budget::run_budget;
 use super::check::run_check;
-use super::model::{Analysis, Failure};
+use super::model::Failure;
 use super::progress::Reporter;
 use super::registry::Bundled;
 use super::solve::run;
@@ -182,11 +182,10 @@ fn analyze(args: &AnalyzeArgs) -> ExitCode {
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let json = args.game.json;
-    let written = match &analysis {
-        Analysis::Moves(moves) if json => super::analyze::json(moves, &mut out),
-        Analysis::Moves(moves) => super::analyze::text(moves, &mut out),
-        Analysis::Report(report) if json => super::report::json(report, &mut out),
-        Analysis::Report(report) => super::report::text(report, &mut out),
+    let written = if json {
+        super::analyze::json(&analysis, &mut out)
+    } else {
+        super::analyze::text(&analysis, &mut out)
     };
     finished(written.and_then(|()| out.flush()), ExitCode::SUCCESS)
 }

@@ -193,14 +193,6 @@ pub struct Report {
     pub withheld: bool,
 }
 
-/// What `analyze` found at a position.
-pub enum Analysis {
-    /// A game analysed move by move.
-    Moves(Moves),
-    /// A game whose solve values every move itself: its report (`--analyze`).
-    Report(Box<Report>),
-}
-
 /// The moves of one position with their values.
 pub struct Moves {
     pub game: GameName,
@@ -231,6 +223,8 @@ pub struct Tally {
     pub to_move: Player,
     /// The first player's points, then the second's.
     pub points: [Score; 2],
+    /// How many moves were played.
+    pub played: usize,
 }
 
 impl Tally {
@@ -238,6 +232,7 @@ impl Tally {
     pub const START: Tally = Tally {
         to_move: Player::First,
         points: [0, 0],
+        played: 0,
     };
 
     /// The first player's points minus the second's.
@@ -271,6 +266,7 @@ impl Tally {
         Ok(Tally {
             to_move: self.to_move.after(turn),
             points,
+            played: self.played + 1,
         })
     }
 }

@@ -115,9 +115,10 @@ pub struct Own {
     pub check: fn(&Cli, &CheckOptions, &mut CheckSummary) -> Result<(), Failure>,
     /// Plays against a person (`play`).
     pub play: fn(&PlayArgs) -> Result<(), Failure>,
-    /// Values every move at a position (`analyze`); `None`: its solve's own report does, with
-    /// `--analyze` (Connect Four).
-    pub analyze: Option<Analyzer>,
+    /// Values every move at a position (`analyze`), in the shape every game's analysis has.
+    pub analyze: Analyzer,
+    /// A typical VALUE, quick to solve (the page's link to the game).
+    pub example: &'static str,
     /// Solves one position per line of `--batch`'s file, writing a line per position to the
     /// output; `Ok(false)` if some line was refused (each refusal named on stderr).
     pub batch: Option<Batch>,

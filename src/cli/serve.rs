@@ -181,7 +181,7 @@ async fn games() -> Response {
                     engine.at,
                     false,
                 ),
-                Solves::Own(own) => (None, None, own.board),
+                Solves::Own(own) => (Some(own.example), None, own.board),
             };
             json!({
                 "name": game.name(), "about": game.about(), "example": example,

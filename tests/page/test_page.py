@@ -184,28 +184,38 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     page = browser.new_page(viewport={"width": 1000, "height": 760})
     page.goto(f"{url}/play/connect-four?values={position}")
     ready(page)
+    # Connect Four answers as every game does: each column a move by name, its value the score.
     expected = analyze_cli("connect-four", "--", position)
-    scores = {str(m["column"]): m["score"] for m in expected["analysis"]}
+    report = json.loads(subprocess.run([binary(), "connect-four", "--analyze", "--json", "--", position], capture_output=True, text=True, check=True).stdout)
+    scores = {str(m["column"]): m["score"] for m in report["analysis"] if m["score"] is not None}
+    assert {m["name"]: m["value"] for m in expected["moves"]} == scores
     assert {name: value for name, (value, _) in shown_moves(page).items()} == scores
     assert board_tones(page) == {c: TONES[(s > 0) - (s < 0)] for c, s in scores.items()}
+    # The chips say how many moves are left, as for any game won or lost.
+    chips = page.eval_on_selector_all("#moves li[data-move]", "ls => ls.map(l => [l.dataset.move, l.querySelector('.value').textContent])")
+    assert dict(chips) == {m["name"]: ("W" if m["value"] > 0 else "L" if m["value"] < 0 else "D") + (str(m["remoteness"]) if m["value"] else "") for m in expected["moves"]}
+    # 13 stones: O is to move, the first player from this position.
+    assert expected["players"] == ["O", "X"] and page.text_content("#status").startswith("O to move.")
     # Play the best column by clicking, then let the solver play the other side.
     best = max(scores, key=lambda c: scores[c])
     click_move(page, best)
     assert f"values={position}" in page.evaluate("location.search") and "after=" + best in page.evaluate("location.search")
-    after = analyze_cli("connect-four", "--", position + best)
-    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
+    after = analyze_cli("connect-four", "--after", best, "--", position)
+    appended = analyze_cli("connect-four", "--", position + best)
+    valued = lambda analysis: [(m["name"], m["value"], m["remoteness"]) for m in analysis["moves"]]
+    assert valued(after) == valued(appended) and after["value"] == appended["value"]
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {m["name"]: m["value"] for m in after["moves"]}
     assert after["value"] == -scores[best]
-    # 14 stones: Red, the first player, is to move; the solver takes that side.
-    assert page.text_content("#status").startswith("Red to move.")
-    page.select_option("#side", "first")
+    assert page.text_content("#status").startswith("X to move.")
+    page.select_option("#side", "second")  # the solver plays X, the side to move now
     wait_played(page, 2)
     answer = page.text_content("#played").split()[2]
-    assert after["analysis"][int(answer) - 1]["score"] == after["value"], "the solver plays a best column"
+    assert next(m for m in after["moves"] if m["name"] == answer)["best"], "the solver plays a best column"
     page.screenshot(path=str(SHOTS / "connect-four.png"))
     # Undo takes back the solver's column (and hands the side back to the person).
     page.click("#undo")
     wait_played(page, 1)
-    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in after["analysis"]}
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {m["name"]: m["value"] for m in after["moves"]}
     assert page.eval_on_selector("#side", "s => s.value") == "none"
     # Another board from the form: 5 wide, 4 high, its columns as the command line scores them.
     page.fill("#values", "33")
@@ -215,8 +225,9 @@ def test_connect_four_columns_are_scored_as_the_command_line_scores_them(server,
     page.wait_for_function("() => location.search.includes('width=5')")
     ready(page)
     small = analyze_cli("connect-four", "--width", "5", "--height", "4", "--", "33")
-    assert {n: v for n, (v, _) in shown_moves(page).items()} == {str(m["column"]): m["score"] for m in small["analysis"]}
+    assert {n: v for n, (v, _) in shown_moves(page).items()} == {m["name"]: m["value"] for m in small["moves"]}
     assert len(page.query_selector_all("#board circle")) == 20
+    assert page.eval_on_selector_all("#board circle[data-mark=X]", "c => c.length") == 1
     page.close()
 
 

@@ -44,7 +44,8 @@ pub const GAME: Bundled = Bundled {
             summary.add_report(&crate::check::check_outcome(&game(cli)?, options))
         },
         play: |args| common::play(args, &game(&args.game)?),
-        analyze: Some(|args| common::analyze(args, &game(&args.game)?)),
+        analyze: |args| common::analyze(args, &game(&args.game)?),
+        example: EXAMPLE,
         batch: None,
         solver: "retrograde analysis",
         board: false,

@@ -26,6 +26,7 @@ use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
 use super::growing::{self, BatchSolver, Between, OnPool, Stages};
 
+mod analysis;
 mod board;
 
 use board::{Board, game, narrow};
@@ -39,7 +40,8 @@ pub const GAME: Bundled = Bundled {
         solve: report,
         check: board::check,
         play,
-        analyze: None,
+        analyze: analysis::analyze,
+        example: "4453162524174",
         batch: Some(batch),
         solver: "the pruning engine",
         board: true,

@@ -6,21 +6,6 @@
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
-// Example values for the page's list (smaller than the command line's where a game would
-// take long from its start).
-const EXAMPLES = {
-  "stone-game-ii": "2,7,9,4,4",
-  "stone-game": "5,3,4,5",
-  "stone-game-iii": "1,2,3,7",
-  "stone-game-vii": "5,3,1,4,2",
-  "stone-game-viii": "-1,2,-3,4,-5",
-  nim: "3,4,5",
-  "dots-and-boxes": "2 2",
-  "connect-four": "4453",
-  "cat-and-mouse": "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]",
-  "cat-and-mouse-ii": '{"grid":["####F","#C...","M...."],"catJump":1,"mouseJump":2}',
-};
-
 const page = {
   game: null,
   values: "",
@@ -47,6 +32,8 @@ const COLOUR = { win: "#2e7d32", draw: "#f9a825", loss: "#c62828" };
 // The players' colours: the history's points, the owners of Dots and Boxes' boxes.
 const SIDE = ["#d32f2f", "#1565c0"];
 const SIDE_LIGHT = ["#ffcdd2", "#bbdefb"];
+// The colours of a game of columns' marks, in the order of its `marks`.
+const DISCS = ["#d32f2f", "#fbc02d", "#7b1fa2", "#00897b"];
 
 // A move's colour: the final result it leads to for the player who plays it (the points so
 // far plus its value), so that after a mistake a move that still "gains" but ends in a loss is
@@ -67,10 +54,9 @@ function resultWords(final, position) {
   return final > 0 ? `${first} wins by ${final}` : final < 0 ? `${second} wins by ${-final}` : "a tie";
 }
 
-// A move's label: Connect Four's score; an outcome with its remoteness (W5: a win in 5 moves,
-// this one included); a score game's final margin for the mover.
+// A move's label: an outcome with its remoteness (W5: a win in 5 moves, this one included); a
+// score game's final margin for the mover.
 function words(move, position) {
-  if (position.connectFour) return signed(move.value);
   if (position.outcomes) {
     const remote = move.remoteness === undefined || move.remoteness === null ? "" : move.remoteness;
     return (move.value > 0 ? "W" : move.value < 0 ? "L" : "D") + (move.value ? remote : "");
@@ -88,7 +74,7 @@ async function showIndex() {
   $("index").hidden = false;
   const listing = await (await fetch("/api/games")).json();
   for (const game of listing.games) {
-    const values = EXAMPLES[game.name] ?? game.example ?? "";
+    const values = game.example ?? "";
     const link = element("a", {
       href: `/play/${game.name}` + (values ? `?values=${encodeURIComponent(values)}` : ""),
     }, game.name);
@@ -111,21 +97,13 @@ function address() {
   return `/play/${page.game}` + (text ? `?${text}` : "");
 }
 
-function isConnectFour() {
-  return page.game === "connect-four";
-}
-
 function request() {
   const asked = { game: page.game };
-  if (isConnectFour()) {
-    asked.values = page.values + page.played.join("");
-    if (page.width) asked.width = Number(page.width);
-    if (page.height) asked.height = Number(page.height);
-  } else {
-    if (page.values) asked.values = page.values;
-    if (page.at) asked.at = page.at;
-    if (page.played.length) asked.after = page.played.join(";");
-  }
+  if (page.values) asked.values = page.values;
+  if (page.at) asked.at = page.at;
+  if (page.width) asked.width = Number(page.width);
+  if (page.height) asked.height = Number(page.height);
+  if (page.played.length) asked.after = page.played.join(";");
   return asked;
 }
 
@@ -208,38 +186,9 @@ function failed(message) {
 // points so far, the final result with perfect play (`final`, the first player's points minus
 // the second's at the end), and every move with the final result it leads to.
 function positionOf(analysis, mover) {
-  if (isConnectFour()) {
-    // Red drops the first stone: the side to move follows from the stones on the board.
-    mover = (analysis.position || "").length % 2;
-    const scores = analysis.analysis || [];
-    const best = Math.max(...scores.map((m) => m.score));
-    const final = (value) => (mover === 0 ? value : -value);
-    const position = {
-      connectFour: true,
-      outcomes: true,
-      analysis,
-      value: analysis.value,
-      mover,
-      players: ["Red", "Yellow"],
-      points: [0, 0],
-      final: final(analysis.value),
-      view: null,
-      moves: scores.map((m) => ({
-        name: String(m.column),
-        value: m.score,
-        best: m.score === best,
-        keeps_turn: false,
-        column: m.column,
-        final: final(m.score),
-      })),
-    };
-    position.result = resultWords(position.final, position);
-    return position;
-  }
   if (analysis.to_move) mover = analysis.to_move === "second" ? 1 : 0;
   const final = (value, given) => (given ?? (mover === 0 ? value : -value));
   const position = {
-    connectFour: false,
     outcomes: analysis.outcomes === true,
     analysis,
     value: analysis.value,
@@ -256,7 +205,7 @@ function positionOf(analysis, mover) {
 }
 
 // Who moves after the last move played: the mover of the position before it, or the other
-// (for Connect Four, whose answer does not say).
+// (where the answer does not say: a user's game served by an older binary).
 function nextMover() {
   const before = page.history[page.played.length - 1];
   if (!before) return 0;
@@ -294,24 +243,35 @@ function statusWords(position) {
   const [first, second] = position.players;
   const name = position.players[position.mover];
   if (position.moves.length) {
-    const remote = position.outcomes && position.value && position.remoteness ? ` in ${position.remoteness} moves` : "";
-    const margin = position.connectFour ? ` (score ${position.value} for ${name}: the sooner the win, the larger)` : "";
-    return `${capitalised(name)} to move. With perfect play: ${position.result}${remote}${margin}.`;
+    const moves = position.remoteness === 1 ? "move" : "moves";
+    const remote = position.outcomes && position.value && position.remoteness ? ` in ${position.remoteness} ${moves}` : "";
+    return `${capitalised(name)} to move. With perfect play: ${position.result}${remote}.`;
   }
   const score = position.outcomes ? "" : ` ${first} ${position.points[0]}, ${second} ${position.points[1]}:`;
   return `Game over.${score} ${capitalised(position.result)}.`;
+}
+
+// A player's colour: their marks' where the board colours marks (a game of columns), else the
+// side's.
+function sideColour(position, side) {
+  const marks = (position.view && position.view.marks) || [];
+  const which = marks.indexOf(position.players[side]);
+  return which >= 0 ? DISCS[which % DISCS.length] : SIDE[side];
 }
 
 // The players, whose turn it is, and (in a score game) their points so far.
 function drawScore(position) {
   const box = $("score");
   box.replaceChildren();
+  // The solver's side by the players' names.
+  $("side").options[1].textContent = capitalised(position.players[0]);
+  $("side").options[2].textContent = capitalised(position.players[1]);
   position.players.forEach((name, side) => {
     const item = element("span", {
       class: "player" + (side === position.mover && position.moves.length ? " to-move" : ""),
       "data-points": position.points[side],
     });
-    item.style.borderColor = SIDE[side];
+    item.style.borderColor = sideColour(position, side);
     item.append(element("span", { class: "name" }, capitalised(name)));
     if (!position.outcomes) item.append(" ", element("strong", {}, String(position.points[side])));
     box.append(item);
@@ -353,7 +313,7 @@ function listMoves(position) {
     });
     const value = element("span", { class: "value" }, words(move, position));
     value.style.background = COLOUR[kind];
-    const said = move.words ? `${capitalised(move.words)}` : position.connectFour ? `column ${move.name}` : move.name;
+    const said = move.words ? capitalised(move.words) : move.name;
     item.append(value);
     if (move.best) item.append(element("span", { class: "star", title: "a best move" }, "\u2605 "));
     item.append(said, element("span", { class: "leads" }, ` \u2192 ${resultWords(move.final, position)}`));
@@ -391,10 +351,9 @@ function label(svg, x, y, text, colour = "#fff", size = 14) {
 function draw(position) {
   const board = $("board");
   board.replaceChildren();
-  if (position.connectFour) return board.append(connectFour(position));
   const byName = new Map(position.moves.map((m) => [m.name, m]));
   const view = position.view;
-  const drawers = { grid, heaps, piles, dots, graph, text };
+  const drawers = { grid, columns, heaps, piles, dots, graph, text };
   const drawer = drawers[view.kind];
   if (drawer) board.append(drawer(view, byName, position));
   else board.append(element("pre", {}, JSON.stringify(view)));
@@ -405,25 +364,26 @@ function text(view) {
   return element("pre", { class: "shown" }, view.text);
 }
 
-function connectFour(position) {
-  const analysis = position.analysis, moves = position.moves;
-  const width = analysis.width, height = analysis.height, cell = 48;
-  const svg = svgBox(width * cell, (height + 1) * cell);
-  const cells = Array.from({ length: width }, () => []);
-  [...(analysis.position || "")].forEach((c, i) => cells[Number(c) - 1].push(i % 2));
-  for (let x = 0; x < width; x++) {
-    const move = moves.find((m) => m.column === x + 1);
-    const top = element("svg:rect", { x: x * cell + 2, y: 2, width: cell - 4, height: cell - 4, rx: 6, fill: move ? fillOf(move, position) : "#eee" });
+// A board whose moves drop into columns (Connect Four): each column's move above it, with its
+// value; the cells as discs, by the order of `marks` (the first player's red).
+function columns(view, byName, position) {
+  const cell = 48;
+  const svg = svgBox(view.columns * cell, (view.rows + 1) * cell);
+  for (let c = 0; c < view.columns; c++) {
+    const name = view.move_at ? view.move_at[c] : String(c + 1);
+    const move = name === null ? undefined : byName.get(name);
+    const top = element("svg:rect", { x: c * cell + 2, y: 2, width: cell - 4, height: cell - 4, rx: 6, fill: move ? fillOf(move, position) : "#eee" });
     if (move) {
       marked(top, move, position);
-      top.setAttribute("data-column", x + 1);
+      top.setAttribute("data-column", c + 1);
     }
     svg.append(top);
-    if (move) label(svg, x * cell + cell / 2, cell / 2, words(move, position));
-    for (let y = 0; y < height; y++) {
-      const stone = cells[x][y];
-      const colour = stone === undefined ? "#fff" : stone === 0 ? "#d32f2f" : "#fbc02d";
-      svg.append(element("svg:circle", { cx: x * cell + cell / 2, cy: (height - y) * cell + cell / 2, r: cell / 2 - 5, fill: colour, stroke: "#1565c0", "stroke-width": 3 }));
+    if (move) label(svg, c * cell + cell / 2, cell / 2, words(move, position), "#fff", 13);
+    for (let r = 0; r < view.rows; r++) {
+      const mark = view.cells[r * view.columns + c];
+      const which = (view.marks || []).indexOf(mark);
+      const fill = !mark ? "#fff" : DISCS[which >= 0 ? which % DISCS.length : 0];
+      svg.append(element("svg:circle", { cx: c * cell + cell / 2, cy: (r + 1) * cell + cell / 2, r: cell / 2 - 5, fill, stroke: "#1565c0", "stroke-width": 3, "data-mark": mark }));
     }
   }
   return svg;
@@ -633,6 +593,21 @@ function drawHistory() {
 
 // ---------------------------------------------------------------- start
 
+// The inputs the game takes, as its listing says: a position (`at`), a board's size.
+async function showInputs() {
+  $("at-label").hidden = true;
+  $("board-size").hidden = true;
+  try {
+    const listing = await (await fetch("/api/games")).json();
+    const game = listing.games.find((g) => g.name === page.game);
+    if (!game) return;
+    $("at-label").hidden = !game.position;
+    $("board-size").hidden = !game.board;
+  } catch (failure) {
+    // Without the listing the page still plays: the inputs stay hidden.
+  }
+}
+
 function start() {
   const path = location.pathname.match(/^\/play\/([^/]+)$/);
   if (!path) return showIndex();
@@ -648,8 +623,7 @@ function start() {
   $("game").hidden = false;
   $("values").value = page.values;
   $("at").value = page.at;
-  $("at-label").hidden = isConnectFour();
-  $("board-size").hidden = !isConnectFour();
+  showInputs();
   $("width").value = page.width || "";
   $("height").value = page.height || "";
   $("setup").addEventListener("submit", (event) => {
