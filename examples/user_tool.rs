@@ -27,7 +27,7 @@ use std::process::ExitCode;
 
 use gamesolver::cli::{Bundled, FromValues, Presented};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn, game::StateAt,
+    Capabilities, Declares, DenseIndex, Error, Game, Player, Score, Step, Turn, game::StateAt,
 };
 
 /// The Divisor Game from N.
@@ -116,6 +116,11 @@ impl StateAt for DivisorGame {
 impl Presented for DivisorGame {
     fn show(&self, n: &u32) -> String {
         format!("N = {n}")
+    }
+
+    // The state is N alone: whose turn it is comes from play, for a drawing that says so.
+    fn show_for(&self, n: &u32, to_move: Player) -> String {
+        format!("N = {n}, {} to choose", self.player_name(to_move))
     }
 
     fn move_name(&self, _n: &u32, x: &u32) -> String {

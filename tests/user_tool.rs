@@ -251,6 +251,21 @@ fn check_passes_and_bad_input_is_refused_with_a_message() {
     }
     let help = stdout(&run(&["--help"]));
     assert!(help.contains("divisor-game: LeetCode 1025"), "{help}");
+    // The tool names itself and its games, not gamesolver's.
+    let first = help.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("Exact solutions of divisor-game and flip-game")
+            && first.contains("user_tool")
+            && !first.contains("Stone Games"),
+        "{first}"
+    );
+    assert!(help.contains("Usage: user_tool"), "{help}");
+    let refused = run(&[]);
+    assert!(
+        !stderr(&refused).contains("gamesolver"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 #[cfg(unix)]
@@ -262,7 +277,7 @@ fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
         .env("NO_COLOR", "1");
     let mut p = rexpect::session::spawn_command(command, Some(30_000))?;
     p.exp_string("you are Alice and move first; the solver plays Bob")?;
-    p.exp_string("N = 6")?;
+    p.exp_string("N = 6, Alice to choose")?;
     p.exp_string("Your move (1 | 2 | 3): ")?;
     p.send_line("?")?;
     p.exp_string("-1  2")?; // 6 - 2 = 4 leaves Bob a won game
@@ -274,7 +289,7 @@ fn play_goes_to_the_end_in_a_terminal() -> Result<(), rexpect::error::Error> {
     p.exp_string("(Not the best")?;
     // Bob, at 4, wins by taking 1 (3 is lost for Alice: her only move leaves 2).
     p.exp_string("Bob plays 1.")?;
-    p.exp_string("N = 3")?;
+    p.exp_string("N = 3, Alice to choose")?;
     p.exp_string("Your move (1): ")?;
     p.send_line("1")?;
     p.exp_string("Bob plays 1.")?;

@@ -126,7 +126,7 @@ impl Analyze<'_> {
             remoteness: valued.remoteness,
             outcomes: outcome_game(game),
             board: game.board(state),
-            view: game.view(state),
+            view: game.view_for(state, tally.to_move),
             scene: Some(Box::new(scene(game, *tally, valued.value, &valued.moves)?)),
             moves: valued.moves,
         })

@@ -12,8 +12,8 @@ use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use clap::CommandFactory;
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
 
 use super::args::{AnalyzeArgs, Cli, Command, CommandLine, protect_negative_values};
 use super::budget::run_budget;
@@ -86,14 +86,18 @@ pub fn main_with(games: &'static [&'static Bundled]) -> ExitCode {
         .map_or_else(|| "gamesolver".into(), |name| name.to_string_lossy());
     let program = program.into_owned();
     JSON_ERRORS.store(asks_for_json(&arguments), Ordering::Relaxed);
-    let line = match CommandLine::try_parse_from(arguments) {
+    let line = match parse(&program, games, arguments) {
         Ok(line) => line,
         Err(error) => return usage_error(&error),
     };
     match (line.command, line.solve) {
         (None, Some(cli)) => solve(&cli),
         // clap requires the game when no command is given.
-        (None, None) => fail("no game given (see 'gamesolver --help')", "usage", 2),
+        (None, None) => fail(
+            &format!("no game given (see '{program} --help')"),
+            "usage",
+            2,
+        ),
         (Some(Command::Completions { shell }), _) => completions(shell, &program),
         (Some(Command::Check(cli)), _) => check(&cli),
         (Some(Command::Analyze(args)), _) => analyze(&args),
@@ -107,6 +111,37 @@ pub fn main_with(games: &'static [&'static Bundled]) -> ExitCode {
             Err(failure) => failed(failure),
         },
     }
+}
+
+/// The command line, read under the program's own name: a user's tool (other games than the
+/// bundled ones) says what it is in `--help` from its games, not as `gamesolver`.
+fn parse(
+    program: &str,
+    games: &'static [&'static Bundled],
+    arguments: Vec<std::ffi::OsString>,
+) -> Result<CommandLine, clap::Error> {
+    use clap::FromArgMatches;
+    let mut command = CommandLine::command();
+    let bundled = games.len() == super::BUNDLED.len()
+        && games
+            .iter()
+            .zip(super::BUNDLED)
+            .all(|(game, bundled)| game.name() == bundled.name());
+    if !bundled {
+        let names: Vec<&str> = games.iter().map(|game| game.name()).collect();
+        let listed = match names.as_slice() {
+            [] => "no game".to_string(),
+            [one] => (*one).to_string(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        };
+        command = command.about(format!(
+            "Exact solutions of {listed}, with the optimal line of play ({program}, built on \
+             gamesolver {})",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    let matches = command.try_get_matches_from(arguments)?;
+    CommandLine::from_arg_matches(&matches)
 }
 
 /// Solves the game and prints the report (or, with `--batch`, a score per position).

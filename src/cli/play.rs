@@ -310,7 +310,7 @@ impl<S: Clone> Session<S> {
         let mut moves = Vec::new();
         loop {
             writeln!(out)?;
-            writeln!(out, "{}", game.show(&state))?;
+            writeln!(out, "{}", game.show_for(&state, mover))?;
             if points != [0, 0] {
                 writeln!(
                     out,

@@ -96,12 +96,27 @@ pub trait Presented: Game + Sized {
     fn view(&self, state: &Self::State) -> serde_json::Value {
         serde_json::json!({"kind": "text", "text": self.show(state)})
     }
+    /// [`view`](Presented::view) when it is `to_move`'s turn (counted from the position
+    /// analysed: its mover is [`Player::First`]), for a game whose state does not say whose turn
+    /// it is and whose picture depends on it (a board drawn from the mover's side). By default
+    /// the view, whatever the turn.
+    fn view_for(&self, state: &Self::State, to_move: Player) -> serde_json::Value {
+        let _ = to_move;
+        self.view(state)
+    }
     /// Who `player` is, in the game's words (by default Alice, who moves first, and Bob).
     fn player_name(&self, player: Player) -> &'static str {
         alice_or_bob(player)
     }
     /// The position as `play` shows it before each move (the piles, the board), in lines.
     fn show(&self, state: &Self::State) -> String;
+    /// [`show`](Presented::show) when it is `to_move`'s turn (the first player moves at the
+    /// position play starts from), for a game whose state does not say whose turn it is. By
+    /// default the position as `show` gives it, whatever the turn.
+    fn show_for(&self, state: &Self::State, to_move: Player) -> String {
+        let _ = to_move;
+        self.show(state)
+    }
     /// The position drawn for `analyze`, for a game whose positions are boards (the rest show
     /// none there: their position is in its text).
     fn board(&self, state: &Self::State) -> Option<String> {

@@ -214,7 +214,7 @@ where
         cli.game,
         position,
         (outcome.value(), remoteness),
-        game.view(&state),
+        game.view_for(&state, tally.to_move),
         valued,
     );
     moves.scene = Some(Box::new(scene(game, tally, moves.value, &moves.moves)?));
