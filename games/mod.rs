@@ -5,6 +5,7 @@ mod cat_and_mouse;
 mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
+pub(crate) mod kayles;
 mod nim;
 mod ranks;
 mod stone_game_ii;
@@ -18,6 +19,7 @@ pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
 pub use interval_stone_games::{
     End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,
 };
+pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};

@@ -1047,8 +1047,8 @@ fn analyze_values_every_move_at_any_position() {
     );
     assert!(message.contains("from 1 to 3"), "{message}");
     rejected(&["analyze", "connect-four", "--at", "44"], None, 2);
-    // Connect Four analyses its position (the VALUE) with every column's score.
-    let report = json(
+    // Connect Four analyses its position (the VALUE): every column a move, named by its number.
+    let analysis = json(
         &[
             "analyze",
             "connect-four",
@@ -1060,7 +1060,14 @@ fn analyze_values_every_move_at_any_position() {
         ],
         None,
     );
-    assert_eq!(report["analysis"].as_array().unwrap().len(), 4);
+    let mut names: Vec<&str> = analysis["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|mv| mv["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["1", "2", "3", "4"]);
 }
 
 /// Tic-tac-toe by brute force over the board as text (`X`, `O`, `.`, row by row): the value

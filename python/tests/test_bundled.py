@@ -90,7 +90,7 @@ def test_every_bundled_game_equals_the_command_line(cli, seed):
 def test_every_game_is_listed():
     assert set(gamesolver.GAMES) == {
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
-        "nim", "tic-tac-toe", "dots-and-boxes", "connect-four", "cat-and-mouse", "cat-and-mouse-ii",
+        "nim", "kayles", "tic-tac-toe", "dots-and-boxes", "connect-four", "cat-and-mouse", "cat-and-mouse-ii",
     }
 
 

@@ -310,6 +310,25 @@ def test_a_stone_game_plays_its_piles(server, browser):
     page.close()
 
 
+def test_kayles_a_game_in_one_file_is_drawn_and_played_with_no_page_code(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/")
+    page.wait_for_selector("#games li a")
+    page.click("text=kayles")  # its link carries the registry's example values
+    ready(page)
+    expected = analyze_cli("kayles", "--", "3 4")
+    assert "values=3+4" in page.evaluate("location.search") or "values=3%204" in page.evaluate("location.search")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    # A click on a pin knocks it down; the page follows the analysis's grid.
+    single = next(m["name"] for m in expected["moves"] if "-" not in m["name"])
+    click_move(page, single)
+    cells = page.eval_on_selector_all("#board text", "t => t.map(x => x.textContent)")
+    assert "".join(c for c in cells if c in "|.").count("|") == 6
+    page.screenshot(path=str(SHOTS / "kayles.png"))
+    page.close()
+
+
 def test_a_cancelled_move_keeps_the_board_and_goes_to_redo(server, browser):
     _, url = server
     page = browser.new_page(viewport={"width": 1000, "height": 760})

@@ -22,12 +22,13 @@ pub mod stone_game_vii;
 pub mod stone_game_viii;
 pub mod tic_tac_toe;
 
-/// Lists each game's [`Bundled`] constant, in the order the help shows them: adding a game to
-/// the command line is its file, its module line above and its name here.
+/// Lists each game's [`Bundled`] constant, in the order the help shows them, by the module that
+/// holds it: adding a game to the command line is its file and its line here (a game whose
+/// whole definition is one file of `games/`, as Kayles, is listed by its path there).
 macro_rules! bundled {
-    ($($file:ident),* $(,)?) => {
+    ($($($file:ident)::+),* $(,)?) => {
         /// Every bundled game.
-        pub const GAMES: &[&Bundled] = &[$(&$file::GAME),*];
+        pub const GAMES: &[&Bundled] = &[$(&$($file)::+::GAME),*];
     };
 }
 
@@ -38,6 +39,7 @@ bundled! {
     stone_game_vii,
     stone_game_viii,
     nim,
+    crate::games::kayles,
     tic_tac_toe,
     dots_and_boxes,
     connect_four,
