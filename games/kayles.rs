@@ -15,7 +15,7 @@ pub const MAX_KAYLES_CELLS: usize = 64;
 /// position is the standing pins as bits (bit `i` for cell `i`, from the left).
 ///
 /// ```
-/// use gamesolver::{games::Kayles, Solver};
+/// use gamesolver::{games::Kayles, Solved, Solver};
 ///
 /// // One row of 3 pins: the first player knocks down the middle one and mirrors.
 /// let game = Kayles::new(&[3]).unwrap();
