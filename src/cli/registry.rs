@@ -117,7 +117,8 @@ pub struct Own {
     pub play: fn(&PlayArgs) -> Result<(), Failure>,
     /// Values every move at a position (`analyze`), in the shape every game's analysis has.
     pub analyze: Analyzer,
-    /// A typical VALUE, quick to solve (the page's link to the game).
+    /// A typical VALUE, quick to solve (the page's link to the game; read by `serve` alone).
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     pub example: &'static str,
     /// Solves one position per line of `--batch`'s file, writing a line per position to the
     /// output; `Ok(false)` if some line was refused (each refusal named on stderr).
