@@ -6,7 +6,7 @@
 //! and the analysis page read it. It is registered by one line in `src/cli/games/mod.rs`.
 
 use crate::error::Error;
-use crate::game::{Capabilities, Declares, Game, Score, Step, Turn};
+use crate::game::{Capabilities, Declares, Game, Score, Step, Symmetry, Turn};
 
 /// The most cells a row may have: a position is one 64-bit word, a bit per cell.
 pub const MAX_KAYLES_CELLS: usize = 64;
@@ -127,9 +127,18 @@ impl Game for Kayles {
         -1
     }
 
-    /// Won or lost: a state's search stops at its first winning move.
+    /// Won or lost: a state's search stops at its first winning move; a row and its mirror
+    /// image are stored once.
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().outcome_game()
+        Capabilities::none().outcome_game().symmetry()
+    }
+}
+
+/// A row read from the right is the same game: the representative is the smaller of the two.
+impl Symmetry for Kayles {
+    fn canonical(&self, pins: &u64) -> u64 {
+        let mirrored = pins.reverse_bits() >> (64 - self.cells);
+        (*pins).min(mirrored)
     }
 }
 

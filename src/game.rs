@@ -22,7 +22,7 @@ mod step;
 pub use keys::{CompactKey, Symmetry};
 pub use step::{Player, Score, Step, Turn};
 
-use declaration::{IndexSlot, RangeSlot, TierSlot, Undeclared};
+use declaration::{IndexSlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -313,18 +313,19 @@ pub trait StateAt: DenseIndex {
 /// each capability: `Capabilities::none().value_range().dense_index()`.
 ///
 /// The capability traits are recorded in the type (`R`: [`ValueRange`], `I`: [`DenseIndex`],
-/// `T`: [`Tiered`], each [`Declared`](declaration::Declared) or [`Undeclared`]), so that the
+/// `T`: [`Tiered`], `S`: [`Symmetry`], each [`Declared`](declaration::Declared) or
+/// [`Undeclared`]), so that the
 /// solver runs the engine monomorphized for them; the facts that choose an engine but change no per-state code
 /// (outcome game, may cycle) are plain flags.
-pub struct Capabilities<G: ?Sized, R = Undeclared, I = Undeclared, T = Undeclared> {
+pub struct Capabilities<G: ?Sized, R = Undeclared, I = Undeclared, T = Undeclared, S = Undeclared> {
     outcome_game: bool,
     may_cycle: bool,
-    kinds: Kinds<G, R, I, T>,
+    kinds: Kinds<G, R, I, T, S>,
 }
 
 /// The declared kinds, in the type only (a function type: `Send`, `Sync` and `Copy` whatever
 /// the game).
-type Kinds<G, R, I, T> = PhantomData<fn(&G) -> (R, I, T)>;
+type Kinds<G, R, I, T, S> = PhantomData<fn(&G) -> (R, I, T, S)>;
 
 impl<G: Game> Capabilities<G> {
     /// Nothing declared.
@@ -345,6 +346,8 @@ pub trait Declares<G: Game>: sealed::Sealed {
     type Index: IndexSlot<G>;
     /// [`Declared`](declaration::Declared) if the game declares its [`Tiered`] layering.
     type Tiers: TierSlot<G>;
+    /// [`Declared`](declaration::Declared) if the game declares its [`Symmetry`].
+    type Symmetry: SymmetrySlot<G>;
 
     /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
     fn outcome_game(&self) -> bool;
@@ -353,12 +356,13 @@ pub trait Declares<G: Game>: sealed::Sealed {
     fn may_cycle(&self) -> bool;
 }
 
-impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>> Declares<G>
-    for Capabilities<G, R, I, T>
+impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>, S: SymmetrySlot<G>> Declares<G>
+    for Capabilities<G, R, I, T, S>
 {
     type Range = R;
     type Index = I;
     type Tiers = T;
+    type Symmetry = S;
 
     fn outcome_game(&self) -> bool {
         self.outcome_game
@@ -369,7 +373,7 @@ impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>> Declares<G>
     }
 }
 
-impl<G: ?Sized, R, I, T> sealed::Sealed for Capabilities<G, R, I, T> {}
+impl<G: ?Sized, R, I, T, S> sealed::Sealed for Capabilities<G, R, I, T, S> {}
 
 mod sealed {
     /// Only the crate's declarations are declarations.

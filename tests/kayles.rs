@@ -130,3 +130,80 @@ fn bad_rows_are_refused_by_name() {
         assert!(error.contains(says), "{rows:?}: {error}");
     }
 }
+
+/// Kayles with nothing declared but that it is won or lost: no symmetry.
+struct Unmirrored(Kayles);
+
+impl gamesolver::Game for Unmirrored {
+    type State = u64;
+    type Move = gamesolver::games::Knock;
+    fn start(&self) -> u64 {
+        self.0.start()
+    }
+    fn moves(&self, pins: &u64, moves: &mut Vec<gamesolver::games::Knock>) {
+        self.0.moves(pins, moves)
+    }
+    fn play(&self, pins: &u64, knock: &gamesolver::games::Knock) -> gamesolver::Step<u64> {
+        self.0.play(pins, knock)
+    }
+    fn payoff(&self, pins: &u64) -> gamesolver::Score {
+        self.0.payoff(pins)
+    }
+    fn capabilities(&self) -> impl gamesolver::Declares<Self> {
+        gamesolver::Capabilities::none().outcome_game()
+    }
+}
+
+#[test]
+fn the_declared_mirror_stores_fewer_states_on_every_engine_and_the_plan_says_so() {
+    use gamesolver::{Engine, Game};
+    let game = Kayles::new(&[4, 6, 3]).unwrap();
+    let plain = Unmirrored(game.clone());
+    for engine in [Engine::Exhaustive, Engine::Pruning] {
+        for threads in [1, 2] {
+            let solver = Solver::new(&game).engine(engine).threads(threads);
+            let planned = solver.plan().unwrap();
+            let mut mirrored = solver.solve().unwrap();
+            let mut unmirrored = Solver::new(&plain)
+                .engine(engine)
+                .threads(threads)
+                .solve()
+                .unwrap();
+            assert!(planned.symmetry && mirrored.plan() == planned, "{engine:?}");
+            assert!(!unmirrored.plan().symmetry);
+            assert_eq!(mirrored.value(), unmirrored.value(), "{engine:?} {threads}");
+            // Fewer states stored (the parallel pruning engine's count depends on how its
+            // workers meet, so it is compared on one thread).
+            let (stored, without) = (mirrored.stats().stored, unmirrored.stats().stored);
+            if engine == Engine::Exhaustive || threads == 1 {
+                assert!(
+                    stored < without,
+                    "{engine:?} {threads}: {stored} stored, {without} without the mirror"
+                );
+            }
+            // The answers stay in the row's own terms: the same moves, valued alike.
+            let start = game.start();
+            let mut values: Vec<i64> = mirrored
+                .move_values(&start)
+                .unwrap()
+                .iter()
+                .map(|mv| mv.value)
+                .collect();
+            let mut plain_values: Vec<i64> = unmirrored
+                .move_values(&start)
+                .unwrap()
+                .iter()
+                .map(|mv| mv.value)
+                .collect();
+            values.sort_unstable();
+            plain_values.sort_unstable();
+            assert_eq!(values, plain_values, "{engine:?} {threads}");
+            let line = mirrored.line().unwrap();
+            let mut pins = start;
+            for ply in &line {
+                pins = game.play(&pins, &ply.mv).next;
+            }
+            assert_eq!(pins, 0, "the line knocks every pin down");
+        }
+    }
+}

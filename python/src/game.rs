@@ -307,10 +307,10 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
 
 impl Declared {
     /// `declared` with the flags the game sets (outcome game, may cycle).
-    fn flags<G: Game, R, I, T>(
+    fn flags<G: Game, R, I, T, S>(
         self,
-        declared: Capabilities<G, R, I, T>,
-    ) -> Capabilities<G, R, I, T> {
+        declared: Capabilities<G, R, I, T, S>,
+    ) -> Capabilities<G, R, I, T, S> {
         let declared = if self.outcome_game {
             declared.outcome_game()
         } else {

@@ -3,10 +3,10 @@
 use std::marker::PhantomData;
 
 use super::declaration::{Declared, Ordered, Subsets};
-use super::{Capabilities, DenseIndex, Game, StateAt, Tiered, ValueRange};
+use super::{Capabilities, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
 
-impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
-    fn with<R2, I2, T2>(self) -> Capabilities<G, R2, I2, T2> {
+impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
+    fn with<R2, I2, T2, S2>(self) -> Capabilities<G, R2, I2, T2, S2> {
         Capabilities {
             outcome_game: self.outcome_game,
             may_cycle: self.may_cycle,
@@ -17,7 +17,7 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
     /// moves once one reaches the top of the state's range (a win/lose game stops at its first
     /// winning move), and the pruning engine narrows its windows to it.
-    pub fn value_range(self) -> Capabilities<G, Declared, I, T>
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S>
     where
         G: ValueRange,
     {
@@ -27,7 +27,7 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
     /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
     /// instead of hash tables, and retrograde analysis numbers states by their index.
-    pub fn dense_index(self) -> Capabilities<G, R, Declared, T>
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S>
     where
         G: DenseIndex,
     {
@@ -41,7 +41,7 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// it values every index `state_at` gives, reachable or not. A game that also declares
     /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
     /// dense layout in this order too.
-    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T>
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S>
     where
         G: StateAt,
     {
@@ -58,7 +58,7 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     /// bits' count rising), not only on one. There a move that breaks the declaration is an
     /// error that names it; one thread, sweeping from 0 up, needs only the order (the checker,
     /// [`check_dense`](crate::check::check_dense), reports such a move either way).
-    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T>
+    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S>
     where
         G: StateAt,
     {
@@ -66,9 +66,31 @@ impl<G: Game, R, I, T> Capabilities<G, R, I, T> {
     }
 
     /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
-    pub fn tiers(self) -> Capabilities<G, R, I, Declared>
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S>
     where
         G: Tiered,
+    {
+        self.with()
+    }
+
+    /// Declares the game's [`Symmetry`]: the exhaustive and pruning engines store each class
+    /// of symmetric states once (their tables are asked and told about
+    /// [`canonical`](Symmetry::canonical) states, as [`Canonical`](crate::memo::Canonical)
+    /// does), while lines and move values stay in the position's own terms. The sweep, the
+    /// tier solver and retrograde analysis value every index or state and ignore it.
+    ///
+    /// ```
+    /// use gamesolver::{games::Kayles, Solved, Solver};
+    ///
+    /// // Kayles declares its mirror image: a row and its reverse are stored once.
+    /// let game = Kayles::new(&[5, 6]).unwrap();
+    /// let solved = Solver::new(&game).solve().unwrap();
+    /// assert!(solved.plan().symmetry);
+    /// assert_eq!(solved.value(), 1);
+    /// ```
+    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared>
+    where
+        G: Symmetry,
     {
         self.with()
     }

@@ -1,13 +1,14 @@
 //! What a game declares, as types: the markers [`Capabilities`](super::Capabilities) records
 //! for each capability trait ([`Declared`], [`Undeclared`], [`Ordered`], [`Subsets`]), the slots
-//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`]), and the visitors through which
-//! code generic over games runs differently for each ([`OnRange`], [`OnIndex`], [`OnTiers`]).
+//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`]), and the
+//! visitors through which code generic over games runs differently for each ([`OnRange`],
+//! [`OnIndex`], [`OnTiers`], [`OnSymmetry`]).
 //!
 //! A game never names these: it declares with [`Capabilities`](super::Capabilities)' builder
 //! methods. They are for code that, like [`Solver`](crate::Solver), dispatches on what a game
 //! declared without naming the game.
 
-use super::{Declares, DenseIndex, Game, StateAt, Tiered, ValueRange};
+use super::{Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
 
 /// Marks a capability as declared in [`Capabilities`](super::Capabilities).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -149,6 +150,41 @@ impl<G: Tiered> TierSlot<G> for Declared {
 
 impl<G: Game> TierSlot<G> for Undeclared {
     fn visit<V: OnTiers<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether a game declares its [`Symmetry`], as a type; see [`RangeSlot`].
+pub trait SymmetrySlot<G: Game> {
+    /// Whether it is declared (for plans and reports).
+    const DECLARED: bool;
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnSymmetry<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`Symmetry`] (the
+/// solver's tables then store each class of symmetric states once).
+pub trait OnSymmetry<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its symmetry.
+    fn declared(self) -> Self::Output
+    where
+        G: Symmetry;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: Symmetry> SymmetrySlot<G> for Declared {
+    const DECLARED: bool = true;
+    fn visit<V: OnSymmetry<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> SymmetrySlot<G> for Undeclared {
+    const DECLARED: bool = false;
+    fn visit<V: OnSymmetry<G>>(visitor: V) -> V::Output {
         visitor.undeclared()
     }
 }

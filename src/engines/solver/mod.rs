@@ -15,7 +15,7 @@ use crate::engines::retrograde::Outcome;
 use crate::error::Error;
 use crate::game::{
     Declares, Game, Score,
-    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, TierSlot},
+    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot},
 };
 use crate::{DenseIndex, Tiered, ValueRange};
 
@@ -67,6 +67,9 @@ pub struct Plan {
     pub dense: bool,
     /// Where the search cuts.
     pub cuts: Cuts,
+    /// Whether the tables store each class of symmetric states once (the game declares its
+    /// [`Symmetry`](crate::Symmetry), and the exhaustive or pruning engine runs).
+    pub symmetry: bool,
 }
 
 /// The fewest slots from which a dense index must be backed by the states it holds to be
@@ -115,6 +118,7 @@ struct Facts {
     state_bound: Option<u64>,
     ordered: bool,
     tiers: bool,
+    symmetry: bool,
     outcome_game: bool,
     may_cycle: bool,
 }
@@ -192,6 +196,7 @@ impl Facts {
             state_bound: game.state_bound(),
             ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
             tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
+            symmetry: <D::Symmetry as SymmetrySlot<G>>::DECLARED,
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
         }
@@ -421,6 +426,7 @@ impl<'g, G: Game> Solver<'g, G> {
             },
             dense,
             cuts,
+            symmetry: facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning),
         })
     }
 }

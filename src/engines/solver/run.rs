@@ -24,12 +24,13 @@ use crate::engines::{
 use crate::error::Error;
 use crate::game::{
     Declares, Game,
-    declaration::{IndexSlot, OnIndex, OnTiers, TierSlot},
+    declaration::{IndexSlot, OnIndex, OnSymmetry, OnTiers, SymmetrySlot, TierSlot},
 };
 use crate::memo::{
-    AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
+    AtomicDenseTable, BoundTable, Canonical, ConcurrentBoundTable, ConcurrentMemoTable, DenseTable,
+    HashBoundTable, HashTable, MemoTable, ShardedBoundTable, ShardedTable,
 };
-use crate::{DenseIndex, Tiered, game::StateAt};
+use crate::{DenseIndex, Symmetry, Tiered, game::StateAt};
 
 /// A boxed result, or why there is none.
 type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, Error>;
@@ -84,7 +85,7 @@ where
                 let sweep = plan.engine == Engine::Sweep;
                 with_range_of(declared, Exhaustive::<_, D>(run, sweep, PhantomData))
             }
-            Engine::Pruning => with_range_of(declared, Prune(run)),
+            Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
         }?;
         Ok(Answer {
             inner,
@@ -207,54 +208,110 @@ where
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
         let (run, sweep) = (self.0, self.1);
-        <D::Index as IndexSlot<G>>::visit(Tables { run, range, sweep })
+        <D::Index as IndexSlot<G>>::visit(Tables::<_, _, D> {
+            run,
+            range,
+            sweep,
+            declared: PhantomData,
+        })
     }
 }
 
-/// The pruning engine with the range source the game declares.
-struct Prune<'a, 'g, G>(Run<'a, 'g, G>);
+/// The pruning engine with the range source the game declares, on tables that store each
+/// class of symmetric states once where the game declares its symmetry.
+struct Prune<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
 
-impl<'g, G> RangeJob<G> for Prune<'_, 'g, G>
+impl<'g, G, D> RangeJob<G> for Prune<'_, 'g, G, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
+    D: Declares<G>,
 {
     type Output = Boxed<'g, G>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let Solver { game, limits, .. } = self.0.solver;
+        <D::Symmetry as SymmetrySlot<G>>::visit(Pruned { run: self.0, range })
+    }
+}
+
+/// [`Prune`]'s tables, by the symmetry slot's visit.
+struct Pruned<'a, 'g, G, R> {
+    run: Run<'a, 'g, G>,
+    range: R,
+}
+
+impl<'g, G, R> Pruned<'_, 'g, G, R>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'static,
+{
+    /// The pruning engine on `table()` (one thread) or `shared()` (the pool's).
+    fn on<T, S>(self, table: impl FnOnce() -> T, shared: impl FnOnce() -> S) -> Boxed<'g, G>
+    where
+        T: BoundTable<G> + 'g,
+        S: ConcurrentBoundTable<G> + Send + Sync + 'g,
+    {
+        let Solver { game, limits, .. } = self.run.solver;
         let options = pruning::Options {
             driver: Driver::Auto,
             limits,
-            range,
+            range: self.range,
         };
-        Ok(match self.0.pool {
+        Ok(match self.run.pool {
             Some(pool) => {
-                let table = Arc::new(ShardedBoundTable::new());
-                let pruned = pool.install(|| pruning::par_solve(game, &*table, options))?;
-                Box::new(pruned.with_table(Arc::clone(&table)))
+                let shared = Arc::new(shared());
+                let pruned = pool.install(|| pruning::par_solve(game, &*shared, options))?;
+                Box::new(pruned.with_table(Arc::clone(&shared)))
             }
-            None => Box::new(pruning::solve(game, HashBoundTable::new(), options)?),
+            None => Box::new(pruning::solve(game, table(), options)?),
         })
+    }
+}
+
+impl<'g, G, R> OnSymmetry<G> for Pruned<'_, 'g, G, R>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'static,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Symmetry,
+    {
+        self.on(
+            || Canonical(HashBoundTable::new()),
+            || Canonical(ShardedBoundTable::new()),
+        )
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.on(HashBoundTable::new, ShardedBoundTable::new)
     }
 }
 
 /// The index slot's visit for the exhaustive engine: a flat array by the dense index where it
 /// fits the budget, else a hash table; for an ordered index, when the plan says so, the sweep
 /// over that array.
-struct Tables<'a, 'g, G, R> {
+struct Tables<'a, 'g, G, R, D> {
     run: Run<'a, 'g, G>,
     range: R,
     sweep: bool,
+    declared: PhantomData<D>,
 }
 
-impl<'g, G, R> OnIndex<G> for Tables<'_, 'g, G, R>
+impl<'g, G, R, D> OnIndex<G> for Tables<'_, 'g, G, R, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
     R: RangeSource<G> + 'g,
+    D: Declares<G>,
 {
     type Output = Boxed<'g, G>;
 
@@ -272,17 +329,13 @@ where
         }
         if self.run.pool.is_some() {
             match AtomicDenseTable::try_for_game(game, budget) {
-                Ok(table) => self.shared(Arc::new(table)),
+                Ok(table) => self.shared(table),
                 Err(Error::MemoryBudget { .. }) => self.undeclared(),
                 Err(error) => Err(error),
             }
         } else {
             match DenseTable::try_for_game(game, budget) {
-                Ok(table) => Ok(Box::new(exhaustive::solve(
-                    game,
-                    table,
-                    exhaustive::Options::new().limits(limits).range(self.range),
-                )?)),
+                Ok(table) => self.alone(table),
                 Err(Error::MemoryBudget { .. }) => self.undeclared(),
                 Err(error) => Err(error),
             }
@@ -308,30 +361,53 @@ where
     }
 
     fn undeclared(self) -> Self::Output {
-        let Solver { game, limits, .. } = self.run.solver;
         if self.run.pool.is_some() {
-            self.shared(Arc::new(ShardedTable::new()))
+            self.shared(ShardedTable::new())
         } else {
-            Ok(Box::new(exhaustive::solve(
-                game,
-                HashTable::new(),
-                exhaustive::Options::new().limits(limits).range(self.range),
-            )?))
+            self.alone(HashTable::new())
         }
     }
 }
 
-impl<'g, G, R> Tables<'_, 'g, G, R>
+impl<'g, G, R, D> Tables<'_, 'g, G, R, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
     R: RangeSource<G> + 'g,
+    D: Declares<G>,
 {
+    /// The exhaustive engine on `table`, asked about canonical states where the game declares
+    /// its symmetry.
+    fn alone<T: MemoTable<G> + 'g>(self, table: T) -> Boxed<'g, G> {
+        <D::Symmetry as SymmetrySlot<G>>::visit(Alone {
+            tables: self,
+            table,
+        })
+    }
+
+    /// The parallel exhaustive engine on `table` (canonical, where declared).
+    fn shared<T: ConcurrentMemoTable<G> + Send + 'g>(self, table: T) -> Boxed<'g, G> {
+        <D::Symmetry as SymmetrySlot<G>>::visit(Shared {
+            tables: self,
+            table,
+        })
+    }
+
+    /// The sequential exhaustive engine on `table`.
+    fn solve_on<T: MemoTable<G> + 'g>(self, table: T) -> Boxed<'g, G> {
+        let Solver { game, limits, .. } = self.run.solver;
+        Ok(Box::new(exhaustive::solve(
+            game,
+            table,
+            exhaustive::Options::new().limits(limits).range(self.range),
+        )?))
+    }
+
     /// The parallel exhaustive engine on `table`, which the result then holds.
-    fn shared<T>(self, table: Arc<T>) -> Boxed<'g, G>
+    fn par_solve_on<T>(self, table: Arc<T>) -> Boxed<'g, G>
     where
-        T: crate::memo::ConcurrentMemoTable<G> + Send + 'g,
+        T: ConcurrentMemoTable<G> + Send + 'g,
     {
         let Solver { game, limits, .. } = self.run.solver;
         let range = self.range;
@@ -343,5 +419,63 @@ where
             )
         })?;
         Ok(Box::new(solution.with_table(Arc::clone(&table))))
+    }
+}
+
+/// A table for the sequential exhaustive engine, by the symmetry slot's visit.
+struct Alone<'a, 'g, G, R, D, T> {
+    tables: Tables<'a, 'g, G, R, D>,
+    table: T,
+}
+
+impl<'g, G, R, D, T> OnSymmetry<G> for Alone<'_, 'g, G, R, D, T>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'g,
+    D: Declares<G>,
+    T: MemoTable<G> + 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Symmetry,
+    {
+        self.tables.solve_on(Canonical(self.table))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.tables.solve_on(self.table)
+    }
+}
+
+/// A table for the parallel exhaustive engine, by the symmetry slot's visit.
+struct Shared<'a, 'g, G, R, D, T> {
+    tables: Tables<'a, 'g, G, R, D>,
+    table: T,
+}
+
+impl<'g, G, R, D, T> OnSymmetry<G> for Shared<'_, 'g, G, R, D, T>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'g,
+    D: Declares<G>,
+    T: ConcurrentMemoTable<G> + Send + 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Symmetry,
+    {
+        self.tables.par_solve_on(Arc::new(Canonical(self.table)))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.tables.par_solve_on(Arc::new(self.table))
     }
 }
