@@ -219,6 +219,9 @@ impl Facts {
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
 /// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) where it fits the memory budget and pays ([`Plan::dense`]), else a hash table |
 ///
+/// A declared [`symmetry`](crate::Capabilities::symmetry) makes the exhaustive and pruning
+/// engines' tables store each class of symmetric states once ([`Plan::symmetry`]).
+///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
 /// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
 /// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
