@@ -148,7 +148,8 @@ mod cli {
     use super::{Kayles, Knock};
     use crate::Error;
     use crate::cli::serde_json::{Value, json};
-    use crate::cli::{Bundled, FromValues, Presented};
+    use crate::cli::{Bundled, Entry, Fields, FromValues, Line, Presented};
+    use crate::engines::Ply;
 
     /// Kayles on the command line: `gamesolver kayles 3 4` (rows of 3 and 4 pins).
     pub const GAME: Bundled = Bundled::game::<Kayles>(
@@ -177,6 +178,22 @@ mod cli {
 
         fn move_hint(&self) -> Option<&'static str> {
             Some("the cell of a pin (3), or of two side by side (3-4), from 1 at the left")
+        }
+
+        /// "Alice knocks down pins 3-4"; in JSON `{"player", "move", "pins"}`.
+        fn entries(&self, line: &[Ply<Self>]) -> Line {
+            line.iter()
+                .map(|ply| {
+                    let player = self.player_name(ply.player);
+                    let name = self.move_name(&ply.state, &ply.mv);
+                    let pins = if ply.mv.count == 1 { "pin" } else { "pins" };
+                    Entry {
+                        player,
+                        text: format!("{player} knocks down {pins} {name}"),
+                        fields: Fields::new().with("move", name).with("pins", ply.mv.count),
+                    }
+                })
+                .collect()
         }
 
         /// One row of cells; a click on a pin knocks it down (two pins: from the list).
