@@ -127,18 +127,47 @@ impl Game for Kayles {
         -1
     }
 
-    /// Won or lost: a state's search stops at its first winning move; a row and its mirror
-    /// image are stored once.
+    /// Won or lost: a state's search stops at its first winning move; rows with the same runs
+    /// of pins, in any order, are stored once.
     fn capabilities(&self) -> impl Declares<Self> {
         Capabilities::none().outcome_game().symmetry()
     }
 }
 
-/// A row read from the right is the same game: the representative is the smaller of the two.
+/// A row is the sum of its runs of pins, each a game of its own: only how long the runs are
+/// matters, not their order or the gaps between them. The representative packs the runs from
+/// the left, longest first, one empty cell apart (it fits: the row had at least that gap).
 impl Symmetry for Kayles {
     fn canonical(&self, pins: &u64) -> u64 {
-        let mirrored = pins.reverse_bits() >> (64 - self.cells);
-        (*pins).min(mirrored)
+        let mut runs = [0u8; MAX_KAYLES_CELLS / 2 + 1];
+        let (mut count, mut rest) = (0, *pins);
+        while rest != 0 {
+            let start = rest.trailing_zeros();
+            let length = (rest >> start).trailing_ones();
+            runs[count] = length as u8;
+            count += 1;
+            // Clear the run (a run of 64 pins is the whole word).
+            rest &= if start + length >= 64 {
+                0
+            } else {
+                !0u64 << (start + length)
+            };
+        }
+        let runs = &mut runs[..count];
+        runs.sort_unstable_by(|a, b| b.cmp(a));
+        let mut packed = 0u64;
+        let mut at = 0u32;
+        for &length in runs.iter() {
+            let length = u32::from(length);
+            let ones = if length >= 64 {
+                !0
+            } else {
+                (1u64 << length) - 1
+            };
+            packed |= ones << at;
+            at += length + 1;
+        }
+        packed
     }
 }
 

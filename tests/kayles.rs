@@ -3,7 +3,7 @@
 //! line and its analysis.
 
 use gamesolver::games::Kayles;
-use gamesolver::{Solved, Solver};
+use gamesolver::{Game, Solved, Solver};
 
 /// The Grundy value of a row of `n` pins, by the literal rules: a move knocks down one pin or
 /// two side by side, leaving a row to each side; the mex of the XOR of the two sides.
@@ -72,7 +72,6 @@ fn every_row_is_won_as_sprague_grundy_theory_says() {
 #[cfg(feature = "cli")]
 #[test]
 fn the_analysis_values_every_move_as_theory_says() {
-    use gamesolver::Game;
     let values = grundy(64);
     let mut rng = Rng(99);
     for _ in 0..12 {
@@ -132,9 +131,9 @@ fn bad_rows_are_refused_by_name() {
 }
 
 /// Kayles with nothing declared but that it is won or lost: no symmetry.
-struct Unmirrored(Kayles);
+struct Undeclared(Kayles);
 
-impl gamesolver::Game for Unmirrored {
+impl gamesolver::Game for Undeclared {
     type State = u64;
     type Move = gamesolver::games::Knock;
     fn start(&self) -> u64 {
@@ -155,41 +154,41 @@ impl gamesolver::Game for Unmirrored {
 }
 
 #[test]
-fn the_declared_mirror_stores_fewer_states_on_every_engine_and_the_plan_says_so() {
-    use gamesolver::{Engine, Game};
+fn the_declared_symmetry_stores_fewer_states_on_every_engine_and_the_plan_says_so() {
+    use gamesolver::Engine;
     let game = Kayles::new(&[4, 6, 3]).unwrap();
-    let plain = Unmirrored(game.clone());
+    let plain = Undeclared(game.clone());
     for engine in [Engine::Exhaustive, Engine::Pruning] {
         for threads in [1, 2] {
             let solver = Solver::new(&game).engine(engine).threads(threads);
             let planned = solver.plan().unwrap();
-            let mut mirrored = solver.solve().unwrap();
-            let mut unmirrored = Solver::new(&plain)
+            let mut declared = solver.solve().unwrap();
+            let mut undeclared = Solver::new(&plain)
                 .engine(engine)
                 .threads(threads)
                 .solve()
                 .unwrap();
-            assert!(planned.symmetry && mirrored.plan() == planned, "{engine:?}");
-            assert!(!unmirrored.plan().symmetry);
-            assert_eq!(mirrored.value(), unmirrored.value(), "{engine:?} {threads}");
+            assert!(planned.symmetry && declared.plan() == planned, "{engine:?}");
+            assert!(!undeclared.plan().symmetry);
+            assert_eq!(declared.value(), undeclared.value(), "{engine:?} {threads}");
             // Fewer states stored (the parallel pruning engine's count depends on how its
             // workers meet, so it is compared on one thread).
-            let (stored, without) = (mirrored.stats().stored, unmirrored.stats().stored);
+            let (stored, without) = (declared.stats().stored, undeclared.stats().stored);
             if engine == Engine::Exhaustive || threads == 1 {
                 assert!(
                     stored < without,
-                    "{engine:?} {threads}: {stored} stored, {without} without the mirror"
+                    "{engine:?} {threads}: {stored} stored, {without} without the symmetry"
                 );
             }
             // The answers stay in the row's own terms: the same moves, valued alike.
             let start = game.start();
-            let mut values: Vec<i64> = mirrored
+            let mut values: Vec<i64> = declared
                 .move_values(&start)
                 .unwrap()
                 .iter()
                 .map(|mv| mv.value)
                 .collect();
-            let mut plain_values: Vec<i64> = unmirrored
+            let mut plain_values: Vec<i64> = undeclared
                 .move_values(&start)
                 .unwrap()
                 .iter()
@@ -198,12 +197,40 @@ fn the_declared_mirror_stores_fewer_states_on_every_engine_and_the_plan_says_so(
             values.sort_unstable();
             plain_values.sort_unstable();
             assert_eq!(values, plain_values, "{engine:?} {threads}");
-            let line = mirrored.line().unwrap();
+            let line = declared.line().unwrap();
             let mut pins = start;
             for ply in &line {
                 pins = game.play(&pins, &ply.mv).next;
             }
             assert_eq!(pins, 0, "the line knocks every pin down");
         }
+    }
+}
+
+#[test]
+fn the_representative_keeps_the_runs_and_is_its_own() {
+    use gamesolver::Symmetry;
+    let game = Kayles::new(&[5, 9, 3, 12]).unwrap();
+    let runs = |pins: u64| {
+        let mut lengths = Vec::new();
+        let mut run = 0;
+        for cell in 0..=64 {
+            if cell < 64 && pins >> cell & 1 == 1 {
+                run += 1;
+            } else if run > 0 {
+                lengths.push(run);
+                run = 0;
+            }
+        }
+        lengths.sort_unstable();
+        lengths
+    };
+    let mut rng = Rng(7);
+    for _ in 0..500 {
+        let pins = game.start() & (rng.below(u64::MAX) | rng.below(u64::MAX));
+        let canonical = game.canonical(&pins);
+        assert_eq!(runs(canonical), runs(pins), "{pins:b}");
+        assert_eq!(game.canonical(&canonical), canonical, "{pins:b}");
+        assert!(canonical >> game.cells() == 0, "{pins:b} fits the row");
     }
 }

@@ -82,7 +82,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// ```
     /// use gamesolver::{games::Kayles, Solved, Solver};
     ///
-    /// // Kayles declares its mirror image: a row and its reverse are stored once.
+    /// // Kayles declares that only its runs of pins count: 5, 6 and 6, 5 are stored once.
     /// let game = Kayles::new(&[5, 6]).unwrap();
     /// let solved = Solver::new(&game).solve().unwrap();
     /// assert!(solved.plan().symmetry);
