@@ -8,7 +8,7 @@ mod common;
 
 use std::process::Command;
 
-use common::tic_tac_toe_wins;
+use common::{Rng, tic_tac_toe_wins};
 use serde_json::Value;
 
 /// `gamesolver analyze ARGS --json`: Ok(the object), or Err((exit code, stderr)).
@@ -25,18 +25,6 @@ fn analyze(args: &[&str]) -> Result<Value, (Option<i32>, String)> {
     } else {
         let stderr = String::from_utf8(output.stderr).unwrap();
         Err((output.status.code(), stderr))
-    }
-}
-
-/// A small deterministic generator (xorshift), so that failures repeat.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
     }
 }
 

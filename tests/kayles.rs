@@ -2,6 +2,9 @@
 //! Sprague–Grundy theory computed here from the literal rules, through the library, the command
 //! line and its analysis.
 
+mod common;
+
+use common::Rng;
 use gamesolver::games::Kayles;
 use gamesolver::{Game, Solved, Solver};
 
@@ -23,18 +26,6 @@ fn grundy(most: usize) -> Vec<u32> {
         value[n] = seen.iter().position(|&seen| !seen).unwrap() as u32;
     }
     value
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
 }
 
 #[cfg(feature = "cli")]

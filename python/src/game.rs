@@ -220,8 +220,8 @@ impl Watch {
     }
 
     /// Looks at the process's memory every [`WATCH_NEW`] new states (`new`: this step made
-    /// one) and every [`WATCH_STEPS`] steps: an error past the budget. (Reading it costs
-    /// microseconds: once a step, it would double a cheap game's time.)
+    /// one) and every [`WATCH_STEPS`] steps: an error past the budget. (Reading it at every
+    /// step would slow a cheap game: docs/performance.md, "Figures behind choices".)
     fn step(&self, new: bool) -> PyResult<()> {
         use std::sync::atomic::Ordering::Relaxed;
         let due = (new && self.new.fetch_add(1, Relaxed).is_multiple_of(WATCH_NEW))

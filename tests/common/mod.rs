@@ -102,6 +102,19 @@ fn oracles_agree_with_the_problem_statements() {
     }
 }
 
+/// A small deterministic generator (xorshift), so that a failure repeats with its seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number below `n` (at least 1).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
 /// `n` pseudo-random integers in `low..=high` from SplitMix64 with the given seed: the same on
 /// every run and machine, with no seed crate.
 pub fn random_values(n: usize, seed: u64, low: i64, high: i64) -> Vec<i64> {
