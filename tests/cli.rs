@@ -261,9 +261,14 @@ fn every_solver_and_thread_count_gives_the_same_answer_and_line() {
         let report = json(&all, None);
         assert_eq!(answer(&report), expected, "{args:?}");
         lines.push(report["line"].clone());
-        if args.contains(&"parallel") {
+        // A pool of one thread is the sequential engine, and says so.
+        if args.contains(&"parallel") && !args.contains(&"1") {
             assert_eq!(report["solver"], "parallel");
             assert_eq!(report["table"], "atomic-dense");
+        }
+        if args.contains(&"1") {
+            assert_eq!(report["solver"], "engine");
+            assert_eq!(report["threads"], 1);
         }
         if args.contains(&"5") {
             assert_eq!(report["threads"], 5);

@@ -531,11 +531,17 @@ fn declarations_pick_their_engines() {
         Solver::new(&cycling).solve().unwrap().engine(),
         Engine::Retrograde
     );
+    // A small acyclic outcome game with a dense index: retrograde analysis by default (the
+    // remoteness and the swift line), the exhaustive engine once the index passes
+    // `RETROGRADE_STATES`.
     let everything = Everything(nim());
     assert_eq!(
         Solver::new(&everything).solve().unwrap().engine(),
-        Engine::Exhaustive
+        Engine::Retrograde
     );
+    let large = Everything(Nim::new(vec![150, 150, 150]).unwrap());
+    assert!(large.index_len() as u64 > gamesolver::engines::RETROGRADE_STATES);
+    assert_eq!(Solver::new(&large).plan().unwrap().engine, Engine::Exhaustive);
     // A game that may cycle must be an outcome game for retrograde analysis.
     struct Loop;
     impl Game for Loop {

@@ -172,9 +172,11 @@ pub struct Cli {
     pub input: Option<PathBuf>,
 
     /// The solver: the game's specialised exact solver, the generic negamax engine, the
-    /// parallel engine, the pruning engine (alphabeta), the tier solver, or auto (the fastest
-    /// exact solver for the game and input: alphabeta for Connect Four, tier for Dots and
-    /// Boxes).
+    /// parallel engine, the pruning engine (alphabeta), the tier solver, or auto (the game's
+    /// specialised solver where it has one, else what the library's Solver::plan chooses from
+    /// what the game declares: the tier solver for Dots and Boxes, retrograde analysis for a
+    /// small outcome game, the sweep for an ordered index, else the engine, on --threads where
+    /// the game is not known to be small).
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
@@ -259,7 +261,7 @@ pub struct Cli {
 /// The solvers a user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SolverName {
-    /// The fastest exact solver available for the game and input.
+    /// The game's specialised solver, else the library's `Solver::plan`.
     Auto,
     /// The game's specialised exact solver (Stone Game II in O(n²), Stone Game VIII in O(n));
     /// a game without one uses the engine.

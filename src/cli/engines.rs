@@ -1,21 +1,18 @@
-//! The engines as the command line runs them: which engine and table for a game, within the
-//! budget, and what a run gives the report (value, line, statistics, every move's value).
+//! What an engine run gives the report (value, line, statistics, every move's value), for the
+//! paths that run an engine on a table of their own (`--save`, Connect Four) and for
+//! retrograde analysis's own games (Cat and Mouse).
 
 use std::hash::Hash;
 
-use crate::engines::{exhaustive, retrograde};
-use crate::memo::{
-    AtomicDenseTable, BoundTable, ConcurrentMemoTable, DenseTable, HashTable, MemoTable,
-    ShardedTable,
-};
+use crate::engines::exhaustive;
+use crate::memo::{BoundTable, ConcurrentMemoTable, MemoTable};
 use crate::{
-    DenseIndex, Error, Game, Limits, Score,
+    Error, Game, Limits, Score,
     engines::{
-        MoveValue, Ply, RangeJob, RangeSource, SWIFT_MOVES, Stats,
+        MoveValue, Ply, RangeSource, SWIFT_MOVES, Stats,
         exhaustive::Solution,
         pruning::Pruned,
-        retrograde::{DenseIds, Outcome, Retrograde, StateIds},
-        with_declared_range,
+        retrograde::{Outcome, Retrograde, StateIds},
     },
 };
 
@@ -39,56 +36,6 @@ pub(super) struct EngineRun<G: Game> {
     /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
     /// loser as slowly), so that its length is the remoteness.
     pub(super) swift: bool,
-}
-
-/// The most indices (of the game's dense index) for which `auto` solves an outcome game by
-/// retrograde analysis rather than the engine: it stores every state, with its moves, but gives
-/// the remoteness and the line in which the winner wins as fast, and the loser loses as slowly,
-/// as it can. Past it (or past [`RETROGRADE_BYTES`]) the engine and its cut-offs solve it.
-pub const RETROGRADE_STATES: u64 = 1 << 20;
-
-/// The most memory `auto` lets retrograde analysis of an outcome game take before it leaves the
-/// game to the engine.
-pub const RETROGRADE_BYTES: u64 = 256 << 20;
-
-/// Whether retrograde analysis of `game` would be refused at [`RETROGRADE_BYTES`] anyway, by
-/// a look at the start's moves alone: if every state had as many moves as the start, and each
-/// took no more than four bytes, would they pass the share? (A game like Nim 1,65535, with as
-/// many moves at each state as it has heaps' worth of positions, would be tried and refused
-/// where the engine solves it at once.) A guess that chooses only the solver, never a value.
-pub(super) fn edges_past_share<G: Game + DenseIndex>(game: &G) -> bool {
-    let mut moves = Vec::new();
-    game.moves(&game.start(), &mut moves);
-    (moves.len() as u64)
-        .saturating_mul(game.index_len() as u64)
-        .saturating_mul(4)
-        > RETROGRADE_BYTES
-}
-
-/// An outcome game (Nim, tic-tac-toe) by retrograde analysis: its outcome, remoteness and the
-/// line that wins as fast, and loses as slowly, as it can.
-pub(super) fn outcome_report<G>(
-    cli: &Cli,
-    game: &G,
-    n: usize,
-    limits: Limits,
-) -> Result<Report, Failure>
-where
-    G: Presented + DenseIndex,
-    G::State: Eq + Hash,
-{
-    let ids = DenseIds::try_for_game(game, limits.memory_budget)?;
-    let solved = retrograde::solve(game, ids, retrograde::Options::new().limits(limits))?;
-    let value = solved.outcome().value();
-    let headline = lasting(game.headline(value), solved.remoteness());
-    retrograde_report(
-        cli,
-        (game, n),
-        &solved,
-        1,
-        limits,
-        (game.answer(value), headline),
-    )
 }
 
 /// An outcome game's headline, with how long the game lasts when it is won or lost.
@@ -234,79 +181,6 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         analysis,
         swift: false,
     })
-}
-
-/// Solves with the engine, sequential or parallel, on the best table that fits the budget:
-/// dense when its whole index space fits, else hashed (refused up front if even that would
-/// not fit). It cuts on the game's value ranges where it declares them.
-pub(super) fn engine<G>(game: &G, parallel: bool, limits: Limits) -> Result<EngineRun<G>, Error>
-where
-    G: Presented + DenseIndex + Sync,
-    G::State: Eq + Hash + Send + Sync,
-{
-    with_declared_range(
-        game,
-        EngineJob {
-            game,
-            parallel,
-            limits,
-        },
-    )
-}
-
-/// [`engine`]'s work, with the range source the game declares.
-struct EngineJob<'a, G> {
-    game: &'a G,
-    parallel: bool,
-    limits: Limits,
-}
-
-impl<G> RangeJob<G> for EngineJob<'_, G>
-where
-    G: Presented + DenseIndex + Sync,
-    G::State: Eq + Hash + Send + Sync,
-{
-    type Output = Result<EngineRun<G>, Error>;
-
-    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let EngineJob {
-            game,
-            parallel,
-            limits,
-        } = self;
-        engine_on(game, parallel, limits, range)
-    }
-}
-
-/// [`engine`] cutting on `range`.
-fn engine_on<G, R>(
-    game: &G,
-    parallel: bool,
-    limits: Limits,
-    range: R,
-) -> Result<EngineRun<G>, Error>
-where
-    G: Presented + DenseIndex + Sync,
-    G::State: Eq + Hash + Send + Sync,
-    R: RangeSource<G>,
-{
-    let dense_fits = DenseTable::bytes_for_len(game.index_len()) <= limits.memory_budget;
-    let budget = limits.memory_budget;
-    match (parallel, dense_fits) {
-        (false, true) => sequential(
-            game,
-            DenseTable::try_for_game(game, budget)?,
-            "dense",
-            range,
-            limits,
-        ),
-        (false, false) => sequential(game, HashTable::new(), "hash", range, limits),
-        (true, true) => {
-            let table = AtomicDenseTable::try_for_game(game, budget)?;
-            concurrent(game, &table, "atomic-dense", range, limits)
-        }
-        (true, false) => concurrent(game, &ShardedTable::new(), "sharded", range, limits),
-    }
 }
 
 /// The sequential engine on `table` (named for the report), cutting on `range`.

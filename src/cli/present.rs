@@ -182,7 +182,7 @@ pub struct Work {
 
 /// Whether `game` declares that it is an outcome game (final states won, lost or drawn, no
 /// points on the way: `Capabilities::outcome_game`): then `auto` solves it by retrograde
-/// analysis when it is small enough ([`RETROGRADE_STATES`](super::engines::RETROGRADE_STATES)),
+/// analysis when it is small enough ([`RETROGRADE_STATES`](crate::engines::RETROGRADE_STATES)),
 /// for the remoteness and a line that wins as fast, and loses as slowly, as it can.
 pub fn outcome_game<G: Game>(game: &G) -> bool {
     game.capabilities().outcome_game()

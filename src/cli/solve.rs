@@ -3,24 +3,19 @@
 use std::hash::Hash;
 
 use crate::Solved;
-use crate::engines::{pruning, tiers};
+use crate::engines::tiers;
 use crate::error::Bytes;
-use crate::memo::{HashBoundTable, ShardedBoundTable};
 use crate::{
-    DenseIndex, Engine, Error, Limits, Solver, Tiered,
+    DenseIndex, Engine, Error, Limits, Plan, Solver, Tiered,
     engines::{
         SWIFT_MOVES, Stats,
-        exhaustive::SERIAL_CUTOFF,
         tiers::{KeepTiers, TierSolution},
     },
 };
 
 use super::args::{Cli, SolverName};
-use super::budget::{held, pool, pool_if_parallel, stacks_held, values_and_limits};
-use super::engines::{
-    EngineRun, RETROGRADE_BYTES, RETROGRADE_STATES, edges_past_share, engine, outcome_report,
-    presented, pruned,
-};
+use super::budget::{held, pool_if_parallel, stacks_held, values_and_limits};
+use super::engines::{EngineRun, presented};
 use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
 use super::options::{inapplicable_solver_options, refuse_misplaced_options};
@@ -100,29 +95,46 @@ impl Solve<'_> {
     }
 }
 
-/// Solves `game` through the library's [`Solver`](crate::Solver): the engine `--solver` names
-/// (`auto` and `fast`: the solver's own choice for what the game declares), and presents it.
+/// The engine `--solver` names and the threads it may use: `auto` (and `fast`, for a game
+/// without a specialised solver) leaves the engine to [`Solver::plan`] and offers it
+/// `--threads` (default: every core), which it uses where the game is not known to be small.
+pub(super) fn solver_choice(cli: &Cli) -> (Option<Engine>, usize) {
+    let cores = threads_or_cores(cli);
+    match cli.solver {
+        SolverName::Engine => (Some(Engine::Exhaustive), 1),
+        SolverName::Parallel => (Some(Engine::Exhaustive), cores),
+        SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
+        SolverName::Auto | SolverName::Fast => (None, cores),
+        SolverName::Tier => (Some(Engine::Tiers), cores),
+        SolverName::Distributed => unreachable!("the distributed solver is not one of Solver's"),
+    }
+}
+
+/// The report's names for the solver and table a plan runs.
+pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
+    match (plan.engine, plan.threads, plan.dense) {
+        (Engine::Sweep, _, _) => ("sweep", "dense"),
+        (Engine::Pruning, 1, _) => ("alphabeta", "hash"),
+        (Engine::Pruning, _, _) => ("alphabeta", "sharded"),
+        (Engine::Retrograde, _, true) => ("retrograde", "arrays"),
+        (Engine::Retrograde, _, false) => ("retrograde", "hash"),
+        (Engine::Tiers, _, _) => ("tier", "arrays"),
+        (_, 1, true) => ("engine", "dense"),
+        (_, 1, false) => ("engine", "hash"),
+        (_, _, true) => ("parallel", "atomic-dense"),
+        (_, _, false) => ("parallel", "sharded"),
+    }
+}
+
+/// Solves `game` through the library's [`Solver`](crate::Solver) with the engine and threads
+/// of [`solver_choice`], and presents it.
 fn via_solver<G>(cli: &Cli, game: &G, n: usize, limits: Limits) -> Result<Report, Failure>
 where
     G: Presented + Sync,
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let cores = threads_or_cores(cli);
-    let (engine, threads) = match cli.solver {
-        SolverName::Engine => (Some(Engine::Exhaustive), 1),
-        SolverName::Parallel => (Some(Engine::Exhaustive), cores),
-        SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
-        SolverName::Auto | SolverName::Fast => {
-            let large = game
-                .state_bound()
-                .is_some_and(|bound| bound >= SERIAL_CUTOFF);
-            (None, if large { cores } else { 1 })
-        }
-        SolverName::Tier | SolverName::Distributed => {
-            unreachable!("refused for a game without tiers")
-        }
-    };
+    let (engine, threads) = solver_choice(cli);
     // The worker threads' stacks come out of the budget, as for the bundled games (the
     // solver starts its own pool of them).
     let limits = match threads {
@@ -141,15 +153,9 @@ where
         },
         false => (solved.line()?, false),
     };
-    let (solver, table, threads) = match (solved.engine(), threads) {
-        (Engine::Sweep, _) => ("sweep", "dense", 1),
-        (Engine::Pruning, 1) => ("alphabeta", "hash", 1),
-        (Engine::Pruning, _) => ("alphabeta", "sharded", threads),
-        (Engine::Retrograde, _) => ("retrograde", "hash", threads),
-        (Engine::Tiers, _) => ("tier", "arrays", threads),
-        (_, 1) => ("engine", "hash", 1),
-        _ => ("parallel", "sharded", threads),
-    };
+    let plan = solved.plan();
+    let (solver, table) = names(&plan);
+    let threads = plan.threads;
     let run = EngineRun {
         value: solved.value(),
         line,
@@ -165,7 +171,8 @@ where
     Ok(presented(cli, game, n, run, limits)?)
 }
 
-/// Solves `game` with the engine chosen by `--solver` and presents the result.
+/// Solves `game` with the engine `--solver` names (`auto`: [`Solver::plan`]'s choice) and
+/// presents the result.
 pub(super) fn engine_report<G>(
     cli: &Cli,
     game: &G,
@@ -177,77 +184,8 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let threads = threads_or_cores(cli);
     foresee(cli, game)?;
-    // A game whose index orders it: the library's sweep (the array DP), through `Solver`.
-    if cli.solver == SolverName::Auto
-        && Solver::new(game)
-            .plan()
-            .is_ok_and(|plan| plan.engine == Engine::Sweep)
-    {
-        return via_solver(cli, game, n, limits);
-    }
-    if outcome_game(game)
-        && cli.solver == SolverName::Auto
-        && game.index_len() as u64 <= RETROGRADE_STATES
-        && !edges_past_share(game)
-    {
-        // Within a share of the budget: a game with many moves a state (Nim with a large heap)
-        // is refused there quickly, and the engine, whose cut-offs suit it, solves it instead.
-        let share = Limits {
-            memory_budget: limits.memory_budget.min(RETROGRADE_BYTES),
-            ..limits
-        };
-        match outcome_report(cli, game, n, share) {
-            Err(Failure::Rejected(Error::MemoryBudget { .. })) => {}
-            done => return done,
-        }
-    }
-    let mut limits = limits;
-    if cli.solver == SolverName::AlphaBeta {
-        let threads = cli.threads.map_or(1, usize::from);
-        let pool = pool_if_parallel(threads, &mut limits)?;
-        let options = pruning::Options::new().limits(limits);
-        let run = if let Some(pool) = pool {
-            let table = ShardedBoundTable::new();
-            pool.install(|| {
-                pruned(
-                    pruning::par_solve(game, &table, options)?,
-                    "sharded",
-                    threads,
-                    false,
-                )
-            })?
-        } else {
-            pruned(
-                pruning::solve(game, HashBoundTable::new(), options)?,
-                "hash",
-                1,
-                false,
-            )?
-        };
-        return Ok(presented(cli, game, n, run, limits)?);
-    }
-    let parallel = match cli.solver {
-        SolverName::AlphaBeta | SolverName::Tier | SolverName::Distributed => {
-            unreachable!("handled above")
-        }
-        SolverName::Parallel => true,
-        SolverName::Engine => false,
-        SolverName::Auto | SolverName::Fast => {
-            threads > 1
-                && game
-                    .state_bound()
-                    .is_some_and(|bound| bound >= SERIAL_CUTOFF)
-        }
-    };
-    let run = if parallel {
-        let pool = pool(threads, &mut limits)?;
-        pool.install(|| engine(game, true, limits))?
-    } else {
-        engine(game, false, limits)?
-    };
-    Ok(presented(cli, game, n, run, limits)?)
+    via_solver(cli, game, n, limits)
 }
 
 /// `--threads`, or every core.

@@ -23,4 +23,6 @@ pub mod tiers;
 
 pub(crate) use exhaustive::value_at;
 pub use kernel::{AnyValue, DeclaredRange, MoveValue, OutcomeRange, Ply, RangeSource, Stats};
-pub use solver::{Cuts, RangeJob, SWIFT_MOVES, with_declared_range};
+pub use solver::{
+    Cuts, RETROGRADE_BYTES, RETROGRADE_STATES, RangeJob, SWIFT_MOVES, with_declared_range,
+};

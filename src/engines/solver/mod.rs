@@ -2,22 +2,21 @@
 //! engine and table that suit it; every engine's result answers through [`Solved`].
 
 mod declared;
+mod plan;
 mod run;
 mod solved;
 
 use std::time::Duration;
 
 pub use declared::{RangeJob, with_declared_range};
+use plan::Facts;
+pub use plan::{Cuts, Plan, RETROGRADE_BYTES, RETROGRADE_STATES};
 pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
 use crate::engines::retrograde::Outcome;
 use crate::error::Error;
-use crate::game::{
-    Declares, Game, Score,
-    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot},
-};
-use crate::{DenseIndex, Tiered, ValueRange};
+use crate::game::{Game, Score};
 
 /// The engines [`Solver`] chooses among.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,170 +38,6 @@ pub enum Engine {
     Sweep,
 }
 
-/// How a solve cuts on the values a state can still have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Cuts {
-    /// No cut: every move of every state is searched.
-    None,
-    /// The game's declared [`ValueRange`].
-    Declared,
-    /// −1..1, the values of an outcome game.
-    Outcome,
-}
-
-/// What [`Solver`] will run: its reading of the game's declarations and the builder's options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub struct Plan {
-    /// The engine.
-    pub engine: Engine,
-    /// Threads (1: the sequential engine).
-    pub threads: usize,
-    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables):
-    /// where the array fits the memory budget and pays, that is, the index is small (at most
-    /// 2²⁰ slots) or at most 8 indices per state the game may store
-    /// ([`state_bound`](Game::state_bound)): an index mostly of non-states is a large array to
-    /// zero and miss in, where a hash table holds only the states met.
-    pub dense: bool,
-    /// Where the search cuts.
-    pub cuts: Cuts,
-    /// Whether the tables store each class of symmetric states once (the game declares its
-    /// [`Symmetry`](crate::Symmetry), and the exhaustive or pruning engine runs).
-    pub symmetry: bool,
-}
-
-/// The fewest slots from which a dense index must be backed by the states it holds to be
-/// worth a flat array: smaller arrays (8 MiB of values) are always worth it.
-const SMALL_INDEX: usize = 1 << 20;
-
-/// How many indices per state a flat array may have beyond [`SMALL_INDEX`]: a hash table's
-/// entry takes a few times a slot's 8 bytes, and an array whose slots are mostly not states
-/// is mostly memory to zero and pages to miss.
-const INDICES_PER_STATE: u64 = 8;
-
-/// Whether a flat array of `index_len` values is worth it for a game that may store up to
-/// `state_bound` states (if it knows), within `budget` bytes: it fits, and it is small or its
-/// indices are mostly states. A game with a large index and no [`state_bound`](Game::state_bound)
-/// is solved on a hash table (declare the bound to get the array).
-pub(crate) fn dense_pays(index_len: usize, state_bound: Option<u64>, budget: u64) -> bool {
-    let fits = crate::memo::DenseTable::bytes_for_len(index_len) <= budget;
-    fits && (index_len <= SMALL_INDEX
-        || state_bound
-            .is_some_and(|states| index_len as u64 <= states.saturating_mul(INDICES_PER_STATE)))
-}
-
-/// A visitor that gives the length of the declared index.
-struct IndexLen<'g, G>(&'g G);
-
-impl<G: Game> OnIndex<G> for IndexLen<'_, G> {
-    type Output = Option<usize>;
-    fn declared(self) -> Option<usize>
-    where
-        G: DenseIndex,
-    {
-        Some(self.0.index_len())
-    }
-    fn undeclared(self) -> Option<usize> {
-        None
-    }
-}
-
-/// What a game declares, as plain facts.
-#[derive(Debug, Clone, Copy, Default)]
-struct Facts {
-    range: bool,
-    dense: bool,
-    /// The declared index's length, and the game's bound on its states.
-    index_len: Option<usize>,
-    state_bound: Option<u64>,
-    ordered: bool,
-    tiers: bool,
-    symmetry: bool,
-    outcome_game: bool,
-    may_cycle: bool,
-}
-
-/// A visitor that only tells whether a slot is declared.
-struct IsDeclared;
-
-impl<G: Game> OnRange<G> for IsDeclared {
-    type Output = bool;
-    fn declared(self) -> bool
-    where
-        G: ValueRange,
-    {
-        true
-    }
-    fn undeclared(self) -> bool {
-        false
-    }
-}
-
-impl<G: Game> OnIndex<G> for IsDeclared {
-    type Output = bool;
-    fn declared(self) -> bool
-    where
-        G: DenseIndex,
-    {
-        true
-    }
-    fn undeclared(self) -> bool {
-        false
-    }
-}
-
-/// A visitor that tells whether the index is declared [ordered](crate::Capabilities::ordered_index).
-struct IsOrdered;
-
-impl<G: Game> OnIndex<G> for IsOrdered {
-    type Output = bool;
-    fn declared(self) -> bool
-    where
-        G: DenseIndex,
-    {
-        false
-    }
-    fn undeclared(self) -> bool {
-        false
-    }
-    fn ordered(self) -> bool
-    where
-        G: crate::game::StateAt,
-    {
-        true
-    }
-}
-
-impl<G: Game> OnTiers<G> for IsDeclared {
-    type Output = bool;
-    fn declared(self) -> bool
-    where
-        G: Tiered,
-    {
-        true
-    }
-    fn undeclared(self) -> bool {
-        false
-    }
-}
-
-impl Facts {
-    fn of<G: Game, D: Declares<G>>(game: &G, declared: &D) -> Facts {
-        Facts {
-            range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
-            dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
-            index_len: <D::Index as IndexSlot<G>>::visit(IndexLen(game)),
-            state_bound: game.state_bound(),
-            ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
-            tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
-            symmetry: <D::Symmetry as SymmetrySlot<G>>::DECLARED,
-            outcome_game: declared.outcome_game(),
-            may_cycle: declared.may_cycle(),
-        }
-    }
-}
-
 /// Solves any [`Game`] with the engine and table that suit what the game declares.
 ///
 /// `Solver::new(&game).solve()?` is the way in: the solver reads the game's
@@ -217,6 +52,7 @@ impl Facts {
 /// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index); a [subset index](crate::Capabilities::subset_index) by blocks of the index on every thread) | one flat array per tier, or one by the dense index where it fits |
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
+/// | [`outcome_game`](crate::Capabilities::outcome_game) and a [`dense_index`](crate::Capabilities::dense_index) of at most [`RETROGRADE_STATES`] slots (whose moves, guessed from the start's, fit [`RETROGRADE_BYTES`]) | retrograde analysis on one thread, for the remoteness and the swift line; past [`RETROGRADE_BYTES`] of memory the exhaustive engine instead, and the answer's [`plan`](Answer::plan) says so | states numbered by the dense index |
 /// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) where it fits the memory budget and pays ([`Plan::dense`]), else a hash table |
 ///
 /// A declared [`symmetry`](crate::Capabilities::symmetry) makes the exhaustive and pruning
@@ -230,8 +66,12 @@ impl Facts {
 /// lost one). Which pays is the game's (docs/performance.md has both ways round): time both
 /// on your game.
 ///
-/// One thread unless [`threads`](Solver::threads) says more: two threads pay off on large
-/// games only (docs/performance.md).
+/// One thread unless [`threads`](Solver::threads) says more: more threads pay off on large
+/// games only (docs/performance.md), so an engine the solver chose itself runs on one thread
+/// where the game's [`state_bound`](Game::state_bound) is below
+/// [`SERIAL_CUTOFF`](crate::engines::exhaustive::SERIAL_CUTOFF) (an engine asked for with
+/// [`engine`](Solver::engine) gets the threads asked for). The command line's `auto` is this
+/// plan, offered every core.
 ///
 /// ```
 /// use gamesolver::{games::StoneGameII, Solved, Solver};
@@ -353,84 +193,23 @@ impl<'g, G: Game> Solver<'g, G> {
     /// ```
     /// use gamesolver::{engines::Cuts, games::Nim, Engine, Solver};
     ///
+    /// // A small outcome game: retrograde analysis, on one thread, its states numbered by the
+    /// // dense index (for the remoteness and the swift line).
     /// let game = Nim::new(vec![3, 4, 5])?;
     /// let plan = Solver::new(&game).threads(2).plan()?;
+    /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Retrograde, 1, true));
+    /// // The exhaustive engine when asked, cutting on the declared range.
+    /// let plan = Solver::new(&game).threads(2).engine(Engine::Exhaustive).plan()?;
     /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Exhaustive, 2, true));
     /// assert_eq!(plan.cuts, Cuts::Declared);
+    /// // Past `RETROGRADE_STATES` slots: the exhaustive engine.
+    /// let game = Nim::new(vec![200, 200, 200])?;
+    /// let plan = Solver::new(&game).threads(2).plan()?;
+    /// assert_eq!((plan.engine, plan.threads), (Engine::Exhaustive, 2));
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     pub fn plan(&self) -> Result<Plan, Error> {
         self.plan_for(Facts::of(self.game, &self.game.capabilities()))
-    }
-
-    fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
-        let engine = match self.engine {
-            Some(engine) => engine,
-            None if facts.tiers => Engine::Tiers,
-            None if facts.may_cycle => Engine::Retrograde,
-            None if facts.ordered => Engine::Sweep,
-            None => Engine::Exhaustive,
-        };
-        match engine {
-            Engine::Tiers if !facts.tiers => {
-                return Err(Error::Unsupported(
-                    "the tier solver needs a game that declares its tiers \
-                     (Capabilities::tiers, with an implementation of Tiered)"
-                        .into(),
-                ));
-            }
-            Engine::Retrograde if !facts.outcome_game => {
-                return Err(Error::Unsupported(format!(
-                    "retrograde analysis needs an outcome game (payoffs of +1, 0 or -1 and moves \
-                     that gain nothing), declared with Capabilities::outcome_game{}",
-                    if facts.may_cycle {
-                        "; a game that may cycle is solved only this way"
-                    } else {
-                        ""
-                    }
-                )));
-            }
-            Engine::Sweep if !facts.ordered => {
-                return Err(Error::Unsupported(
-                    "the sweep needs a game whose dense index orders it \
-                     (Capabilities::ordered_index, with an implementation of StateAt)"
-                        .into(),
-                ));
-            }
-            _ => {}
-        }
-        let exhaustive = matches!(engine, Engine::Exhaustive | Engine::Sweep);
-        let cuts = match engine {
-            Engine::Pruning if facts.range => Cuts::Declared,
-            Engine::Pruning if facts.outcome_game => Cuts::Outcome,
-            _ if exhaustive && facts.range => Cuts::Declared,
-            _ if exhaustive && facts.outcome_game => Cuts::Outcome,
-            _ => Cuts::None,
-        };
-        let budget = self.limits.memory_budget;
-        let dense = facts.dense
-            && match engine {
-                // The sweep values every index: the array wherever it fits.
-                Engine::Sweep => facts
-                    .index_len
-                    .is_some_and(|len| crate::memo::DenseTable::bytes_for_len(len) <= budget),
-                Engine::Exhaustive => facts
-                    .index_len
-                    .is_some_and(|len| dense_pays(len, facts.state_bound, budget)),
-                Engine::Retrograde => true,
-                _ => false,
-            };
-        Ok(Plan {
-            engine,
-            threads: if engine == Engine::Sweep {
-                1
-            } else {
-                self.threads
-            },
-            dense,
-            cuts,
-            symmetry: facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning),
-        })
     }
 }
 

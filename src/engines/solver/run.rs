@@ -11,8 +11,9 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::declared::{RangeJob, with_range_of};
+use super::plan::{Facts, RETROGRADE_BYTES};
 use super::solved::{RetroAnswer, Swept};
-use super::{Answer, Engine, Facts, Solved, Solver};
+use super::{Answer, Engine, Plan, Solved, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::engines::pruning::Driver;
 use crate::engines::retrograde::{DenseIds, HashIds};
@@ -45,11 +46,14 @@ where
     /// names.
     ///
     /// ```
-    /// use gamesolver::{games::TicTacToe, Engine, Solved, Solver};
+    /// use gamesolver::{games::{StoneGameIII, TicTacToe}, Engine, Solved, Solver};
     ///
     /// let game = TicTacToe;
     /// let solved = Solver::new(&game).solve()?;
-    /// assert_eq!((solved.value(), solved.engine()), (0, Engine::Exhaustive)); // a draw
+    /// assert_eq!((solved.value(), solved.engine()), (0, Engine::Retrograde)); // a draw
+    /// let game = StoneGameIII::new(vec![1, 2, 3, 7])?;
+    /// let solved = Solver::new(&game).solve()?;
+    /// assert_eq!((solved.value(), solved.engine()), (-1, Engine::Exhaustive)); // Bob by 1
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     pub fn solve(self) -> Result<Answer<'g, G>, Error> {
@@ -60,6 +64,25 @@ where
     fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, Error> {
         let facts = Facts::of(self.game, declared);
         let plan = self.plan_for(facts)?;
+        if self.retrograde_by_default(facts, plan.engine) {
+            // Retrograde analysis chosen by default, within its share of the budget; past it,
+            // the exhaustive engine, and the answer's plan says so.
+            let share = self.limits.memory_budget.min(RETROGRADE_BYTES);
+            match self.memory_limit(share).run_plan(declared, facts, plan) {
+                Err(Error::MemoryBudget { .. }) => {}
+                done => return done,
+            }
+            return self.run_plan(declared, facts, self.after_retrograde(facts)?);
+        }
+        self.run_plan(declared, facts, plan)
+    }
+
+    fn run_plan<D: Declares<G>>(
+        self,
+        declared: &D,
+        facts: Facts,
+        plan: Plan,
+    ) -> Result<Answer<'g, G>, Error> {
         let pool = if plan.threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()

@@ -1,0 +1,309 @@
+//! What [`Solver`] runs for a game: the engine, threads, tables and cuts its declarations
+//! and the builder's options choose ([`Plan`]), the one policy of the library and the command
+//! line.
+
+use super::{Engine, Solver};
+use crate::error::Error;
+use crate::game::{
+    Declares, Game,
+    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot},
+};
+use crate::{DenseIndex, Tiered, ValueRange};
+
+/// How a solve cuts on the values a state can still have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Cuts {
+    /// No cut: every move of every state is searched.
+    None,
+    /// The game's declared [`ValueRange`].
+    Declared,
+    /// −1..1, the values of an outcome game.
+    Outcome,
+}
+
+/// What [`Solver`] will run: its reading of the game's declarations and the builder's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Plan {
+    /// The engine.
+    pub engine: Engine,
+    /// Threads (1: the sequential engine).
+    pub threads: usize,
+    /// Whether values are kept in flat arrays by the game's [`DenseIndex`] (else hash tables):
+    /// where the array fits the memory budget and pays, that is, the index is small (at most
+    /// 2²⁰ slots) or at most 8 indices per state the game may store
+    /// ([`state_bound`](Game::state_bound)): an index mostly of non-states is a large array to
+    /// zero and miss in, where a hash table holds only the states met.
+    pub dense: bool,
+    /// Where the search cuts.
+    pub cuts: Cuts,
+    /// Whether the tables store each class of symmetric states once (the game declares its
+    /// [`Symmetry`](crate::Symmetry), and the exhaustive or pruning engine runs).
+    pub symmetry: bool,
+}
+
+/// The fewest slots from which a dense index must be backed by the states it holds to be
+/// worth a flat array: smaller arrays (8 MiB of values) are always worth it.
+const SMALL_INDEX: usize = 1 << 20;
+
+/// How many indices per state a flat array may have beyond [`SMALL_INDEX`]: a hash table's
+/// entry takes a few times a slot's 8 bytes, and an array whose slots are mostly not states
+/// is mostly memory to zero and pages to miss.
+const INDICES_PER_STATE: u64 = 8;
+
+/// Whether a flat array of `index_len` values is worth it for a game that may store up to
+/// `state_bound` states (if it knows), within `budget` bytes: it fits, and it is small or its
+/// indices are mostly states. A game with a large index and no [`state_bound`](Game::state_bound)
+/// is solved on a hash table (declare the bound to get the array).
+pub(crate) fn dense_pays(index_len: usize, state_bound: Option<u64>, budget: u64) -> bool {
+    let fits = crate::memo::DenseTable::bytes_for_len(index_len) <= budget;
+    fits && (index_len <= SMALL_INDEX
+        || state_bound
+            .is_some_and(|states| index_len as u64 <= states.saturating_mul(INDICES_PER_STATE)))
+}
+
+/// A visitor that gives the length of the declared index.
+struct IndexLen<'g, G>(&'g G);
+
+impl<G: Game> OnIndex<G> for IndexLen<'_, G> {
+    type Output = Option<usize>;
+    fn declared(self) -> Option<usize>
+    where
+        G: DenseIndex,
+    {
+        Some(self.0.index_len())
+    }
+    fn undeclared(self) -> Option<usize> {
+        None
+    }
+}
+
+/// What a game declares, as plain facts.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Facts {
+    range: bool,
+    dense: bool,
+    /// The declared index's length, and the game's bound on its states.
+    index_len: Option<usize>,
+    state_bound: Option<u64>,
+    ordered: bool,
+    tiers: bool,
+    symmetry: bool,
+    pub(super) outcome_game: bool,
+    may_cycle: bool,
+    /// The start's moves, counted for a game that retrograde analysis may solve by default.
+    start_moves: usize,
+}
+
+/// A visitor that only tells whether a slot is declared.
+struct IsDeclared;
+
+impl<G: Game> OnRange<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: ValueRange,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl<G: Game> OnIndex<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+/// A visitor that tells whether the index is declared [ordered](crate::Capabilities::ordered_index).
+struct IsOrdered;
+
+impl<G: Game> OnIndex<G> for IsOrdered {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: DenseIndex,
+    {
+        false
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+    fn ordered(self) -> bool
+    where
+        G: crate::game::StateAt,
+    {
+        true
+    }
+}
+
+impl<G: Game> OnTiers<G> for IsDeclared {
+    type Output = bool;
+    fn declared(self) -> bool
+    where
+        G: Tiered,
+    {
+        true
+    }
+    fn undeclared(self) -> bool {
+        false
+    }
+}
+
+impl Facts {
+    pub(super) fn of<G: Game, D: Declares<G>>(game: &G, declared: &D) -> Facts {
+        Facts {
+            range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
+            dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
+            index_len: <D::Index as IndexSlot<G>>::visit(IndexLen(game)),
+            state_bound: game.state_bound(),
+            ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
+            tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
+            symmetry: <D::Symmetry as SymmetrySlot<G>>::DECLARED,
+            outcome_game: declared.outcome_game(),
+            may_cycle: declared.may_cycle(),
+            start_moves: if declared.outcome_game() {
+                let mut moves = Vec::new();
+                game.moves(&game.start(), &mut moves);
+                moves.len()
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Whether retrograde analysis is the default for this acyclic outcome game: it declares a
+    /// dense index of at most [`RETROGRADE_STATES`] slots, and its moves, guessed from the
+    /// start's (as many at every state, four bytes each), stay within [`RETROGRADE_BYTES`]. A
+    /// game like Nim 1,65535, with as many moves at a state as its index has slots, is left to
+    /// the exhaustive engine, whose cut-offs suit it. A guess that chooses the engine, never a
+    /// value.
+    fn small_outcome_game(&self) -> bool {
+        self.outcome_game
+            && self.index_len.is_some_and(|len| {
+                len as u64 <= RETROGRADE_STATES
+                    && (self.start_moves as u64)
+                        .saturating_mul(len as u64)
+                        .saturating_mul(4)
+                        <= RETROGRADE_BYTES
+            })
+    }
+}
+
+/// The most slots of its dense index for which an acyclic outcome game is solved by
+/// retrograde analysis by default: it stores every state with its moves, and gives the
+/// remoteness and the line in which the winner wins as fast, and the loser loses as slowly,
+/// as it can. Past it the exhaustive engine and its cut-offs solve the game.
+pub const RETROGRADE_STATES: u64 = 1 << 20;
+
+/// The most memory retrograde analysis chosen by default may take (of the budget): past it the
+/// solve starts again on the exhaustive engine, and the result's [`Plan`] says so.
+pub const RETROGRADE_BYTES: u64 = 256 << 20;
+
+impl<G: Game> Solver<'_, G> {
+    pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
+        self.choose(facts, true)
+    }
+
+    /// The plan once retrograde analysis chosen by default has passed [`RETROGRADE_BYTES`]:
+    /// the exhaustive engine.
+    pub(super) fn after_retrograde(&self, facts: Facts) -> Result<Plan, Error> {
+        self.choose(facts, false)
+    }
+
+    /// Whether `engine` is retrograde analysis chosen by default for a small outcome game (not
+    /// asked for, and not the only way, as for a game that may cycle): it runs within
+    /// [`RETROGRADE_BYTES`], and past it the exhaustive engine runs instead.
+    pub(super) fn retrograde_by_default(&self, facts: Facts, engine: Engine) -> bool {
+        self.engine.is_none() && !facts.may_cycle && engine == Engine::Retrograde
+    }
+
+    fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, Error> {
+        let engine = match self.engine {
+            Some(engine) => engine,
+            None if facts.tiers => Engine::Tiers,
+            None if facts.may_cycle => Engine::Retrograde,
+            None if facts.ordered => Engine::Sweep,
+            None if retrograde && facts.small_outcome_game() => Engine::Retrograde,
+            None => Engine::Exhaustive,
+        };
+        match engine {
+            Engine::Tiers if !facts.tiers => {
+                return Err(Error::Unsupported(
+                    "the tier solver needs a game that declares its tiers \
+                     (Capabilities::tiers, with an implementation of Tiered)"
+                        .into(),
+                ));
+            }
+            Engine::Retrograde if !facts.outcome_game => {
+                return Err(Error::Unsupported(format!(
+                    "retrograde analysis needs an outcome game (payoffs of +1, 0 or -1 and moves \
+                     that gain nothing), declared with Capabilities::outcome_game{}",
+                    if facts.may_cycle {
+                        "; a game that may cycle is solved only this way"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+            Engine::Sweep if !facts.ordered => {
+                return Err(Error::Unsupported(
+                    "the sweep needs a game whose dense index orders it \
+                     (Capabilities::ordered_index, with an implementation of StateAt)"
+                        .into(),
+                ));
+            }
+            _ => {}
+        }
+        let exhaustive = matches!(engine, Engine::Exhaustive | Engine::Sweep);
+        let cuts = match engine {
+            Engine::Pruning if facts.range => Cuts::Declared,
+            Engine::Pruning if facts.outcome_game => Cuts::Outcome,
+            _ if exhaustive && facts.range => Cuts::Declared,
+            _ if exhaustive && facts.outcome_game => Cuts::Outcome,
+            _ => Cuts::None,
+        };
+        let budget = self.limits.memory_budget;
+        let dense = facts.dense
+            && match engine {
+                // The sweep values every index: the array wherever it fits.
+                Engine::Sweep => facts
+                    .index_len
+                    .is_some_and(|len| crate::memo::DenseTable::bytes_for_len(len) <= budget),
+                Engine::Exhaustive => facts
+                    .index_len
+                    .is_some_and(|len| dense_pays(len, facts.state_bound, budget)),
+                Engine::Retrograde => true,
+                _ => false,
+            };
+        // The sweep runs on one thread; so do the engines the solver chose itself for a game
+        // it knows to be small (a pool's start costs more than it saves): retrograde analysis
+        // of a small outcome game, and the exhaustive engine below `SERIAL_CUTOFF` states.
+        let small = facts
+            .state_bound
+            .is_some_and(|bound| bound < crate::engines::exhaustive::SERIAL_CUTOFF);
+        let threads = match engine {
+            Engine::Sweep => 1,
+            Engine::Retrograde if self.retrograde_by_default(facts, engine) => 1,
+            Engine::Exhaustive if self.engine.is_none() && small => 1,
+            _ => self.threads,
+        };
+        Ok(Plan {
+            engine,
+            threads,
+            dense,
+            cuts,
+            symmetry: facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning),
+        })
+    }
+}

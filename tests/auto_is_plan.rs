@@ -1,0 +1,191 @@
+//! The command line's `--solver auto` is [`Solver::plan`]: on every bundled game, the engine,
+//! table and threads its report names are what the library's plan says for the same game and
+//! threads, and what the library's solve then ran. The exceptions are named: the two games
+//! with a specialised solver (which `auto` runs before any engine), and the three games solved
+//! their own way (docs/architecture.md says why).
+
+#![cfg(feature = "cli")]
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use gamesolver::games::{
+    DotsAndBoxes, Kayles, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
+};
+use gamesolver::{Engine, Game, Plan, Solved, Solver};
+use serde_json::Value;
+
+/// Threads offered to both: `--threads 2` and `Solver::threads(2)`.
+const THREADS: usize = 2;
+
+fn report(args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+        .args(args)
+        .args(["--threads", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The report's names for what a plan runs (the command line's words for engines and tables).
+fn names(plan: &Plan) -> (&'static str, Option<&'static str>) {
+    match (plan.engine, plan.threads, plan.dense) {
+        (Engine::Sweep, _, _) => ("sweep", Some("dense")),
+        (Engine::Retrograde, _, true) => ("retrograde", Some("arrays")),
+        (Engine::Retrograde, _, false) => ("retrograde", Some("hash")),
+        (Engine::Exhaustive, 1, true) => ("engine", Some("dense")),
+        (Engine::Exhaustive, 1, false) => ("engine", Some("hash")),
+        (Engine::Exhaustive, _, true) => ("parallel", Some("atomic-dense")),
+        (Engine::Exhaustive, _, false) => ("parallel", Some("sharded")),
+        (Engine::Pruning, 1, _) => ("alphabeta", Some("hash")),
+        (Engine::Pruning, _, _) => ("alphabeta", Some("sharded")),
+        // The tier solver's table is named by its values' width.
+        (Engine::Tiers, _, _) => ("tier", None),
+        (engine, ..) => panic!("an engine this test does not know: {engine:?}"),
+    }
+}
+
+/// Checks that `gamesolver ARGS` under `auto` runs what `Solver::plan` says for `game`, that
+/// the library's solve ran that plan, and that both give the same value. Returns the plan.
+fn agrees<G>(args: &[&str], game: &G) -> Plan
+where
+    G: Game + Sync,
+    G::State: Eq + std::hash::Hash + Send + Sync,
+    G::Move: Send,
+{
+    let solver = Solver::new(game).threads(THREADS);
+    let plan = solver.plan().unwrap();
+    let solved = solver.solve().unwrap();
+    assert_eq!(solved.plan(), plan, "{args:?}: the plan is what ran");
+    let report = report(args);
+    let (engine, table) = names(&plan);
+    assert_eq!(report["solver"], engine, "{args:?}: {plan:?}");
+    if let Some(table) = table {
+        assert_eq!(report["table"], table, "{args:?}: {plan:?}");
+    }
+    assert_eq!(report["threads"], plan.threads, "{args:?}: {plan:?}");
+    assert_eq!(report["value"], solved.value(), "{args:?}");
+    plan
+}
+
+#[test]
+fn auto_runs_the_library_plan_on_every_bundled_game() {
+    let mut covered = BTreeSet::new();
+    let mut engines = BTreeSet::new();
+    let mut check = |name: &'static str, plan: Plan| {
+        covered.insert(name);
+        engines.insert(format!("{:?}/{}", plan.engine, plan.threads));
+    };
+
+    check(
+        "stone-game",
+        agrees(
+            &["stone-game", "5,3,4,5"],
+            &StoneGame::new(vec![5, 3, 4, 5]).unwrap(),
+        ),
+    );
+    let plan = agrees(
+        &["stone-game-iii", "1,2,3,7"],
+        &StoneGameIII::new(vec![1, 2, 3, 7]).unwrap(),
+    );
+    assert_eq!(
+        (plan.engine, plan.threads),
+        (Engine::Exhaustive, 1),
+        "small: one thread"
+    );
+    check("stone-game-iii", plan);
+    // Past the serial cut-off, the threads offered.
+    let piles: Vec<i64> = (0..30_000).map(|i| (i * 7919 % 2001) - 1000).collect();
+    let text = piles
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let file = std::env::temp_dir().join(format!("auto-is-plan-{}.txt", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    let plan = agrees(
+        &["stone-game-iii", "--input", file.to_str().unwrap()],
+        &StoneGameIII::new(piles).unwrap(),
+    );
+    let _ = std::fs::remove_file(&file);
+    assert_eq!((plan.engine, plan.threads), (Engine::Exhaustive, THREADS));
+    check("stone-game-iii", plan);
+    check(
+        "stone-game-vii",
+        agrees(
+            &["stone-game-vii", "5,3,1,4,2"],
+            &StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap(),
+        ),
+    );
+    // Outcome games: retrograde analysis where small, else the exhaustive engine.
+    let plan = agrees(&["nim", "3,4,5"], &Nim::new(vec![3, 4, 5]).unwrap());
+    assert_eq!(plan.engine, Engine::Retrograde);
+    check("nim", plan);
+    let plan = agrees(&["nim", "1,65535"], &Nim::new(vec![1, 65_535]).unwrap());
+    assert_eq!(
+        plan.engine,
+        Engine::Exhaustive,
+        "too many moves a state for retrograde"
+    );
+    check("nim", plan);
+    check("tic-tac-toe", agrees(&["tic-tac-toe"], &TicTacToe));
+    check(
+        "kayles",
+        agrees(&["kayles", "3", "4"], &Kayles::new(&[3, 4]).unwrap()),
+    );
+    let plan = agrees(
+        &["dots-and-boxes", "1", "2"],
+        &DotsAndBoxes::new(1, 2).unwrap(),
+    );
+    assert_eq!(plan.engine, Engine::Tiers);
+    check("dots-and-boxes", plan);
+    assert!(
+        engines.len() >= 4,
+        "the test covers the choices: {engines:?}"
+    );
+
+    // The specialised solvers run before any engine: they are exact and faster than the
+    // engine at every size (docs/performance.md), and the library offers them as functions of
+    // their own (`solve_stone_game_ii`, `solve_stone_game_viii`).
+    for (name, values) in [
+        ("stone-game-ii", "2,7,9,4,4"),
+        ("stone-game-viii", "-1,2,-3,4,-5"),
+    ] {
+        assert_eq!(report(&[name, values])["solver"], "fast", "{name}");
+        covered.insert(name);
+    }
+    // Solved their own way (docs/architecture.md): Connect Four by its own pruning search,
+    // Cat and Mouse I and II by retrograde analysis of their graphs.
+    assert_eq!(report(&["connect-four", "4453"])["solver"], "alphabeta");
+    assert_eq!(
+        report(&["cat-and-mouse", "[[1,3],[0],[3],[0,2]]"])["solver"],
+        "retrograde"
+    );
+    let grid = r#"{"grid":["M.C...F"],"catJump":1,"mouseJump":4}"#;
+    assert_eq!(report(&["cat-and-mouse-ii", grid])["solver"], "retrograde");
+    covered.extend(["connect-four", "cat-and-mouse", "cat-and-mouse-ii"]);
+
+    // Every bundled game is covered: the names `--help` lists.
+    let help = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    let listed: BTreeSet<&str> = help
+        .split("Possible values:")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map_while(|line| line.trim().strip_prefix("- "))
+        .map(|entry| entry.split(':').next().unwrap())
+        .collect();
+    assert_eq!(covered.into_iter().collect::<BTreeSet<_>>(), listed);
+}
