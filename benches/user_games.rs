@@ -13,13 +13,17 @@ use std::hash::Hash;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gamesolver::engines::OutcomeRange;
 use gamesolver::engines::exhaustive;
-use gamesolver::memo::{HashTable, ShardedTable};
+use gamesolver::memo::{DenseTable, HashTable, ShardedTable};
 use gamesolver::{
     Capabilities, Declares, DenseIndex, Engine, Game, Score, Solved, Solver, Step, ValueRange,
     game::StateAt,
 };
-use user_games::{CanIWin, EndsGame, PlainFour, SquareTakeaway};
+use user_games::{
+    CanIWin, Domineering, EndsGame, IndexedDomineering, PlainFour, SquareTakeaway,
+    SymmetricDomineering,
+};
 
 fn compare<G>(c: &mut Criterion, name: &str, game: &G, by_hand: impl Fn() -> Score)
 where
@@ -130,6 +134,41 @@ fn user_games(c: &mut Criterion) {
             assert_eq!(solved.unwrap().value(), expected)
         })
     });
+    let ranged = DenseRanged(stones);
+    group.bench_function("Solver, only DenseIndex and ValueRange declared", |b| {
+        b.iter(|| assert_eq!(Solver::new(&ranged).solve().unwrap().value(), expected))
+    });
+    group.finish();
+    domineering(c);
+}
+
+/// Domineering 5×5 as the newcomer wrote it: `Solver` with no declaration but the outcome game,
+/// with a dense index declared (2²⁶ slots; the plan keeps a hash table, since no state bound
+/// says the slots are states), with its mirror images declared, and the exhaustive engine on
+/// the full array that a plan taking the index at its word would run.
+fn domineering(c: &mut Criterion) {
+    let game = Domineering::new(5, 5);
+    let expected = Solver::new(&game).solve().unwrap().value();
+    let mut group = c.benchmark_group("domineering 5x5");
+    group.sample_size(10);
+    let indexed = IndexedDomineering(game);
+    let symmetric = SymmetricDomineering(game);
+    group.bench_function("Solver, no index", |b| {
+        b.iter(|| assert_eq!(Solver::new(&game).solve().unwrap().value(), expected))
+    });
+    group.bench_function("Solver, dense index declared", |b| {
+        b.iter(|| assert_eq!(Solver::new(&indexed).solve().unwrap().value(), expected))
+    });
+    group.bench_function("Solver, symmetry declared", |b| {
+        b.iter(|| assert_eq!(Solver::new(&symmetric).solve().unwrap().value(), expected))
+    });
+    group.bench_function("engine on the full array (DenseTable)", |b| {
+        b.iter(|| {
+            let options = exhaustive::Options::new().range(OutcomeRange);
+            let solved = exhaustive::solve(&indexed, DenseTable::for_game(&indexed), options);
+            assert_eq!(solved.unwrap().value(), expected)
+        })
+    });
     group.finish();
 }
 
@@ -172,6 +211,48 @@ impl DenseIndex for Listed {
 impl StateAt for Listed {
     fn state_at(&self, index: usize) -> Option<u32> {
         self.0.state_at(index)
+    }
+}
+
+/// Stone Game IV as step 5 of docs/adding-a-game.md starts: a dense index and a value range
+/// declared, no order (`Solver` runs the exhaustive engine on the array).
+struct DenseRanged(SquareTakeaway);
+
+impl Game for DenseRanged {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.0.start()
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        self.0.moves(left, moves)
+    }
+    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+        self.0.moves_batch(left, batch, moves)
+    }
+    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+        self.0.play(left, root)
+    }
+    fn payoff(&self, left: &u32) -> Score {
+        self.0.payoff(left)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().dense_index().value_range()
+    }
+}
+
+impl DenseIndex for DenseRanged {
+    fn index_len(&self) -> usize {
+        self.0.index_len()
+    }
+    fn index(&self, left: &u32) -> usize {
+        self.0.index(left)
+    }
+}
+
+impl ValueRange for DenseRanged {
+    fn value_range(&self, _: &u32) -> (Score, Score) {
+        (-1, 1)
     }
 }
 

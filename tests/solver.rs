@@ -541,7 +541,10 @@ fn declarations_pick_their_engines() {
     );
     let large = Everything(Nim::new(vec![150, 150, 150]).unwrap());
     assert!(large.index_len() as u64 > gamesolver::engines::RETROGRADE_STATES);
-    assert_eq!(Solver::new(&large).plan().unwrap().engine, Engine::Exhaustive);
+    assert_eq!(
+        Solver::new(&large).plan().unwrap().engine,
+        Engine::Exhaustive
+    );
     // A game that may cycle must be an outcome game for retrograde analysis.
     struct Loop;
     impl Game for Loop {

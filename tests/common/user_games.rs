@@ -10,7 +10,8 @@ use hashbrown::HashMap;
 
 use gamesolver::memo::FastHashBuilder;
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange, game::StateAt,
+    Capabilities, Declares, DenseIndex, Game, Score, Step, Symmetry, Turn, ValueRange,
+    game::StateAt,
 };
 
 type Memo<K> = HashMap<K, Score, FastHashBuilder>;
@@ -392,5 +393,213 @@ impl DenseIndex for SquareTakeaway {
 impl StateAt for SquareTakeaway {
     fn state_at(&self, index: usize) -> Option<u32> {
         u32::try_from(index).ok()
+    }
+}
+
+/// Domineering on a `rows × columns` board (at most 64 cells): the first player (Vertical)
+/// places a domino on two free cells one above the other, the second (Horizontal) on two free
+/// cells side by side; whoever cannot place one loses. State: the occupied cells (bit
+/// `row * columns + column`) and who is to move (bit 63). `blocked` cells start occupied, so
+/// that random instances are random boards. An outcome game with no declaration but that: the
+/// newcomer's first version.
+#[derive(Debug, Clone, Copy)]
+pub struct Domineering {
+    pub rows: u32,
+    pub columns: u32,
+    pub blocked: u64,
+}
+
+/// Bit 63 of a Domineering state: Horizontal is to move.
+const HORIZONTAL: u64 = 1 << 63;
+
+impl Domineering {
+    /// The empty board.
+    pub fn new(rows: u32, columns: u32) -> Self {
+        assert!(rows * columns <= 62);
+        Domineering {
+            rows,
+            columns,
+            blocked: 0,
+        }
+    }
+
+    fn cell(&self, row: u32, column: u32) -> u64 {
+        1 << (row * self.columns + column)
+    }
+
+    /// The board turned over by `flip` (bit 0: top to bottom, bit 1: left to right); who is to
+    /// move is kept.
+    pub fn flipped(&self, state: u64, flip: u32) -> u64 {
+        let mut image = state & HORIZONTAL;
+        for row in 0..self.rows {
+            for column in 0..self.columns {
+                if state & self.cell(row, column) != 0 {
+                    let row = if flip & 1 != 0 {
+                        self.rows - 1 - row
+                    } else {
+                        row
+                    };
+                    let column = if flip & 2 != 0 {
+                        self.columns - 1 - column
+                    } else {
+                        column
+                    };
+                    image |= self.cell(row, column);
+                }
+            }
+        }
+        image
+    }
+
+    /// The literal rules on a grid of booleans, searched with a memo of whole grids: the
+    /// oracle (1: the side to move wins, −1: it loses).
+    pub fn by_hand(&self) -> Score {
+        fn value(
+            grid: &mut Vec<Vec<bool>>,
+            vertical: bool,
+            memo: &mut std::collections::HashMap<(Vec<Vec<bool>>, bool), Score>,
+        ) -> Score {
+            if let Some(&known) = memo.get(&(grid.clone(), vertical)) {
+                return known;
+            }
+            let (rows, columns) = (grid.len(), grid[0].len());
+            let mut best = -1;
+            for row in 0..rows {
+                for column in 0..columns {
+                    let (other_row, other_column) = if vertical {
+                        (row + 1, column)
+                    } else {
+                        (row, column + 1)
+                    };
+                    if other_row >= rows
+                        || other_column >= columns
+                        || grid[row][column]
+                        || grid[other_row][other_column]
+                    {
+                        continue;
+                    }
+                    grid[row][column] = true;
+                    grid[other_row][other_column] = true;
+                    best = best.max(-value(grid, !vertical, memo));
+                    grid[row][column] = false;
+                    grid[other_row][other_column] = false;
+                }
+            }
+            memo.insert((grid.clone(), vertical), best);
+            best
+        }
+        let mut grid: Vec<Vec<bool>> = (0..self.rows)
+            .map(|row| {
+                (0..self.columns)
+                    .map(|column| self.blocked & self.cell(row, column) != 0)
+                    .collect()
+            })
+            .collect();
+        value(&mut grid, true, &mut Default::default())
+    }
+}
+
+impl Game for Domineering {
+    type State = u64;
+    /// The domino's first cell (top or left).
+    type Move = u8;
+    fn start(&self) -> u64 {
+        self.blocked
+    }
+    fn moves(&self, state: &u64, moves: &mut Vec<u8>) {
+        let horizontal = state & HORIZONTAL != 0;
+        for row in 0..self.rows {
+            for column in 0..self.columns {
+                let other = match horizontal {
+                    false if row + 1 < self.rows => self.cell(row + 1, column),
+                    true if column + 1 < self.columns => self.cell(row, column + 1),
+                    _ => continue,
+                };
+                if state & (self.cell(row, column) | other) == 0 {
+                    moves.push((row * self.columns + column) as u8);
+                }
+            }
+        }
+    }
+    fn play(&self, state: &u64, first: &u8) -> Step<u64> {
+        let cell = 1u64 << first;
+        let other = match state & HORIZONTAL != 0 {
+            false => cell << self.columns,
+            true => cell << 1,
+        };
+        Step {
+            next: (state | cell | other) ^ HORIZONTAL,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+    /// No domino fits: the side to move loses.
+    fn payoff(&self, _: &u64) -> Score {
+        -1
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().outcome_game()
+    }
+}
+
+/// Domineering as the guide's step 5 has the newcomer declare it: a dense index (the occupied
+/// cells and who is to move: 2^(cells + 1) slots, most of them boards no play reaches).
+#[derive(Debug, Clone, Copy)]
+pub struct IndexedDomineering(pub Domineering);
+
+/// Domineering with its symmetry declared: a board and its mirror images (top to bottom, left
+/// to right, and both) have one value, since each keeps a vertical domino vertical.
+#[derive(Debug, Clone, Copy)]
+pub struct SymmetricDomineering(pub Domineering);
+
+macro_rules! domineering_as {
+    ($name:ident, $declared:expr) => {
+        impl Game for $name {
+            type State = u64;
+            type Move = u8;
+            fn start(&self) -> u64 {
+                self.0.start()
+            }
+            fn moves(&self, state: &u64, moves: &mut Vec<u8>) {
+                self.0.moves(state, moves)
+            }
+            fn play(&self, state: &u64, first: &u8) -> Step<u64> {
+                self.0.play(state, first)
+            }
+            fn payoff(&self, state: &u64) -> Score {
+                self.0.payoff(state)
+            }
+            fn capabilities(&self) -> impl Declares<Self> {
+                $declared
+            }
+        }
+    };
+}
+
+domineering_as!(
+    IndexedDomineering,
+    Capabilities::none().dense_index().outcome_game()
+);
+domineering_as!(
+    SymmetricDomineering,
+    Capabilities::none().symmetry().outcome_game()
+);
+
+impl DenseIndex for IndexedDomineering {
+    fn index_len(&self) -> usize {
+        2 << (self.0.rows * self.0.columns)
+    }
+    fn index(&self, state: &u64) -> usize {
+        let cells = state & !HORIZONTAL;
+        (cells << 1 | state >> 63) as usize
+    }
+}
+
+impl Symmetry for SymmetricDomineering {
+    /// The least of the board's four images.
+    fn canonical(&self, state: &u64) -> u64 {
+        (1..4).fold(*state, |least, flip| {
+            least.min(self.0.flipped(*state, flip))
+        })
     }
 }
