@@ -78,22 +78,6 @@ pub enum Error {
     /// A state that the game does not have (asked about by a caller).
     #[error("invalid state: {0}")]
     InvalidState(String),
-    /// A file could not be read.
-    #[error("cannot read {path}: {message}")]
-    Io {
-        /// The path as given ('-' for standard input).
-        path: String,
-        /// The operating system's reason.
-        message: String,
-    },
-    /// A file could not be written.
-    #[error("cannot write {path}: {message}")]
-    Write {
-        /// The path as given.
-        path: String,
-        /// The operating system's reason.
-        message: String,
-    },
     /// The solve would need more memory than its budget allows.
     #[error(
         "{what} needs about {}; use a smaller input or raise the budget",
@@ -139,21 +123,6 @@ pub enum Error {
         limit: std::time::Duration,
         /// How far the search got.
         progress: String,
-    },
-    /// A solve whose known amount of work would take longer than the time limit, refused before
-    /// it starts.
-    #[error(
-        "this solve would take about {}, past the time limit of {}; {advice}",
-        Error::duration_in_words(*estimate),
-        seconds(*limit)
-    )]
-    TooSlow {
-        /// The estimated time.
-        estimate: std::time::Duration,
-        /// The limit.
-        limit: std::time::Duration,
-        /// What to do instead.
-        advice: String,
     },
     /// The search was stopped because another search had already found the value (a parallel
     /// helper); [`par_solve`](crate::engines::exhaustive::par_solve) never returns it.
@@ -221,13 +190,10 @@ impl Error {
             Error::InvalidGame(_) => "invalid-game",
             Error::IllegalMove { .. } => "illegal-move",
             Error::InvalidState(_) => "invalid-state",
-            Error::Io { .. } => "io",
-            Error::Write { .. } => "write",
             Error::MemoryBudget { .. } => "memory-budget",
             Error::Allocation { .. } => "allocation",
             Error::ThreadStart { .. } => "thread-start",
             Error::TimeLimit { .. } => "time-limit",
-            Error::TooSlow { .. } => "too-slow",
             Error::Cancelled => "cancelled",
             Error::Stopped => "stopped",
             Error::ScoreOverflow => "score-overflow",
@@ -309,7 +275,7 @@ impl fmt::Display for Location {
 }
 
 /// A duration in seconds, as typed (`10 s`, `0.5 s`).
-fn seconds(limit: std::time::Duration) -> String {
+pub(crate) fn seconds(limit: std::time::Duration) -> String {
     format!("{} s", limit.as_secs_f64())
 }
 

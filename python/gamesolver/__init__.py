@@ -104,7 +104,7 @@ _INPUT_KINDS = {
     "score-overflow",
 }
 _MEMORY_KINDS = {"memory-budget", "allocation"}
-_TIME_KINDS = {"time-limit", "too-slow"}
+_TIME_KINDS = {"time-limit"}
 _UNSUPPORTED_KINDS = {"unsupported", "unanswerable", "cycle"}
 
 

@@ -8,7 +8,7 @@ use crate::error::Bytes;
 use crate::{Error, Limits, input};
 
 use super::args::{Cli, strip_protection};
-use super::model::Failure;
+use super::model::{CliError, Failure};
 use super::options::refuse_misplaced_options;
 use super::registry::Reads;
 
@@ -54,6 +54,7 @@ pub fn worded(failure: Failure) -> (String, &'static str, u8) {
         Failure::Rejected(error) => (error.to_string(), error.kind(), 1),
         Failure::AtLine(line, error) => (format!("line {line}: {error}"), error.kind(), 1),
         Failure::Advised(error, advice) => (format!("{error} ({advice})"), error.kind(), 1),
+        Failure::Cli(error) => (error.to_string(), error.kind(), 1),
     }
 }
 
@@ -218,17 +219,14 @@ pub(super) fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
 
 /// The bytes of a file, or of standard input for `-`: refused once they pass `budget` (the
 /// buffer's old and new allocations, both live while it grows, are counted).
-pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Error> {
+pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
     let shown = path.display().to_string();
     let named = if shown == "-" {
         "standard input".to_string()
     } else {
         shown.clone()
     };
-    let io_error = |error: std::io::Error| Error::Io {
-        path: named.clone(),
-        message: error.to_string(),
-    };
+    let io_error = |error: std::io::Error| Failure::Cli(CliError::read(named.clone(), error));
     let mut source: Box<dyn Read> = if shown == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -253,7 +251,8 @@ pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Error> {
                     what: format!("the input ({named}: more than {} bytes)", bytes.len()),
                     needed,
                     budget,
-                });
+                }
+                .into());
             }
             bytes
                 .try_reserve_exact(grown - bytes.len())

@@ -253,11 +253,11 @@ where
 }
 
 /// [`finish`], then `then` on the table (which the line may have extended).
-pub(super) fn finish_then<G, T, R>(
+pub(super) fn finish_then<G, T, R, E: From<Error>>(
     mut solution: Solution<'_, G, T, R>,
     (solver, table, threads): (&'static str, &'static str, usize),
-    then: impl FnOnce(&T) -> Result<(), Error>,
-) -> Result<EngineRun<G>, Error>
+    then: impl FnOnce(&T) -> Result<(), E>,
+) -> Result<EngineRun<G>, E>
 where
     G: Presented,
     G::State: Eq + Hash,

@@ -12,6 +12,7 @@ use crate::{
 };
 
 use super::args::{Cli, SolverName};
+use super::model::CliError;
 use super::present::{Presented, Work};
 
 /// Work of the exhaustive engine below which no forecast is made unless a time limit asks for
@@ -30,7 +31,7 @@ const BURST: Duration = Duration::from_millis(25);
 /// Says before a long exhaustive-engine solve starts how long it will take, where the game
 /// knows its work: past the time limit, it is refused at once; over a minute, a warning on
 /// stderr says so.
-pub(super) fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), Error> {
+pub(super) fn foresee<G: Presented>(cli: &Cli, game: &G) -> Result<(), CliError> {
     if cli.solver == SolverName::AlphaBeta {
         return Ok(());
     }
@@ -47,7 +48,7 @@ pub(super) fn foresee_tiers<G: Presented + Tiered>(
     game: &G,
     threads: usize,
     budget: u64,
-) -> Result<(), Error> {
+) -> Result<(), CliError> {
     let (Some(work), Some(sample)) = (game.tier_work(), game.tier_sample()) else {
         return Ok(());
     };
@@ -70,7 +71,7 @@ fn judge(
     work: Work,
     small: u64,
     rate: impl FnOnce() -> f64,
-) -> Result<(), Error> {
+) -> Result<(), CliError> {
     if work.moves < small && cli.time_limit.is_none() {
         return Ok(());
     }
@@ -78,7 +79,7 @@ fn judge(
     let estimate = Duration::from_secs_f64(seconds.min(1e12));
     let faster = work.faster;
     match cli.time_limit {
-        Some(limit) if estimate > limit => Err(Error::TooSlow {
+        Some(limit) if estimate > limit => Err(CliError::TooSlow {
             estimate,
             limit,
             advice: faster.map_or_else(

@@ -24,6 +24,83 @@ impl GameName {
     }
 }
 
+/// The command line's own errors, beside the library's [`Error`]: the files and streams it
+/// reads and writes (keeping the operating system's error as their source), a saved solution
+/// that is not one, and a solve it refuses before it starts as too slow for `--time-limit`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CliError {
+    /// A file or stream could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path as given, or what was read ("standard input", "the terminal").
+        path: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file could be read, but is not what it should be (a saved solution that is
+    /// truncated, of another game, or corrupt): the problem says which.
+    #[error("cannot read {path}: {problem}")]
+    Corrupt {
+        /// The path as given.
+        path: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A file or stream could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The path as given, or what was written ("standard output").
+        path: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A solve whose known amount of work would take longer than `--time-limit`, refused
+    /// before it starts.
+    #[error(
+        "this solve would take about {}, past the time limit of {}; {advice}",
+        Error::duration_in_words(*estimate),
+        crate::error::seconds(*limit)
+    )]
+    TooSlow {
+        /// The estimated time.
+        estimate: std::time::Duration,
+        /// The limit.
+        limit: std::time::Duration,
+        /// What to do instead.
+        advice: String,
+    },
+}
+
+impl CliError {
+    /// Its short, stable name (`--json`'s `"kind"`), as [`Error::kind`] names the library's.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            CliError::Read { .. } | CliError::Corrupt { .. } => "io",
+            CliError::Write { .. } => "write",
+            CliError::TooSlow { .. } => "too-slow",
+        }
+    }
+
+    /// A file or stream that could not be read.
+    pub fn read(path: impl Into<String>, source: std::io::Error) -> Self {
+        CliError::Read {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A file or stream that could not be written.
+    pub fn write(path: impl Into<String>, source: std::io::Error) -> Self {
+        CliError::Write {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
 /// Why the program stops without an answer.
 #[derive(Debug)]
 pub enum Failure {
@@ -31,6 +108,8 @@ pub enum Failure {
     Usage(String),
     /// The input or the solve was rejected (exit code 1).
     Rejected(Error),
+    /// A file, a stream or the time limit stopped the command line (exit code 1).
+    Cli(CliError),
     /// A line of a batch input stopped the batch (exit code 1).
     AtLine(usize, Error),
     /// The solve was rejected, and another solver would do (exit code 1): the error, and what
@@ -41,6 +120,12 @@ pub enum Failure {
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
         Failure::Rejected(error)
+    }
+}
+
+impl From<CliError> for Failure {
+    fn from(error: CliError) -> Self {
+        Failure::Cli(error)
     }
 }
 
@@ -370,5 +455,36 @@ impl CheckSummary {
         self.violations
             .extend(report.violations.iter().map(ToString::to_string));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CliError, Failure};
+    use std::error::Error as _;
+
+    #[test]
+    fn the_command_lines_errors_keep_the_io_error_as_their_source() {
+        let missing = std::fs::File::open("/no/such/dir/file").unwrap_err();
+        let kind = missing.kind();
+        let error = CliError::read("/no/such/dir/file", missing);
+        assert_eq!(error.kind(), "io");
+        let source = error.source().expect("the io::Error is the source");
+        let io = source.downcast_ref::<std::io::Error>().unwrap();
+        assert_eq!(io.kind(), kind);
+        assert!(
+            error
+                .to_string()
+                .starts_with("cannot read /no/such/dir/file: ")
+        );
+        let written = CliError::write("out", std::io::Error::other("disk full"));
+        assert_eq!(
+            (written.kind(), written.to_string().as_str()),
+            ("write", "cannot write out: disk full")
+        );
+        assert!(matches!(
+            Failure::from(written),
+            Failure::Cli(CliError::Write { .. })
+        ));
     }
 }

@@ -20,7 +20,7 @@ use crate::{
 
 use super::args::{PlayArgs, Side, strip_protection};
 use super::budget;
-use super::model::Failure;
+use super::model::{CliError, Failure};
 use super::present::{Presented, outcome_game};
 use super::registry::{self, Done, Play, Task};
 use super::saved;
@@ -157,10 +157,7 @@ fn converse_from<G: Presented>(
     played.map(|_| ()).or_else(|failure| match failure {
         // The person closed the terminal or the pipe: the game simply ends.
         Stop::Io(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Stop::Io(error) => Err(Failure::Rejected(Error::Io {
-            path: "the terminal".into(),
-            message: error.to_string(),
-        })),
+        Stop::Io(error) => Err(Failure::Cli(CliError::read("the terminal", error))),
         Stop::Solve(error) => Err(Failure::Rejected(error)),
     })
 }

@@ -11,14 +11,14 @@ use crate::{Limits, engines::exhaustive};
 
 use crate::memo::DenseTable;
 use crate::{
-    DenseIndex, Error, Score,
+    DenseIndex, Score,
     engines::{RangeJob, RangeSource, with_declared_range},
 };
 
 use super::args::{Cli, SolverName};
 use super::budget::{game_bytes, held};
 use super::engines::{EngineRun, finish_then, presented};
-use super::model::{Failure, GameName, Report};
+use super::model::{CliError, Failure, GameName, Report};
 use super::present::Presented;
 use super::registry::{Done, Saved, Task, with_engine_game};
 
@@ -95,23 +95,25 @@ struct Checked<'p, R> {
 }
 
 impl<R: Read> Checked<'_, R> {
-    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
+    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CliError> {
         let mut bytes = [0; N];
         self.inner.read_exact(&mut bytes).map_err(|error| {
-            let problem = if error.kind() == io::ErrorKind::UnexpectedEof {
-                format!("the file ends in the middle of {what}: it is truncated")
+            if error.kind() == io::ErrorKind::UnexpectedEof {
+                corrupt(
+                    self.path,
+                    format!("the file ends in the middle of {what}: it is truncated"),
+                )
             } else {
-                error.to_string()
-            };
-            io_error(self.path, problem)
+                CliError::read(self.path.display().to_string(), error)
+            }
         })?;
         self.sum.add(&bytes);
         Ok(bytes)
     }
-    fn u64(&mut self, what: &str) -> Result<u64, Error> {
+    fn u64(&mut self, what: &str) -> Result<u64, CliError> {
         self.take::<8>(what).map(u64::from_le_bytes)
     }
-    fn varint(&mut self, what: &str) -> Result<u64, Error> {
+    fn varint(&mut self, what: &str) -> Result<u64, CliError> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.take::<1>(what)?[0];
@@ -120,32 +122,35 @@ impl<R: Read> Checked<'_, R> {
                 return Ok(value);
             }
         }
-        Err(io_error(
+        Err(corrupt(
             self.path,
             format!("a number in {what} is too long: the file is corrupt"),
         ))
     }
 }
 
-fn io_error(path: &Path, message: impl Into<String>) -> Error {
-    Error::Io {
+/// A file that is not the saved solution it should be.
+fn corrupt(path: &Path, problem: impl Into<String>) -> CliError {
+    CliError::Corrupt {
         path: path.display().to_string(),
-        message: message.into(),
+        problem: problem.into(),
     }
 }
 
 /// Writes `table`, solved for `game` with `values`, to `path`: to a temporary file beside it
 /// first, renamed into place once complete, so an interrupted save leaves any older file whole.
-pub fn save(path: &Path, game: GameName, values: &[i64], table: &DenseTable) -> Result<(), Error> {
+pub fn save(
+    path: &Path,
+    game: GameName,
+    values: &[i64],
+    table: &DenseTable,
+) -> Result<(), CliError> {
     let temporary = temporary_beside(path);
     let written =
         write_to(&temporary, game, values, table).and_then(|()| std::fs::rename(&temporary, path));
     written.map_err(|error| {
         let _ = std::fs::remove_file(&temporary);
-        Error::Write {
-            path: path.display().to_string(),
-            message: error.to_string(),
-        }
+        CliError::write(path.display().to_string(), error)
     })
 }
 
@@ -209,14 +214,15 @@ pub fn load<G: DenseIndex>(
     values: &[i64],
     game: &G,
     budget: u64,
-) -> Result<DenseTable, Error> {
-    let file = File::open(path).map_err(|error| io_error(path, error.to_string()))?;
+) -> Result<DenseTable, Failure> {
+    let file =
+        File::open(path).map_err(|error| CliError::read(path.display().to_string(), error))?;
     let mut input = Checked {
         inner: BufReader::with_capacity(1 << 16, file),
         sum: Fnv::new(),
         path,
     };
-    let refuse = |problem: String| io_error(path, problem);
+    let refuse = |problem: String| Failure::Cli(corrupt(path, problem));
     if &input.take::<8>("the header")? != MAGIC {
         return Err(refuse("it is not a saved gamesolver solution".into()));
     }
@@ -306,7 +312,7 @@ pub fn load<G: DenseIndex>(
     let trailing = input
         .inner
         .read(&mut [0])
-        .map_err(|error| refuse(error.to_string()))?;
+        .map_err(|error| CliError::read(path.display().to_string(), error))?;
     if trailing != 0 {
         return Err(refuse(
             "it has bytes after its checksum: the file is corrupt".into(),
@@ -401,7 +407,7 @@ where
     G: Presented + DenseIndex,
     G::State: Eq + Hash,
 {
-    type Output = Result<EngineRun<G>, Error>;
+    type Output = Result<EngineRun<G>, Failure>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
         let solution = exhaustive::solve(
@@ -412,7 +418,7 @@ where
         let (cli, params) = (self.cli, self.params);
         finish_then(solution, ("engine", self.name, 1), |table| {
             match &cli.save {
-                Some(path) => super::saved::save(path, cli.game, params, table),
+                Some(path) => Ok(super::saved::save(path, cli.game, params, table)?),
                 None => Ok(()),
             }
         })

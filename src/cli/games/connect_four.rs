@@ -20,7 +20,7 @@ use serde::Serialize;
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
 use super::super::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
 use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
-use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
+use super::super::model::{Answer, CliError, Entry, Failure, Fields, Line, Report};
 use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
@@ -305,10 +305,7 @@ where
     }
     let game = game::<B>(cli)?;
     let shown = path.display().to_string();
-    let open_error = |error: io::Error| Error::Io {
-        path: shown.clone(),
-        message: error.to_string(),
-    };
+    let open_error = |error: io::Error| CliError::read(shown.clone(), error);
     let input: Box<dyn BufRead> = if shown == "-" {
         Box::new(io::stdin().lock())
     } else {
@@ -455,7 +452,7 @@ fn bounded_lines(mut input: Box<dyn BufRead>) -> impl Iterator<Item = Result<Vec
         let mut line = Vec::new();
         match Read::take(&mut input, MAX_LINE as u64 + 1).read_until(b'\n', &mut line) {
             Ok(0) => None,
-            Err(error) => Some(Err(input_error(error).into())),
+            Err(error) => Some(Err(CliError::read("the batch input", error).into())),
             Ok(_) if line.last() == Some(&b'\n') => {
                 line.pop();
                 Some(Ok(line))
@@ -469,13 +466,6 @@ fn bounded_lines(mut input: Box<dyn BufRead>) -> impl Iterator<Item = Result<Vec
             Ok(_) => Some(Ok(line)),
         }
     })
-}
-
-fn input_error(error: io::Error) -> Error {
-    Error::Io {
-        path: "the batch input".into(),
-        message: error.to_string(),
-    }
 }
 
 /// The position that `moves` give, in the notation the command line chose.
@@ -519,11 +509,7 @@ fn emit(
         Ok(text) => match writeln!(out, "{text}") {
             Ok(()) => Ok(true),
             Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-            Err(error) => Err(Error::Io {
-                path: "standard output".into(),
-                message: error.to_string(),
-            }
-            .into()),
+            Err(error) => Err(CliError::write("standard output", error).into()),
         },
     }
 }
