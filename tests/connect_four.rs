@@ -636,3 +636,77 @@ fn samples_of_c4s_verified_10x6_sets() {
     let game = ConnectFour::wide(10, 6).unwrap();
     assert_eq!(solve_c4_samples(&game, "c4_10x6", 16 << 20), 114);
 }
+
+/// Boards whose keys pass what a fixed bound table's words can hold (more than about 83 bits
+/// of cells and markers: 10×8, 12×7, 16×7): the command line solves them on a bound table
+/// keyed by the whole position. Checked where the literal rules know the value at once: the
+/// side to move has an immediate win, which no line can beat (a win scores more the sooner it
+/// comes).
+#[cfg(feature = "cli")]
+#[test]
+fn boards_past_the_fixed_tables_keys_are_solved_on_a_hash_table() {
+    let mut checked = 0;
+    for (width, height) in [(10usize, 8usize), (12, 7), (16, 7)] {
+        for seed in 0..40u64 {
+            let before = (seed % 5) as usize * 2;
+            let Some(line) = random_line(width, height, before, seed * 31 + width as u64) else {
+                continue;
+            };
+            let mut grid = Grid::new(width, height);
+            let mut columns: Vec<usize> = line
+                .chars()
+                .map(|symbol| symbol.to_digit(36).unwrap() as usize - 1)
+                .collect();
+            // The side to move stacks three in one column while the other plays elsewhere.
+            let picks = random_values(4, seed, 0, width as i64 - 1);
+            let stack = picks[0] as usize;
+            for pick in &picks[1..] {
+                let other = (stack + 1 + *pick as usize % (width - 1)) % width;
+                columns.extend([stack, other]);
+            }
+            let mut legal = true;
+            for &column in &columns {
+                if grid.heights[column] == height || grid.drop_in(column) {
+                    legal = false;
+                    break;
+                }
+            }
+            let stones = columns.len() as Score;
+            let wins_now = (0..width).any(|column| {
+                grid.heights[column] < height && {
+                    let wins = grid.drop_in(column);
+                    grid.undo(column);
+                    wins
+                }
+            });
+            if !legal || !wins_now {
+                continue;
+            }
+            let expected = ((width * height) as Score + 1 - stones) / 2;
+            let position: String = columns
+                .iter()
+                .map(|&column| char::from_digit(column as u32, 36).unwrap())
+                .collect();
+            let output = std::process::Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+                .args(["connect-four", &position, "--columns-from-zero", "--json"])
+                .args([
+                    "--width",
+                    &width.to_string(),
+                    "--height",
+                    &height.to_string(),
+                ])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(
+                output.status.success(),
+                "{width}x{height} {position}: {stderr}"
+            );
+            let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+            assert_eq!(report["value"], expected, "{width}x{height} {position}");
+            assert_eq!(report["table"], "hash", "{width}x{height}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} positions checked");
+}

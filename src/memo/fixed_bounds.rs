@@ -42,6 +42,21 @@ pub struct FixedBoundTable {
 }
 
 impl FixedBoundTable {
+    /// Whether a table of at most `bytes` bytes holds keys of `key_bits` bits: each word keeps
+    /// what its bucket's number does not say of the key, in at most 61 bits, so a key of
+    /// `b` bits needs at least 2^(b − 60) words.
+    ///
+    /// ```
+    /// use gamesolver::memo::FixedBoundTable;
+    ///
+    /// assert!(FixedBoundTable::holds_keys(49, 64 << 20)); // 7×6 Connect Four
+    /// assert!(FixedBoundTable::holds_keys(83, 64 << 20)); // 2^23 words: 61 + 22 bits
+    /// assert!(!FixedBoundTable::holds_keys(90, 64 << 20)); // 10×8: 2^30 words needed
+    /// ```
+    pub fn holds_keys(key_bits: u32, bytes: u64) -> bool {
+        Layout::new(key_bits, bytes / 8).is_ok()
+    }
+
     /// A table of at most `bytes` bytes (the largest power-of-two number of 8-byte words that
     /// fits, at least 16, and no more than `game`'s keys can fill), for `game`'s keys. Refused
     /// if the allocation fails.

@@ -9,12 +9,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::games::{Bitboard, ConnectFour, Drop, Position};
-use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashTable, ShardedTable};
+use crate::memo::{
+    AtomicBoundTable, BoundTable, FixedBoundTable, HashBoundTable, HashTable, ShardedBoundTable,
+    ShardedTable,
+};
+use crate::{CompactKey, Game, Player, engines::Ply};
 use crate::{
     Error, Limits, Score,
     engines::{DeclaredRange, MoveValue, pruning::Pruner},
 };
-use crate::{Game, Player, engines::Ply};
 use serde::Serialize;
 
 use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
@@ -258,13 +261,38 @@ fn alphabeta<B: Bitboard>(
 ) -> Result<EngineRun<ConnectFour<B>>, Failure> {
     let pool = pool_if_parallel(threads, &mut limits)?;
     let options = pruning::Options::new().ranged().limits(limits);
+    let stages = Stages::new(limits);
+    if !FixedBoundTable::holds_keys(game.key_bits(), stages.first_bytes()) {
+        // Keys too long for the fixed table's words (a board of more than about 83 cells and
+        // markers, as 10×8): a bound table keyed by the whole position, which holds any key,
+        // growing with the search within the budget.
+        return Ok(match pool {
+            Some(pool) => {
+                let table = ShardedBoundTable::new();
+                pool.install(|| {
+                    pruned(
+                        pruning::par_solve(game, &table, options)?,
+                        "sharded",
+                        threads,
+                        analyze,
+                    )
+                })?
+            }
+            None => pruned(
+                pruning::solve(game, HashBoundTable::new(), options)?,
+                "hash",
+                1,
+                analyze,
+            )?,
+        });
+    }
     let (mut run, spent) = if let Some(pool) = pool {
-        let (value, table, spent) = growing::par_solve(game, options, &pool, Stages::new(limits))?;
+        let (value, table, spent) = growing::par_solve(game, options, &pool, stages)?;
         let solution = Pruner::new(game, &table, options)?.into_solved(game.start(), value);
         let run = pool.install(|| pruned(solution, "fixed-atomic", threads, analyze))?;
         (run, spent)
     } else {
-        let (solution, spent) = growing::solve(game, options, Stages::new(limits))?;
+        let (solution, spent) = growing::solve(game, options, stages)?;
         (pruned(solution, "fixed", 1, analyze)?, spent)
     };
     run.stats = growing::then(spent, run.stats);

@@ -64,6 +64,11 @@ impl Stages {
         Stages::starting(limits, POSITION_BYTES, POSITION_STAGE)
     }
 
+    /// The first table's bytes.
+    pub(super) fn first_bytes(&self) -> u64 {
+        self.bytes
+    }
+
     /// The stages for a solve under `limits` whose first table has `bytes` and runs for `time`.
     fn starting(limits: Limits, bytes: u64, time: Duration) -> Stages {
         let half = (limits.memory_budget / 2).max(1);
