@@ -115,3 +115,26 @@ fn end_of_input_leaves_the_game_and_errors_before_it_exit_with_a_message() -> Ou
     assert_eq!(exit_code(&p), 0);
     Ok(())
 }
+
+/// (Through pipes, not a terminal: the game ends at the first prompt.)
+#[test]
+fn connect_four_past_the_fixed_tables_keys_is_offered_to_play() {
+    // 12×7: 96 bits of cells and markers, more than a fixed bound table's words hold; the
+    // game starts on a table keyed by the whole position (it was refused before it began).
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gamesolver"));
+    command
+        .args(["play", "connect-four", "010101", "--columns-from-zero"])
+        .args(["--width", "12", "--height", "7"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"q\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stdout.contains("XO.........."), "{stdout}");
+    assert!(stdout.contains("Game left unfinished."), "{stdout}");
+}

@@ -111,12 +111,14 @@ where
     let position = read(cli, &rules, &position_text(cli)?)?;
     let game = rules.starting_at(position);
     let limits = limits(cli);
+    let options = pruning::Options::new().ranged().limits(limits);
+    if !FixedBoundTable::holds_keys(game.key_bits(), table_bytes(limits)) {
+        // Keys past what the fixed table's words hold: a table keyed by the whole position.
+        let mut pruner = Pruner::new(&game, HashBoundTable::new(), options)?;
+        return play::converse(&game, &mut pruner, "connect-four", args.side);
+    }
     let table = FixedBoundTable::for_game(&game, table_bytes(limits))?;
-    let mut pruner = Pruner::new(
-        &game,
-        table,
-        pruning::Options::new().ranged().limits(limits),
-    )?;
+    let mut pruner = Pruner::new(&game, table, options)?;
     play::converse(&game, &mut pruner, "connect-four", args.side)
 }
 
