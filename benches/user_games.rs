@@ -172,41 +172,50 @@ fn domineering(c: &mut Criterion) {
     group.finish();
 }
 
-/// Stone Game IV as declared, but with `Game::for_each_step`'s default: the sweep lists each
-/// state's moves (in the game's batches) and plays them, as a game that does not override it.
-struct Listed(SquareTakeaway);
+/// `$name` wraps Stone Game IV with the declaration `$declared` and the game's own moves,
+/// batches and index, but `Game::for_each_step`'s default (the move list).
+macro_rules! stone_game_iv_as {
+    ($name:ident, $declared:expr) => {
+        struct $name(SquareTakeaway);
 
-impl Game for Listed {
-    type State = u32;
-    type Move = u32;
-    fn start(&self) -> u32 {
-        self.0.start()
-    }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        self.0.moves(left, moves)
-    }
-    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-        self.0.moves_batch(left, batch, moves)
-    }
-    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-        self.0.play(left, root)
-    }
-    fn payoff(&self, left: &u32) -> Score {
-        self.0.payoff(left)
-    }
-    fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().ordered_index().outcome_game()
-    }
+        impl Game for $name {
+            type State = u32;
+            type Move = u32;
+            fn start(&self) -> u32 {
+                self.0.start()
+            }
+            fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+                self.0.moves(left, moves)
+            }
+            fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
+                self.0.moves_batch(left, batch, moves)
+            }
+            fn play(&self, left: &u32, root: &u32) -> Step<u32> {
+                self.0.play(left, root)
+            }
+            fn payoff(&self, left: &u32) -> Score {
+                self.0.payoff(left)
+            }
+            fn capabilities(&self) -> impl Declares<Self> {
+                $declared
+            }
+        }
+
+        impl DenseIndex for $name {
+            fn index_len(&self) -> usize {
+                self.0.index_len()
+            }
+            fn index(&self, left: &u32) -> usize {
+                self.0.index(left)
+            }
+        }
+    };
 }
 
-impl DenseIndex for Listed {
-    fn index_len(&self) -> usize {
-        self.0.index_len()
-    }
-    fn index(&self, left: &u32) -> usize {
-        self.0.index(left)
-    }
-}
+// Stone Game IV as declared, but stepping through the move list: the sweep lists each state's
+// moves (in the game's batches) and plays them, as for a game that does not override
+// `for_each_step`.
+stone_game_iv_as!(Listed, Capabilities::none().ordered_index().outcome_game());
 
 impl StateAt for Listed {
     fn state_at(&self, index: usize) -> Option<u32> {
@@ -214,41 +223,12 @@ impl StateAt for Listed {
     }
 }
 
-/// Stone Game IV as step 5 of docs/adding-a-game.md starts: a dense index and a value range
-/// declared, no order (`Solver` runs the exhaustive engine on the array).
-struct DenseRanged(SquareTakeaway);
-
-impl Game for DenseRanged {
-    type State = u32;
-    type Move = u32;
-    fn start(&self) -> u32 {
-        self.0.start()
-    }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        self.0.moves(left, moves)
-    }
-    fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-        self.0.moves_batch(left, batch, moves)
-    }
-    fn play(&self, left: &u32, root: &u32) -> Step<u32> {
-        self.0.play(left, root)
-    }
-    fn payoff(&self, left: &u32) -> Score {
-        self.0.payoff(left)
-    }
-    fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().dense_index().value_range()
-    }
-}
-
-impl DenseIndex for DenseRanged {
-    fn index_len(&self) -> usize {
-        self.0.index_len()
-    }
-    fn index(&self, left: &u32) -> usize {
-        self.0.index(left)
-    }
-}
+// Stone Game IV as step 5 of docs/adding-a-game.md starts: a dense index and a value range
+// declared, no order (`Solver` runs the exhaustive engine on the array).
+stone_game_iv_as!(
+    DenseRanged,
+    Capabilities::none().dense_index().value_range()
+);
 
 impl ValueRange for DenseRanged {
     fn value_range(&self, _: &u32) -> (Score, Score) {

@@ -21,17 +21,9 @@ use serde_json::Value;
 const THREADS: usize = 2;
 
 fn report(args: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
-        .args(args)
-        .args(["--threads", "2", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    let mut all = args.to_vec();
+    all.extend(["--threads", "2", "--json"]);
+    common::gamesolver_json(&all)
 }
 
 /// The report's names for what a plan runs (the command line's words for engines and tables).

@@ -1,11 +1,11 @@
 //! `Solver` on every bundled game against the command line's `auto` (its `--json`): the same
 //! value, and a line of the same length, on random instances. `auto` runs the games'
-//! specialised solvers, retrograde analysis for small outcome games and the pruning engine for
-//! Connect Four; `Solver` runs what each game declares.
+//! specialised solvers and Connect Four's own search, and otherwise `Solver::plan`'s choice
+//! (tests/auto_is_plan.rs checks that choice game by game).
 
 #![cfg(feature = "cli")]
 
-use std::process::Command;
+mod common;
 
 use gamesolver::games::{
     CatAndMouse, ConnectFour, DotsAndBoxes, Nim, StoneGame, StoneGameII, StoneGameIII,
@@ -18,18 +18,9 @@ use serde_json::Value;
 /// The command line's JSON report of `game` on `values`.
 fn auto(args: &[&str]) -> Value {
     // The options before the values (which may follow `--`).
-    let output = Command::new(env!("CARGO_BIN_EXE_gamesolver"))
-        .arg(args[0])
-        .args(["--json", "--threads", "1"])
-        .args(&args[1..])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    let mut all = vec![args[0], "--json", "--threads", "1"];
+    all.extend(&args[1..]);
+    common::gamesolver_json(&all)
 }
 
 /// `Solver`'s value and line length on `game` equal the report's.

@@ -275,3 +275,18 @@ pub fn connect4_set(file: &str) -> String {
         _ => format!("{}/tests/data/connect4/{file}", env!("CARGO_MANIFEST_DIR")),
     }
 }
+
+/// The one JSON object `gamesolver ARGS` prints, after checking that it succeeded.
+#[cfg(feature = "cli")]
+pub fn gamesolver_json(args: &[&str]) -> serde_json::Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}

@@ -92,8 +92,10 @@ pub(super) struct Facts {
     symmetry: bool,
     pub(super) outcome_game: bool,
     may_cycle: bool,
-    /// The start's moves, counted for a game that retrograde analysis may solve by default.
-    start_moves: usize,
+    /// For an acyclic outcome game whose dense index has at most [`RETROGRADE_STATES`] slots:
+    /// the bytes retrograde analysis's moves would take if every state had as many as the
+    /// start, at four bytes each (a guess that chooses the engine, never a value).
+    retrograde_guess: Option<u64>,
 }
 
 /// A visitor that only tells whether a slot is declared.
@@ -162,7 +164,7 @@ impl<G: Game> OnTiers<G> for IsDeclared {
 
 impl Facts {
     pub(super) fn of<G: Game, D: Declares<G>>(game: &G, declared: &D) -> Facts {
-        Facts {
+        let mut facts = Facts {
             range: <D::Range as RangeSlot<G>>::visit(IsDeclared),
             dense: <D::Index as IndexSlot<G>>::visit(IsDeclared),
             index_len: <D::Index as IndexSlot<G>>::visit(IndexLen(game)),
@@ -172,31 +174,30 @@ impl Facts {
             symmetry: <D::Symmetry as SymmetrySlot<G>>::DECLARED,
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
-            start_moves: if declared.outcome_game() {
-                let mut moves = Vec::new();
-                game.moves(&game.start(), &mut moves);
-                moves.len()
-            } else {
-                0
-            },
+            retrograde_guess: None,
+        };
+        // The start's moves are listed only where they can choose the engine.
+        if let Some(len) = facts.index_len.map(|len| len as u64)
+            && facts.outcome_game
+            && !facts.may_cycle
+            && len <= RETROGRADE_STATES
+        {
+            let mut moves = Vec::new();
+            game.moves(&game.start(), &mut moves);
+            facts.retrograde_guess =
+                Some((moves.len() as u64).saturating_mul(len).saturating_mul(4));
         }
+        facts
     }
 
     /// Whether retrograde analysis is the default for this acyclic outcome game: it declares a
     /// dense index of at most [`RETROGRADE_STATES`] slots, and its moves, guessed from the
-    /// start's (as many at every state, four bytes each), stay within [`RETROGRADE_BYTES`]. A
-    /// game like Nim 1,65535, with as many moves at a state as its index has slots, is left to
-    /// the exhaustive engine, whose cut-offs suit it. A guess that chooses the engine, never a
-    /// value.
+    /// start's, stay within [`RETROGRADE_BYTES`]. A game like Nim 1,65535, with as many moves
+    /// at a state as its index has slots, is left to the exhaustive engine, whose cut-offs suit
+    /// it.
     fn small_outcome_game(&self) -> bool {
-        self.outcome_game
-            && self.index_len.is_some_and(|len| {
-                len as u64 <= RETROGRADE_STATES
-                    && (self.start_moves as u64)
-                        .saturating_mul(len as u64)
-                        .saturating_mul(4)
-                        <= RETROGRADE_BYTES
-            })
+        self.retrograde_guess
+            .is_some_and(|bytes| bytes <= RETROGRADE_BYTES)
     }
 }
 
