@@ -25,6 +25,7 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
         let expected = tiers::solve(&game, tiers::Options::new()).unwrap();
         let (value, stats) = (expected.value(), expected.stats());
         let boards = 1u64 << game.edges();
+        assert!(stats.dense);
         let game = Arc::new(game.clone());
         // Every value on every worker (the default budget holds a byte per board per
         // worker), and by requests (a budget just below a byte per board).
@@ -51,20 +52,28 @@ fn one_process_with_one_to_four_workers_equals_the_tier_solver() {
                 assert_eq!(states, stats.states, "{case}");
                 let moves: u64 = solved.local.iter().map(|w| w.moves).sum();
                 assert_eq!(moves, stats.moves, "{case}");
-                // One worker sends nothing to others; several do.
                 let sent: u64 = solved.local.iter().map(|w| w.remote_bytes()).sum();
-                assert_eq!(
-                    sent == 0,
-                    workers == 1 || game.edges() < 2,
-                    "{case}: {sent}"
-                );
                 if replicated {
-                    // Each worker sends each of its values to every other worker once, a
-                    // byte each, in blocks of at most 4096 with a 16-byte header.
+                    // The workers of one process share one copy of the values: nothing is sent,
+                    // and nothing is asked.
+                    assert_eq!(sent, 0, "{case}");
                     let requests: u64 = solved.local.iter().map(|w| w.remote_requests).sum();
                     assert_eq!(requests, 0, "{case}");
-                    let headers = sent - boards * (workers as u64 - 1);
-                    assert!(headers.is_multiple_of(16), "{case}: {sent}");
+                    // The process's values give the tier solver's line and values.
+                    let solution = solved.into_solution(&*game).unwrap();
+                    assert_eq!(solution.value(), value, "{case}");
+                    assert_eq!(solution.line(), expected.line(), "{case}");
+                    let slots: Vec<_> = solution.slot_values().unwrap().collect();
+                    assert_eq!(slots, expected.slot_values().unwrap().collect::<Vec<_>>());
+                } else {
+                    // By requests, one worker sends nothing to others; several do. Each holds
+                    // only its share: there is no solution to read.
+                    assert_eq!(
+                        sent == 0,
+                        workers == 1 || game.edges() < 2,
+                        "{case}: {sent}"
+                    );
+                    assert!(solved.into_solution(&*game).is_none(), "{case}");
                 }
             }
         }
@@ -141,8 +150,9 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
     let game = DotsAndBoxes::new(2, 3).unwrap();
     let workers = 2;
     let config = distributed::Config::process(workers);
-    // A budget below a byte per board for each worker: requests, not every value everywhere.
-    let limits = Limits::with_memory_budget(1 << 17);
+    // A budget below a byte per board (one copy per process): requests, not every value
+    // everywhere.
+    let limits = Limits::with_memory_budget((1 << 17) - 1);
     let solved = distributed::solve(Arc::new(game.clone()), config, limits).unwrap();
     assert!(solved.local.iter().all(|w| !w.replicated));
     // Brute force over the rules: per worker, the next states its states reach that the other
@@ -197,7 +207,7 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
 }
 
 #[test]
-fn each_worker_is_checked_against_the_budget_before_any_work() {
+fn each_process_is_checked_against_the_budget_before_any_work() {
     let game = Arc::new(DotsAndBoxes::new(3, 4).unwrap());
     let refused = distributed::solve(
         game,
@@ -205,8 +215,8 @@ fn each_worker_is_checked_against_the_budget_before_any_work() {
         Limits::with_memory_budget(1 << 20),
     );
     match refused {
-        // Half of C(31, 15) + C(31, 16) bytes.
-        Err(Error::MemoryBudget { needed, .. }) => assert_eq!(needed, 300_540_195),
+        // Two workers' halves of C(31, 15) + C(31, 16) bytes: the process's share.
+        Err(Error::MemoryBudget { needed, .. }) => assert_eq!(needed, 2 * 300_540_195),
         other => panic!("{other:?}"),
     }
 }
@@ -221,35 +231,22 @@ fn free_ports() -> [u16; 2] {
     listeners.map(|listener| listener.local_addr().unwrap().port())
 }
 
+/// Runs `dots-and-boxes 2 3 --solver distributed --json` as two processes on localhost of
+/// `workers` workers each, with `extra` arguments for process 0: its report, and what process 1
+/// said on stderr.
 #[cfg(feature = "cli")]
-#[test]
-fn two_processes_on_localhost_equal_one_process() {
+fn two_processes(workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
-    let single = Command::new(binary)
-        .args(["dots-and-boxes", "2", "3", "--solver", "tier", "--json"])
-        .output()
-        .unwrap();
-    assert!(single.status.success());
-    let single: serde_json::Value = serde_json::from_slice(&single.stdout).unwrap();
-    // One process, two workers.
-    let threads = Command::new(binary)
-        .args(["dots-and-boxes", "2", "3", "--solver", "distributed"])
-        .args(["--workers", "2", "--json"])
-        .output()
-        .unwrap();
-    assert!(threads.status.success(), "{threads:?}");
-    let threads: serde_json::Value = serde_json::from_slice(&threads.stdout).unwrap();
-    assert_eq!(threads["value"], single["value"]);
-    assert_eq!(threads["threads"], 2);
     let [first, second] = free_ports();
-    let hostfile = std::env::temp_dir().join(format!("gamesolver-hosts-{}", std::process::id()));
+    let hostfile =
+        std::env::temp_dir().join(format!("gamesolver-hosts-{}-{first}", std::process::id()));
     std::fs::write(
         &hostfile,
         format!("127.0.0.1:{first}\n127.0.0.1:{second}\n"),
     )
     .unwrap();
     let hosts = hostfile.to_str().unwrap();
-    let process = |index: &str| {
+    let process = |index: &str, extra: &[&str]| {
         Command::new(binary)
             .args([
                 "dots-and-boxes",
@@ -259,14 +256,16 @@ fn two_processes_on_localhost_equal_one_process() {
                 "distributed",
                 "--json",
             ])
-            .args(["--processes", "2", "--process", index, "--hostfile", hosts])
+            .args(["--workers", workers, "--processes", "2", "--process", index])
+            .args(["--hostfile", hosts])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap()
     };
-    let helper = process("1");
-    let leader = process("0");
+    let helper = process("1", &[]);
+    let leader = process("0", extra);
     let (leader, helper) = (
         leader.wait_with_output().unwrap(),
         helper.wait_with_output().unwrap(),
@@ -277,10 +276,6 @@ fn two_processes_on_localhost_equal_one_process() {
     // Exactly one line on stdout: whatever timely prints goes to stderr.
     let stdout = String::from_utf8(leader.stdout).unwrap();
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(report["value"], single["value"], "{stdout}");
-    assert_eq!(report["solver"], "distributed");
-    assert_eq!(report["threads"], 2);
     // The other process prints nothing on stdout, and what it did on stderr.
     let noise = String::from_utf8(helper.stdout).unwrap();
     assert!(noise.is_empty(), "{noise}");
@@ -289,4 +284,122 @@ fn two_processes_on_localhost_equal_one_process() {
         said.contains("the process with worker 0 prints the answer"),
         "{said}"
     );
+    (serde_json::from_str(&stdout).unwrap(), said)
+}
+
+/// What a process said it sent to the other processes, per level of blocks.
+#[cfg(feature = "cli")]
+fn sent(said: &str) -> &str {
+    let from = said.find(", and sent ").expect(said) + ", and sent ".len();
+    let to = said[from..].find(", in ").expect(said);
+    &said[from..from + to]
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn two_processes_on_localhost_equal_one_process() {
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let single = Command::new(binary)
+        .args(["dots-and-boxes", "2", "3", "--solver", "tier", "--json"])
+        .output()
+        .unwrap();
+    assert!(single.status.success());
+    let single: serde_json::Value = serde_json::from_slice(&single.stdout).unwrap();
+    assert!(!single["line"].as_array().unwrap().is_empty());
+    // One process, two workers: the tier solver's value and line.
+    let threads = Command::new(binary)
+        .args(["dots-and-boxes", "2", "3", "--solver", "distributed"])
+        .args(["--workers", "2", "--json"])
+        .output()
+        .unwrap();
+    assert!(threads.status.success(), "{threads:?}");
+    let threads: serde_json::Value = serde_json::from_slice(&threads.stdout).unwrap();
+    assert_eq!(threads["value"], single["value"]);
+    assert_eq!(threads["line"], single["line"]);
+    assert_eq!(threads["threads"], 2);
+    // Two processes of one worker, and of two: the same value and line, and each process
+    // sends the same bytes whatever its workers (its share of the values, once), level by
+    // level.
+    let (one, said_one) = two_processes("1", &[]);
+    let (two, said_two) = two_processes("2", &[]);
+    for (report, workers) in [(&one, 2), (&two, 4)] {
+        assert_eq!(report["value"], single["value"], "{report}");
+        assert_eq!(report["line"], single["line"], "{report}");
+        assert_eq!(report["solver"], "distributed");
+        assert_eq!(report["threads"], workers);
+    }
+    assert_eq!(sent(&said_one), sent(&said_two), "{said_one}\n{said_two}");
+    assert!(sent(&said_one).contains("(level "), "{said_one}");
+    assert!(!sent(&said_one).starts_with("0 B"), "{said_one}");
+}
+
+/// `--save` from a distributed solve writes the tier solver's values by the dense index, and
+/// `--load` answers from them as from the engine's own saved table.
+#[cfg(feature = "cli")]
+#[test]
+fn a_distributed_solve_saves_what_load_and_analyze_read() {
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(binary).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let directory = std::env::temp_dir();
+    let saved = directory.join(format!("gamesolver-distributed-{}.bin", std::process::id()));
+    let saved = saved.to_str().unwrap();
+    let engine = directory.join(format!("gamesolver-engine-{}.bin", std::process::id()));
+    let engine = engine.to_str().unwrap();
+    let (report, _) = two_processes("1", &["--save", saved]);
+    run(&["dots-and-boxes", "2", "3", "--save", engine, "--json"]);
+    let loaded = run(&["dots-and-boxes", "2", "3", "--load", saved, "--json"]);
+    assert_eq!(loaded["value"], report["value"]);
+    assert_eq!(loaded["line"], report["line"]);
+    assert_eq!(loaded["table"], "loaded");
+    // Every position of the line, analysed from either file: the same moves and values.
+    let mut drawn: Vec<String> = Vec::new();
+    for ply in report["line"].as_array().unwrap() {
+        let name = |end: &str| {
+            let at = &ply[end];
+            format!("{},{}", at[0], at[1])
+        };
+        drawn.push(format!("{}-{}", name("from"), name("to")));
+        let at = drawn.join(" ");
+        let analyse = |file: &str| {
+            run(&[
+                "analyze",
+                "dots-and-boxes",
+                "2",
+                "3",
+                "--load",
+                file,
+                "--at",
+                &at,
+                "--json",
+            ])
+        };
+        assert_eq!(analyse(saved)["moves"], analyse(engine)["moves"], "at {at}");
+    }
+    std::fs::remove_file(saved).ok();
+    std::fs::remove_file(engine).ok();
+    // One worker per process that cannot hold every value: no file, and a message.
+    let refused = Command::new(binary)
+        .args([
+            "dots-and-boxes",
+            "2",
+            "3",
+            "--solver",
+            "distributed",
+            "--workers",
+            "2",
+        ])
+        .args(["--memory-limit", "100000", "--save", saved])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let message = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        message.contains("--save keeps one value per index"),
+        "{message}"
+    );
+    assert!(!std::path::Path::new(saved).exists());
 }

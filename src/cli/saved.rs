@@ -137,17 +137,19 @@ fn corrupt(path: &Path, problem: impl Into<String>) -> CliError {
     }
 }
 
-/// Writes `table`, solved for `game` with `values`, to `path`: to a temporary file beside it
-/// first, renamed into place once complete, so an interrupted save leaves any older file whole.
+/// Writes `slots` (a dense table's values, one per index of the game's dense index: a
+/// [`DenseTable`]'s, or a tier solution's laid out by that index), solved for `game` with
+/// `values`, to `path`: to a temporary file beside it first, renamed into place once complete,
+/// so an interrupted save leaves any older file whole.
 pub fn save(
     path: &Path,
     game: GameName,
     values: &[i64],
-    table: &DenseTable,
+    slots: impl ExactSizeIterator<Item = Option<Score>>,
 ) -> Result<(), CliError> {
     let temporary = temporary_beside(path);
     let written =
-        write_to(&temporary, game, values, table).and_then(|()| std::fs::rename(&temporary, path));
+        write_to(&temporary, game, values, slots).and_then(|()| std::fs::rename(&temporary, path));
     written.map_err(|error| {
         let _ = std::fs::remove_file(&temporary);
         CliError::write(path.display().to_string(), error)
@@ -160,7 +162,12 @@ fn temporary_beside(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn write_to(path: &Path, game: GameName, values: &[i64], table: &DenseTable) -> io::Result<()> {
+fn write_to(
+    path: &Path,
+    game: GameName,
+    values: &[i64],
+    slots: impl ExactSizeIterator<Item = Option<Score>>,
+) -> io::Result<()> {
     let file = File::create(path)?;
     let mut out = Summing {
         inner: BufWriter::with_capacity(1 << 16, file),
@@ -175,11 +182,11 @@ fn write_to(path: &Path, game: GameName, values: &[i64], table: &DenseTable) -> 
     for value in values {
         out.put(&value.to_le_bytes())?;
     }
-    out.put(&(table.slots() as u64).to_le_bytes())?;
+    out.put(&(slots.len() as u64).to_le_bytes())?;
     // Empty slots come in runs and values are small: a run of empties is `0, length`, a value
     // is `zigzag(value) + 1`, both as LEB128 varints.
     let mut empties = 0u64;
-    for slot in table.slot_values() {
+    for slot in slots {
         match slot {
             None => empties += 1,
             Some(value) => {
@@ -418,7 +425,12 @@ where
         let (cli, params) = (self.cli, self.params);
         finish_then(solution, ("engine", self.name, 1), |table| {
             match &cli.save {
-                Some(path) => Ok(super::saved::save(path, cli.game, params, table)?),
+                Some(path) => Ok(super::saved::save(
+                    path,
+                    cli.game,
+                    params,
+                    table.slot_values(),
+                )?),
                 None => Ok(()),
             }
         })

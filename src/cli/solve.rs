@@ -42,7 +42,10 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     };
     let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
-    if cli.save.is_some() || cli.load.is_some() {
+    // A distributed solve saves the values its processes hold (every one, by the dense
+    // index); any other `--save`, and every `--load`, is the engine's dense table.
+    let distributed_save = cli.solver == SolverName::Distributed && cli.load.is_none();
+    if cli.load.is_some() || (cli.save.is_some() && !distributed_save) {
         return saved_report(cli, values, limits);
     }
     let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
@@ -327,14 +330,15 @@ where
 }
 
 /// A game layered into tiers, by the tier solver on timely dataflow, with the workers and
-/// processes of `--workers`, `--processes`, `--process` and `--hostfile`. The process that hosts worker 0 reports the value
-/// (there is no line: each worker holds only its share of the tiers); the others report what
-/// they did on stderr.
+/// processes of `--workers`, `--processes`, `--process` and `--hostfile`. The process that
+/// hosts worker 0 reports the value, and the optimal line where every process held every value
+/// (a dense index that fits the budget), saving them with `--save` (under `params`, the values
+/// the game was made of); the others report what they did on stderr. `n` is the report's.
 #[cfg(feature = "distributed")]
 pub(crate) fn distributed_report<G>(
     cli: &Cli,
     game: G,
-    n: usize,
+    (n, params): (usize, &[i64]),
     limits: Limits,
 ) -> Result<Report, Failure>
 where
@@ -349,43 +353,121 @@ where
     })?;
     let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
     let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
-    let sent: u64 = solved
-        .local
-        .iter()
-        .map(|worker| worker.remote_bytes())
-        .sum();
+    let per_tier = sent_per_tier(&solved.local);
+    let sent: u64 = per_tier.iter().map(|(_, bytes)| bytes).sum();
     let workers: Vec<String> = solved.local.iter().map(|w| w.worker.to_string()).collect();
+    let (every, by_blocks) = solved
+        .local
+        .first()
+        .map_or((false, false), |w| (w.replicated, w.by_blocks));
+    // Every value in every process: a process's workers send only to other processes; by
+    // requests, each worker asks and answers the others, in this process too.
+    let to = if every { "processes" } else { "workers" };
     let did = format!(
         "this process's workers ({} of {}) valued {states} states and {moves} moves, and sent \
-         {} to other workers",
+         {} to other {to} ({})",
         workers.join(", "),
         solved.workers,
-        Bytes(sent)
+        Bytes(sent),
+        rounds_sent(&per_tier, by_blocks)
     );
+    let (workers, tiers, elapsed) = (solved.workers, solved.tiers, solved.elapsed);
     let Some(value) = solved.value else {
         return Ok(Report {
             helper: Some(format!(
                 "{did}, in {:.3} s; the process with worker 0 prints the answer",
-                solved.elapsed.as_secs_f64()
+                elapsed.as_secs_f64()
             )),
             ..distributed_shell(cli, &*game, n, 0)
         });
     };
     let mut report = distributed_shell(cli, &*game, n, value);
-    report.threads = solved.workers;
+    report.threads = workers;
     report.stats = Stats {
         stored: states as usize,
         expanded: moves,
-        max_depth: solved.tiers,
-        elapsed: solved.elapsed,
+        max_depth: tiers,
+        elapsed,
         ..Stats::default()
     };
-    report.notes.push(format!(
-        "Solved by {} timely workers, each holding its share of the tiers: no line of play. Of \
-         them, {did}.",
-        solved.workers
-    ));
+    let solution = solved.into_solution(&*game);
+    match &solution {
+        Some(solution) => {
+            let line = solution.line().unwrap_or_default();
+            let plies = line.len() as u64;
+            held(
+                limits,
+                solution
+                    .stats()
+                    .peak_bytes
+                    .saturating_add(plies.saturating_mul(G::ENTRY_BYTES)),
+                || format!("the tier solution and its optimal line of {plies} moves in words"),
+            )?;
+            report.line = game.entries(&line);
+            report.withheld = false;
+            report.notes.push(format!(
+                "Solved by {workers} timely workers, every process holding every value. Of \
+                 them, {did}."
+            ));
+        }
+        None => report.notes.push(format!(
+            "Solved by {workers} timely workers, each holding its share of the tiers{}: no line \
+             of play. Of them, {did}.",
+            if every {
+                ""
+            } else {
+                " (not every value fits one process's budget)"
+            }
+        )),
+    }
+    if let Some(path) = &cli.save {
+        let slots = solution
+            .as_ref()
+            .and_then(|solution| solution.slot_values());
+        let Some(slots) = slots else {
+            return Err(Failure::Usage(format!(
+                "--save keeps one value per index of the game's dense index, and this \
+                 distributed solve held each value on one worker only (a dense index whose \
+                 values fit --memory-limit is needed); nothing was written to {}",
+                path.display()
+            )));
+        };
+        super::saved::save(path, cli.game, params, slots)?;
+    }
     Ok(report)
+}
+
+/// The bytes this process's workers sent to other processes, per tier (per level of blocks,
+/// for a solve by blocks), in the order solved.
+#[cfg(feature = "distributed")]
+fn sent_per_tier(local: &[crate::engines::tiers::distributed::WorkerStats]) -> Vec<(usize, u64)> {
+    let mut per_tier: Vec<(usize, u64)> = Vec::new();
+    for worker in local {
+        for (place, &(tier, bytes)) in worker.bytes_per_tier.iter().enumerate() {
+            match per_tier.get_mut(place) {
+                Some(entry) => entry.1 += bytes,
+                None => per_tier.push((tier, bytes)),
+            }
+        }
+    }
+    per_tier
+}
+
+/// Bytes per tier in words: `tier 30: 1.0 MiB, tier 29: …`, the tiers that sent nothing left
+/// out.
+#[cfg(feature = "distributed")]
+fn rounds_sent(per_tier: &[(usize, u64)], by_blocks: bool) -> String {
+    let round = if by_blocks { "level" } else { "tier" };
+    let sent: Vec<String> = per_tier
+        .iter()
+        .filter(|(_, bytes)| *bytes > 0)
+        .map(|(tier, bytes)| format!("{round} {tier}: {}", Bytes(*bytes)))
+        .collect();
+    if sent.is_empty() {
+        "nothing to send".to_string()
+    } else {
+        sent.join(", ")
+    }
 }
 
 /// A distributed solve's report before its figures.
@@ -412,7 +494,12 @@ fn distributed_shell<G: Presented>(cli: &Cli, game: &G, n: usize, value: crate::
 
 /// `--solver distributed` in a build without the `distributed` feature.
 #[cfg(not(feature = "distributed"))]
-pub(crate) fn distributed_report<G>(_: &Cli, _: G, _: usize, _: Limits) -> Result<Report, Failure> {
+pub(crate) fn distributed_report<G>(
+    _: &Cli,
+    _: G,
+    _: (usize, &[i64]),
+    _: Limits,
+) -> Result<Report, Failure> {
     Err(Failure::Usage(
         "--solver distributed needs a build with the distributed feature: cargo run --release \
          --features distributed -- ..."

@@ -21,7 +21,7 @@ pub const GAME: Bundled = Bundled {
         tiers: Some(|cli, values, limits| {
             let n = values.len();
             if cli.solver == SolverName::Distributed {
-                return distributed_report(cli, game(&values)?, n, limits);
+                return distributed_report(cli, game(&values)?, (n, &values), limits);
             }
             tier_report(cli, &game(&values)?, n, limits)
         }),

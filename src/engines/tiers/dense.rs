@@ -41,10 +41,16 @@ pub(crate) trait Slot: ZeroWord + Send + Sync + Sized + 'static {
     fn set_raw(&self, raw: Self::Raw);
     /// The slot's integer type.
     type Raw: Copy + Default + Send + Sync + 'static;
+    /// `words` as the values of a dense solve.
+    #[cfg(feature = "distributed")]
+    fn values(words: Words<Self>) -> Values;
+    /// The slots of `values`, if they are of this width.
+    #[cfg(feature = "distributed")]
+    fn words(values: &Values) -> Option<&Words<Self>>;
 }
 
 macro_rules! slots {
-    ($($atomic:ty => $int:ty, |$raw:ident| $decode:expr;)*) => {$(
+    ($($atomic:ty => $int:ty, $width:ident, |$raw:ident| $decode:expr;)*) => {$(
         impl Slot for $atomic {
             #[inline(always)]
             fn value(&self) -> Option<Score> {
@@ -77,21 +83,32 @@ macro_rules! slots {
                 self.store(raw, Relaxed);
             }
             type Raw = $int;
+            #[cfg(feature = "distributed")]
+            fn values(words: Words<Self>) -> Values {
+                Values::$width(words)
+            }
+            #[cfg(feature = "distributed")]
+            fn words(values: &Values) -> Option<&Words<Self>> {
+                match values {
+                    Values::$width(words) => Some(words),
+                    _ => None,
+                }
+            }
         }
     )*};
 }
 // A value is `raw ^ MIN`, widened. Below 64 bits that is `raw` read unsigned less `|MIN|`: one
 // load that zero-extends, and a subtraction the move's sum absorbs.
 slots! {
-    AtomicI8 => i8, |raw| Score::from(raw as u8) + Score::from(i8::MIN);
-    AtomicI16 => i16, |raw| Score::from(raw as u16) + Score::from(i16::MIN);
-    AtomicI32 => i32, |raw| Score::from(raw as u32) + Score::from(i32::MIN);
-    AtomicI64 => i64, |raw| raw ^ i64::MIN;
+    AtomicI8 => i8, I8, |raw| Score::from(raw as u8) + Score::from(i8::MIN);
+    AtomicI16 => i16, I16, |raw| Score::from(raw as u16) + Score::from(i16::MIN);
+    AtomicI32 => i32, I32, |raw| Score::from(raw as u32) + Score::from(i32::MIN);
+    AtomicI64 => i64, I64, |raw| raw ^ i64::MIN;
 }
 
 /// The values of a dense solve, in the width it chose.
 #[derive(Debug)]
-pub(super) enum Values {
+pub(crate) enum Values {
     I8(Words<AtomicI8>),
     I16(Words<AtomicI16>),
     I32(Words<AtomicI32>),
@@ -100,7 +117,17 @@ pub(super) enum Values {
 
 impl Values {
     /// The value at `index`, if it was written.
-    pub(super) fn at(&self, index: usize) -> Option<Score> {
+    /// How many slots there are (the game's `index_len`).
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Values::I8(slots) => slots.len(),
+            Values::I16(slots) => slots.len(),
+            Values::I32(slots) => slots.len(),
+            Values::I64(slots) => slots.len(),
+        }
+    }
+
+    pub(crate) fn at(&self, index: usize) -> Option<Score> {
         match self {
             Values::I8(slots) => slots.get(index)?.value(),
             Values::I16(slots) => slots.get(index)?.value(),

@@ -1,10 +1,11 @@
 //! The tier solver on timely dataflow: the same tiers, split among workers that may live in
 //! several processes (or machines).
 //!
-//! A game that declares a [`DenseIndex`](crate::DenseIndex) whose values fit each worker's
-//! share of the budget is solved with every value on every worker (`replicated.rs`:
-//! [`WorkerStats::replicated`]); the rest of this text is the solve by requests, for games
-//! whose values do not fit one machine.
+//! A game that declares a [`DenseIndex`](crate::DenseIndex) whose values fit the budget is
+//! solved with every value in every process, one copy shared by the process's workers
+//! (`replicated.rs`: [`WorkerStats::replicated`]; [`Distributed::into_solution`] then reads
+//! the line and every value); the rest of this text is the solve by requests, for games whose
+//! values do not fit one machine.
 //!
 //! Each worker owns a contiguous range of every tier's ranks (`ceil(len / workers)` each, in
 //! worker order) and keeps only its share of the tiers a move can reach. To value its states of
@@ -19,6 +20,7 @@
 //! largest share), so they stay in step. The values are those of
 //! [`tiers::solve`](crate::engines::tiers::solve) for every number of workers and processes.
 
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -30,13 +32,17 @@ use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
+use super::dense::{IndexOf, Values};
+use super::replicated::Process;
+use super::solution::Store;
 pub use super::workers::WorkerStats;
 use super::workers::{Done, block};
-use super::{Cell, KeepTiers, Kept, beyond_bound, peak, unheld};
+use super::{Cell, KeepTiers, Kept, TierSolution, TierStats, beyond_bound, peak, unheld, width_of};
 use crate::engines::kernel::{Limits, combine};
 use crate::error::Error;
 use crate::game::{Score, Tiered, Turn};
 
+use timely::CommunicationConfig;
 pub use timely::Config;
 
 /// States a worker values per round (its requests and answers are buffered a round at a time).
@@ -53,7 +59,7 @@ pub const REQUEST_BYTES: u64 = 4 + 8 + 4 + 4;
 pub const REPLY_HEADER_BYTES: u64 = 4 + 4;
 
 /// The outcome of a distributed tier solve in one process.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Distributed {
     /// The start's value, in the process that hosts worker 0; `None` in the others.
     pub value: Option<Score>,
@@ -65,13 +71,62 @@ pub struct Distributed {
     pub local: Vec<WorkerStats>,
     /// Wall-clock time of the solve in this process.
     pub elapsed: Duration,
+    /// Every value, by the game's dense index, and that index (an `IndexOf<G>`), where this
+    /// process held every value.
+    kept: Option<(Values, Box<dyn Any + Send>)>,
+}
+
+impl Distributed {
+    /// The solution of `game` (the game solved) from the values this process holds, where it
+    /// holds every value: the game declared a [`DenseIndex`](crate::DenseIndex) whose values
+    /// fit the budget (each worker's [`WorkerStats::replicated`]). Its line, values of states
+    /// and move values are those of [`tiers::solve`](crate::engines::tiers::solve); its counts
+    /// are this process's workers'. `None` for a solve by requests, or for another game type.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use gamesolver::{engines::{tiers::distributed, tiers}, games::DotsAndBoxes, Limits};
+    ///
+    /// let game = DotsAndBoxes::new(2, 2).unwrap();
+    /// let local = tiers::solve(&game, tiers::Options::new()).unwrap();
+    /// let config = distributed::Config::process(2);
+    /// let solved = distributed::solve(Arc::new(game.clone()), config, Limits::default()).unwrap();
+    /// let solution = solved.into_solution(&game).unwrap();
+    /// assert_eq!(solution.value(), local.value());
+    /// assert_eq!(solution.line().unwrap(), local.line().unwrap());
+    /// ```
+    pub fn into_solution<G: Tiered + 'static>(self, game: &G) -> Option<TierSolution<'_, G>> {
+        let (values, index) = self.kept?;
+        let index: IndexOf<G> = *index.downcast::<IndexOf<G>>().ok()?;
+        let start = game.start();
+        let value = values.at(index(game, &start))?;
+        let stats = TierStats {
+            tiers: self.tiers,
+            states: self.local.iter().map(|worker| worker.states).sum(),
+            holes: 0,
+            moves: self.local.iter().map(|worker| worker.moves).sum(),
+            value_bytes: width_of(game.value_bound()) as usize,
+            peak_bytes: self.local.iter().map(|w| w.peak_bytes).max().unwrap_or(0),
+            elapsed: self.elapsed,
+            dense: true,
+        };
+        Some(TierSolution {
+            game,
+            start,
+            value,
+            store: Store::Dense(values),
+            index: Some(index),
+            stats,
+        })
+    }
 }
 
 /// Solves a [`Tiered`] game from its start on timely dataflow, with the workers and processes
 /// `config` describes (`Config::thread()`, `Config::process(n)`, or `Config::from_args` with
 /// timely's `-w`, `-n`, `-p`, `-h`). Every process runs the same call; the one that hosts
-/// worker 0 gets the value. Each worker's share of the tiers (the tiers a move can reach,
-/// divided among the workers) is checked against `limits.memory_budget` before any work.
+/// worker 0 gets the value. `limits.memory_budget` is each process's: every value, one copy
+/// per process, where the game's dense index fits it; else the process's workers' shares of
+/// the tiers (the tiers a move can reach, divided among the workers), checked before any work.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -89,10 +144,22 @@ where
     G: Tiered + Send + Sync + 'static,
 {
     let started = Instant::now();
+    let threads = match &config.communication {
+        CommunicationConfig::Thread => 1,
+        CommunicationConfig::Process(threads) | CommunicationConfig::ProcessBinary(threads) => {
+            *threads
+        }
+        CommunicationConfig::Cluster { threads, .. } => *threads,
+    };
+    // A round per tier, or per level of blocks of an index of at most 2^64 places.
+    let rounds = game.tier_count().max(66);
+    let process = Arc::new(Process::new(threads, rounds));
+    let shared = Arc::clone(&process);
     let guards = super::sockets::execute(config, move |worker| {
         let replicated = super::replicated::Replicated {
             worker: &mut *worker,
             game: &game,
+            process: &shared,
             limits,
         };
         if let Some(done) = crate::game::declaration::visit_index(&game.capabilities(), replicated)
@@ -101,13 +168,13 @@ where
         }
         let bound = game.value_bound().max(0);
         if bound <= Score::from(i8::MAX) {
-            solve_on::<G, i8>(worker, &game, limits)
+            solve_on::<G, i8>(worker, &game, limits, threads)
         } else if bound <= Score::from(i16::MAX) {
-            solve_on::<G, i16>(worker, &game, limits)
+            solve_on::<G, i16>(worker, &game, limits, threads)
         } else if bound <= Score::from(i32::MAX) {
-            solve_on::<G, i32>(worker, &game, limits)
+            solve_on::<G, i32>(worker, &game, limits, threads)
         } else {
-            solve_on::<G, i64>(worker, &game, limits)
+            solve_on::<G, i64>(worker, &game, limits, threads)
         }
     })
     .map_err(Error::Distributed)?;
@@ -117,6 +184,7 @@ where
         tiers: 0,
         local: Vec::new(),
         elapsed: Duration::ZERO,
+        kept: None,
     };
     let mut failure = None;
     for result in guards.join() {
@@ -134,7 +202,13 @@ where
     if let Some(error) = failure {
         return Err(error);
     }
+    if solved.value.is_none() && solved.local.iter().any(|worker| worker.worker == 0) {
+        return Err(Error::InvalidGame(
+            "the start's dense index holds no value once every tier is solved".into(),
+        ));
+    }
     solved.elapsed = started.elapsed();
+    solved.kept = process.kept();
     Ok(solved)
 }
 
@@ -179,6 +253,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     worker: &mut timely::worker::Worker,
     game: &G,
     limits: Limits,
+    threads: usize,
 ) -> Result<Done, Error> {
     let (index, workers) = (worker.index(), worker.peers());
     let start = game.start();
@@ -190,12 +265,15 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     }
     let width = size_of::<V>() as u64;
     let (needed, low, high) = peak(game, from, KeepTiers::Needed, width);
-    let share = needed.div_ceil(workers as u64);
+    // The budget is a process's: its workers' shares together.
+    let share = needed
+        .div_ceil(workers as u64)
+        .saturating_mul(threads as u64);
     if share > limits.memory_budget {
         return Err(Error::MemoryBudget {
             what: format!(
-                "one of {workers} workers' share of the tier solver's values (tiers {low} to \
-                 {high} held at once)"
+                "this process's share ({threads} of {workers} workers) of the tier solver's \
+                 values (tiers {low} to {high} held at once)"
             ),
             needed: share,
             budget: limits.memory_budget,

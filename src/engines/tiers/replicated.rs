@@ -1,16 +1,28 @@
-//! The distributed tier solver when every worker can hold every value: a game that declares a
-//! [`DenseIndex`] whose values fit each worker's budget. Each worker values its share of a tier
-//! (the same contiguous ranks as with requests) with the dense kernel, then sends those values
-//! to every other worker in blocks of ranks, as the slots hold them; a receiver walks the
-//! block's ranks and writes each value at its state's index. One progress round per tier, a
-//! few thousand records in all, where requests and answers are one record per remote move.
-//! A [subset](crate::Capabilities::subset_index) index solved from its first tier goes by blocks
-//! of the index level by level instead ([`by_blocks`]): each worker values its share of a
-//! level's blocks, whose values lie contiguous in the array and are sent and stored as they lie.
+//! The distributed tier solver when every process can hold every value: a game that declares a
+//! [`DenseIndex`] whose values fit the budget. The workers of a process share one copy of the
+//! values ([`Process`]) and value it as the tier solver's threads do, with the same kernel:
+//! each round (a tier, or a level of blocks) is cut into units of [`CHUNK`] states, each
+//! process takes a contiguous share of the units, and its workers take the units of that share
+//! one at a time from a counter, as rayon's threads steal them. A unit's values go to the other
+//! processes once each, in the slots' own width, to one worker there (the one at the sender's
+//! place), which writes them into its process's copy; a process alone sends nothing. A worker
+//! sends a unit as soon as it is valued and steps its dataflow between units, so sending and
+//! receiving overlap valuing; at the end of a round every worker waits, parked, for timely's
+//! progress tracking to say that every value of the round is in everywhere.
+//!
+//! A [subset](crate::Capabilities::subset_index) index solved from its first tier goes by
+//! blocks of the index level by level ([`by_blocks`]): a block's values lie contiguous in the
+//! array and are sent and stored as they lie. Any other dense index goes tier by tier
+//! ([`by_tiers`]): a unit is a chunk of a tier's ranks, sent in rank order, and the receiver
+//! walks the ranks to find each value's index.
 
-use std::cell::{Cell, RefCell};
+use std::any::Any;
+use std::cell::RefCell;
+use std::ops::Range;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicI16, AtomicI32, AtomicI64, AtomicUsize};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use timely::container::CapacityContainerBuilder;
 use timely::dataflow::channels::pact::Exchange;
@@ -19,24 +31,103 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::by_index::{block_bits, sweep_chunk, with_ones};
-use super::dense::{Slot, fits, solve_chunk};
-use super::workers::{Done, WorkerStats, block};
+use super::dense::{IndexOf, Slot, Values, fits, solve_chunk};
+use super::workers::{Done, WorkerStats};
 use super::{CHUNK, Counts, walk, width_of};
 use crate::engines::kernel::Limits;
 use crate::error::Error;
 use crate::game::{DenseIndex, StateAt, Tiered, declaration::OnIndex};
 use crate::memo::zeroed::Words;
 
-use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64};
+/// What the workers of one process share: one copy of every value, a counter per round from
+/// which they take its units, and whether a hole was met.
+pub(super) struct Process {
+    /// Workers per process: timely numbers the workers process by process.
+    threads: usize,
+    /// The values, allocated by the first worker to ask.
+    values: Mutex<Option<Arc<Values>>>,
+    /// The index they are laid out by, an [`IndexOf`] of the game (for the solution after).
+    index: Mutex<Option<Box<dyn Any + Send>>>,
+    /// Per round, the next unit of this process's share for a worker to take.
+    next: Vec<AtomicUsize>,
+    /// Whether an index with no state was met (by a worker here, or sent from another
+    /// process), or a worker failed and left its unit unvalued: reads then check each slot.
+    holes: AtomicBool,
+}
 
-/// A block of values: `(to, tier, first rank, values as the slots hold them)`.
-type Block<R> = (u32, u32, u64, Vec<R>);
+impl Process {
+    /// The shared part of a process of `threads` workers, for at most `rounds` rounds.
+    pub(super) fn new(threads: usize, rounds: usize) -> Process {
+        Process {
+            threads: threads.max(1),
+            values: Mutex::new(None),
+            index: Mutex::new(None),
+            next: (0..rounds).map(|_| AtomicUsize::new(0)).collect(),
+            holes: AtomicBool::new(false),
+        }
+    }
+
+    /// The process's values, `len` slots of `A`, allocated by the first worker to ask (a
+    /// failure is each asking worker's).
+    fn values<A: Slot>(&self, len: usize) -> Result<Arc<Values>, Error> {
+        let mut held = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(values) = &*held {
+            return Ok(Arc::clone(values));
+        }
+        let words = Words::<A>::zeroed(len, "the tier solver's values by dense index")?;
+        let values = Arc::new(A::values(words));
+        *held = Some(Arc::clone(&values));
+        Ok(values)
+    }
+
+    /// After the solve (every worker gone): the values and the index they are laid out by,
+    /// if the process solved with every value.
+    pub(super) fn kept(&self) -> Option<(Values, Box<dyn Any + Send>)> {
+        let values = self
+            .values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()?;
+        let index = self
+            .index
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()?;
+        Some((Arc::into_inner(values)?, index))
+    }
+}
 
 /// The replicated solve on one worker, if the game declares a dense index that fits.
 pub(super) struct Replicated<'a, G> {
     pub(super) worker: &'a mut timely::worker::Worker,
     pub(super) game: &'a Arc<G>,
+    pub(super) process: &'a Arc<Process>,
     pub(super) limits: Limits,
+}
+
+impl<G: Tiered + Send + Sync + 'static> Replicated<'_, G> {
+    /// Whether the values from tier `from` fit the budget, one copy per process.
+    fn fits(&self, from: usize) -> bool
+    where
+        G: DenseIndex,
+    {
+        let game = &**self.game;
+        let width = width_of(game.value_bound());
+        from < game.tier_count() && fits(game, from, width, self.limits.memory_budget)
+    }
+
+    /// Remembers the index the values are laid out by, for the solution after the solve.
+    fn laid_out(&self)
+    where
+        G: DenseIndex,
+    {
+        let index: IndexOf<G> = <G as DenseIndex>::index;
+        *self
+            .process
+            .index
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(Box::new(index));
+    }
 }
 
 impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
@@ -46,20 +137,16 @@ impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
     where
         G: DenseIndex,
     {
-        let game = &**self.game;
-        let from = game.tier(&game.start());
-        let width = width_of(game.value_bound());
-        // Every worker holds a copy: the budget is for the workers of a process together, and
-        // how many share this one's is not known here, so each counts for all.
-        let budget = self.limits.memory_budget / self.worker.peers() as u64;
-        if from >= game.tier_count() || !fits(game, from, width, budget) {
+        if !self.fits(self.game.tier(&self.game.start())) {
             return None;
         }
-        Some(match width {
-            1 => solve::<G, AtomicI8>(self.worker, self.game),
-            2 => solve::<G, AtomicI16>(self.worker, self.game),
-            4 => solve::<G, AtomicI32>(self.worker, self.game),
-            _ => solve::<G, AtomicI64>(self.worker, self.game),
+        self.laid_out();
+        let (worker, game, process) = (self.worker, self.game, self.process);
+        Some(match width_of(game.value_bound()) {
+            1 => by_tiers::<G, AtomicI8>(worker, game, process),
+            2 => by_tiers::<G, AtomicI16>(worker, game, process),
+            4 => by_tiers::<G, AtomicI32>(worker, game, process),
+            _ => by_tiers::<G, AtomicI64>(worker, game, process),
         })
     }
 
@@ -69,17 +156,16 @@ impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
     where
         G: StateAt,
     {
-        let game = &**self.game;
-        let width = width_of(game.value_bound());
-        let budget = self.limits.memory_budget / self.worker.peers() as u64;
-        if game.tier(&game.start()) != 0 || !fits(game, 0, width, budget) {
+        if self.game.tier(&self.game.start()) != 0 || !self.fits(0) {
             return self.declared();
         }
-        Some(match width {
-            1 => by_blocks::<G, AtomicI8>(self.worker, self.game),
-            2 => by_blocks::<G, AtomicI16>(self.worker, self.game),
-            4 => by_blocks::<G, AtomicI32>(self.worker, self.game),
-            _ => by_blocks::<G, AtomicI64>(self.worker, self.game),
+        self.laid_out();
+        let (worker, game, process) = (self.worker, self.game, self.process);
+        Some(match width_of(game.value_bound()) {
+            1 => by_blocks::<G, AtomicI8>(worker, game, process),
+            2 => by_blocks::<G, AtomicI16>(worker, game, process),
+            4 => by_blocks::<G, AtomicI32>(worker, game, process),
+            _ => by_blocks::<G, AtomicI64>(worker, game, process),
         })
     }
 
@@ -88,92 +174,189 @@ impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
     }
 }
 
-/// Values for other workers: `(to, first index, whether a hole was met, values as the slots
-/// hold them)`.
-type Span<R> = (u32, u64, bool, Vec<R>);
+/// Where a worker stands among the workers and processes.
+struct Place<'a> {
+    me: usize,
+    workers: usize,
+    process: &'a Process,
+}
 
-/// One worker's part by blocks: the blocks of each level shared out in contiguous runs, each
-/// valued into the worker's copy of all values and sent whole to the others, who store the
-/// values as they lie; one progress round per level.
-fn by_blocks<G, A>(worker: &mut timely::worker::Worker, game: &Arc<G>) -> Result<Done, Error>
-where
-    G: Tiered + StateAt + Send + Sync + 'static,
-    A: Slot,
-    A::Raw: timely::ExchangeData,
-{
-    let (me, workers) = (worker.index(), worker.peers());
-    let width = size_of::<A>() as u64;
-    let len = game.index_len();
-    let mut fault: Option<Error> = None;
-    let values: Rc<Words<A>> = zeroed(len, &mut fault);
-    // Whether a hole was met in a level before, here or on another worker (or a worker failed,
-    // leaving its blocks unvalued).
-    let holes: Rc<Cell<bool>> = Rc::default();
-    let received: Rc<RefCell<Option<Error>>> = Rc::default();
+impl Place<'_> {
+    fn processes(&self) -> usize {
+        (self.workers / self.process.threads).max(1)
+    }
+
+    /// This process's units of a round of `units`: a contiguous share, the processes in order.
+    fn ours(&self, units: usize) -> Range<usize> {
+        let share = units.div_ceil(self.processes()).max(1);
+        let mine = self.me / self.process.threads;
+        (mine * share).min(units)..((mine + 1) * share).min(units)
+    }
+
+    /// The unit of `ours` this worker values next, if any is left.
+    fn take(&self, round: usize, ours: &Range<usize>) -> Option<usize> {
+        let taken = self.process.next.get(round)?.fetch_add(1, Relaxed);
+        let unit = ours.start.checked_add(taken)?;
+        (unit < ours.end).then_some(unit)
+    }
+
+    /// The workers that get this worker's values: one in each other process, at this one's
+    /// place there.
+    fn others(&self) -> impl Iterator<Item = usize> + use<> {
+        let (threads, mine) = (self.process.threads, self.me / self.process.threads);
+        let place = self.me % threads;
+        (0..self.processes())
+            .filter(move |&process| process != mine)
+            .map(move |process| process * threads + place)
+    }
+}
+
+/// A worker's dataflow input and probe: what it sends, and how it waits for the others.
+struct Rounds<D: timely::ExchangeData + Clone> {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<D>>>,
+    probe: ProbeHandle<u64>,
+    time: u64,
+}
+
+impl<D: timely::ExchangeData + Clone> Rounds<D> {
+    /// Sends what is buffered, and steps the dataflow once (storing what others sent).
+    fn flush(&mut self, worker: &mut timely::worker::Worker) {
+        self.input.flush();
+        worker.step();
+    }
+
+    /// Ends a round: waits, parked, until every worker's sends of it are stored.
+    fn settle(&mut self, worker: &mut timely::worker::Worker) {
+        self.time += 1;
+        self.input.advance_to(self.time);
+        while self.probe.less_than(self.input.time()) {
+            worker.step_or_park(None);
+        }
+    }
+}
+
+/// Builds a worker's dataflow: what it receives is given to `store`.
+fn dataflow<D: timely::ExchangeData + Clone>(
+    worker: &mut timely::worker::Worker,
+    to: fn(&D) -> u32,
+    mut store: impl FnMut(&D) + 'static,
+) -> Rounds<D> {
     let mut input = InputHandle::new();
     let probe = ProbeHandle::new();
     worker.dataflow::<u64, _, _>(|scope| {
-        let (values, holes, received) =
-            (Rc::clone(&values), Rc::clone(&holes), Rc::clone(&received));
         scope
             .input_from(&mut input)
-            .container::<Vec<Span<A::Raw>>>()
+            .container::<Vec<D>>()
             .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|&(to, _, _, _): &Span<A::Raw>| u64::from(to)),
+                Exchange::new(move |record: &D| u64::from(to(record))),
                 "Store",
                 move |_, _| {
                     move |input, _output| {
                         input.for_each_stamp(|_, batches| {
-                            for batch in batches {
-                                for (_, first, hole, raws) in batch.iter() {
-                                    let first = *first as usize;
-                                    let end = first.saturating_add(raws.len());
-                                    match values.get(first..end) {
-                                        Some(slots) => slots
-                                            .iter()
-                                            .zip(raws)
-                                            .for_each(|(slot, raw)| slot.set_raw(*raw)),
-                                        None => {
-                                            received.borrow_mut().get_or_insert_with(|| {
-                                                Error::InvalidGame(format!(
-                                                    "a worker sent values for indices \
-                                                     {first}..{end}, past index_len = {}",
-                                                    values.len()
-                                                ))
-                                            });
-                                        }
-                                    }
-                                    holes.set(holes.get() | hole);
-                                }
-                            }
+                            batches.flat_map(|batch| batch.iter()).for_each(&mut store)
                         });
                     }
                 },
             )
             .probe_with(&probe);
     });
+    Rounds {
+        input,
+        probe,
+        time: 0,
+    }
+}
+
+/// The process's values as slots of `A` (none if they could not be allocated).
+fn slots<A: Slot>(values: &Option<Arc<Values>>) -> &[A] {
+    values
+        .as_deref()
+        .and_then(A::words)
+        .map_or(&[], |words| &words[..])
+}
+
+/// Values for another process: `(to, first index, whether a hole was met, values as the
+/// slots hold them)`.
+type Span<R> = (u32, u64, bool, Vec<R>);
+
+/// One worker's part by blocks: each level's blocks shared out among the processes, and
+/// within a process taken one at a time by its workers; a block's values are sent to the
+/// other processes as they lie. One progress round per level.
+fn by_blocks<G, A>(
+    worker: &mut timely::worker::Worker,
+    game: &Arc<G>,
+    process: &Arc<Process>,
+) -> Result<Done, Error>
+where
+    G: Tiered + StateAt + Send + Sync + 'static,
+    A: Slot,
+    A::Raw: timely::ExchangeData,
+{
+    let place = Place {
+        me: worker.index(),
+        workers: worker.peers(),
+        process,
+    };
+    let width = size_of::<A>() as u64;
+    let len = game.index_len();
+    let mut fault: Option<Error> = None;
+    let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
+    let received: Rc<RefCell<Option<Error>>> = Rc::default();
+    let mut rounds = {
+        let (values, process, received) =
+            (values.clone(), Arc::clone(process), Rc::clone(&received));
+        dataflow(
+            worker,
+            |&(to, ..): &Span<A::Raw>| to,
+            move |(_, first, hole, raws)| {
+                let (first, slots) = (*first as usize, slots::<A>(&values));
+                let end = first.saturating_add(raws.len());
+                match slots.get(first..end) {
+                    Some(slots) => slots
+                        .iter()
+                        .zip(raws)
+                        .for_each(|(slot, raw)| slot.set_raw(*raw)),
+                    None => {
+                        received.borrow_mut().get_or_insert_with(|| {
+                            Error::InvalidGame(format!(
+                                "a worker sent values for indices {first}..{end}, past \
+                                 index_len = {}",
+                                slots.len()
+                            ))
+                        });
+                    }
+                }
+                if *hole {
+                    process.holes.store(true, Release);
+                }
+            },
+        )
+    };
+    let slots = slots::<A>(&values);
     let mut stats = WorkerStats {
-        worker: me,
+        worker: place.me,
         peak_bytes: len as u64 * width,
         replicated: true,
         by_blocks: true,
         ..WorkerStats::default()
     };
     let (blocks, mut moves) = (len.div_ceil(CHUNK), Vec::new());
+    let alone = place.processes() == 1;
     for level in 0..=block_bits(blocks) {
         let these = with_ones(level, blocks);
-        let size = block(these.len() as u64, workers) as usize;
-        let mine = these.chunks(size).nth(me).unwrap_or_default();
-        let gapless = !holes.get();
+        let ours = place.ours(these.len());
+        let gapless = !process.holes.load(Acquire);
         let mut sent = 0u64;
-        for &number in mine.iter().take_while(|_| fault.is_none()) {
-            let first = number * CHUNK;
+        while fault.is_none()
+            && let Some(unit) = place.take(level as usize, &ours)
+        {
+            let first = these[unit] * CHUNK;
             let indices = first..len.min(first + CHUNK);
             let mut block_gapless = gapless;
             let swept = sweep_chunk::<G, A, true>(
                 &**game,
                 indices.clone(),
-                &values,
+                slots,
                 &mut moves,
                 &mut block_gapless,
             );
@@ -183,115 +366,125 @@ where
                     stats.moves += counts.moves;
                 }
                 Err(error) => {
-                    // The others read this worker's blocks checked from the next level on.
-                    for to in (0..workers).filter(|&to| to != me) {
-                        input.send((to as u32, first as u64, true, Vec::new()));
+                    // The block is left unvalued: every process reads with checks from the
+                    // next level on.
+                    process.holes.store(true, Release);
+                    for to in place.others() {
+                        rounds
+                            .input
+                            .send((to as u32, first as u64, true, Vec::new()));
                     }
                     fault = Some(error);
                     break;
                 }
             }
-            let raws: Vec<A::Raw> = values[indices].iter().map(Slot::raw).collect();
-            for to in (0..workers).filter(|&to| to != me) {
-                let span = (to as u32, first as u64, !block_gapless, raws.clone());
-                sent += 16 + raws.len() as u64 * width;
-                input.send(span);
-            }
             if !block_gapless {
-                holes.set(true);
+                process.holes.store(true, Release);
+            }
+            if !alone {
+                let raws: Vec<A::Raw> = slots[indices].iter().map(Slot::raw).collect();
+                for to in place.others() {
+                    sent += 16 + raws.len() as u64 * width;
+                    rounds
+                        .input
+                        .send((to as u32, first as u64, !block_gapless, raws.clone()));
+                }
+                rounds.flush(worker);
             }
         }
         stats.bytes_per_tier.push((level as usize, sent));
-        input.advance_to(u64::from(level) + 1);
-        while probe.less_than(input.time()) {
-            worker.step_or_park(None);
-        }
+        rounds.settle(worker);
         if let Some(error) = received.borrow_mut().take() {
             fault.get_or_insert(error);
         }
     }
-    finish(&**game, &values, fault, game.tier_count(), stats, workers)
+    finish(
+        &**game,
+        slots,
+        fault,
+        game.tier_count(),
+        stats,
+        place.workers,
+    )
 }
 
-/// One worker's part: every tier's share valued into its own copy of all values, and the
-/// other workers' shares received into it.
-fn solve<G, A>(worker: &mut timely::worker::Worker, game: &Arc<G>) -> Result<Done, Error>
+/// Values for another process: `(to, tier, first rank, values as the slots hold them, in
+/// rank order)`.
+type Block<R> = (u32, u32, u64, Vec<R>);
+
+/// One worker's part tier by tier: each tier's chunks of ranks shared out among the processes,
+/// and within a process taken one at a time by its workers; a chunk's values are sent to the
+/// other processes in rank order. One progress round per tier.
+fn by_tiers<G, A>(
+    worker: &mut timely::worker::Worker,
+    game: &Arc<G>,
+    process: &Arc<Process>,
+) -> Result<Done, Error>
 where
     G: Tiered + DenseIndex + Send + Sync + 'static,
     A: Slot,
     A::Raw: timely::ExchangeData,
 {
-    let (me, workers) = (worker.index(), worker.peers());
+    let place = Place {
+        me: worker.index(),
+        workers: worker.peers(),
+        process,
+    };
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     let width = size_of::<A>() as u64;
     let len = game.index_len();
-    // A failure is recorded, not returned: the other workers still need this one's steps.
     let mut fault: Option<Error> = None;
-    let values: Rc<Words<A>> = zeroed(len, &mut fault);
+    let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
     let received: Rc<RefCell<Option<Error>>> = Rc::default();
-    let mut input = InputHandle::new();
-    let probe = ProbeHandle::new();
-    worker.dataflow::<u64, _, _>(|scope| {
-        let (values, game, received) = (Rc::clone(&values), Arc::clone(game), Rc::clone(&received));
-        scope
-            .input_from(&mut input)
-            .container::<Vec<Block<A::Raw>>>()
-            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|&(to, _, _, _): &Block<A::Raw>| u64::from(to)),
-                "Store",
-                move |_, _| {
-                    move |input, _output| {
-                        input.for_each_stamp(|_, batches| {
-                            for batch in batches {
-                                for (_, tier, first, raws) in batch.iter() {
-                                    let span = (*first, raws.len() as u64);
-                                    let mut counts = Counts::default();
-                                    let stored = walk(
-                                        &*game,
-                                        *tier as usize,
-                                        span,
-                                        &mut counts,
-                                        |rank, state| {
-                                            let slot = values.get(game.index(state)).ok_or_else(|| {
-                                                Error::InvalidGame(format!(
-                                                    "rank {rank} of tier {tier} has a dense index \
-                                                     not below index_len"
-                                                ))
-                                            })?;
-                                            slot.set_raw(raws[(rank - first) as usize]);
-                                            Ok(0)
-                                        },
-                                    );
-                                    if let Err(error) = stored {
-                                        received.borrow_mut().get_or_insert(error);
-                                    }
-                                }
-                            }
-                        });
-                    }
-                },
-            )
-            .probe_with(&probe);
-    });
+    let mut rounds = {
+        let (values, game, received) = (values.clone(), Arc::clone(game), Rc::clone(&received));
+        dataflow(
+            worker,
+            |&(to, ..): &Block<A::Raw>| to,
+            move |(_, tier, first, raws)| {
+                let slots = slots::<A>(&values);
+                let span = (*first, raws.len() as u64);
+                let stored = walk(
+                    &*game,
+                    *tier as usize,
+                    span,
+                    &mut Counts::default(),
+                    |rank, state| {
+                        let slot = slots.get(game.index(state)).ok_or_else(|| {
+                            Error::InvalidGame(format!(
+                                "rank {rank} of tier {tier} has a dense index not below index_len"
+                            ))
+                        })?;
+                        slot.set_raw(raws[(rank - first) as usize]);
+                        Ok(0)
+                    },
+                );
+                if let Err(error) = stored {
+                    received.borrow_mut().get_or_insert(error);
+                }
+            },
+        )
+    };
+    let slots = slots::<A>(&values);
     let mut stats = WorkerStats {
-        worker: me,
+        worker: place.me,
         peak_bytes: len as u64 * width,
         replicated: true,
         ..WorkerStats::default()
     };
     let mut moves = Vec::new();
-    let mut time = 0u64;
+    let alone = place.processes() == 1;
     for tier in (from..count).rev() {
         let tier_len = game.tier_len(tier);
-        let size = block(tier_len, workers);
-        let first = (size * me as u64).min(tier_len);
-        let owned = (first + size).min(tier_len) - first;
+        let ours = place.ours(tier_len.div_ceil(CHUNK as u64) as usize);
         let mut sent = 0u64;
-        let mut low = first;
-        while low < first + owned && fault.is_none() {
-            let span = (low, (CHUNK as u64).min(first + owned - low));
-            match solve_chunk(&**game, tier, span, &values, &mut moves) {
+        while fault.is_none()
+            && let Some(unit) = place.take(tier, &ours)
+        {
+            let low = unit as u64 * CHUNK as u64;
+            let span = (low, (CHUNK as u64).min(tier_len - low));
+            match solve_chunk(&**game, tier, span, slots, &mut moves) {
                 Ok(counts) => {
                     stats.states += counts.states;
                     stats.moves += counts.moves;
@@ -301,40 +494,45 @@ where
                     break;
                 }
             }
+            if alone {
+                continue;
+            }
             // The chunk's values in rank order (a hole's slot reads 0, as no value does).
             let mut raws = vec![A::Raw::default(); span.1 as usize];
-            let mut counts = Counts::default();
-            let read = walk(&**game, tier, span, &mut counts, |rank, state| {
-                let slot = values
-                    .get(game.index(state))
-                    .expect("written by solve_chunk");
-                raws[(rank - low) as usize] = slot.raw();
-                Ok(0)
-            });
+            let read = walk(
+                &**game,
+                tier,
+                span,
+                &mut Counts::default(),
+                |rank, state| {
+                    raws[(rank - low) as usize] = slots[game.index(state)].raw();
+                    Ok(0)
+                },
+            );
             if let Err(error) = read {
                 fault = Some(error);
                 break;
             }
-            for to in (0..workers).filter(|&to| to != me) {
-                input.send((to as u32, tier as u32, low, raws.clone()));
+            for to in place.others() {
                 sent += 16 + span.1 * width;
+                rounds
+                    .input
+                    .send((to as u32, tier as u32, low, raws.clone()));
             }
-            low += span.1;
+            rounds.flush(worker);
         }
         stats.bytes_per_tier.push((tier, sent));
-        time += 1;
-        input.advance_to(time);
-        while probe.less_than(input.time()) {
-            worker.step_or_park(None);
-        }
+        rounds.settle(worker);
         if let Some(error) = received.borrow_mut().take() {
             fault.get_or_insert(error);
         }
     }
-    finish(&**game, &values, fault, count - from, stats, workers)
+    finish(&**game, slots, fault, count - from, stats, place.workers)
 }
 
-/// What a worker returns: its fault, else the start's value (on worker 0) and its counts.
+/// What a worker returns: its fault, else the start's value (on worker 0, if its slot holds
+/// one: an empty slot is another worker's fault, or the game's, which `solve` names) and its
+/// counts.
 fn finish<G: DenseIndex, A: Slot>(
     game: &G,
     values: &[A],
@@ -346,29 +544,13 @@ fn finish<G: DenseIndex, A: Slot>(
     if let Some(error) = fault {
         return Err(error);
     }
-    let value = if stats.worker == 0 {
-        let at = values.get(game.index(&game.start())).and_then(Slot::value);
-        Some(at.ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?)
-    } else {
-        None
-    };
+    let value = (stats.worker == 0)
+        .then(|| values.get(game.index(&game.start())).and_then(Slot::value))
+        .flatten();
     Ok(Done {
         value,
         workers,
         tiers,
         stats,
     })
-}
-
-/// The values' array, zeroed, or an empty one with the failure recorded in `fault` (the other
-/// workers still need this one's steps).
-fn zeroed<A: Slot>(len: usize, fault: &mut Option<Error>) -> Rc<Words<A>> {
-    Rc::new(
-        Words::<A>::zeroed(len, "the tier solver's values by dense index").unwrap_or_else(
-            |error| {
-                fault.get_or_insert(error);
-                Words::default()
-            },
-        ),
-    )
 }

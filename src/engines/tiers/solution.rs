@@ -147,6 +147,27 @@ impl<G: Tiered> TierSolution<'_, G> {
         }
     }
 
+    /// Every index's value, in index order, where the values are laid out by the game's
+    /// [`DenseIndex`](crate::DenseIndex) ([`TierStats::dense`]): `None` at an index no state
+    /// was valued at. `None` for values kept by rank. A saved table (`--save`) is written from
+    /// it.
+    ///
+    /// ```
+    /// use gamesolver::{engines::tiers, games::DotsAndBoxes, DenseIndex, Game};
+    ///
+    /// let game = DotsAndBoxes::new(1, 1).unwrap();
+    /// let solution = tiers::solve(&game, tiers::Options::new()).unwrap();
+    /// let slots: Vec<_> = solution.slot_values().unwrap().collect();
+    /// assert_eq!(slots.len(), game.index_len());
+    /// assert_eq!(slots[game.index(&game.start())], Some(solution.value()));
+    /// ```
+    pub fn slot_values(&self) -> Option<impl ExactSizeIterator<Item = Option<Score>> + '_> {
+        match &self.store {
+            Store::Dense(values) => Some((0..values.len()).map(|index| values.at(index))),
+            _ => None,
+        }
+    }
+
     /// The state the solve started from.
     pub fn start(&self) -> &G::State {
         &self.start

@@ -1,5 +1,5 @@
 //! What the distributed tier solver's workers report, shared by its two ways (requests, and
-//! every value on every worker).
+//! every value in every process).
 
 use crate::game::Score;
 
@@ -19,19 +19,21 @@ pub struct WorkerStats {
     pub remote_requests: u64,
     /// Answers it sent to other workers.
     pub remote_replies: u64,
-    /// Bytes it sent to other workers, per tier solved, last tier first: `(tier, bytes)`; for
+    /// Bytes it sent to other workers (with every value in every process: to other
+    /// processes), per tier solved, last tier first: `(tier, bytes)`; for
     /// a solve [by blocks](WorkerStats::by_blocks), per level of blocks, the first level first:
     /// `(level, bytes)`.
     pub bytes_per_tier: Vec<(usize, u64)>,
-    /// The most bytes of values it held at once.
+    /// The most bytes of values it held at once (with every value in every process, the
+    /// process's one copy, which its workers share).
     pub peak_bytes: u64,
-    /// Whether every worker held every state's value (the game's dense index fits each
-    /// worker's budget): each values its share of a tier and sends those values to the others
-    /// in blocks by rank, with no requests.
+    /// Whether every process held every state's value (the game's dense index fits the
+    /// budget), one copy shared by its workers: they value the process's share of each round
+    /// into it and send those values once to each other process, with no requests.
     pub replicated: bool,
-    /// Whether, every value on every worker, the values were swept by blocks of a
-    /// [subset index](crate::Capabilities::subset_index) level by level (each worker its share
-    /// of a level's blocks, sent whole to the others) rather than by tiers.
+    /// Whether, every value in every process, the values were swept by blocks of a
+    /// [subset index](crate::Capabilities::subset_index) level by level (each process its
+    /// share of a level's blocks, sent whole to the others) rather than by tiers.
     pub by_blocks: bool,
 }
 
