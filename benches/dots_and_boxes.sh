@@ -51,7 +51,7 @@ run() {
         timely-1x2) /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json --workers 2 > "$out/stdout.txt" ;;
         timely-2x1)
             # Either order works (a process that finds no listener retries within
-            # milliseconds: src/solve/tiers/connect.rs); process 0 reports the answer.
+            # milliseconds: src/engines/tiers/sockets.rs); process 0 reports the answer.
             /usr/bin/time -f "%M" -o "$out/time.txt" $solver dots-and-boxes "$rows" "$columns" --solver distributed --json --processes 2 --process 0 --hostfile "$out/hosts" > "$out/stdout.txt" &
             sleep 0.05
             $solver dots-and-boxes "$rows" "$columns" --solver distributed --processes 2 --process 1 --hostfile "$out/hosts" > /dev/null 2> "$out/helper.txt"
