@@ -181,7 +181,15 @@ struct Place<'a> {
     process: &'a Process,
 }
 
-impl Place<'_> {
+impl<'a> Place<'a> {
+    fn of(worker: &timely::worker::Worker, process: &'a Process) -> Place<'a> {
+        Place {
+            me: worker.index(),
+            workers: worker.peers(),
+            process,
+        }
+    }
+
     fn processes(&self) -> usize {
         (self.workers / self.process.threads).max(1)
     }
@@ -216,6 +224,8 @@ struct Rounds<D: timely::ExchangeData + Clone> {
     input: InputHandle<u64, CapacityContainerBuilder<Vec<D>>>,
     probe: ProbeHandle<u64>,
     time: u64,
+    /// The first failure to store what another process sent.
+    received: Rc<RefCell<Option<Error>>>,
 }
 
 impl<D: timely::ExchangeData + Clone> Rounds<D> {
@@ -225,24 +235,31 @@ impl<D: timely::ExchangeData + Clone> Rounds<D> {
         worker.step();
     }
 
-    /// Ends a round: waits, parked, until every worker's sends of it are stored.
-    fn settle(&mut self, worker: &mut timely::worker::Worker) {
+    /// Ends a round: waits, parked, until every worker's sends of it are stored; records in
+    /// `fault` a failure to store them, if there was none before.
+    fn settle(&mut self, worker: &mut timely::worker::Worker, fault: &mut Option<Error>) {
         self.time += 1;
         self.input.advance_to(self.time);
         while self.probe.less_than(self.input.time()) {
             worker.step_or_park(None);
         }
+        if let Some(error) = self.received.borrow_mut().take() {
+            fault.get_or_insert(error);
+        }
     }
 }
 
-/// Builds a worker's dataflow: what it receives is given to `store`.
+/// Builds a worker's dataflow: what it receives is given to `store`, whose first failure the
+/// round's [`settle`](Rounds::settle) reports.
 fn dataflow<D: timely::ExchangeData + Clone>(
     worker: &mut timely::worker::Worker,
     to: fn(&D) -> u32,
-    mut store: impl FnMut(&D) + 'static,
+    mut store: impl FnMut(&D) -> Result<(), Error> + 'static,
 ) -> Rounds<D> {
     let mut input = InputHandle::new();
     let probe = ProbeHandle::new();
+    let received: Rc<RefCell<Option<Error>>> = Rc::default();
+    let failed = Rc::clone(&received);
     worker.dataflow::<u64, _, _>(|scope| {
         scope
             .input_from(&mut input)
@@ -253,7 +270,11 @@ fn dataflow<D: timely::ExchangeData + Clone>(
                 move |_, _| {
                     move |input, _output| {
                         input.for_each_stamp(|_, batches| {
-                            batches.flat_map(|batch| batch.iter()).for_each(&mut store)
+                            for record in batches.flat_map(|batch| batch.iter()) {
+                                if let Err(error) = store(record) {
+                                    failed.borrow_mut().get_or_insert(error);
+                                }
+                            }
                         });
                     }
                 },
@@ -264,6 +285,7 @@ fn dataflow<D: timely::ExchangeData + Clone>(
         input,
         probe,
         time: 0,
+        received,
     }
 }
 
@@ -292,43 +314,33 @@ where
     A: Slot,
     A::Raw: timely::ExchangeData,
 {
-    let place = Place {
-        me: worker.index(),
-        workers: worker.peers(),
-        process,
-    };
+    let place = Place::of(worker, process);
     let width = size_of::<A>() as u64;
     let len = game.index_len();
     let mut fault: Option<Error> = None;
     let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
-    let received: Rc<RefCell<Option<Error>>> = Rc::default();
     let mut rounds = {
-        let (values, process, received) =
-            (values.clone(), Arc::clone(process), Rc::clone(&received));
+        let (values, process) = (values.clone(), Arc::clone(process));
         dataflow(
             worker,
             |&(to, ..): &Span<A::Raw>| to,
             move |(_, first, hole, raws)| {
                 let (first, slots) = (*first as usize, slots::<A>(&values));
                 let end = first.saturating_add(raws.len());
-                match slots.get(first..end) {
-                    Some(slots) => slots
-                        .iter()
-                        .zip(raws)
-                        .for_each(|(slot, raw)| slot.set_raw(*raw)),
-                    None => {
-                        received.borrow_mut().get_or_insert_with(|| {
-                            Error::InvalidGame(format!(
-                                "a worker sent values for indices {first}..{end}, past \
-                                 index_len = {}",
-                                slots.len()
-                            ))
-                        });
-                    }
-                }
                 if *hole {
                     process.holes.store(true, Release);
                 }
+                let Some(stored) = slots.get(first..end) else {
+                    return Err(Error::InvalidGame(format!(
+                        "a worker sent values for indices {first}..{end}, past index_len = {}",
+                        slots.len()
+                    )));
+                };
+                stored
+                    .iter()
+                    .zip(raws)
+                    .for_each(|(slot, raw)| slot.set_raw(*raw));
+                Ok(())
             },
         )
     };
@@ -393,10 +405,7 @@ where
             }
         }
         stats.bytes_per_tier.push((level as usize, sent));
-        rounds.settle(worker);
-        if let Some(error) = received.borrow_mut().take() {
-            fault.get_or_insert(error);
-        }
+        rounds.settle(worker, &mut fault);
     }
     finish(
         &**game,
@@ -425,27 +434,22 @@ where
     A: Slot,
     A::Raw: timely::ExchangeData,
 {
-    let place = Place {
-        me: worker.index(),
-        workers: worker.peers(),
-        process,
-    };
+    let place = Place::of(worker, process);
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     let width = size_of::<A>() as u64;
     let len = game.index_len();
     let mut fault: Option<Error> = None;
     let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
-    let received: Rc<RefCell<Option<Error>>> = Rc::default();
     let mut rounds = {
-        let (values, game, received) = (values.clone(), Arc::clone(game), Rc::clone(&received));
+        let (values, game) = (values.clone(), Arc::clone(game));
         dataflow(
             worker,
             |&(to, ..): &Block<A::Raw>| to,
             move |(_, tier, first, raws)| {
                 let slots = slots::<A>(&values);
                 let span = (*first, raws.len() as u64);
-                let stored = walk(
+                walk(
                     &*game,
                     *tier as usize,
                     span,
@@ -459,10 +463,7 @@ where
                         slot.set_raw(raws[(rank - first) as usize]);
                         Ok(0)
                     },
-                );
-                if let Err(error) = stored {
-                    received.borrow_mut().get_or_insert(error);
-                }
+                )
             },
         )
     };
@@ -522,10 +523,7 @@ where
             rounds.flush(worker);
         }
         stats.bytes_per_tier.push((tier, sent));
-        rounds.settle(worker);
-        if let Some(error) = received.borrow_mut().take() {
-            fault.get_or_insert(error);
-        }
+        rounds.settle(worker, &mut fault);
     }
     finish(&**game, slots, fault, count - from, stats, place.workers)
 }
