@@ -372,6 +372,117 @@ fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_int
     }
 }
 
+/// Take 1 to 3 of the stones left, scoring the stones taken times a weight of the count taken
+/// from (1 to 200, by a seed): values grow past a byte as the count grows, so a dense table's
+/// slots widen partway through a solve.
+struct Weighted {
+    stones: u32,
+    seed: u32,
+}
+
+impl Weighted {
+    fn weight(&self, left: u32) -> Score {
+        Score::from((left.wrapping_mul(2_654_435_761) ^ self.seed) % 200 + 1)
+    }
+
+    /// The value of every count, by the array DP over the literal rules.
+    fn by_hand(&self) -> Vec<Score> {
+        let mut value = vec![0; self.stones as usize + 1];
+        for left in 1..=self.stones {
+            value[left as usize] = (1..=3.min(left))
+                .map(|taken| {
+                    Score::from(taken) * self.weight(left) - value[(left - taken) as usize]
+                })
+                .max()
+                .unwrap();
+        }
+        value
+    }
+}
+
+impl Game for Weighted {
+    type State = u32;
+    type Move = u32;
+    fn start(&self) -> u32 {
+        self.stones
+    }
+    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+        moves.extend((1..=3).filter(|taken| taken <= left));
+    }
+    fn play(&self, left: &u32, taken: &u32) -> Step<u32> {
+        Step {
+            next: left - taken,
+            gain: Score::from(*taken) * self.weight(*left),
+            turn: gamesolver::Turn::Pass,
+        }
+    }
+    fn payoff(&self, _: &u32) -> Score {
+        0
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().ordered_index()
+    }
+}
+
+impl DenseIndex for Weighted {
+    fn index_len(&self) -> usize {
+        self.stones as usize + 1
+    }
+    fn index(&self, left: &u32) -> usize {
+        *left as usize
+    }
+}
+
+impl StateAt for Weighted {
+    fn state_at(&self, index: usize) -> Option<u32> {
+        u32::try_from(index).ok()
+    }
+}
+
+#[test]
+fn values_past_a_byte_widen_the_dense_table_within_a_solve() {
+    let mut widened = false;
+    for seed in 0..40 {
+        let game = Weighted {
+            stones: 1 + seed * 97 % 3000,
+            seed,
+        };
+        let values = game.by_hand();
+        let expected = values[game.stones as usize];
+        let oracle = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new());
+        assert_eq!(oracle.unwrap().value(), expected);
+        for engine in [Engine::Sweep, Engine::Exhaustive] {
+            let solved = Solver::new(&game)
+                .engine(engine)
+                .threads(1)
+                .solve()
+                .unwrap();
+            assert!(solved.plan().dense, "{engine:?}");
+            assert_eq!(solved.value(), expected, "{engine:?}, seed {seed}");
+        }
+        let solved = exhaustive::solve(
+            &game,
+            DenseTable::for_game(&game),
+            exhaustive::Options::new(),
+        );
+        let solved = solved.unwrap();
+        assert_eq!(solved.value(), expected);
+        // Every slot stored holds the state's value by the literal rules, past a byte or not,
+        // and the slots are wide exactly when a stored value needs it.
+        let mut wide = false;
+        for (left, slot) in solved.table().slot_values().enumerate() {
+            if let Some(value) = slot {
+                assert_eq!(value, values[left], "seed {seed}, {left} left");
+                wide |= !(-127..=127).contains(&value);
+            }
+        }
+        let per_slot = if wide { 8 } else { 1 };
+        assert_eq!(solved.table().bytes(), per_slot * (game.stones as u64 + 1));
+        widened |= wide;
+    }
+    assert!(widened, "some solve widened its table");
+}
+
 /// Nim behind a declaration of its own: every combination of what Nim can declare, so that
 /// each runs the engine and tables it selects.
 macro_rules! declaring {

@@ -58,6 +58,59 @@ fn every_table_keeps_the_contract() {
     table_contract(&ShardedTable::with_shards(2), &game);
 }
 
+/// A dense table keeps a byte a slot until a value needs more, then widens with every value
+/// kept: random stores of values near and past a byte's edges, against a map, on tables that
+/// widen at a random moment or never.
+#[test]
+fn a_dense_table_widens_when_a_value_needs_more_than_a_byte() {
+    let game = StoneGameII::new((1..=30).collect()).unwrap();
+    let slots = game.index_len();
+    let edges: [Score; 10] = [-129, -128, -127, -1, 0, 1, 126, 127, 128, Score::MAX];
+    for seed in 0..200u64 {
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = |bound: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % bound
+        };
+        // A third of the tables never see a wide value.
+        let narrow_only = seed % 3 == 0;
+        let mut table = DenseTable::for_game(&game);
+        let mut oracle = std::collections::HashMap::new();
+        let mut wide = false;
+        for _ in 0..300 {
+            let index = next(slots as u64) as usize;
+            let value = if narrow_only {
+                next(255) as Score - 127
+            } else if next(4) == 0 {
+                edges[next(edges.len() as u64) as usize]
+            } else {
+                next(41) as Score - 20
+            };
+            wide |= !(-127..=127).contains(&value);
+            table.set_slot(index, value).unwrap();
+            oracle.insert(index, value);
+            assert_eq!(MemoTable::<StoneGameII>::len(&table), oracle.len());
+            let per_slot = if wide { 8 } else { 1 };
+            assert_eq!(table.bytes(), per_slot * slots as u64, "seed {seed}");
+        }
+        let expected: Vec<_> = (0..slots)
+            .map(|index| oracle.get(&index).copied())
+            .collect();
+        assert_eq!(table.slot_values().collect::<Vec<_>>(), expected);
+        // A table widened from the start (by a value in slot 0, then the same stores) compares
+        // equal when slot 0 was stored in both, whatever their widths.
+        let mut widened = DenseTable::for_game(&game);
+        widened.set_slot(0, Score::MAX).unwrap();
+        for (&index, &value) in &oracle {
+            widened.set_slot(index, value).unwrap();
+        }
+        assert_eq!(widened.bytes(), 8 * slots as u64);
+        assert_eq!(widened == table, oracle.contains_key(&0), "seed {seed}");
+    }
+}
+
 /// The contract, on whatever table `exclusive` hands out.
 struct Contract<'a>(&'a StoneGameII);
 

@@ -2,8 +2,8 @@
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use super::dense::empty_slots;
-use super::{ConcurrentMemoTable, DenseTable, StripedCount};
+use super::dense::{empty_slots, score_bytes};
+use super::{ConcurrentMemoTable, StripedCount};
 use crate::error::Error;
 use crate::game::{DenseIndex, Score};
 
@@ -57,7 +57,10 @@ impl AtomicDenseTable {
     /// ```
     pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
         let what = "an atomic dense memo table";
-        let values = empty_slots(game.index_len(), budget, what, || AtomicI64::new(EMPTY))?;
+        let len = game.index_len();
+        let values = empty_slots(len, budget, (what, score_bytes(len)), || {
+            AtomicI64::new(EMPTY)
+        })?;
         Ok(AtomicDenseTable {
             values,
             stored: StripedCount::default(),
@@ -106,11 +109,11 @@ impl<G: DenseIndex + ?Sized> ConcurrentMemoTable<G> for AtomicDenseTable {
     }
 
     fn peak_bytes(&self, _upcoming: usize) -> u64 {
-        DenseTable::bytes_for_len(self.values.len())
+        score_bytes(self.values.len())
     }
 
     fn bytes_for(&self, _states: u64) -> u64 {
-        DenseTable::bytes_for_len(self.values.len())
+        score_bytes(self.values.len())
     }
 
     fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {

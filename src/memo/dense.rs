@@ -9,10 +9,17 @@ use crate::game::{DenseIndex, Score};
 /// The marker of an empty slot: never a value (see [`Score`]).
 const EMPTY: Score = Score::MIN;
 
-/// Values in a `Vec` indexed by [`DenseIndex::index`]: one memory access per lookup.
+/// The marker of an empty slot while the slots are bytes.
+const EMPTY_BYTE: i8 = i8::MIN;
+
+/// Values in a flat array indexed by [`DenseIndex::index`]: one memory access per lookup.
 ///
-/// The whole index space is allocated up front, 8 bytes a slot; use
-/// [`DenseTable::try_for_game`] to refuse, rather than attempt, an allocation over a budget.
+/// The whole index space is allocated up front. A slot takes one byte while every value stored
+/// fits in one (−127..=127: outcome games, small scores), so that the table takes an eighth of
+/// the memory and of the cache; the first value that does not fit widens every slot to 8 bytes
+/// (at that moment both arrays are held: 9 bytes a slot, what [`DenseTable::bytes_for_len`]
+/// counts). Use [`DenseTable::try_for_game`] to refuse, rather than attempt, an allocation over
+/// a budget.
 ///
 /// ```
 /// use gamesolver::{engines::exhaustive, memo::DenseTable};
@@ -23,11 +30,53 @@ const EMPTY: Score = Score::MIN;
 /// let solution = exhaustive::solve(&game, DenseTable::for_game(&game), exhaustive::Options::new()).unwrap();
 /// assert_eq!(game.alice_stones(solution.value()), 104);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct DenseTable {
-    values: Vec<Score>,
+    cells: Cells,
     stored: usize,
 }
+
+/// A dense table's slots: bytes while every value fits in one, then scores.
+#[derive(Debug, Clone)]
+pub(crate) enum Cells {
+    /// One byte a slot; [`EMPTY_BYTE`] is an empty slot.
+    Bytes(Vec<i8>),
+    /// A score a slot; [`EMPTY`] is an empty slot.
+    Scores(Vec<Score>),
+}
+
+/// A slot's type: a byte or a score, with its empty marker.
+pub(crate) trait Cell: Copy + PartialEq {
+    /// The marker of an empty slot.
+    const EMPTY: Self;
+    /// The value a non-empty slot holds.
+    fn score(self) -> Score;
+}
+
+impl Cell for i8 {
+    const EMPTY: i8 = EMPTY_BYTE;
+    #[inline(always)]
+    fn score(self) -> Score {
+        Score::from(self)
+    }
+}
+
+impl Cell for Score {
+    const EMPTY: Score = EMPTY;
+    #[inline(always)]
+    fn score(self) -> Score {
+        self
+    }
+}
+
+/// Two tables are equal when they hold the same value in every slot, whatever their width.
+impl PartialEq for DenseTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.stored == other.stored && self.slot_values().eq(other.slot_values())
+    }
+}
+
+impl Eq for DenseTable {}
 
 impl DenseTable {
     /// A table covering `game`'s whole index space.
@@ -36,7 +85,7 @@ impl DenseTable {
     /// size comes from user input.
     pub fn for_game<G: DenseIndex + ?Sized>(game: &G) -> Self {
         DenseTable {
-            values: vec![EMPTY; game.index_len()],
+            cells: Cells::Bytes(vec![EMPTY_BYTE; game.index_len()]),
             stored: 0,
         }
     }
@@ -53,38 +102,68 @@ impl DenseTable {
     /// assert!(matches!(DenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
     /// ```
     pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
-        let values = empty_slots(game.index_len(), budget, "a dense memo table", || EMPTY)?;
-        Ok(DenseTable { values, stored: 0 })
+        let len = game.index_len();
+        let what = ("a dense memo table", Self::bytes_for_len(len));
+        let values = empty_slots(len, budget, what, || EMPTY_BYTE)?;
+        Ok(DenseTable {
+            cells: Cells::Bytes(values),
+            stored: 0,
+        })
     }
 
-    /// The bytes a dense table of `len` slots takes.
+    /// The most bytes a dense table of `len` slots takes: a byte a slot, and 8 more once a
+    /// value needs them (both arrays are held while the slots widen).
     ///
     /// ```
-    /// assert_eq!(gamesolver::memo::DenseTable::bytes_for_len(1000), 8000);
+    /// assert_eq!(gamesolver::memo::DenseTable::bytes_for_len(1000), 9000);
     /// ```
     pub fn bytes_for_len(len: usize) -> u64 {
-        (len as u64).saturating_mul(size_of::<Score>() as u64)
+        (len as u64).saturating_add(score_bytes(len))
+    }
+
+    /// The bytes the table holds now: a byte a slot, or 8 once widened.
+    ///
+    /// ```
+    /// use gamesolver::{games::Nim, memo::{DenseTable, MemoTable}};
+    ///
+    /// let game = Nim::new(vec![3, 4]).unwrap();              // 20 slots
+    /// let mut table = DenseTable::for_game(&game);
+    /// assert_eq!(table.bytes(), 20);
+    /// table.set_slot(0, -1).unwrap();
+    /// assert_eq!(table.bytes(), 20);
+    /// table.set_slot(1, 1000).unwrap();                      // does not fit in a byte
+    /// assert_eq!(table.bytes(), 160);
+    /// assert_eq!(table.slot_values().take(2).collect::<Vec<_>>(), [Some(-1), Some(1000)]);
+    /// ```
+    pub fn bytes(&self) -> u64 {
+        match &self.cells {
+            Cells::Bytes(cells) => cells.len() as u64,
+            Cells::Scores(cells) => score_bytes(cells.len()),
+        }
     }
 
     /// The number of slots.
     pub fn slots(&self) -> usize {
-        self.values.len()
+        match &self.cells {
+            Cells::Bytes(cells) => cells.len(),
+            Cells::Scores(cells) => cells.len(),
+        }
+    }
+
+    /// The slots, in their present width.
+    #[inline(always)]
+    pub(crate) fn cells(&self) -> &Cells {
+        &self.cells
     }
 
     /// The value in slot `index`: `None` if it is empty or outside the table (no panic: the
     /// sweep turns either into the error that names the move).
     #[inline(always)]
     pub(crate) fn value_at(&self, index: usize) -> Option<Score> {
-        self.values
-            .get(index)
-            .copied()
-            .filter(|&value| value != EMPTY)
-    }
-
-    /// The slots below `end` (all of them if `end` is past the table), empty ones included.
-    #[inline(always)]
-    pub(crate) fn slots_below(&self, end: usize) -> &[Score] {
-        &self.values[..end.min(self.values.len())]
+        match &self.cells {
+            Cells::Bytes(cells) => value_in(cells, index),
+            Cells::Scores(cells) => value_in(cells, index),
+        }
     }
 
     /// Stores `value` (never `Score::MIN`) in slot `index`, as [`MemoTable::insert`] does for
@@ -93,34 +172,81 @@ impl DenseTable {
     pub(crate) fn insert_at(&mut self, index: usize, value: Score) {
         debug_assert_ne!(value, EMPTY, "Score::MIN is never a value");
         let slot = self.slot(index);
-        if self.values[slot] == EMPTY {
-            self.stored += 1;
+        let was_empty = match &mut self.cells {
+            Cells::Scores(cells) => std::mem::replace(&mut cells[slot], value) == EMPTY,
+            Cells::Bytes(cells) => match i8::try_from(value) {
+                Ok(byte) if byte != EMPTY_BYTE => {
+                    std::mem::replace(&mut cells[slot], byte) == EMPTY_BYTE
+                }
+                _ => {
+                    let was_empty = cells[slot] == EMPTY_BYTE;
+                    self.widen()[slot] = value;
+                    was_empty
+                }
+            },
+        };
+        self.stored += usize::from(was_empty);
+    }
+
+    /// Every slot as a score from now on (a value did not fit in a byte); the wide slots.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self) -> &mut Vec<Score> {
+        if let Cells::Bytes(cells) = &self.cells {
+            let scores = cells
+                .iter()
+                .map(|&cell| {
+                    if cell == EMPTY_BYTE {
+                        EMPTY
+                    } else {
+                        cell.score()
+                    }
+                })
+                .collect();
+            self.cells = Cells::Scores(scores);
         }
-        self.values[slot] = value;
+        match &mut self.cells {
+            Cells::Scores(cells) => cells,
+            Cells::Bytes(_) => unreachable!("the slots were widened above"),
+        }
     }
 
     #[inline]
     fn slot(&self, index: usize) -> usize {
+        let slots = self.slots();
         assert!(
-            index < self.values.len(),
-            "DenseIndex::index returned {index}, outside 0..{} (index_len): the game's DenseIndex \
-             implementation is wrong ({})",
-            self.values.len(),
-            Bytes(Self::bytes_for_len(self.values.len()))
+            index < slots,
+            "DenseIndex::index returned {index}, outside 0..{slots} (index_len): the game's \
+             DenseIndex implementation is wrong ({})",
+            Bytes(Self::bytes_for_len(slots))
         );
         index
     }
 }
 
-/// `len` empty slots of 8 bytes, or `Error::MemoryBudget` (naming `what`) if they would take more
-/// than `budget` bytes or the allocation fails.
+/// The bytes of `len` slots of 8 bytes.
+pub(super) fn score_bytes(len: usize) -> u64 {
+    (len as u64).saturating_mul(size_of::<Score>() as u64)
+}
+
+/// The value in `cells[index]`: `None` if the slot is empty or outside.
+#[inline(always)]
+pub(crate) fn value_in<C: Cell>(cells: &[C], index: usize) -> Option<Score> {
+    cells
+        .get(index)
+        .copied()
+        .filter(|&cell| cell != C::EMPTY)
+        .map(Cell::score)
+}
+
+/// `len` empty slots, or `Error::MemoryBudget` (naming `what`) if the table would take more than
+/// `budget` bytes (`needed`) or the allocation fails.
 pub(super) fn empty_slots<T>(
     len: usize,
     budget: u64,
-    what: &str,
+    (what, needed): (&str, u64),
     empty: impl Fn() -> T,
 ) -> Result<Vec<T>, Error> {
-    let needed = DenseTable::bytes_for_len(len);
     let refuse = || Error::MemoryBudget {
         what: format!("{what} of {len} slots"),
         needed,
@@ -153,9 +279,8 @@ impl DenseTable {
     /// assert_eq!(slots[5], Some(1));                     // the start, 1 ^ 2 ≠ 0: won
     /// ```
     pub fn slot_values(&self) -> impl ExactSizeIterator<Item = Option<Score>> + '_ {
-        self.values
-            .iter()
-            .map(|&value| (value != EMPTY).then_some(value))
+        let slots = self.slots();
+        (0..slots).map(|index| self.value_at(index))
     }
 
     /// Stores `value` in slot `index` (for loading a saved table). An index outside the table
@@ -177,14 +302,13 @@ impl DenseTable {
                 "slot {index}: {value} is not a value (Score::MIN never is)"
             )));
         }
-        let slots = self.values.len();
-        let slot = self.values.get_mut(index).ok_or_else(|| {
-            Error::InvalidState(format!("slot {index} is outside the table's {slots} slots"))
-        })?;
-        if *slot == EMPTY {
-            self.stored += 1;
+        let slots = self.slots();
+        if index >= slots {
+            return Err(Error::InvalidState(format!(
+                "slot {index} is outside the table's {slots} slots"
+            )));
         }
-        *slot = value;
+        self.insert_at(index, value);
         Ok(())
     }
 }
@@ -192,8 +316,17 @@ impl DenseTable {
 impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
     #[inline]
     fn get(&self, game: &G, state: &G::State) -> Option<Score> {
-        let value = self.values[self.slot(game.index(state))];
-        (value != EMPTY).then_some(value)
+        let slot = self.slot(game.index(state));
+        match &self.cells {
+            Cells::Bytes(cells) => {
+                let cell = cells[slot];
+                (cell != EMPTY_BYTE).then_some(cell.score())
+            }
+            Cells::Scores(cells) => {
+                let cell = cells[slot];
+                (cell != EMPTY).then_some(cell)
+            }
+        }
     }
 
     #[inline]
@@ -205,12 +338,16 @@ impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
         self.stored
     }
 
+    /// The table's bytes now, and while it holds bytes, the 8 a slot that widening would add.
     fn peak_bytes(&self, _upcoming: usize) -> u64 {
-        Self::bytes_for_len(self.values.len())
+        match &self.cells {
+            Cells::Bytes(cells) => Self::bytes_for_len(cells.len()),
+            Cells::Scores(_) => self.bytes(),
+        }
     }
 
     fn bytes_for(&self, _states: u64) -> u64 {
-        Self::bytes_for_len(self.values.len())
+        MemoTable::<G>::peak_bytes(self, 0)
     }
 
     fn fingerprint(&self, game: &G, state: &G::State) -> Option<u64> {

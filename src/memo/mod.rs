@@ -31,7 +31,7 @@ mod atomic_dense;
 mod bounds;
 mod canonical;
 mod concurrent;
-mod dense;
+pub(crate) mod dense;
 mod fixed_bounds;
 mod hash;
 mod sharded;

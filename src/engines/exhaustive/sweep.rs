@@ -12,6 +12,7 @@ use crate::engines::kernel::{
 };
 use crate::error::Error;
 use crate::game::{Score, StateAt};
+use crate::memo::dense::{Cell, Cells};
 use crate::memo::{DenseTable, MemoTable};
 
 /// Values every state [`StateAt::state_at`] gives, in index order, into `table` (empty, one
@@ -58,10 +59,18 @@ where
                 // Two calls, not one on a `Valued` chosen here: each inlined loop then knows
                 // its variant, and the gapless one has no check of the other's.
                 let children = if gapless {
-                    let below = Valued::Below(table.slots_below(index));
-                    value_from_children(game, below, &range, &state, &mut moves, &mut stats)
+                    match table.cells() {
+                        Cells::Bytes(cells) => {
+                            let below = Valued::Below(&cells[..index]);
+                            value_from_children(game, below, &range, &state, &mut moves, &mut stats)
+                        }
+                        Cells::Scores(cells) => {
+                            let below = Valued::Below(&cells[..index]);
+                            value_from_children(game, below, &range, &state, &mut moves, &mut stats)
+                        }
+                    }
                 } else {
-                    let table = Valued::Table(&table);
+                    let table = Valued::<Score>::Table(&table);
                     value_from_children(game, table, &range, &state, &mut moves, &mut stats)
                 };
                 match children? {
@@ -103,9 +112,9 @@ where
 /// [`Game::for_each_step`](crate::Game::for_each_step) (into `moves`, unless the game steps
 /// without a list) until one reaches the top of its range; `None` if it has no move.
 #[inline(always)]
-fn value_from_children<G, R>(
+fn value_from_children<G, R, C>(
     game: &G,
-    valued: Valued<'_>,
+    valued: Valued<'_, C>,
     range: &R,
     state: &G::State,
     moves: &mut Vec<G::Move>,
@@ -114,6 +123,7 @@ fn value_from_children<G, R>(
 where
     G: StateAt,
     R: RangeSource<G>,
+    C: Cell,
 {
     let high = if R::DECLARES {
         range.range(game, state).1
@@ -168,30 +178,34 @@ where
 
 /// Where the sweep reads its children's values.
 #[derive(Clone, Copy)]
-enum Valued<'a> {
-    /// Slots that all hold a value (the sweep's `gapless`: every slot below the state's index).
-    Below(&'a [Score]),
+enum Valued<'a, C> {
+    /// Slots that all hold a value (the sweep's `gapless`: every slot below the state's index),
+    /// in the table's present width.
+    Below(&'a [C]),
     /// The whole table, whose slots may be empty.
     Table(&'a DenseTable),
 }
 
-impl Valued<'_> {
+impl<C: Cell> Valued<'_, C> {
     /// The value in slot `index`; `None` if it has none (or is not below the state's index).
     #[inline(always)]
     fn value(self, index: usize) -> Option<Score> {
         match self {
             Valued::Below(slots) => {
-                let value = *slots.get(index)?;
+                let cell = *slots.get(index)?;
                 // SAFETY: `Below` is made only from the slots below the index being swept
                 // while `gapless` holds, and each of those slots was written by `insert_at`
                 // with a value that passed `valid` or the overflow checks, which refuse
                 // `Score::MIN`; nothing else writes the table during the sweep, and the slot
                 // written is the index the state was given at (checked with one call of
                 // `index`, so a game whose `index` answers differently on two calls cannot
-                // break it). So `value` is never `Score::MIN`. Telling the compiler so lets it
+                // break it). A byte slot holds a value that fits a byte and is not its empty
+                // marker (`DenseTable::insert_at`), whose score is never `Score::MIN`; a wide
+                // slot holds the value itself. So `value` is never `Score::MIN`. Telling the compiler so lets it
                 // drop the empty-slot check and the wrap check of negating the child. Exercised
                 // by every sweep test (tests/solver.rs; a game with gaps and one whose
                 // `state_at` is not `index`'s inverse take the `Table` path instead).
+                let value = cell.score();
                 unsafe { std::hint::assert_unchecked(value != Score::MIN) };
                 Some(value)
             }
