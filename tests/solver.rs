@@ -66,6 +66,15 @@ proptest! {
             let outcome = if expected == 1 { Outcome::Win } else { Outcome::Loss };
             prop_assert_eq!(solved.outcome(), Some(outcome));
         }
+        // The exhaustive engine on the same moves, eight roots a batch, as deep as the stones:
+        // each state's batches fetched and scanned one after the other, across the move
+        // buffer's growth.
+        for threads in [1, 2] {
+            let solver = Solver::new(&game).engine(Engine::Exhaustive).threads(threads);
+            prop_assert_eq!(solver.solve().unwrap().value(), expected);
+        }
+        let solved = exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new());
+        prop_assert_eq!(solved.unwrap().value(), expected);
     }
 }
 

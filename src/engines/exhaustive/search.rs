@@ -486,8 +486,14 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 }
                 continue;
             }
-            if self.frames[top].next_batch != 0 && !self.decided(game, top) {
-                self.refill(game, top);
+            // Moves left to try: a batch `scan_top` fetched but left to this loop's checks, or
+            // the next batch to fetch.
+            let frame = &self.frames[top];
+            let unscanned = frame.next_move < self.moves.len();
+            if (unscanned || frame.next_batch != 0) && !self.decided(game, top) {
+                if !unscanned {
+                    self.refill(game, top);
+                }
                 if let Err(error) = self.grown(dive) {
                     break Err(error);
                 }
@@ -538,7 +544,24 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             Score::MAX
         };
         let mut scan = Scan::new::<G, R>(frame.next_move, frame.best, high, self.moves.len());
-        let opened = scan.run::<G, T, R>(game, table, &frame.state, &self.moves);
+        let mut opened = scan.run::<G, T, R>(game, table, &frame.state, &self.moves);
+        // The state's next batch is fetched here and scanned at once, without the search
+        // loop's round trip, while the buffer needs no room it has not got: a reallocation, or
+        // moves past the cap, are the loop's to check (`grown`), which it does after its own
+        // `refill` of a batch fetched here as well.
+        while opened.is_none() && frame.next_batch != 0 && !(R::DECLARES && scan.best >= scan.high)
+        {
+            let (start, capacity) = (self.moves.len(), self.moves.capacity());
+            frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.moves);
+            arrange(self.order, &mut self.moves[start..]);
+            scan.next_move = start;
+            if self.moves.capacity() != capacity
+                || self.moves.len() * size_of::<G::Move>() > self.list_cap
+            {
+                break;
+            }
+            opened = scan.run::<G, T, R>(game, table, &frame.state, &self.moves);
+        }
         frame.best = scan.best;
         frame.next_move = scan.next_move;
         (*known, *hits) = (*known + scan.known, *hits + scan.hits);
