@@ -1247,6 +1247,80 @@ fn play_reads_moves_from_a_pipe_too_and_answers_from_a_loaded_table() {
     }
 }
 
+/// `--save` keeps the engine the plain solve runs: Dots and Boxes is solved by the tier
+/// solver with or without it, with the same line; its file loads to the same answer and line,
+/// and answers every position of the line as a file saved by the exhaustive engine does. A
+/// tier solve that cannot keep every value refuses `--save` and writes nothing.
+#[test]
+fn save_keeps_the_tier_solver_of_the_plain_solve() {
+    let dir = std::env::temp_dir().join(format!("gamesolver-tier-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tiers = dir.join("tiers.gsv");
+    let engine = dir.join("engine.gsv");
+    let (tiers, engine) = (tiers.to_str().unwrap(), engine.to_str().unwrap());
+    for size in [["1", "2"], ["2", "2"], ["2", "3"]] {
+        let game = ["dots-and-boxes", size[0], size[1]];
+        let plain = json(&game, None);
+        let saved = json(&[&game[..], &["--save", tiers]].concat(), None);
+        assert_eq!(plain["solver"], "tier", "{size:?}");
+        assert_eq!(saved["solver"], "tier", "{size:?}");
+        for key in ["answer", "value", "line"] {
+            assert_eq!(saved[key], plain[key], "{size:?}: {key}");
+        }
+        let by_engine = [&game[..], &["--solver", "engine", "--save", engine]].concat();
+        assert_eq!(json(&by_engine, None)["value"], plain["value"]);
+        for file in [tiers, engine] {
+            let loaded = json(&[&game[..], &["--load", file]].concat(), None);
+            assert_eq!(loaded["table"], "loaded");
+            for key in ["answer", "value", "line"] {
+                assert_eq!(loaded[key], plain[key], "{size:?} from {file}: {key}");
+            }
+        }
+        // Every position of the line, analysed from either file, has the same value.
+        let line = plain["line"].as_array().unwrap();
+        let mut drawn: Vec<String> = Vec::new();
+        for ply in line {
+            let at = drawn.join(" ");
+            let from = |file: &str| {
+                let mut args = vec!["analyze", game[0], game[1], game[2], "--load", file];
+                if !at.is_empty() {
+                    args.extend(["--at", &at]);
+                }
+                json(&args, None)["value"].clone()
+            };
+            assert_eq!(from(tiers), from(engine), "{size:?} at '{at}'");
+            let dot = |key: &str| {
+                let dot = ply[key].as_array().unwrap();
+                format!("{},{}", dot[0], dot[1])
+            };
+            drawn.push(format!("{}-{}", dot("from"), dot("to")));
+        }
+    }
+    // 3x3's tiers take 16 MiB together: under 8 MiB, refused before any solve, no file.
+    let _ = std::fs::remove_file(tiers);
+    let refused = rejected(
+        &[
+            "dots-and-boxes",
+            "3",
+            "3",
+            "--threads",
+            "1",
+            "--memory-limit",
+            "8M",
+            "--save",
+            tiers,
+        ],
+        None,
+        2,
+    );
+    assert!(
+        refused.contains("--save") && refused.contains("nothing was written"),
+        "{refused}"
+    );
+    assert!(!std::path::Path::new(tiers).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn saved_solutions_round_trip_and_bad_files_are_refused() {
     let dir = std::env::temp_dir().join(format!("gamesolver-saved-{}", std::process::id()));

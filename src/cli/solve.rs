@@ -42,13 +42,16 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     };
     let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
-    // A distributed solve saves the values its processes hold (every one, by the dense
-    // index); any other `--save`, and every `--load`, is the engine's dense table.
-    let distributed_save = cli.solver == SolverName::Distributed && cli.load.is_none();
-    if cli.load.is_some() || (cli.save.is_some() && !distributed_save) {
+    let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
+    // `--save` keeps the engine of the plain solve: where that is the tier solver (asked for,
+    // or `auto` on a game with tiers and no solver of its own), it saves the values the tier
+    // solver holds, by the dense index; any other `--save`, and every `--load`, is the
+    // engine's dense table.
+    let tier_save = engine.tiers.is_some()
+        && (tiered || (cli.solver == SolverName::Auto && engine.fast.is_none()));
+    if cli.load.is_some() || (cli.save.is_some() && !tier_save) {
         return saved_report(cli, values, limits);
     }
-    let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
     if tiered && engine.tiers.is_none() {
         return Err(no_tiers(cli.game, "the engine"));
     }
@@ -259,7 +262,7 @@ pub(super) fn no_tiers(game: GameName, instead: &str) -> Failure {
 pub(crate) fn tier_report<G>(
     cli: &Cli,
     game: &G,
-    n: usize,
+    (n, params): (usize, &[i64]),
     limits: Limits,
 ) -> Result<Report, Failure>
 where
@@ -272,6 +275,10 @@ where
     let pool = pool_if_parallel(threads, &mut limits)?;
     let solve = |keep| tiers_on(pool.as_ref(), game, limits, keep);
     let (solution, everything) = match solve(KeepTiers::All) {
+        // `--save` needs every value: no solve of the tiers still needed alone.
+        Err(Error::MemoryBudget { needed, .. }) if cli.save.is_some() => {
+            return Err(unsaved(cli, Some(needed)));
+        }
         Err(Error::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
         solved => (solved?, None),
     };
@@ -294,6 +301,7 @@ where
             Bytes(limits.memory_budget)
         ));
     }
+    save_tiers(cli, params, &solution)?;
     let value = solution.value();
     Ok(Report {
         game: cli.game,
@@ -327,6 +335,41 @@ where
         helper: None,
         withheld,
     })
+}
+
+/// Writes `--save` from a tier solve that kept every tier: one value per index of the game's
+/// dense index, in the saved-solution format, under `params`; values kept by rank are refused.
+fn save_tiers<G: Tiered>(
+    cli: &Cli,
+    params: &[i64],
+    solution: &crate::engines::tiers::TierSolution<'_, G>,
+) -> Result<(), Failure> {
+    match (&cli.save, solution.slot_values()) {
+        (Some(path), Some(slots)) => Ok(super::saved::save(path, cli.game, params, slots)?),
+        (Some(_), None) => Err(unsaved(cli, None)),
+        (None, _) => Ok(()),
+    }
+}
+
+/// The refusal of `--save` by a tier solve that could not keep every value by the dense index:
+/// every tier would need `needed` bytes past the budget, or (`None`) the values are kept by
+/// rank. Nothing is written.
+fn unsaved(cli: &Cli, needed: Option<u64>) -> Failure {
+    Failure::Usage(format!(
+        "--save keeps one value per index of the game's dense index, and this tier solve \
+         cannot keep {}; nothing was written to {}",
+        match needed {
+            Some(needed) => format!(
+                "every tier's values at once ({}, past --memory-limit)",
+                Bytes(needed)
+            ),
+            None => "its values by the dense index (it does not fit --memory-limit)".into(),
+        },
+        cli.save
+            .as_deref()
+            .unwrap_or(std::path::Path::new(""))
+            .display()
+    ))
 }
 
 /// A game layered into tiers, by the tier solver on timely dataflow, with the workers and

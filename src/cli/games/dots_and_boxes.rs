@@ -23,7 +23,7 @@ pub const GAME: Bundled = Bundled {
             if cli.solver == SolverName::Distributed {
                 return distributed_report(cli, game(&values)?, (n, &values), limits);
             }
-            tier_report(cli, &game(&values)?, n, limits)
+            tier_report(cli, &game(&values)?, (n, &values), limits)
         }),
         at: Some(
             "the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')",

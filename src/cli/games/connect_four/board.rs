@@ -51,7 +51,7 @@ impl Board for ConnectFour<u64> {
         ConnectFour::new(width, height)
     }
     fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure> {
-        tier_report(cli, game, stones, limits)
+        tier_report(cli, game, (stones, &[]), limits)
     }
     fn distributed(
         cli: &Cli,
