@@ -641,12 +641,13 @@ fn samples_of_c4s_verified_10x6_sets() {
 /// of cells and markers: 10×8, 12×7, 16×7): the command line solves them on a bound table
 /// keyed by the whole position. Checked where the literal rules know the value at once: the
 /// side to move has an immediate win, which no line can beat (a win scores more the sooner it
-/// comes).
+/// comes). `--batch` solves the same positions, one line each, on one thread and two.
 #[cfg(feature = "cli")]
 #[test]
 fn boards_past_the_fixed_tables_keys_are_solved_on_a_hash_table() {
     let mut checked = 0;
     for (width, height) in [(10usize, 8usize), (12, 7), (16, 7)] {
+        let mut batch: Vec<(String, Score)> = Vec::new();
         for seed in 0..40u64 {
             let before = (seed % 5) as usize * 2;
             let Some(line) = random_line(width, height, before, seed * 31 + width as u64) else {
@@ -706,6 +707,40 @@ fn boards_past_the_fixed_tables_keys_are_solved_on_a_hash_table() {
             assert_eq!(report["value"], expected, "{width}x{height} {position}");
             assert_eq!(report["table"], "hash", "{width}x{height}");
             checked += 1;
+            batch.push((position, expected));
+        }
+        // The batch, with a line that is not a position in the middle: reported, and the
+        // batch goes on.
+        let mut input: Vec<String> = batch.iter().map(|(position, _)| position.clone()).collect();
+        let bad = batch.len() / 2;
+        input.insert(bad, "not a position".into());
+        for threads in ["1", "2"] {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+                .args(["connect-four", "--batch", "-", "--columns-from-zero"])
+                .args(["--threads", threads, "--width", &width.to_string()])
+                .args(["--height", &height.to_string()])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            std::io::Write::write_all(&mut stdin, (input.join("\n") + "\n").as_bytes()).unwrap();
+            drop(stdin);
+            let output = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{width}x{height}: {stderr}");
+            assert!(stderr.contains(&format!("line {}:", bad + 1)), "{stderr}");
+            let expected: Vec<String> = batch
+                .iter()
+                .map(|(position, score)| format!("{position} {score}"))
+                .collect();
+            let stdout = String::from_utf8(output.stdout).unwrap();
+            assert_eq!(
+                stdout.lines().collect::<Vec<_>>(),
+                expected,
+                "{width}x{height}"
+            );
         }
     }
     assert!(checked >= 30, "only {checked} positions checked");

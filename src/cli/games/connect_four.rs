@@ -27,7 +27,7 @@ use super::super::model::{Answer, CliError, Entry, Failure, Fields, Line, Report
 use super::super::play;
 use super::super::present::Presented;
 use super::super::registry::{Bundled, Own, Solves};
-use super::growing::{self, BatchSolver, Between, OnPool, Stages};
+use super::growing::{self, BatchSolver, Between, Fresh, OnPool, Stages};
 
 mod analysis;
 mod board;
@@ -350,6 +350,22 @@ where
     };
     let options = pruning::Options::new().ranged().limits(limits);
     let bytes = table_bytes(limits);
+    if !FixedBoundTable::holds_keys(game.key_bits(), bytes) {
+        // Keys too long for the fixed table's words: each position on one thread, on a table
+        // keyed by the whole position.
+        let pruner = Pruner::new(&game, HashBoundTable::new(), options)?;
+        let mut solver = Fresh { pruner };
+        let mut sizes = Between::fixed();
+        return each_line(
+            cli,
+            &game,
+            &mut solver,
+            input,
+            out,
+            &mut sizes,
+            limits.time_limit,
+        );
+    }
     match pool {
         Some(pool) if cli.one_at_a_time => {
             // The table starts small and grows as the batch runs on, as on one thread.

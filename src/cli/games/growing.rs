@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::engines::pruning::{self, Session};
 use crate::games::{Bitboard, ConnectFour};
-use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
+use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashBoundTable};
 use crate::{
     Error, Game, Limits, Score,
     engines::{
@@ -168,6 +168,12 @@ impl Between {
         }
     }
 
+    /// The sizes of a batch whose table never grows (one that grows by itself, as a hash table
+    /// does).
+    pub(super) fn fixed() -> Between {
+        Between::starting(0, 0, Duration::ZERO)
+    }
+
     /// The size of the table now.
     pub(super) fn bytes(&self) -> u64 {
         self.bytes
@@ -207,6 +213,35 @@ impl<B: Bitboard> Grows<B> for FixedBoundTable {
 impl<B: Bitboard> Grows<B> for Arc<AtomicBoundTable> {
     fn grown(&self, bytes: u64) -> Result<Self, Error> {
         self.resized(bytes).map(Arc::new)
+    }
+}
+
+/// A table keyed by the whole position holds any key and grows by itself: "growing" it keeps
+/// it as it is (a batch of such tables never grows them: [`Between::fixed`]).
+impl<B: Bitboard> Grows<B> for HashBoundTable<<ConnectFour<B> as Game>::State> {
+    fn grown(&self, _bytes: u64) -> Result<Self, Error> {
+        Ok(self.clone())
+    }
+}
+
+/// A batch whose keys no fixed table holds (a board of more than about 83 cells and markers):
+/// each position on a table of its own keyed by the whole position, so that the batch's memory
+/// is one position's, not every position's together.
+pub(super) struct Fresh<'g, B: Bitboard> {
+    pub(super) pruner:
+        Pruner<'g, ConnectFour<B>, HashBoundTable<<ConnectFour<B> as Game>::State>, DeclaredRange>,
+}
+
+impl<'g, B: Bitboard> BatchSolver<'g, B> for Fresh<'g, B> {
+    type Table = HashBoundTable<<ConnectFour<B> as Game>::State>;
+
+    fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, Self::Table, DeclaredRange> {
+        &mut self.pruner
+    }
+
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
+        *self.pruner.table_mut() = HashBoundTable::new();
+        self.pruner.value_of(position)
     }
 }
 
