@@ -65,13 +65,14 @@ pub enum Error {
     /// Game parameters that do not make a game (a board too large, say).
     #[error("{0}")]
     InvalidGame(String),
-    /// A move that cannot be played where it stands in a given line of play.
-    #[error("move {number} (column {column}): {problem}")]
+    /// A move that cannot be played where it stands in a given line of play (any game whose
+    /// positions are written as the moves that reach them).
+    #[error("move {number} ({written}): {problem}")]
     IllegalMove {
         /// The move's number in the line, counted from 1.
         number: usize,
-        /// The column as written.
-        column: String,
+        /// The move as the game names it ("column 4" for Connect Four).
+        written: String,
         /// Why it cannot be played.
         problem: String,
     },

@@ -45,7 +45,7 @@ impl<B: Bitboard> ConnectFour<B> {
         for (index, symbol) in moves.chars().enumerate() {
             let illegal = |problem: String| Error::IllegalMove {
                 number: index + 1,
-                column: symbol.to_string(),
+                written: format!("column {symbol}"),
                 problem,
             };
             let column = match symbol.to_digit(36) {
