@@ -161,9 +161,10 @@ impl DenseTable {
     #[inline(always)]
     pub(crate) fn value_at(&self, index: usize) -> Option<Score> {
         match &self.cells {
-            Cells::Bytes(cells) => value_in(cells, index),
-            Cells::Scores(cells) => value_in(cells, index),
+            Cells::Bytes(cells) => read(cells, index),
+            Cells::Scores(cells) => read(cells, index),
         }
+        .flatten()
     }
 
     /// Stores `value` (never `Score::MIN`) in slot `index`, as [`MemoTable::insert`] does for
@@ -213,14 +214,22 @@ impl DenseTable {
 
     #[inline]
     fn slot(&self, index: usize) -> usize {
+        if index >= self.slots() {
+            self.outside(index);
+        }
+        index
+    }
+
+    /// The panic for an index outside the table: the game's `DenseIndex` is wrong.
+    #[cold]
+    #[inline(never)]
+    fn outside(&self, index: usize) -> ! {
         let slots = self.slots();
-        assert!(
-            index < slots,
+        panic!(
             "DenseIndex::index returned {index}, outside 0..{slots} (index_len): the game's \
              DenseIndex implementation is wrong ({})",
             Bytes(Self::bytes_for_len(slots))
-        );
-        index
+        )
     }
 }
 
@@ -229,14 +238,11 @@ pub(super) fn score_bytes(len: usize) -> u64 {
     (len as u64).saturating_mul(size_of::<Score>() as u64)
 }
 
-/// The value in `cells[index]`: `None` if the slot is empty or outside.
+/// What `cells[index]` holds: `None` outside the table, `Some(None)` for an empty slot.
 #[inline(always)]
-pub(crate) fn value_in<C: Cell>(cells: &[C], index: usize) -> Option<Score> {
-    cells
-        .get(index)
-        .copied()
-        .filter(|&cell| cell != C::EMPTY)
-        .map(Cell::score)
+fn read<C: Cell>(cells: &[C], index: usize) -> Option<Option<Score>> {
+    let cell = *cells.get(index)?;
+    Some((cell != C::EMPTY).then(|| cell.score()))
 }
 
 /// `len` empty slots, or `Error::MemoryBudget` (naming `what`) if the table would take more than
@@ -316,17 +322,13 @@ impl DenseTable {
 impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
     #[inline]
     fn get(&self, game: &G, state: &G::State) -> Option<Score> {
-        let slot = self.slot(game.index(state));
-        match &self.cells {
-            Cells::Bytes(cells) => {
-                let cell = cells[slot];
-                (cell != EMPTY_BYTE).then_some(cell.score())
-            }
-            Cells::Scores(cells) => {
-                let cell = cells[slot];
-                (cell != EMPTY).then_some(cell)
-            }
-        }
+        // One match and one bounds check a probe (the engines' hot loop).
+        let index = game.index(state);
+        let read = match &self.cells {
+            Cells::Bytes(cells) => read(cells, index),
+            Cells::Scores(cells) => read(cells, index),
+        };
+        read.unwrap_or_else(|| self.outside(index))
     }
 
     #[inline]
