@@ -198,29 +198,29 @@ impl Between {
 
 /// A batch's bound table, which a larger one holding its entries can replace.
 pub(super) trait Grows<B: Bitboard>: BoundTable<ConnectFour<B>> + Sized {
-    /// A table of `bytes` with this one's entries.
-    fn grown(&self, bytes: u64) -> Result<Self, Error>;
+    /// A table of `bytes` with this one's entries; `None` for a table that grows by itself
+    /// (it stays).
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error>;
 }
 
 impl<B: Bitboard> Grows<B> for FixedBoundTable {
-    fn grown(&self, bytes: u64) -> Result<Self, Error> {
-        self.resized(bytes)
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error> {
+        self.resized(bytes).map(Some)
     }
 }
 
 /// The table of a batch solved one position at a time on several threads: the pruner holds
 /// it, the workers share it.
 impl<B: Bitboard> Grows<B> for Arc<AtomicBoundTable> {
-    fn grown(&self, bytes: u64) -> Result<Self, Error> {
-        self.resized(bytes).map(Arc::new)
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error> {
+        self.resized(bytes).map(|table| Some(Arc::new(table)))
     }
 }
 
-/// A table keyed by the whole position holds any key and grows by itself: "growing" it keeps
-/// it as it is (a batch of such tables never grows them: [`Between::fixed`]).
+/// A table keyed by the whole position holds any key and grows by itself: it stays.
 impl<B: Bitboard> Grows<B> for HashBoundTable<<ConnectFour<B> as Game>::State> {
-    fn grown(&self, _bytes: u64) -> Result<Self, Error> {
-        Ok(self.clone())
+    fn grown(&self, _bytes: u64) -> Result<Option<Self>, Error> {
+        Ok(None)
     }
 }
 
@@ -319,7 +319,8 @@ pub(super) fn batch_value<'g, B: Bitboard, S: BatchSolver<'g, B>>(
     loop {
         if let Some(bytes) = sizes.grow() {
             match solver.pruner().table().grown(bytes) {
-                Ok(larger) => *solver.pruner().table_mut() = larger,
+                Ok(Some(larger)) => *solver.pruner().table_mut() = larger,
+                Ok(None) => {}
                 // Refused by the allocator: the batch goes on with the table it has.
                 Err(_) => sizes.largest = sizes.bytes,
             }
