@@ -323,7 +323,9 @@ impl<B: Bitboard> ConnectFour<B> {
     #[inline]
     fn winning_cells(&self, stones: B, mask: B) -> B {
         let cells = if self.short_shifts {
-            lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
+            at_height(self.height, |h| {
+                lines(stones, h, |x, s| x << s, |x, s| x >> s)
+            })
         } else {
             lines(stones, self.height, B::up, B::down)
         };
@@ -333,7 +335,9 @@ impl<B: Bitboard> ConnectFour<B> {
     /// Whether `stones` hold four in a row somewhere.
     fn has_four(&self, stones: B) -> bool {
         let cells = if self.short_shifts {
-            lines(stones, self.height, |x, s| x << s, |x, s| x >> s)
+            at_height(self.height, |h| {
+                lines(stones, h, |x, s| x << s, |x, s| x >> s)
+            })
         } else {
             lines(stones, self.height, B::up, B::down)
         };
@@ -426,6 +430,20 @@ impl<B: Bitboard> ConnectFour<B> {
             position.current | position.mask.wrapping_add(self.bottom),
             position.mirrored_current | position.mirrored_mask.wrapping_add(self.bottom),
         )
+    }
+}
+
+/// `f(h)`, where `h` is a board's height: for the usual heights (4 to 7 rows) as a constant, so
+/// that once `f` is inlined into each arm the shifts by multiples of the height (three or four
+/// instructions each when the amount is in a register) become shifts by immediates.
+#[inline(always)]
+pub(crate) fn at_height<R>(h: u32, f: impl Fn(u32) -> R) -> R {
+    match h {
+        4 => f(4),
+        5 => f(5),
+        6 => f(6),
+        7 => f(7),
+        _ => f(h),
     }
 }
 

@@ -2,7 +2,7 @@
 //! how soon either side can win, whether either can still make four, and the second player's
 //! claimeven.
 
-use super::{Bitboard, ConnectFour, Position};
+use super::{Bitboard, ConnectFour, Position, at_height};
 use crate::ValueRange;
 use crate::game::Score;
 
@@ -18,10 +18,11 @@ impl<B: Bitboard> ConnectFour<B> {
     /// Whether `set` holds four in a row in any direction.
     #[inline]
     fn any_four(&self, set: B) -> bool {
-        let h = self.height;
-        [1, h + 1, h, h + 2]
-            .into_iter()
-            .any(|shift| self.fours_along(set, shift) != B::ZERO)
+        at_height(self.height, |h| {
+            [1, h + 1, h, h + 2]
+                .into_iter()
+                .any(|shift| self.fours_along(set, shift) != B::ZERO)
+        })
     }
 
     /// An upper bound on the value of `position` for the side to move (the first player, with
