@@ -348,12 +348,15 @@ impl<G: Game> Search<G> {
         let mut keep = start;
         self.prints.clear();
         for index in start..end {
-            let (step, mut child) = self.steps[index].take().expect("a kept move's step");
+            // Read in place (a step holds a whole state: moved only where a move is kept ahead
+            // of one dropped).
+            let (step, child) = self.steps[index].as_ref().expect("a kept move's step");
             let entry = table.get(game, &step.next);
+            let mut child = *child;
             if let Some(entry) = entry {
                 child = child.intersect(entry.bound);
             }
-            let (low, high) = move_bounds(&step, child);
+            let (low, high) = move_bounds(step, child);
             let move_index = self.order[index];
             if let Some(cut) = settled(frame, (low, high), move_index) {
                 stats.hits += u64::from(entry.is_some());
@@ -384,9 +387,14 @@ impl<G: Game> Search<G> {
                     frame.best_index = move_index;
                 }
             }
-            self.moves.swap(keep, index);
-            self.order.swap(keep, index);
-            self.steps[keep] = Some((step, child));
+            if let Some((_, bound)) = &mut self.steps[index] {
+                *bound = child;
+            }
+            if keep != index {
+                self.moves.swap(keep, index);
+                self.order.swap(keep, index);
+                self.steps.swap(keep, index);
+            }
             keep += 1;
         }
         // The moves to search are the ones kept, in their order.

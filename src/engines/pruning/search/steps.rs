@@ -44,6 +44,10 @@ pub(super) fn move_value(
     window: (Score, Score),
     exact: bool,
 ) -> Result<Score, Error> {
+    if gain == 0 && turn == Turn::Pass && child != Score::MIN {
+        // The usual move: the child's value negated, always in range.
+        return Ok(-child);
+    }
     let sum = match turn {
         Turn::Pass => i128::from(gain) - i128::from(child),
         Turn::Keep => i128::from(gain) + i128::from(child),
@@ -110,6 +114,11 @@ pub(super) fn follow_forced<G: Game>(
 /// the move's `step` leads to.
 #[inline]
 pub(super) fn move_bounds<S>(step: &Step<S>, child: Bound) -> (Score, Score) {
+    if step.gain == 0 && step.turn == Turn::Pass {
+        // The usual move, without 128-bit arithmetic: negating saturates at the range's ends
+        // as the clamp below does.
+        return (child.upper.saturating_neg(), child.lower.saturating_neg());
+    }
     let (gain, low, high) = (
         i128::from(step.gain),
         i128::from(child.lower),
