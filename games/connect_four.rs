@@ -363,6 +363,11 @@ impl<B: Bitboard> ConnectFour<B> {
     #[inline]
     fn promise(&self, made: B, theirs: B, mask: B) -> u16 {
         let useful = made & !theirs.up(1);
+        if useful == B::ZERO {
+            // The usual case, without three counts of bits (each a dozen instructions where
+            // the target has no population-count instruction).
+            return 0;
+        }
         let above = self.playable(mask).up(1) & self.board;
         let next = useful & above;
         let after_next = useful & above.up(1);
