@@ -44,6 +44,10 @@ pub(super) struct Layout {
     pub(super) upper_bits: u32,
     best_bits: u32,
     work_bits: u32,
+    /// The low `key_bits` and `quotient_bits` bits, for keys of up to 64 bits (masks worked out
+    /// once: a probe otherwise shifts by an amount held in a register, twice).
+    key_mask: u64,
+    quotient_mask: u64,
 }
 
 /// `x` with only its low `bits` bits (all of them for 64).
@@ -101,6 +105,8 @@ impl Layout {
             upper_bits: bound_bits - lower_bits,
             best_bits,
             work_bits,
+            key_mask: low(u64::MAX, key_bits),
+            quotient_mask: low(u64::MAX, quotient_bits),
         })
     }
 
@@ -125,11 +131,11 @@ impl Layout {
         );
         if self.key_bits <= 64 {
             // The common case in one 64-bit multiplication.
-            let mixed = low((key as u64).wrapping_mul(MIX), self.key_bits);
+            let mixed = (key as u64).wrapping_mul(MIX) & self.key_mask;
             let bucket = mixed.checked_shr(self.quotient_bits).unwrap_or(0) as usize;
             (
                 (bucket & ((1 << self.bucket_bits) - 1)) << 1,
-                low(mixed, self.quotient_bits),
+                mixed & self.quotient_mask,
             )
         } else {
             self.place_mixed(low_wide(key.wrapping_mul(MIX_WIDE), self.key_bits))
