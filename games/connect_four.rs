@@ -438,6 +438,12 @@ impl<B: Bitboard> ConnectFour<B> {
     }
 }
 
+/// Whether `cells` holds two cells or more.
+#[inline(always)]
+fn several<B: Bitboard>(cells: B) -> bool {
+    cells & cells.less_one() != B::ZERO
+}
+
 /// `f(h)`, where `h` is a board's height: for the usual heights (4 to 7 rows) as a constant, so
 /// that once `f` is inlined into each arm the shifts by multiples of the height (three or four
 /// instructions each when the amount is in a register) become shifts by immediates.
@@ -502,7 +508,7 @@ impl<B: Bitboard> Game for ConnectFour<B> {
         let forced = playable & threats;
         let safe = if forced == B::ZERO {
             playable
-        } else if forced & forced.less_one() == B::ZERO {
+        } else if !several(forced) {
             forced
         } else {
             B::ZERO
@@ -585,7 +591,7 @@ impl<B: Bitboard> Game for ConnectFour<B> {
         let forced = playable & threats;
         let candidates = if forced == B::ZERO {
             playable
-        } else if forced & forced.less_one() == B::ZERO {
+        } else if !several(forced) {
             forced
         } else {
             B::ZERO
@@ -609,7 +615,7 @@ impl<B: Bitboard> Game for ConnectFour<B> {
         let forced = playable & threats;
         let safe = if forced == B::ZERO { playable } else { forced } & !(threats >> 1);
         // No safe move (a loss), two or more, or two threats to block: nothing forced.
-        if safe.count_ones() != 1 || forced.count_ones() > 1 {
+        if safe == B::ZERO || several(safe) || several(forced) {
             return None;
         }
         let column = safe.trailing_zeros() / (self.height + 1);
