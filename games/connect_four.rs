@@ -448,7 +448,7 @@ fn several<B: Bitboard>(cells: B) -> bool {
 /// that once `f` is inlined into each arm the shifts by multiples of the height (three or four
 /// instructions each when the amount is in a register) become shifts by immediates.
 #[inline(always)]
-pub(crate) fn at_height<R>(h: u32, f: impl Fn(u32) -> R) -> R {
+fn at_height<R>(h: u32, f: impl Fn(u32) -> R) -> R {
     match h {
         4 => f(4),
         5 => f(5),

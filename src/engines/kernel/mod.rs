@@ -19,5 +19,5 @@ pub use moves::{MoveValue, Ply};
 pub(crate) use moves::{best_of, valued_moves};
 pub use progress::Progress;
 pub use range::{AnyValue, DeclaredRange, OutcomeRange, RangeSource};
-pub(crate) use score::{combine, signed, valid};
+pub(crate) use score::{child_value, combine, signed, valid};
 pub use stats::Stats;

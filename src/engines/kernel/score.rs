@@ -24,6 +24,16 @@ pub(crate) fn signed(turn: Turn, child: Score) -> Score {
     }
 }
 
+/// The value of a move's child, from the move's value for its mover (the inverse of
+/// [`combine`]): `±(value − gain)`, checked.
+#[inline]
+pub(crate) fn child_value(gain: Score, turn: Turn, value: Score) -> Result<Score, Error> {
+    match value.checked_sub(gain) {
+        Some(rest) => valid(rest).map(|rest| signed(turn, rest)),
+        None => Err(Error::ScoreOverflow),
+    }
+}
+
 /// The value of a move for its mover: `gain ± child`, checked.
 #[inline]
 pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Error> {
@@ -32,5 +42,27 @@ pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Er
     match gain.checked_add(signed(turn, child)) {
         Some(value) => valid(value),
         None => Err(Error::ScoreOverflow),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_childs_value_comes_back_from_its_moves_value() {
+        let max = Score::MAX;
+        for gain in [-7, 0, 3, max, -max] {
+            for turn in [Turn::Pass, Turn::Keep] {
+                for child in [-5, 0, 2, max, -max] {
+                    if let Ok(value) = combine(gain, turn, child) {
+                        assert_eq!(child_value(gain, turn, value), Ok(child));
+                    }
+                }
+            }
+        }
+        // A move's value whose child would leave the score range is an overflow.
+        assert_eq!(child_value(-1, Turn::Keep, max), Err(Error::ScoreOverflow));
+        assert_eq!(child_value(1, Turn::Pass, -max), Err(Error::ScoreOverflow));
     }
 }

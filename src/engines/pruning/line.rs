@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use super::Pruner;
 use crate::engines::kernel::limits::reserve_within;
-use crate::engines::kernel::{Ply, RangeSource, valid};
+use crate::engines::kernel::{Ply, RangeSource, child_value};
 use crate::error::Error;
 use crate::game::{Game, Player, Score, Turn};
 use crate::memo::BoundTable;
@@ -75,16 +75,8 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
             reserve_within(&mut line, held, self.options.limits.memory_budget, || {
                 format!("the optimal line ({plies} moves so far)")
             })?;
-            // The move is worth `value`: gain − v(next) under a pass, gain + v(next) when the turn
-            // is kept.
-            let (gain, worth) = (i128::from(step.gain), i128::from(value));
-            let next = match step.turn {
-                Turn::Pass => gain - worth,
-                Turn::Keep => worth - gain,
-            };
-            known = Some(valid(
-                Score::try_from(next).map_err(|_| Error::ScoreOverflow)?,
-            )?);
+            // The move is worth `value`: its child's value follows.
+            known = Some(child_value(step.gain, step.turn, value)?);
             line.push(Ply {
                 player,
                 state,
