@@ -23,11 +23,12 @@
 //!
 //! tests/user_tool.rs runs this binary and this file's tests.
 
+use gamesolver::InputError;
 use std::process::ExitCode;
 
 use gamesolver::cli::{Bundled, FromValues, Presented};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Error, Game, Player, Score, Step, Turn, game::StateAt,
+    Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn, game::StateAt,
 };
 
 /// The Divisor Game from N.
@@ -127,10 +128,10 @@ impl Presented for DivisorGame {
         x.to_string()
     }
 
-    fn position(&self, position: &str) -> Result<u32, Error> {
+    fn position(&self, position: &str) -> Result<u32, InputError> {
         match position.trim().parse::<u32>() {
             Ok(n) if (1..=self.start).contains(&n) => Ok(n),
-            _ => Err(Error::InvalidState(format!(
+            _ => Err(InputError::InvalidState(format!(
                 "a position is the number on the board, from 1 to {}",
                 self.start
             ))),
@@ -147,10 +148,10 @@ impl FromValues for DivisorGame {
     const EXAMPLE: &'static str = "12";
     const POSITION: Option<&'static str> = Some("'N': the number on the board");
 
-    fn from_values(values: &[i64]) -> Result<Self, Error> {
+    fn from_values(values: &[i64]) -> Result<Self, InputError> {
         match *values {
             [n @ 1..=MOST] => Ok(DivisorGame { start: n as u32 }),
-            _ => Err(Error::InvalidGame(format!(
+            _ => Err(InputError::InvalidGame(format!(
                 "the divisor game takes one number N, from 1 to {MOST}"
             ))),
         }
@@ -236,10 +237,10 @@ impl Presented for FlipGame {
         })
     }
 
-    fn position(&self, position: &str) -> Result<u64, Error> {
+    fn position(&self, position: &str) -> Result<u64, InputError> {
         let cells: Vec<char> = position.trim().chars().collect();
         if cells.len() != self.cells as usize || cells.iter().any(|c| !matches!(c, '+' | '-')) {
-            return Err(Error::InvalidState(format!(
+            return Err(InputError::InvalidState(format!(
                 "a position is the row as {} characters, each '+' or '-'",
                 self.cells
             )));
@@ -268,9 +269,9 @@ impl FromValues for FlipGame {
     const EXAMPLE: &'static str = "1 1 1 1 0 1 1 1";
     const POSITION: Option<&'static str> = Some("'++-+': the row");
 
-    fn from_values(values: &[i64]) -> Result<Self, Error> {
+    fn from_values(values: &[i64]) -> Result<Self, InputError> {
         if values.is_empty() || values.len() > 64 || values.iter().any(|v| !matches!(v, 0 | 1)) {
-            return Err(Error::InvalidGame(
+            return Err(InputError::InvalidGame(
                 "flip game takes the row as 1 (+) and 0 (-), from 1 to 64 cells".into(),
             ));
         }
@@ -387,7 +388,10 @@ pub mod tests {
     fn refuses_values_that_make_no_game() {
         for values in [&[][..], &[0], &[MOST + 1], &[3, 4], &[-5]] {
             assert!(
-                matches!(DivisorGame::from_values(values), Err(Error::InvalidGame(_))),
+                matches!(
+                    DivisorGame::from_values(values),
+                    Err(InputError::InvalidGame(_))
+                ),
                 "{values:?}"
             );
         }

@@ -3,7 +3,7 @@
 //! by [`retrograde`](crate::engines::retrograde) analysis; the exhaustive engines do not apply (a line
 //! of play can return to a position).
 
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 use crate::game::{Predecessors, StateAt};
 
@@ -78,9 +78,9 @@ impl CatAndMouse {
     /// [`MAX_CHASE_PLACES`]; every neighbour a node of the graph, listed once, never the node
     /// itself; every edge listed at both ends; the mouse with somewhere to go and the cat with
     /// somewhere besides the hole. (LeetCode's limits, 3 to 50 nodes, are not required.)
-    pub fn new(graph: Vec<Vec<i64>>) -> Result<Self, Error> {
+    pub fn new(graph: Vec<Vec<i64>>) -> Result<Self, InputError> {
         let n = graph.len();
-        let invalid = |message: String| Err(Error::InvalidGame(message));
+        let invalid = |message: String| Err(InputError::InvalidGame(message));
         if n < 3 {
             return invalid(format!(
                 "a Cat and Mouse graph needs at least 3 nodes (0 the hole, 1 the mouse's, 2 the \
@@ -367,8 +367,12 @@ impl CatAndMouseII {
     /// Checks the grid (rows of equal length of `.`, `#`, `C`, `M` and `F`, exactly one each
     /// of `C`, `M` and `F`, at most [`MAX_CHASE_PLACES`] cells) and the jumps (1 to 8 as in
     /// LeetCode; longer ones are accepted up to the grid's size).
-    pub fn new<S: AsRef<str>>(grid: &[S], cat_jump: i64, mouse_jump: i64) -> Result<Self, Error> {
-        let invalid = |message: String| Err(Error::InvalidGame(message));
+    pub fn new<S: AsRef<str>>(
+        grid: &[S],
+        cat_jump: i64,
+        mouse_jump: i64,
+    ) -> Result<Self, InputError> {
+        let invalid = |message: String| Err(InputError::InvalidGame(message));
         let rows = grid.len();
         if rows == 0 {
             return invalid("the grid has no rows".into());
@@ -427,11 +431,11 @@ impl CatAndMouseII {
             }
         }
         let longest = rows.max(columns) as i64;
-        let jump = |name: &str, value: i64| -> Result<usize, Error> {
+        let jump = |name: &str, value: i64| -> Result<usize, InputError> {
             if (1..=longest.max(8)).contains(&value) {
                 Ok(value as usize)
             } else {
-                Err(Error::InvalidGame(format!(
+                Err(InputError::InvalidGame(format!(
                     "{name} is {value}: a jump is from 1 to {} (LeetCode: 1 to 8)",
                     longest.max(8)
                 )))

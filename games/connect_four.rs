@@ -22,7 +22,7 @@
 use std::fmt;
 
 use super::ranks::BINOMIAL;
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, Game, Score, Step, Turn};
 use crate::{CompactKey, Symmetry};
 
@@ -195,7 +195,7 @@ impl ConnectFour {
     /// assert!(ConnectFour::new(8, 8).is_err()); // 8 · 9 = 72 bits
     /// assert!(ConnectFour::wide(8, 8).is_ok());
     /// ```
-    pub fn new(width: usize, height: usize) -> Result<Self, Error> {
+    pub fn new(width: usize, height: usize) -> Result<Self, InputError> {
         ConnectFour::on_board(width, height)
     }
 }
@@ -219,21 +219,21 @@ impl ConnectFour<u128> {
     /// assert_eq!(game.meaning(6, 27), "the first player (to move) wins with its 4th stone");
     /// assert!(ConnectFour::wide(11, 11).is_err()); // 11 · 12 = 132 bits
     /// ```
-    pub fn wide(width: usize, height: usize) -> Result<Self, Error> {
+    pub fn wide(width: usize, height: usize) -> Result<Self, InputError> {
         ConnectFour::on_board(width, height)
     }
 }
 
 impl<B: Bitboard> ConnectFour<B> {
     /// The rules on a board that fits `B`.
-    fn on_board(width: usize, height: usize) -> Result<Self, Error> {
+    fn on_board(width: usize, height: usize) -> Result<Self, InputError> {
         if !fits(width, height, B::BITS) {
             let how = if B::BITS > 64 {
                 ""
             } else {
                 " (ConnectFour::wide takes up to 128)"
             };
-            return Err(Error::InvalidGame(format!(
+            return Err(InputError::InvalidGame(format!(
                 "a Connect Four board of {width}×{height} does not fit: width and height must be \
                  at least 1, and width × (height + 1) at most {}{how}",
                 B::BITS

@@ -3,7 +3,7 @@
 //! value is the first player's boxes minus the second's.
 
 use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, StateAt, Step, Tiered, Turn};
 
 /// The most edges a board may have: the state is a 64-bit mask of drawn edges. (What a solve
@@ -41,10 +41,10 @@ impl DotsAndBoxes {
     /// assert_eq!(DotsAndBoxes::new(3, 4).unwrap().edges(), 31);
     /// assert!(DotsAndBoxes::new(5, 6).is_err()); // 71 edges
     /// ```
-    pub fn new(rows: i64, columns: i64) -> Result<Self, Error> {
+    pub fn new(rows: i64, columns: i64) -> Result<Self, InputError> {
         for (position, value) in [(1, rows), (2, columns)] {
             if !(1..=12).contains(&value) {
-                return Err(Error::OutOfRange {
+                return Err(InputError::OutOfRange {
                     unit: "dimension",
                     position,
                     value,
@@ -56,7 +56,7 @@ impl DotsAndBoxes {
         let horizontal = (rows + 1) * columns;
         let edges = horizontal + rows * (columns + 1);
         if edges > MAX_EDGES {
-            return Err(Error::InvalidGame(format!(
+            return Err(InputError::InvalidGame(format!(
                 "a board of {rows} x {columns} boxes has {edges} edges, but boards may have at \
                  most {MAX_EDGES} edges (3 x 3 boxes have 24, 3 x 4 have 31, 5 x 5 have 60)"
             )));

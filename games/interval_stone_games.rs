@@ -2,7 +2,7 @@
 //! takes one from either end. They share the state, an interval `[left, right)` of the piles
 //! still there, and differ in what a move scores.
 
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 
 /// Which end of the row a move takes from.
@@ -34,7 +34,7 @@ struct Row {
 impl Row {
     /// At least one pile, each positive, and `factor × total` within `i64` (every score the
     /// game can reach is at most that).
-    fn new<R: IntervalRule>(piles: Vec<i64>, factor: u64) -> Result<Self, Error> {
+    fn new<R: IntervalRule>(piles: Vec<i64>, factor: u64) -> Result<Self, InputError> {
         let (unit, units) = R::UNIT;
         super::check_count(R::NAME, unit, units, piles.len(), 1)?;
         super::check_positive(&piles, unit, R::POSITIVE)?;
@@ -49,7 +49,7 @@ impl Row {
                         .and_then(|f| sum.checked_mul(f))
                         .is_some()
                 })
-                .ok_or(Error::TotalOverflow {
+                .ok_or(InputError::TotalOverflow {
                     what: "the bound on the scores",
                     unit,
                     position: index + 1,
@@ -174,7 +174,7 @@ pub type StoneGameVII = IntervalGame<ScoreRest>;
 
 impl<R: IntervalRule> IntervalGame<R> {
     /// Checks the piles: at least one, each positive, and every score within `i64`.
-    pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
+    pub fn new(piles: Vec<i64>) -> Result<Self, InputError> {
         let factor = R::factor(piles.len());
         Ok(IntervalGame {
             row: Row::new::<R>(piles, factor)?,

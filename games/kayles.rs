@@ -5,7 +5,7 @@
 //! The whole game is this file: the rules, and (with the `cli` feature) how the command line
 //! and the analysis page read it. It is registered by one line in `src/cli/games/mod.rs`.
 
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, Game, Score, Step, Symmetry, Turn};
 
 /// The most cells a row may have: a position is one 64-bit word, a bit per cell.
@@ -42,24 +42,22 @@ pub struct Knock {
 impl Kayles {
     /// Rows of pins of the given lengths (each at least 1), one empty cell between rows; at most
     /// [`MAX_KAYLES_CELLS`] cells in all.
-    pub fn new(rows: &[i64]) -> Result<Self, Error> {
+    pub fn new(rows: &[i64]) -> Result<Self, InputError> {
         super::check_count("Kayles", "row", "rows", rows.len(), 1)?;
         let mut start = 0u64;
         let mut cells = 0usize;
         for (index, &pins) in rows.iter().enumerate() {
             let fits = |pins: usize| cells + usize::from(index > 0) + pins <= MAX_KAYLES_CELLS;
-            let pins =
-                usize::try_from(pins)
-                    .ok()
-                    .filter(|&pins| pins >= 1)
-                    .ok_or(Error::OutOfRange {
-                        unit: "row",
-                        position: index + 1,
-                        value: pins,
-                        rule: "a row has at least 1 pin",
-                    })?;
+            let pins = usize::try_from(pins).ok().filter(|&pins| pins >= 1).ok_or(
+                InputError::OutOfRange {
+                    unit: "row",
+                    position: index + 1,
+                    value: pins,
+                    rule: "a row has at least 1 pin",
+                },
+            )?;
             if !fits(pins) {
-                return Err(Error::InvalidGame(format!(
+                return Err(InputError::InvalidGame(format!(
                     "these rows need more than {MAX_KAYLES_CELLS} cells (each row's pins and one \
                      empty cell between rows): row {} does not fit",
                     index + 1
@@ -175,7 +173,7 @@ impl Symmetry for Kayles {
 #[cfg(feature = "cli")]
 mod cli {
     use super::{Kayles, Knock};
-    use crate::Error;
+    use crate::InputError;
     use crate::cli::serde_json::{Value, json};
     use crate::cli::{Bundled, Entry, Fields, FromValues, Line, Presented};
     use crate::engines::Ply;
@@ -240,7 +238,7 @@ mod cli {
 
     impl FromValues for Kayles {
         const EXAMPLE: &'static str = "3 4";
-        fn from_values(values: &[i64]) -> Result<Self, Error> {
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
             Kayles::new(values)
         }
     }

@@ -32,7 +32,7 @@ pub use stone_game_viii::{
     solve_stone_game_viii, solve_stone_game_viii_with,
 };
 
-use crate::error::Error;
+use crate::error::InputError;
 
 /// The most values a game accepts: states hold indices in `u32`.
 const MAX_VALUES: usize = (u32::MAX - 1) as usize;
@@ -45,9 +45,9 @@ fn check_count(
     units: &'static str,
     got: usize,
     needed: usize,
-) -> Result<(), Error> {
+) -> Result<(), InputError> {
     if got < needed {
-        return Err(Error::TooFew {
+        return Err(InputError::TooFew {
             game,
             unit: if needed == 1 { unit } else { units },
             needed,
@@ -55,7 +55,7 @@ fn check_count(
         });
     }
     if got > MAX_VALUES {
-        return Err(Error::TooMany {
+        return Err(InputError::TooMany {
             game,
             unit: units,
             max: MAX_VALUES,
@@ -66,9 +66,13 @@ fn check_count(
 }
 
 /// Every value positive; the first that is not is rejected with its position.
-fn check_positive(values: &[i64], unit: &'static str, rule: &'static str) -> Result<(), Error> {
+fn check_positive(
+    values: &[i64],
+    unit: &'static str,
+    rule: &'static str,
+) -> Result<(), InputError> {
     match values.iter().position(|&value| value <= 0) {
-        Some(position) => Err(Error::OutOfRange {
+        Some(position) => Err(InputError::OutOfRange {
             unit,
             position: position + 1,
             value: values[position],

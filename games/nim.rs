@@ -2,7 +2,7 @@
 //! player who cannot move (every heap empty) loses. A win/loss game: the value is +1 if the
 //! player to move wins, −1 if they lose.
 
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange};
 
 /// The most positions a Nim instance may have (the product of `heap + 1`): 2⁴⁰.
@@ -31,14 +31,14 @@ pub struct Nim {
 
 impl Nim {
     /// Checks the heaps: at least one, none negative, at most [`MAX_NIM_POSITIONS`] positions.
-    pub fn new(heaps: Vec<i64>) -> Result<Self, Error> {
+    pub fn new(heaps: Vec<i64>) -> Result<Self, InputError> {
         const NAME: &str = "Nim";
         super::check_count(NAME, "heap", "heaps", heaps.len(), 1)?;
         let mut sizes = Vec::with_capacity(heaps.len());
         let mut stride = Vec::with_capacity(heaps.len());
         let mut positions = 1u64;
         for (index, &heap) in heaps.iter().enumerate() {
-            let size = u32::try_from(heap).map_err(|_| Error::OutOfRange {
+            let size = u32::try_from(heap).map_err(|_| InputError::OutOfRange {
                 unit: "heap",
                 position: index + 1,
                 value: heap,
@@ -49,7 +49,7 @@ impl Nim {
                 .checked_mul(u64::from(size) + 1)
                 .filter(|&product| product <= MAX_NIM_POSITIONS)
                 .ok_or_else(|| {
-                    Error::InvalidGame(format!(
+                    InputError::InvalidGame(format!(
                         "Nim with these heaps has more than 2^40 positions (the product of \
                          heap + 1 passes it at heap {}): too many to solve",
                         index + 1
@@ -80,9 +80,9 @@ impl Nim {
     /// assert!(game.position(&[4, 0, 0]).is_err()); // heap 1 starts with 3
     /// assert!(game.position(&[1, 2]).is_err());    // three heaps
     /// ```
-    pub fn position(&self, heaps: &[i64]) -> Result<u64, Error> {
+    pub fn position(&self, heaps: &[i64]) -> Result<u64, InputError> {
         if heaps.len() != self.heaps.len() {
-            return Err(Error::InvalidState(format!(
+            return Err(InputError::InvalidState(format!(
                 "this Nim has {} heaps, and the position gives {}",
                 self.heaps.len(),
                 heaps.len()
@@ -95,7 +95,7 @@ impl Nim {
                 .ok()
                 .filter(|&size| size <= start)
                 .ok_or_else(|| {
-                    Error::InvalidState(format!(
+                    InputError::InvalidState(format!(
                         "heap {} is {size}, but it starts with {start} counters and can only \
                          shrink",
                         k + 1

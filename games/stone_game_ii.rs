@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::Limits;
 use crate::engines::kernel::limits::growth_fits;
-use crate::error::Error;
+use crate::error::{InputError, SolveError};
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
 
@@ -75,23 +75,23 @@ impl StoneGameII {
     /// Checks the piles: at least one, each positive, their total within `i64`.
     ///
     /// ```
-    /// use gamesolver::{games::StoneGameII, Error};
+    /// use gamesolver::{games::StoneGameII, InputError};
     ///
     /// assert!(StoneGameII::new(vec![2, 7, 9, 4, 4]).is_ok());
-    /// assert!(matches!(StoneGameII::new(vec![]), Err(Error::TooFew { .. })));
+    /// assert!(matches!(StoneGameII::new(vec![]), Err(InputError::TooFew { .. })));
     /// assert_eq!(
     ///     StoneGameII::new(vec![3, 0, 1]).unwrap_err().to_string(),
     ///     "pile 2 is 0, but piles must be positive integers"
     /// );
-    /// assert!(matches!(StoneGameII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
+    /// assert!(matches!(StoneGameII::new(vec![i64::MAX, 1]), Err(InputError::TotalOverflow { .. })));
     /// ```
-    pub fn new(piles: Vec<i64>) -> Result<Self, Error> {
+    pub fn new(piles: Vec<i64>) -> Result<Self, InputError> {
         super::check_count(NAME, "pile", "piles", piles.len(), 1)?;
         super::check_positive(&piles, "pile", "piles must be positive integers")?;
         // Find an overflow from the left, where a reader counts; then every suffix sum fits.
         let mut total = 0i64;
         for (index, &pile) in piles.iter().enumerate() {
-            total = total.checked_add(pile).ok_or(Error::TotalOverflow {
+            total = total.checked_add(pile).ok_or(InputError::TotalOverflow {
                 what: "the total of the piles",
                 unit: "pile",
                 position: index + 1,
@@ -129,15 +129,15 @@ impl StoneGameII {
     /// assert!(game.state(4, 1).is_err());
     /// assert!(game.state(0, 0).is_err());
     /// ```
-    pub fn state(&self, next: usize, m: usize) -> Result<StoneGameIIState, Error> {
+    pub fn state(&self, next: usize, m: usize) -> Result<StoneGameIIState, InputError> {
         if next > self.piles.len() {
-            return Err(Error::InvalidState(format!(
+            return Err(InputError::InvalidState(format!(
                 "pile index {next} is past the {} piles",
                 self.piles.len()
             )));
         }
         if m == 0 {
-            return Err(Error::InvalidState("M must be at least 1".into()));
+            return Err(InputError::InvalidState("M must be at least 1".into()));
         }
         Ok(StoneGameIIState {
             next: next as u32,
@@ -312,7 +312,7 @@ enum FastTable {
 pub fn solve_stone_game_ii(
     game: &StoneGameII,
     limits: Limits,
-) -> Result<StoneGameIIFast<'_>, Error> {
+) -> Result<StoneGameIIFast<'_>, SolveError> {
     let n = game.piles.len();
     let states = fast_states(n);
     let narrow = i32::try_from(game.total()).is_ok();
@@ -325,7 +325,7 @@ pub fn solve_stone_game_ii(
         .saturating_mul(width)
         .saturating_add((n as u64).saturating_mul(8 + width + 16 + 32 / 3 + 1));
     if needed > limits.memory_budget {
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: format!("the O(n²) table of {states} states for {n} piles"),
             needed,
             budget: limits.memory_budget,
@@ -383,7 +383,7 @@ fn fill<W: Word>(
     states: usize,
     limits: Limits,
     fixed: u64,
-) -> Result<(Vec<W>, Vec<usize>, i64), Error> {
+) -> Result<(Vec<W>, Vec<usize>, i64), SolveError> {
     let n = suffix.len() - 1;
     let deadline = limits
         .time_limit
@@ -400,7 +400,7 @@ fn fill<W: Word>(
     let mut table: Vec<W> = Vec::new();
     table
         .try_reserve_exact(states)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: format!("the O(n²) table of {states} states"),
             bytes: (states * size_of::<W>()) as u64,
         })?;
@@ -427,7 +427,7 @@ fn fill<W: Word>(
             && left.is_multiple_of(64)
             && Instant::now() >= deadline
         {
-            return Err(Error::TimeLimit {
+            return Err(SolveError::TimeLimit {
                 limit,
                 progress: format!("{} of {n} rows of the O(n²) table", left - 1),
             });
@@ -508,7 +508,12 @@ fn fill<W: Word>(
 /// Doubles a full column deque, fallibly, keeping `held` (the solver's bytes, every deque's
 /// buffer included) within `budget`.
 #[cold]
-fn grow<T>(window: &mut VecDeque<T>, held: &mut u64, budget: u64, n: usize) -> Result<(), Error> {
+fn grow<T>(
+    window: &mut VecDeque<T>,
+    held: &mut u64,
+    budget: u64,
+    n: usize,
+) -> Result<(), SolveError> {
     let item = size_of::<T>() as u64;
     let more = window.capacity().max(4);
     let added = more as u64 * item;
@@ -518,7 +523,7 @@ fn grow<T>(window: &mut VecDeque<T>, held: &mut u64, budget: u64, n: usize) -> R
     growth_fits(*held, 0, new, budget, &what)?;
     window
         .try_reserve_exact(more)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: what(),
             bytes: added,
         })?;
@@ -652,7 +657,7 @@ mod tests {
     fn rejects_bad_piles_with_their_position() {
         assert_eq!(
             StoneGameII::new(vec![1, 2, -5]).unwrap_err(),
-            Error::OutOfRange {
+            InputError::OutOfRange {
                 unit: "pile",
                 position: 3,
                 value: -5,
@@ -661,7 +666,7 @@ mod tests {
         );
         assert_eq!(
             StoneGameII::new(vec![1, i64::MAX - 1, 5]).unwrap_err(),
-            Error::TotalOverflow {
+            InputError::TotalOverflow {
                 what: "the total of the piles",
                 unit: "pile",
                 position: 3

@@ -2,7 +2,7 @@
 //! first 1, 2 or 3 stones and scores their sum. The answer is who wins ("Alice", "Bob" or
 //! "Tie") and by how much.
 
-use crate::error::Error;
+use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 
 /// A validated Stone Game III instance: at least one stone, and `Σ |values|` within `i64`.
@@ -22,7 +22,7 @@ pub struct StoneGameIII {
 
 impl StoneGameIII {
     /// Checks the values: at least one, and every score within `i64`.
-    pub fn new(values: Vec<i64>) -> Result<Self, Error> {
+    pub fn new(values: Vec<i64>) -> Result<Self, InputError> {
         const NAME: &str = "Stone Game III";
         super::check_count(NAME, "stone", "stones", values.len(), 1)?;
         let mut bound = 0i64;
@@ -30,7 +30,7 @@ impl StoneGameIII {
             bound = value
                 .checked_abs()
                 .and_then(|size| bound.checked_add(size))
-                .ok_or(Error::TotalOverflow {
+                .ok_or(InputError::TotalOverflow {
                     what: "the bound on the scores (Σ |values|)",
                     unit: "stone",
                     position: index + 1,

@@ -16,7 +16,7 @@
 //!   turn). Two moves per state, so O(n) for the engine — but `n` deep, which the explicit
 //!   stack handles.
 
-use crate::error::Error;
+use crate::error::{InputError, SolveError};
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::{Limits, engines::Ply};
 use std::time::Instant;
@@ -50,22 +50,22 @@ impl StoneGameVIII {
     /// `prefix[j]`, and each `j` ends at most one move), so that sum must fit.
     ///
     /// ```
-    /// use gamesolver::{games::StoneGameVIII, Error};
+    /// use gamesolver::{games::StoneGameVIII, InputError};
     ///
     /// assert!(StoneGameVIII::new(vec![-10, -12]).is_ok());
     /// assert_eq!(
     ///     StoneGameVIII::new(vec![7]).unwrap_err().to_string(),
     ///     "Stone Game VIII needs at least 2 stones, got 1"
     /// );
-    /// assert!(matches!(StoneGameVIII::new(vec![i64::MAX, 1]), Err(Error::TotalOverflow { .. })));
+    /// assert!(matches!(StoneGameVIII::new(vec![i64::MAX, 1]), Err(InputError::TotalOverflow { .. })));
     /// ```
-    pub fn new(stones: Vec<i64>) -> Result<Self, Error> {
+    pub fn new(stones: Vec<i64>) -> Result<Self, InputError> {
         super::check_count(NAME, "stone", "stones", stones.len(), 2)?;
         let mut prefix = Vec::with_capacity(stones.len());
         let mut sum = 0i64;
         let mut bound = 0i64;
         for (index, &stone) in stones.iter().enumerate() {
-            let overflow = |what| Error::TotalOverflow {
+            let overflow = |what| InputError::TotalOverflow {
                 what,
                 unit: "stone",
                 position: index + 1,
@@ -196,28 +196,28 @@ pub fn solve_stone_game_viii(game: &StoneGameVIII) -> StoneGameVIIIFast<'_> {
 }
 
 /// [`solve_stone_game_viii`] within `limits`: its n/8 bytes are refused with
-/// [`Error::MemoryBudget`] over the budget (or [`Error::Allocation`] if the system refuses
-/// them), and it stops with [`Error::TimeLimit`] past the time limit.
+/// [`SolveError::MemoryBudget`] over the budget (or [`SolveError::Allocation`] if the system refuses
+/// them), and it stops with [`SolveError::TimeLimit`] past the time limit.
 ///
 /// ```
-/// use gamesolver::{games::{solve_stone_game_viii_with, StoneGameVIII}, Error, Limits};
+/// use gamesolver::{games::{solve_stone_game_viii_with, StoneGameVIII}, SolveError, Limits};
 ///
 /// let game = StoneGameVIII::new(vec![1; 100_000]).unwrap();
 /// let solution = solve_stone_game_viii_with(&game, Limits::with_memory_budget(1 << 20)).unwrap();
 /// assert_eq!(solution.value(), 100_000);
 /// let refused = solve_stone_game_viii_with(&game, Limits::with_memory_budget(1 << 10));
-/// assert!(matches!(refused, Err(Error::MemoryBudget { .. })));
+/// assert!(matches!(refused, Err(SolveError::MemoryBudget { .. })));
 /// ```
 pub fn solve_stone_game_viii_with(
     game: &StoneGameVIII,
     limits: Limits,
-) -> Result<StoneGameVIIIFast<'_>, Error> {
+) -> Result<StoneGameVIIIFast<'_>, SolveError> {
     let prefix = &game.prefix;
     let last = prefix.len() - 1;
     let words = prefix.len().div_ceil(64);
     let bytes = words as u64 * 8;
     if bytes > limits.memory_budget {
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: format!(
                 "the O(n) solver's {words} words for {} stones",
                 prefix.len()
@@ -228,7 +228,7 @@ pub fn solve_stone_game_viii_with(
     }
     let mut stop: Vec<u64> = Vec::new();
     stop.try_reserve_exact(words)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: format!("the O(n) solver's {words} words"),
             bytes,
         })?;
@@ -244,7 +244,7 @@ pub fn solve_stone_game_viii_with(
             && end.is_multiple_of(1 << 20)
             && Instant::now() >= deadline
         {
-            return Err(Error::TimeLimit {
+            return Err(SolveError::TimeLimit {
                 limit,
                 progress: format!("{} of {} stones", last - end, prefix.len()),
             });

@@ -1,11 +1,89 @@
-//! The library's one error type.
+//! The library's errors, one type per layer: [`SolveError`] for the engines, [`InputError`] for
+//! the games and the input parsers, and [`Error`], either of them, for code that does both.
 
 use std::fmt;
 
-/// Everything the library can reject, each variant carrying the rejected input.
+/// Everything the library can reject: the input or the game's parameters ([`InputError`]), or
+/// the solve ([`SolveError`]). Both convert into it with `?`, so one function can read its
+/// input and solve it.
+///
+/// ```
+/// use gamesolver::{games::StoneGameII, Error, InputError, Score, Solved, Solver};
+/// // Alice's stones minus Bob's under perfect play.
+/// fn margin(piles: Vec<i64>) -> Result<Score, Error> {
+///     let game = StoneGameII::new(piles)?; // an InputError
+///     Ok(Solver::new(&game).solve()?.value()) // a SolveError
+/// }
+/// assert_eq!(margin(vec![2, 7, 9, 4, 4]), Ok(-6)); // Alice 10, Bob 16
+/// assert!(matches!(margin(vec![]), Err(Error::Input(InputError::TooFew { .. }))));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The input, or the game's parameters, were rejected.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The solve was rejected or stopped.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+impl Error {
+    /// A short, stable name for the kind of error, for programs that read it (the CLI's
+    /// `--json` errors carry it as `"kind"`): the kind of the input or solve error it holds.
+    ///
+    /// ```
+    /// use gamesolver::{Error, InputError, SolveError};
+    /// assert_eq!(Error::from(SolveError::ScoreOverflow).kind(), "score-overflow");
+    /// assert_eq!(Error::from(InputError::InvalidState("no such pile".into())).kind(), "invalid-state");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Input(error) => error.kind(),
+            Error::Solve(error) => error.kind(),
+        }
+    }
+
+    /// The solve error it holds, if it is one.
+    ///
+    /// ```
+    /// use gamesolver::{Error, SolveError};
+    /// assert_eq!(Error::from(SolveError::Stopped).solve(), Some(&SolveError::Stopped));
+    /// ```
+    pub fn solve(&self) -> Option<&SolveError> {
+        match self {
+            Error::Solve(error) => Some(error),
+            Error::Input(_) => None,
+        }
+    }
+
+    /// A duration as a person says it: `40 s`, `12 minutes`, `6.2 hours`, `3.1 days`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use gamesolver::Error;
+    /// assert_eq!(Error::duration_in_words(Duration::from_secs(22_400)), "6.2 hours");
+    /// assert_eq!(Error::duration_in_words(Duration::from_secs(40)), "40 s");
+    /// ```
+    pub fn duration_in_words(duration: std::time::Duration) -> String {
+        let seconds = duration.as_secs_f64();
+        if seconds < 90.0 {
+            format!("{seconds:.0} s")
+        } else if seconds < 5400.0 {
+            format!("{:.0} minutes", seconds / 60.0)
+        } else if seconds < 172_800.0 {
+            format!("{:.1} hours", seconds / 3600.0)
+        } else {
+            format!("{:.1} days", seconds / 86_400.0)
+        }
+    }
+}
+
+/// What the games and the input parsers reject, each variant carrying the rejected input: the
+/// games' constructors and state parsers, and [`input`](crate::input)'s readers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
     /// Too few values for the game (an empty list, or one stone for Stone Game VIII).
     #[error("{game} needs at least {needed} {unit}, got {got}")]
     TooFew {
@@ -76,9 +154,40 @@ pub enum Error {
         /// Why it cannot be played.
         problem: String,
     },
-    /// A state that the game does not have (asked about by a caller).
+    /// A state that the game does not have, as written by a caller (a pile past the last, an
+    /// M below 1).
     #[error("invalid state: {0}")]
     InvalidState(String),
+}
+
+impl InputError {
+    /// A short, stable name for the kind of error, for programs that read it (the CLI's
+    /// `--json` errors carry it as `"kind"`).
+    ///
+    /// ```
+    /// use gamesolver::InputError;
+    /// assert_eq!(InputError::InvalidState("no such pile".into()).kind(), "invalid-state");
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        match self {
+            InputError::TooFew { .. } => "too-few",
+            InputError::TooMany { .. } => "too-many",
+            InputError::OutOfRange { .. } => "out-of-range",
+            InputError::TotalOverflow { .. } => "total-overflow",
+            InputError::Parse { .. } => "parse",
+            InputError::InvalidGame(_) => "invalid-game",
+            InputError::IllegalMove { .. } => "illegal-move",
+            InputError::InvalidState(_) => "invalid-state",
+        }
+    }
+}
+
+/// What the engines reject or stop with: the memory budget, the time limit, a stop, a score
+/// that overflows, a cycle, a declaration they cannot use, or a game that breaks its own
+/// declarations. Every engine, [`Solver`](crate::Solver) and the memo tables return it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
     /// The solve would need more memory than its budget allows.
     #[error(
         "{what} needs about {}; use a smaller input or raise the budget",
@@ -169,59 +278,40 @@ pub enum Error {
     /// not keep, or of a state retrograde analysis did not reach); the message says why.
     #[error("{0}")]
     Unanswerable(String),
+    /// The game breaks what it declares (a move that leaves an ordered index's order, a tier
+    /// that does not hold its moves' states, a gain in a game declared an outcome game); the
+    /// message says which declaration and where.
+    #[error("{0}")]
+    InvalidGame(String),
+    /// A state that the game or the solution does not have (asked about by a caller: a state
+    /// past the dense index, a position the solve did not reach).
+    #[error("invalid state: {0}")]
+    InvalidState(String),
 }
 
-impl Error {
+impl SolveError {
     /// A short, stable name for the kind of error, for programs that read it (the CLI's
     /// `--json` errors carry it as `"kind"`).
     ///
     /// ```
-    /// use gamesolver::Error;
-    /// assert_eq!(Error::ScoreOverflow.kind(), "score-overflow");
-    /// assert_eq!(Error::InvalidState("no such pile".into()).kind(), "invalid-state");
+    /// use gamesolver::SolveError;
+    /// assert_eq!(SolveError::ScoreOverflow.kind(), "score-overflow");
     /// ```
     pub fn kind(&self) -> &'static str {
         match self {
-            Error::TooFew { .. } => "too-few",
-            Error::TooMany { .. } => "too-many",
-            Error::OutOfRange { .. } => "out-of-range",
-            Error::TotalOverflow { .. } => "total-overflow",
-            Error::Parse { .. } => "parse",
-            Error::Distributed(_) => "distributed",
-            Error::InvalidGame(_) => "invalid-game",
-            Error::IllegalMove { .. } => "illegal-move",
-            Error::InvalidState(_) => "invalid-state",
-            Error::MemoryBudget { .. } => "memory-budget",
-            Error::Allocation { .. } => "allocation",
-            Error::ThreadStart { .. } => "thread-start",
-            Error::TimeLimit { .. } => "time-limit",
-            Error::Cancelled => "cancelled",
-            Error::Stopped => "stopped",
-            Error::ScoreOverflow => "score-overflow",
-            Error::Cycle { .. } => "cycle",
-            Error::Unsupported(_) => "unsupported",
-            Error::Unanswerable(_) => "unanswerable",
-        }
-    }
-
-    /// A duration as a person says it: `40 s`, `12 minutes`, `6.2 hours`, `3.1 days`.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use gamesolver::Error;
-    /// assert_eq!(Error::duration_in_words(Duration::from_secs(22_400)), "6.2 hours");
-    /// assert_eq!(Error::duration_in_words(Duration::from_secs(40)), "40 s");
-    /// ```
-    pub fn duration_in_words(duration: std::time::Duration) -> String {
-        let seconds = duration.as_secs_f64();
-        if seconds < 90.0 {
-            format!("{seconds:.0} s")
-        } else if seconds < 5400.0 {
-            format!("{:.0} minutes", seconds / 60.0)
-        } else if seconds < 172_800.0 {
-            format!("{:.1} hours", seconds / 3600.0)
-        } else {
-            format!("{:.1} days", seconds / 86_400.0)
+            SolveError::MemoryBudget { .. } => "memory-budget",
+            SolveError::Allocation { .. } => "allocation",
+            SolveError::ThreadStart { .. } => "thread-start",
+            SolveError::TimeLimit { .. } => "time-limit",
+            SolveError::Cancelled => "cancelled",
+            SolveError::Stopped => "stopped",
+            SolveError::Distributed(_) => "distributed",
+            SolveError::ScoreOverflow => "score-overflow",
+            SolveError::Cycle { .. } => "cycle",
+            SolveError::Unsupported(_) => "unsupported",
+            SolveError::Unanswerable(_) => "unanswerable",
+            SolveError::InvalidGame(_) => "invalid-game",
+            SolveError::InvalidState(_) => "invalid-state",
         }
     }
 }
@@ -296,10 +386,10 @@ fn over_budget(needed: u64, budget: u64) -> String {
 /// A byte count that prints in binary units (`1.5 GiB`).
 ///
 /// ```
-/// use gamesolver::{error::Bytes, Error};
+/// use gamesolver::{error::Bytes, SolveError};
 /// assert_eq!(Bytes(1536).to_string(), "1.5 KiB");
 /// // A refusal shows exact counts where the rounded sizes would read alike.
-/// let refusal = Error::MemoryBudget { what: "a table".into(), needed: (2 << 30) + 256, budget: 2 << 30 };
+/// let refusal = SolveError::MemoryBudget { what: "a table".into(), needed: (2 << 30) + 256, budget: 2 << 30 };
 /// assert!(refusal.to_string().contains("2.0 GiB (2147483904 bytes) but the memory budget is 2.0 GiB (2147483648 bytes)"));
 /// assert_eq!(Bytes(12).to_string(), "12 B");
 /// ```

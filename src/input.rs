@@ -9,7 +9,7 @@
 //! The parser works on bytes with no per-token allocation. Every rejection names the token,
 //! the value's position, and its line (or argument) and column.
 
-use crate::error::{Error, Location, Place};
+use crate::error::{Error, InputError, Location, Place, SolveError};
 
 /// The longest token an error message quotes in full.
 const QUOTE_LIMIT: usize = 40;
@@ -27,7 +27,7 @@ const QUOTE_LIMIT: usize = 40;
 ///     "cannot read \"x3\" (value 3, argument 2, column 3): not an integer"
 /// );
 /// ```
-pub fn parse_arguments<S: AsRef<str>>(arguments: &[S]) -> Result<Vec<i64>, Error> {
+pub fn parse_arguments<S: AsRef<str>>(arguments: &[S]) -> Result<Vec<i64>, InputError> {
     let mut values = Vec::new();
     for (index, argument) in arguments.iter().enumerate() {
         let mut parser = Parser::new(argument.as_ref().as_bytes(), Origin::Argument(index + 1));
@@ -55,15 +55,15 @@ pub fn parse_text(text: &[u8]) -> Result<Vec<i64>, Error> {
     parse_text_within(text, u64::MAX)
 }
 
-/// [`parse_text`], refused with [`Error::MemoryBudget`] if the text and the values read from
+/// [`parse_text`], refused with [`SolveError::MemoryBudget`] if the text and the values read from
 /// it would hold more than `budget` bytes together. The values' vector is sized once, from a
 /// count of the text's tokens, so reading never holds more than that.
 ///
 /// ```
-/// use gamesolver::{input::parse_text_within, Error};
+/// use gamesolver::{input::parse_text_within, Error, SolveError};
 ///
 /// assert_eq!(parse_text_within(b"1 2 3", 29).unwrap(), vec![1, 2, 3]);
-/// assert!(matches!(parse_text_within(b"1 2 3", 28), Err(Error::MemoryBudget { .. })));
+/// assert!(matches!(parse_text_within(b"1 2 3", 28), Err(Error::Solve(SolveError::MemoryBudget { .. }))));
 /// ```
 pub fn parse_text_within(text: &[u8], budget: u64) -> Result<Vec<i64>, Error> {
     let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
@@ -79,16 +79,17 @@ pub fn parse_text_within(text: &[u8], budget: u64) -> Result<Vec<i64>, Error> {
     tokens += usize::from(inside);
     let needed = (text.len() as u64).saturating_add((tokens as u64).saturating_mul(8));
     if needed > budget {
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: format!("reading {tokens} values from {} bytes of input", text.len()),
             needed,
             budget,
-        });
+        }
+        .into());
     }
     parser
         .values
         .try_reserve_exact(tokens)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: format!("{tokens} values read from the input"),
             bytes: tokens as u64 * 8,
         })?;
@@ -140,7 +141,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Values separated by commas and/or whitespace.
-    fn separated(&mut self) -> Result<(), Error> {
+    fn separated(&mut self) -> Result<(), InputError> {
         let mut comma_allowed = false;
         loop {
             self.skip_whitespace();
@@ -168,7 +169,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `[` integer (`,` integer)* `]`, or `[]`, then nothing but whitespace.
-    fn json_array(&mut self) -> Result<(), Error> {
+    fn json_array(&mut self) -> Result<(), InputError> {
         self.at += 1; // the '['
         self.skip_whitespace();
         if self.peek() == Some(b']') {
@@ -232,7 +233,7 @@ impl<'a> Parser<'a> {
     /// Parses `text[self.at..end]` as an integer and moves past it. JSON forbids a leading
     /// `+` and leading zeros.
     #[inline]
-    fn integer(&mut self, end: usize, json: bool) -> Result<i64, Error> {
+    fn integer(&mut self, end: usize, json: bool) -> Result<i64, InputError> {
         let start = self.at;
         let token = &self.text[start..end];
         let (negative, digits) = match token {
@@ -274,7 +275,7 @@ impl<'a> Parser<'a> {
 
     /// An error for the token `text[start..end]`; line and column are found only now.
     #[cold]
-    fn error(&self, start: usize, end: usize, problem: &'static str) -> Error {
+    fn error(&self, start: usize, end: usize, problem: &'static str) -> InputError {
         let before = &self.text[..start];
         let line_start = before
             .iter()
@@ -297,7 +298,7 @@ impl<'a> Parser<'a> {
                 None => token.into_owned(),
             }
         };
-        Error::Parse {
+        InputError::Parse {
             token,
             location: Location {
                 value: self.values.len() + 1,
@@ -315,11 +316,11 @@ mod tests {
 
     fn problem(text: &str) -> (String, String, &'static str) {
         match parse_text(text.as_bytes()).unwrap_err() {
-            Error::Parse {
+            Error::Input(InputError::Parse {
                 token,
                 location,
                 problem,
-            } => (token, location.to_string(), problem),
+            }) => (token, location.to_string(), problem),
             other => panic!("{other:?}"),
         }
     }

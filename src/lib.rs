@@ -58,7 +58,7 @@ pub mod games;
 
 pub use engines::kernel::{Limits, Progress};
 pub use engines::solver::{Answer, Engine, Plan, Solved, Solver};
-pub use error::Error;
+pub use error::{Error, InputError, SolveError};
 pub use game::{
     Capabilities, CompactKey, Declares, DenseIndex, Game, Player, Score, Step, Symmetry, Tiered,
     Turn, ValueRange,

@@ -2,6 +2,7 @@
 
 mod common;
 
+use gamesolver::SolveError;
 use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -568,7 +569,7 @@ fn a_check_over_its_budget_stops_and_says_so() {
     };
     let report = check(&game, &options);
     assert!(
-        matches!(report.stopped, Some(gamesolver::Error::MemoryBudget { .. })),
+        matches!(report.stopped, Some(SolveError::MemoryBudget { .. })),
         "{report}"
     );
     assert!(!report.is_ok());

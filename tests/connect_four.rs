@@ -2,6 +2,7 @@
 //! published results, and samples of Pascal Pons' benchmark sets (tests/data/connect4, or the full sets
 //! in `GAMESOLVER_CONNECT4_DIR`).
 
+use gamesolver::InputError;
 use gamesolver::engines::pruning;
 mod common;
 
@@ -14,7 +15,7 @@ use gamesolver::memo::{
     AtomicBoundTable, BoundTable, Canonical, FixedBoundTable, HashBoundTable, HashTable,
 };
 use gamesolver::{
-    Error, Game, Score,
+    Game, Score,
     engines::{DeclaredRange, pruning::Pruner},
 };
 
@@ -560,7 +561,10 @@ fn illegal_positions_name_the_move_and_the_column() {
     );
     assert!(message("12#").starts_with("move 3 (column #): '#' is not a column"));
     assert!(message("120").starts_with("move 3 (column 0): '0' is not a column"));
-    assert!(matches!(ConnectFour::new(8, 8), Err(Error::InvalidGame(_))));
+    assert!(matches!(
+        ConnectFour::new(8, 8),
+        Err(InputError::InvalidGame(_))
+    ));
     assert!(ConnectFour::new(0, 6).is_err());
     // Wide boards name columns past 9 with letters.
     let wide = ConnectFour::new(12, 4).unwrap();

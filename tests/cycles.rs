@@ -1,11 +1,12 @@
 //! The exhaustive and pruning engines stop on a game whose play cycles, with an error that says
 //! so and shows the state, long before the memory budget would stop them.
 
+use gamesolver::SolveError;
 use gamesolver::engines::{exhaustive, pruning};
 use gamesolver::memo::{
     AtomicDenseTable, DenseTable, HashBoundTable, HashTable, ShardedBoundTable, ShardedTable,
 };
-use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn};
+use gamesolver::{DenseIndex, Game, Limits, Score, Step, Turn};
 
 /// A counter on a ring of `size`: +1 or +2; whoever reaches 0 wins, but from `size - 1` the only
 /// move is +2, back to 1, so play can circle forever.
@@ -55,16 +56,16 @@ fn limits() -> Limits {
     Limits::with_memory_budget(256 << 20)
 }
 
-fn assert_cycle(result: Result<i64, Error>, what: &str) {
+fn assert_cycle(result: Result<i64, SolveError>, what: &str) {
     assert_cycle_of(result, what, |length| length > 0);
 }
 
 /// Checks a cycle error against the game's own moves: its states (as shown) follow one another
 /// by legal moves (+1 or +2 on the ring), return to the first, and are `length` moves (all of
 /// them shown for a cycle of at most eight); `length_ok` says whether the length is right.
-fn assert_cycle_of(result: Result<i64, Error>, what: &str, length_ok: impl Fn(usize) -> bool) {
+fn assert_cycle_of(result: Result<i64, SolveError>, what: &str, length_ok: impl Fn(usize) -> bool) {
     match result {
-        Err(Error::Cycle {
+        Err(SolveError::Cycle {
             depth,
             length,
             state,
@@ -91,7 +92,7 @@ fn assert_cycle_of(result: Result<i64, Error>, what: &str, length_ok: impl Fn(us
             for pair in counters.windows(2) {
                 assert!(pair[1] != pair[0], "{what}: {state}");
             }
-            let message = Error::Cycle {
+            let message = SolveError::Cycle {
                 depth,
                 length,
                 state: Some(state.clone()),

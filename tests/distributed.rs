@@ -8,14 +8,15 @@ mod common;
 mod subset_games;
 
 #[cfg(feature = "cli")]
+use gamesolver::SolveError;
 use std::net::TcpListener;
 #[cfg(feature = "cli")]
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
+use gamesolver::Limits;
 use gamesolver::engines::tiers::{self, distributed};
 use gamesolver::games::DotsAndBoxes;
-use gamesolver::{Error, Limits};
 use subset_games::{ByTiers, Tokens};
 
 #[test]
@@ -124,7 +125,7 @@ fn every_value_on_every_worker_by_blocks_and_by_tiers_equals_the_tier_solver() {
         });
         let config = distributed::Config::process(workers);
         match distributed::solve(Arc::clone(&faulty), config, Limits::default()) {
-            Err(Error::InvalidGame(message)) => {
+            Err(SolveError::InvalidGame(message)) => {
                 assert!(message.contains("holds no value yet"), "{message}")
             }
             other => panic!("{workers} workers: {other:?}"),
@@ -216,7 +217,7 @@ fn each_process_is_checked_against_the_budget_before_any_work() {
     );
     match refused {
         // Two workers' halves of C(31, 15) + C(31, 16) bytes: the process's share.
-        Err(Error::MemoryBudget { needed, .. }) => assert_eq!(needed, 2 * 300_540_195),
+        Err(SolveError::MemoryBudget { needed, .. }) => assert_eq!(needed, 2 * 300_540_195),
         other => panic!("{other:?}"),
     }
 }

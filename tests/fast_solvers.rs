@@ -4,10 +4,11 @@
 mod common;
 
 use common::*;
+use gamesolver::Limits;
+use gamesolver::SolveError;
 use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII, solve_stone_game_ii, solve_stone_game_viii};
 use gamesolver::memo::DenseTable;
-use gamesolver::{Error, Limits};
 use proptest::prelude::*;
 
 /// Checks the O(n²) solver against the engine: answer and line.
@@ -138,7 +139,7 @@ fn stone_game_ii_fast_respects_the_budget() {
     let game = StoneGameII::new(vec![1; 20_000]).unwrap();
     let refused = solve_stone_game_ii(&game, Limits::with_memory_budget(64 << 20));
     assert!(
-        matches!(refused, Err(Error::MemoryBudget { .. })),
+        matches!(refused, Err(SolveError::MemoryBudget { .. })),
         "{refused:?}"
     );
 }

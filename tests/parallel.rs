@@ -3,6 +3,7 @@
 
 mod common;
 
+use gamesolver::SolveError;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use common::*;
 use gamesolver::engines::exhaustive;
 use gamesolver::games::{StoneGameII, StoneGameVIII};
 use gamesolver::memo::{AtomicDenseTable, ConcurrentMemoTable, DenseTable, ShardedTable};
-use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step};
+use gamesolver::{DenseIndex, Game, Limits, Score, Step};
 use proptest::prelude::*;
 
 /// A game with its state bound hidden, so that the parallel engine never falls back to one
@@ -208,7 +209,7 @@ fn the_budget_error_surfaces_not_the_cancellation() {
         .map(|s| s.value())
     });
     assert!(
-        matches!(result, Err(Error::MemoryBudget { .. })),
+        matches!(result, Err(SolveError::MemoryBudget { .. })),
         "{result:?}"
     );
 }

@@ -5,6 +5,7 @@
 //! also checks that the helpers did search (a game that records the threads its moves were
 //! asked on), so that a parallel engine that left the work to one thread would fail it.
 
+use gamesolver::SolveError;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -12,7 +13,7 @@ use gamesolver::engines::pruning;
 use gamesolver::games::ConnectFour;
 use gamesolver::memo::{AtomicBoundTable, ConcurrentBoundTable, ShardedBoundTable};
 use gamesolver::{
-    CompactKey, Error, Game, Limits, Score, Step, Turn, ValueRange,
+    CompactKey, Game, Limits, Score, Step, Turn, ValueRange,
     engines::pruning::{Driver, Pruner},
 };
 use proptest::prelude::*;
@@ -298,7 +299,10 @@ fn an_error_in_any_worker_ends_the_query() {
         let started = std::time::Instant::now();
         let result =
             pool(threads).install(|| pruning::par_solve(&game, &table, options).map(|s| s.value()));
-        assert!(matches!(result, Err(Error::TimeLimit { .. })), "{result:?}");
+        assert!(
+            matches!(result, Err(SolveError::TimeLimit { .. })),
+            "{result:?}"
+        );
         assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 }

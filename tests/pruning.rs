@@ -4,6 +4,7 @@
 
 mod common;
 
+use gamesolver::SolveError;
 use std::hash::Hash;
 
 use common::random_values;
@@ -16,7 +17,7 @@ use gamesolver::memo::{
     ShardedBoundTable,
 };
 use gamesolver::{
-    CompactKey, Error, Game, Player, Score, Step, Turn, ValueRange,
+    CompactKey, Game, Player, Score, Step, Turn, ValueRange,
     engines::{
         RangeSource,
         pruning::{Driver, Pruned},
@@ -339,7 +340,9 @@ fn overflow_is_reported_only_when_real() {
             let options = pruning::Options::new().driver(driver);
             match pruning::solve(&game, HashBoundTable::new(), options).map(|s| s.value()) {
                 Ok(pruned) => assert_eq!(i128::from(pruned), value, "seed {seed}"),
-                Err(Error::ScoreOverflow) => assert!(overflows, "seed {seed}: a false overflow"),
+                Err(SolveError::ScoreOverflow) => {
+                    assert!(overflows, "seed {seed}: a false overflow")
+                }
                 Err(error) => panic!("seed {seed}: {error}"),
             }
         }
@@ -428,7 +431,7 @@ fn a_table_over_the_budget_is_refused() {
     let options = pruning::Options::new().limits(gamesolver::Limits::with_memory_budget(1 << 10));
     assert!(matches!(
         pruning::solve(&game, table, options),
-        Err(Error::MemoryBudget { .. })
+        Err(SolveError::MemoryBudget { .. })
     ));
 }
 
@@ -517,8 +520,8 @@ fn a_moves_that_clears_the_buffer_does_no_harm() {
 fn the_time_limit_stops_every_engine() {
     use std::time::Duration;
     let limits = gamesolver::Limits::default().time_limit(Duration::from_millis(30));
-    let expect_limit = |result: Result<Score, Error>| match result {
-        Err(Error::TimeLimit { limit, progress }) => {
+    let expect_limit = |result: Result<Score, SolveError>| match result {
+        Err(SolveError::TimeLimit { limit, progress }) => {
             assert_eq!(limit, Duration::from_millis(30));
             assert!(progress.contains("states"), "{progress}");
         }
@@ -603,9 +606,9 @@ impl gamesolver::DenseIndex for EdgeOfRange {
 #[test]
 fn a_move_worth_exactly_i64_min_is_an_overflow_on_every_engine() {
     let game = EdgeOfRange;
-    let overflow = |result: Result<Score, Error>, what: &str| {
+    let overflow = |result: Result<Score, SolveError>, what: &str| {
         assert!(
-            matches!(result, Err(Error::ScoreOverflow)),
+            matches!(result, Err(SolveError::ScoreOverflow)),
             "{what}: {result:?}"
         );
     };

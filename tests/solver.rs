@@ -5,12 +5,12 @@
 #[path = "common/user_games.rs"]
 mod user_games;
 
+use gamesolver::SolveError;
 use gamesolver::engines::exhaustive;
 use gamesolver::games::{CatAndMouse, DotsAndBoxes, Nim, StoneGameII};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Engine, Error, Game, Score, Solved, Solver, Step,
-    ValueRange,
+    Capabilities, Declares, DenseIndex, Engine, Game, Score, Solved, Solver, Step, ValueRange,
     engines::{Cuts, retrograde::Outcome},
     game::StateAt,
 };
@@ -91,7 +91,7 @@ fn plain_connect_four_equals_the_recursion_by_hand() {
 
 #[test]
 fn the_plan_follows_the_declarations() {
-    let plan = |plan: Result<gamesolver::Plan, Error>| {
+    let plan = |plan: Result<gamesolver::Plan, SolveError>| {
         let plan = plan.unwrap();
         (plan.engine, plan.dense, plan.cuts)
     };
@@ -138,12 +138,16 @@ fn an_engine_the_declarations_cannot_serve_is_refused_by_name() {
         .solve()
         .unwrap_err();
     assert!(
-        matches!(&tiers, Error::Unsupported(message) if message.contains("Capabilities::tiers"))
+        matches!(&tiers, SolveError::Unsupported(message) if message.contains("Capabilities::tiers"))
     );
     let retro = Solver::new(&piles).engine(Engine::Retrograde).solve();
-    assert!(matches!(retro, Err(Error::Unsupported(message)) if message.contains("outcome game")));
+    assert!(
+        matches!(retro, Err(SolveError::Unsupported(message)) if message.contains("outcome game"))
+    );
     let sweep = Solver::new(&piles).engine(Engine::Sweep).solve();
-    assert!(matches!(sweep, Err(Error::Unsupported(message)) if message.contains("ordered_index")));
+    assert!(
+        matches!(sweep, Err(SolveError::Unsupported(message)) if message.contains("ordered_index"))
+    );
     // No message of the library names a command-line flag.
     assert!(!tiers.to_string().contains("--"));
 }
@@ -156,7 +160,9 @@ fn a_tier_solution_says_which_questions_need_every_tier() {
     let mut needed = Solver::new(&game).memory_limit(4000).solve().unwrap();
     assert_eq!(needed.value(), 2);
     let error = needed.line().unwrap_err();
-    assert!(matches!(&error, Error::Unanswerable(message) if message.contains("keep_every_tier")));
+    assert!(
+        matches!(&error, SolveError::Unanswerable(message) if message.contains("keep_every_tier"))
+    );
     let mut engine = exhaustive::solve(
         &game,
         DenseTable::for_game(&game),
@@ -176,27 +182,27 @@ fn limits_reach_every_engine() {
     let game = StoneGameII::new(vec![5; 3000]).unwrap();
     let refused = Solver::new(&game).memory_limit(1 << 20).solve();
     assert!(
-        matches!(refused, Err(Error::MemoryBudget { .. })),
+        matches!(refused, Err(SolveError::MemoryBudget { .. })),
         "{refused:?}"
     );
     let boxes = DotsAndBoxes::new(2, 3).unwrap();
     let refused = Solver::new(&boxes).memory_limit(1 << 10).solve();
     assert!(
-        matches!(refused, Err(Error::MemoryBudget { .. })),
+        matches!(refused, Err(SolveError::MemoryBudget { .. })),
         "{refused:?}"
     );
     // The sweep: its array does not fit, and the hash table it falls back on does not either.
     let stones = SquareTakeaway { stones: 200_000 };
     let refused = Solver::new(&stones).memory_limit(1 << 20).solve();
     assert!(
-        matches!(refused, Err(Error::MemoryBudget { .. })),
+        matches!(refused, Err(SolveError::MemoryBudget { .. })),
         "{refused:?}"
     );
     let stopped = Solver::new(&stones)
         .time_limit(std::time::Duration::ZERO)
         .solve();
     assert!(
-        matches!(stopped, Err(Error::TimeLimit { .. })),
+        matches!(stopped, Err(SolveError::TimeLimit { .. })),
         "{stopped:?}"
     );
     // Where the array does not fit but the states the search meets do, the exhaustive engine
@@ -299,7 +305,7 @@ fn a_sweep_refuses_an_index_that_does_not_order_the_game() {
     let up = upward(10);
     let refused = Solver::new(&up).solve();
     assert!(
-        matches!(&refused, Err(Error::InvalidGame(message))
+        matches!(&refused, Err(SolveError::InvalidGame(message))
             if message.contains("ordered index") && message.contains("from index 0 leads to index 1")),
         "{refused:?}"
     );
@@ -359,7 +365,7 @@ fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_int
             } else {
                 // An odd start: in a gap, or (misplaced) moves that reach the odd slots.
                 assert!(
-                    matches!(&solved, Err(Error::InvalidGame(message)) if message.contains("ordered index")),
+                    matches!(&solved, Err(SolveError::InvalidGame(message)) if message.contains("ordered index")),
                     "{:?}",
                     solved.map(|s| s.value())
                 );
@@ -374,7 +380,7 @@ fn a_sweep_over_a_table_with_gaps_values_what_moves_reach_and_refuses_a_move_int
         };
         let refused = Solver::new(&game).solve();
         assert!(
-            matches!(&refused, Err(Error::InvalidGame(message)) if message.contains("leads to index")),
+            matches!(&refused, Err(SolveError::InvalidGame(message)) if message.contains("leads to index")),
             "{:?}",
             refused.map(|s| s.value())
         );
@@ -692,7 +698,7 @@ fn declarations_pick_their_engines() {
     }
     let refused = Solver::new(&Loop).solve();
     assert!(
-        matches!(&refused, Err(Error::Unsupported(message)) if message.contains("may cycle")),
+        matches!(&refused, Err(SolveError::Unsupported(message)) if message.contains("may cycle")),
         "{refused:?}"
     );
 }

@@ -9,6 +9,7 @@ mod common;
 mod subset_games;
 
 use common::random_values;
+use gamesolver::SolveError;
 use gamesolver::{
     check::{CheckOptions, Violation, check_dense},
     engines::{exhaustive, tiers},
@@ -16,7 +17,7 @@ use gamesolver::{
 
 use gamesolver::games::DotsAndBoxes;
 use gamesolver::memo::HashTable;
-use gamesolver::{Error, Limits, Score, engines::tiers::KeepTiers};
+use gamesolver::{Limits, Score, engines::tiers::KeepTiers};
 use subset_games::{ByTiers, Tokens};
 
 fn pool(threads: usize) -> rayon::ThreadPool {
@@ -90,7 +91,7 @@ fn a_move_outside_the_state_s_bits_is_refused_and_reported() {
         for threads in [2, 3] {
             let solved = pool(threads).install(|| tiers::par_solve(&game, tiers::Options::new()));
             match solved {
-                Err(Error::InvalidGame(message)) => {
+                Err(SolveError::InvalidGame(message)) => {
                     assert!(message.contains("not a subset"), "{message}");
                     assert!(message.contains("subset_index"), "{message}");
                 }
@@ -135,7 +136,7 @@ fn a_move_to_an_index_with_no_state_is_refused_on_every_thread_count() {
         for threads in [1, 2, 3] {
             let solved = pool(threads).install(|| tiers::par_solve(&game, tiers::Options::new()));
             match solved {
-                Err(Error::InvalidGame(message)) => {
+                Err(SolveError::InvalidGame(message)) => {
                     assert!(message.contains("holds no value yet"), "{message}");
                     assert!(message.contains(&format!("index {forget},")), "{message}");
                 }

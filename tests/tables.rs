@@ -1,12 +1,13 @@
 //! The memo-table contract (one body, every table), the memory budget, and score overflow.
 
+use gamesolver::SolveError;
 use gamesolver::engines::exhaustive;
 use gamesolver::games::StoneGameII;
 use gamesolver::memo::{
     AtomicDenseTable, ConcurrentMemoTable, DEFAULT_SHARDS, DenseTable, HashTable, MemoTable,
     NoTable, ShardedTable, TableJob,
 };
-use gamesolver::{DenseIndex, Error, Game, Limits, Score, Step, Turn};
+use gamesolver::{DenseIndex, Game, Limits, Score, Step, Turn};
 
 /// The states the contract stores: every one with `m` up to 3 that needs a search.
 fn contract_states(game: &StoneGameII) -> Vec<<StoneGameII as Game>::State> {
@@ -222,7 +223,7 @@ fn the_budget_stops_a_search_that_outgrows_it() {
         exhaustive::Options::new().limits(Limits::with_memory_budget(1 << 20)),
     );
     match refused {
-        Err(Error::MemoryBudget { needed, budget, .. }) => {
+        Err(SolveError::MemoryBudget { needed, budget, .. }) => {
             assert_eq!(budget, 1 << 20);
             assert!(needed > budget);
         }
@@ -254,7 +255,7 @@ fn the_budget_refuses_up_front_when_the_game_declares_a_bound() {
     );
     assert!(matches!(
         DenseTable::try_for_game(&game, 1 << 20),
-        Err(Error::MemoryBudget { .. })
+        Err(SolveError::MemoryBudget { .. })
     ));
 }
 
@@ -266,7 +267,7 @@ fn overflowing_scores_are_an_error_not_a_wrap() {
     };
     assert!(matches!(
         exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     ));
     assert!(matches!(
         exhaustive::solve(
@@ -274,7 +275,7 @@ fn overflowing_scores_are_an_error_not_a_wrap() {
             DenseTable::for_game(&game),
             exhaustive::Options::new()
         ),
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     ));
     let fits = Chain {
         length: 2,
@@ -350,7 +351,7 @@ impl Game for KnowsMin {
 fn a_known_value_of_score_min_is_an_overflow() {
     assert!(matches!(
         exhaustive::solve(&KnowsMin, HashTable::new(), exhaustive::Options::new()),
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     ));
 }
 
@@ -363,7 +364,7 @@ fn a_value_of_exactly_score_min_is_an_overflow() {
     };
     assert!(matches!(
         exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     ));
     let game = OneMove {
         gain: -Score::MAX,
@@ -381,6 +382,6 @@ fn a_value_of_exactly_score_min_is_an_overflow() {
     };
     assert!(matches!(
         exhaustive::solve(&game, HashTable::new(), exhaustive::Options::new()),
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     ));
 }

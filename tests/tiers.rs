@@ -4,6 +4,7 @@
 mod common;
 
 use common::{dots_and_boxes_oracle, random_values};
+use gamesolver::SolveError;
 use gamesolver::{
     check::{CheckOptions, Violation, check_tiers},
     engines::{exhaustive, tiers},
@@ -12,7 +13,7 @@ use gamesolver::{
 use gamesolver::games::{ConnectFour, DotsAndBoxes};
 use gamesolver::memo::{DenseTable, HashTable};
 use gamesolver::{
-    Capabilities, Declares, DenseIndex, Error, Game, Limits, Score, Step, Tiered, Turn,
+    Capabilities, Declares, DenseIndex, Game, Limits, Score, Step, Tiered, Turn,
     engines::tiers::KeepTiers, game::StateAt,
 };
 
@@ -478,7 +479,7 @@ fn the_dense_layout_refuses_moves_to_states_not_valued_and_indices_past_the_end(
                     tiers::par_solve(&faulty, tiers::Options::new().keep(KeepTiers::All))
                 });
                 match solved {
-                    Err(Error::InvalidGame(message)) => {
+                    Err(SolveError::InvalidGame(message)) => {
                         assert!(message.contains(says), "{message}")
                     }
                     other => panic!("{points:?}: {other:?}"),
@@ -524,14 +525,17 @@ fn an_ordered_index_is_swept_with_its_holes_and_a_move_up_the_index_is_refused()
         // declaration, and by tiers.
         let faulty = Ordered(Line { back: true, ..line });
         match tiers::solve(&faulty, tiers::Options::new().keep(KeepTiers::All)) {
-            Err(Error::InvalidGame(message)) => {
+            Err(SolveError::InvalidGame(message)) => {
                 assert!(message.contains("ordered index"), "{message}")
             }
             other => panic!("{points:?}: {other:?}"),
         }
         let solved = pool(2)
             .install(|| tiers::par_solve(&faulty, tiers::Options::new().keep(KeepTiers::All)));
-        assert!(matches!(solved, Err(Error::InvalidGame(_))), "{solved:?}");
+        assert!(
+            matches!(solved, Err(SolveError::InvalidGame(_))),
+            "{solved:?}"
+        );
     }
 }
 
@@ -573,7 +577,7 @@ fn a_value_beyond_the_declared_bound_is_an_error() {
     game.bound = 5; // one byte, but the first move gains 200
     let error = tiers::solve(&game, tiers::Options::new()).unwrap_err();
     assert!(
-        matches!(&error, Error::InvalidGame(message) if message.contains("value_bound")),
+        matches!(&error, SolveError::InvalidGame(message) if message.contains("value_bound")),
         "{error}"
     );
 }
@@ -593,7 +597,7 @@ fn the_checker_catches_a_move_that_stays_in_its_tier() {
     // The solver refuses it too, with an error rather than a wrong value.
     assert!(matches!(
         tiers::solve(&game, tiers::Options::new()),
-        Err(Error::InvalidGame(_))
+        Err(SolveError::InvalidGame(_))
     ));
 }
 
@@ -625,7 +629,7 @@ fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
     )
     .unwrap_err();
     match error {
-        Error::MemoryBudget { needed, what, .. } => {
+        SolveError::MemoryBudget { needed, what, .. } => {
             // C(31, 15) + C(31, 16): the two largest tiers, one byte per state.
             assert_eq!(needed, 2 * 300_540_195, "{what}");
             assert!(what.contains("tiers 15 to 16"), "{what}");
@@ -640,7 +644,7 @@ fn a_solve_over_the_budget_is_refused_at_once_naming_its_size() {
             .limits(Limits::with_memory_budget(1 << 20))
             .keep(KeepTiers::All),
     );
-    assert!(matches!(all, Err(Error::MemoryBudget { needed, .. }) if needed == 1 << 31));
+    assert!(matches!(all, Err(SolveError::MemoryBudget { needed, .. }) if needed == 1 << 31));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! text.
 
 use super::{Bitboard, ConnectFour, Position};
-use crate::error::Error;
+use crate::InputError;
 use crate::game::Score;
 
 impl<B: Bitboard> ConnectFour<B> {
@@ -19,7 +19,7 @@ impl<B: Bitboard> ConnectFour<B> {
     /// let error = game.position("448").unwrap_err().to_string();
     /// assert_eq!(error, "move 3 (column 8): there is no column 8 on a board 7 columns wide");
     /// ```
-    pub fn position(&self, moves: &str) -> Result<Position<B>, Error> {
+    pub fn position(&self, moves: &str) -> Result<Position<B>, InputError> {
         self.position_counted_from(moves, 1)
     }
 
@@ -35,15 +35,15 @@ impl<B: Bitboard> ConnectFour<B> {
     /// let error = game.position_from_zero("449").unwrap_err().to_string();
     /// assert_eq!(error, "move 3 (column 9): there is no column 9 on a board 9 columns wide (columns 0-8)");
     /// ```
-    pub fn position_from_zero(&self, moves: &str) -> Result<Position<B>, Error> {
+    pub fn position_from_zero(&self, moves: &str) -> Result<Position<B>, InputError> {
         self.position_counted_from(moves, 0)
     }
 
     /// The position reached by `moves`, whose columns are counted from `first` (0 or 1).
-    fn position_counted_from(&self, moves: &str, first: u32) -> Result<Position<B>, Error> {
+    fn position_counted_from(&self, moves: &str, first: u32) -> Result<Position<B>, InputError> {
         let mut position = Position::EMPTY;
         for (index, symbol) in moves.chars().enumerate() {
-            let illegal = |problem: String| Error::IllegalMove {
+            let illegal = |problem: String| InputError::IllegalMove {
                 number: index + 1,
                 written: format!("column {symbol}"),
                 problem,

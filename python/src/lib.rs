@@ -99,8 +99,9 @@ fn bundled_games() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// A library error as a [`Refusal`].
-fn refusal(error: gamesolver::Error) -> PyErr {
+/// A library error (of the input, of the solve, or either) as a [`Refusal`].
+fn refusal(error: impl Into<gamesolver::Error>) -> PyErr {
+    let error = error.into();
     Refusal::new_err((error.to_string(), error.kind().to_string()))
 }
 
@@ -290,7 +291,7 @@ fn first_best_move<G: Game>(
     game: &G,
     answer: &mut gamesolver::Answer<'_, G>,
     start: &G::State,
-) -> Result<Option<G::Move>, gamesolver::Error> {
+) -> Result<Option<G::Move>, gamesolver::SolveError> {
     let value = answer.value_of(start)?;
     let mut moves = Vec::new();
     game.moves(start, &mut moves);
@@ -303,7 +304,7 @@ fn first_best_move<G: Game>(
         };
         let worth = after
             .and_then(|after| step.gain.checked_add(after))
-            .ok_or(gamesolver::Error::ScoreOverflow)?;
+            .ok_or(gamesolver::SolveError::ScoreOverflow)?;
         if worth == value {
             return Ok(Some(mv));
         }

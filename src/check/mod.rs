@@ -32,7 +32,7 @@ mod walk;
 pub use violation::Violation;
 use walk::{explore, reference};
 
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{
     DenseIndex, Game, Score, StateAt, Step, Tiered, Turn,
     declaration::{OnIndex, visit_index},
@@ -102,7 +102,7 @@ pub struct CheckReport<G: Game + ?Sized> {
     pub violations: Vec<Violation<G>>,
     /// Why the check stopped before the end, if it did: the memory budget or the time limit
     /// of [`CheckOptions::limits`]. What was explored until then is reported above.
-    pub stopped: Option<crate::Error>,
+    pub stopped: Option<crate::SolveError>,
 }
 
 /// The most violations of one kind a report keeps, so that a flood of one kind never hides

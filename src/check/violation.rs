@@ -146,7 +146,7 @@ pub enum Violation<G: Game + ?Sized> {
         /// The state.
         state: G::State,
         /// The engine's error.
-        error: crate::Error,
+        error: crate::SolveError,
         /// What an unmemoized negamax found, where it could.
         reference: Option<i128>,
     },

@@ -147,7 +147,7 @@ where
     /// Checks one state's own answers, records it if new, and compares it with an equal state
     /// met before. Returns its moves; errors once the check is over its memory budget or its
     /// time limit.
-    fn visit(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn visit(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         let game = self.game;
         let mut first = Vec::new();
         let mut second = Vec::new();
@@ -260,11 +260,11 @@ where
 
     /// Errors if the check holds more than its budget, or (looked at every 256 states) has
     /// passed its time limit.
-    fn within_limits(&self) -> Result<(), Error> {
+    fn within_limits(&self) -> Result<(), SolveError> {
         let held = self.held();
         let budget = self.options.limits.memory_budget;
         if held > budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!(
                     "the check ({} states met, with their move lists)",
                     self.seen.len()
@@ -277,7 +277,7 @@ where
             && let Some((deadline, limit)) = self.deadline
             && Instant::now() >= deadline
         {
-            return Err(Error::TimeLimit {
+            return Err(SolveError::TimeLimit {
                 limit,
                 progress: format!("{} states checked", self.seen.len()),
             });
@@ -286,18 +286,20 @@ where
     }
 
     /// What is left of the limits for the engine the check compares.
-    fn engine_limits(&self) -> Result<Limits, Error> {
+    fn engine_limits(&self) -> Result<Limits, SolveError> {
         let budget = self.options.limits.memory_budget;
-        let left = budget.checked_sub(self.held()).ok_or(Error::MemoryBudget {
-            what: "the check's states".into(),
-            needed: self.held(),
-            budget,
-        })?;
+        let left = budget
+            .checked_sub(self.held())
+            .ok_or(SolveError::MemoryBudget {
+                what: "the check's states".into(),
+                needed: self.held(),
+                budget,
+            })?;
         let mut limits = Limits::with_memory_budget(left);
         if let Some((deadline, limit)) = self.deadline {
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                return Err(Error::TimeLimit {
+                return Err(SolveError::TimeLimit {
                     limit,
                     progress: format!("{} states checked", self.seen.len()),
                 });
@@ -361,7 +363,7 @@ where
 
     /// Depth-first from the start over at most `max_states` distinct states, on an explicit
     /// stack whose states are the current line (so a move back onto it is a cycle).
-    fn walk(&mut self) -> Result<(), Error> {
+    fn walk(&mut self) -> Result<(), SolveError> {
         let start = self.game.start();
         let moves = self.visit(&start)?;
         // A frame's bytes: its state (on the line and in `on_line`, which may double), its
@@ -414,7 +416,7 @@ where
     }
 
     /// Random lines from the start, checking every state and step on them.
-    fn playouts(&mut self, done: &mut usize) -> Result<(), Error> {
+    fn playouts(&mut self, done: &mut usize) -> Result<(), SolveError> {
         let mut random = self.options.seed;
         for _ in 0..self.options.playouts {
             if self.generated > self.options.max_generated {
@@ -446,7 +448,7 @@ where
 
     /// Compares known values and the engine's values with an unmemoized negamax, on the states
     /// met last (usually the smallest subgames) whose subgame fits the node budget.
-    fn values(&mut self, compared: &mut usize) -> Result<(), Error> {
+    fn values(&mut self, compared: &mut usize) -> Result<(), SolveError> {
         let mut table = HashTable::new();
         let states: Vec<G::State> = self.order.iter().rev().cloned().collect();
         for state in states {
@@ -479,7 +481,7 @@ where
                 }
                 Ok(_) => {}
                 // The check's own limits stop the check; anything else is the game's.
-                Err(error @ (Error::MemoryBudget { .. } | Error::TimeLimit { .. })) => {
+                Err(error @ (SolveError::MemoryBudget { .. } | SolveError::TimeLimit { .. })) => {
                     return Err(error);
                 }
                 Err(error) => self.report(Violation::EngineFailed {
@@ -529,7 +531,7 @@ where
     /// moves, each valued by the engine. (Its whole subgame is usually too large for the
     /// unmemoized negamax, so the sampled comparisons above rarely reach it.) Returns 1 if it
     /// compared.
-    fn start_known_value(&mut self, table: &mut HashTable<G::State>) -> Result<usize, Error> {
+    fn start_known_value(&mut self, table: &mut HashTable<G::State>) -> Result<usize, SolveError> {
         let start = self.game.start();
         let Some(claimed) = self.game.known_value(&start) else {
             return Ok(0);
@@ -542,7 +544,7 @@ where
             let step = self.game.play(&start, mv);
             let child = match value_at(self.game, table, &step.next, limits) {
                 Ok(child) => i128::from(child),
-                Err(error @ (Error::MemoryBudget { .. } | Error::TimeLimit { .. })) => {
+                Err(error @ (SolveError::MemoryBudget { .. } | SolveError::TimeLimit { .. })) => {
                     return Err(error);
                 }
                 Err(error) => {

@@ -1,6 +1,7 @@
 //! The memory budget of a run and its threads: the limits from the command line, what stays
 //! held for the whole run, the worker pool and its stacks, and the values read within it.
 
+use crate::SolveError;
 use std::io::Read;
 use std::path::Path;
 
@@ -23,18 +24,19 @@ pub(super) fn game_bytes(n: usize) -> u64 {
 /// to both what is needed and the budget.
 pub fn whole_budget(failure: Failure) -> Failure {
     let whole = |error: Error| match error {
-        Error::MemoryBudget {
+        Error::Solve(SolveError::MemoryBudget {
             what,
             needed,
             budget,
-        } => {
+        }) => {
             let total = run_budget();
             let taken = total.saturating_sub(budget);
-            Error::MemoryBudget {
+            SolveError::MemoryBudget {
                 what,
                 needed: needed.saturating_add(taken),
                 budget: budget.saturating_add(taken),
             }
+            .into()
         }
         other => other,
     };
@@ -76,13 +78,13 @@ pub(super) fn held(
     limits: Limits,
     bytes: u64,
     what: impl FnOnce() -> String,
-) -> Result<Limits, Error> {
+) -> Result<Limits, SolveError> {
     match limits.memory_budget.checked_sub(bytes) {
         Some(left) => Ok(Limits {
             memory_budget: left,
             ..limits
         }),
-        None => Err(Error::MemoryBudget {
+        None => Err(SolveError::MemoryBudget {
             what: what(),
             needed: bytes,
             budget: limits.memory_budget,
@@ -117,17 +119,17 @@ pub const WORKER_STACK: usize = 1 << 20;
 pub(super) fn pool_if_parallel(
     threads: usize,
     limits: &mut Limits,
-) -> Result<Option<rayon::ThreadPool>, Error> {
+) -> Result<Option<rayon::ThreadPool>, SolveError> {
     (threads > 1).then(|| pool(threads, limits)).transpose()
 }
 
 /// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
 /// them) taken from the budget in `limits`.
-pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, Error> {
+pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, SolveError> {
     *limits = stacks_held(threads, *limits)?;
     builder(threads)
         .build()
-        .map_err(|error| Error::ThreadStart {
+        .map_err(|error| SolveError::ThreadStart {
             threads,
             message: error.to_string(),
         })
@@ -147,7 +149,7 @@ fn builder(threads: usize) -> rayon::ThreadPoolBuilder {
 pub(super) fn pool_with_this_thread(
     threads: usize,
     limits: &mut Limits,
-) -> Result<rayon::ThreadPool, Error> {
+) -> Result<rayon::ThreadPool, SolveError> {
     let counted = stacks_held(threads, *limits)?;
     match builder(threads).use_current_thread().build() {
         Ok(pool) => {
@@ -160,7 +162,7 @@ pub(super) fn pool_with_this_thread(
 
 /// `limits` with the stacks of `threads` worker threads (and the guard and signal stacks
 /// beside them) taken from the budget.
-pub(super) fn stacks_held(threads: usize, limits: Limits) -> Result<Limits, Error> {
+pub(super) fn stacks_held(threads: usize, limits: Limits) -> Result<Limits, SolveError> {
     let stacks = threads as u64 * (WORKER_STACK as u64 + (64 << 10));
     held(limits, stacks, || {
         format!(
@@ -247,7 +249,7 @@ pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
                 .saturating_add(grown as u64)
                 .saturating_add(chunk.len() as u64);
             if needed > budget {
-                return Err(Error::MemoryBudget {
+                return Err(SolveError::MemoryBudget {
                     what: format!("the input ({named}: more than {} bytes)", bytes.len()),
                     needed,
                     budget,
@@ -256,7 +258,7 @@ pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
             }
             bytes
                 .try_reserve_exact(grown - bytes.len())
-                .map_err(|_| Error::Allocation {
+                .map_err(|_| SolveError::Allocation {
                     what: format!("the input ({named})"),
                     bytes: grown as u64,
                 })?;

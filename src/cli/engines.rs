@@ -7,7 +7,7 @@ use std::hash::Hash;
 use crate::engines::exhaustive;
 use crate::memo::{BoundTable, ConcurrentMemoTable, MemoTable};
 use crate::{
-    Error, Game, Limits, Score,
+    Error, Game, Limits, Score, SolveError,
     engines::{
         MoveValue, Ply, RangeSource, SWIFT_MOVES, Stats,
         exhaustive::Solution,
@@ -253,7 +253,7 @@ where
 }
 
 /// [`finish`], then `then` on the table (which the line may have extended).
-pub(super) fn finish_then<G, T, R, E: From<Error>>(
+pub(super) fn finish_then<G, T, R, E: From<SolveError>>(
     mut solution: Solution<'_, G, T, R>,
     (solver, table, threads): (&'static str, &'static str, usize),
     then: impl FnOnce(&T) -> Result<(), E>,

@@ -11,7 +11,7 @@
 //! [`Solver`](crate::Solver).
 //!
 //! ```no_run
-//! # use gamesolver::{Capabilities, Declares, DenseIndex, Error, Game, Score, Step, Turn};
+//! # use gamesolver::{Capabilities, Declares, DenseIndex, Game, InputError, Score, Step, Turn};
 //! use gamesolver::cli::{Bundled, FromValues, Presented};
 //! # #[derive(Debug)] struct Countdown { counters: u32 }
 //! # impl Game for Countdown {
@@ -39,10 +39,10 @@
 //!
 //! impl FromValues for Countdown {
 //!     const EXAMPLE: &'static str = "20";
-//!     fn from_values(values: &[i64]) -> Result<Self, Error> {
+//!     fn from_values(values: &[i64]) -> Result<Self, InputError> {
 //!         match *values {
 //!             [counters @ 0..=1_000_000] => Ok(Countdown { counters: counters as u32 }),
-//!             _ => Err(Error::InvalidGame("give one number of counters, 0 to 10^6".into())),
+//!             _ => Err(InputError::InvalidGame("give one number of counters, 0 to 10^6".into())),
 //!         }
 //!     }
 //! }

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::hash::Hash;
 
 use crate::check::{CheckOptions, CheckReport, check_dense};
-use crate::{DenseIndex, Error, Game, Player, Score, Turn, engines::Stats};
+use crate::{DenseIndex, Error, Game, InputError, Player, Score, SolveError, Turn, engines::Stats};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -120,6 +120,18 @@ pub enum Failure {
 impl From<Error> for Failure {
     fn from(error: Error) -> Self {
         Failure::Rejected(error)
+    }
+}
+
+impl From<SolveError> for Failure {
+    fn from(error: SolveError) -> Self {
+        Failure::Rejected(error.into())
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(error: InputError) -> Self {
+        Failure::Rejected(error.into())
     }
 }
 
@@ -321,33 +333,33 @@ impl Tally {
     };
 
     /// The first player's points minus the second's.
-    pub fn margin(&self) -> Result<Score, Error> {
+    pub fn margin(&self) -> Result<Score, SolveError> {
         self.points[0]
             .checked_sub(self.points[1])
-            .ok_or(Error::ScoreOverflow)
+            .ok_or(SolveError::ScoreOverflow)
     }
 
     /// The first player's points minus the second's at the end of the game, if the player to
     /// move secures `value` from here on (`value` is theirs: the second player's is negated).
-    pub fn final_margin(&self, value: Score) -> Result<Score, Error> {
+    pub fn final_margin(&self, value: Score) -> Result<Score, SolveError> {
         let value = if self.to_move.is_first() {
             value
         } else {
-            value.checked_neg().ok_or(Error::ScoreOverflow)?
+            value.checked_neg().ok_or(SolveError::ScoreOverflow)?
         };
         self.margin()?
             .checked_add(value)
-            .ok_or(Error::ScoreOverflow)
+            .ok_or(SolveError::ScoreOverflow)
     }
 
     /// The tally after the player to move plays a move that gains `gain` and passes or keeps
     /// the turn.
-    pub fn after(self, gain: Score, turn: Turn) -> Result<Tally, Error> {
+    pub fn after(self, gain: Score, turn: Turn) -> Result<Tally, SolveError> {
         let mut points = self.points;
         let mover = usize::from(!self.to_move.is_first());
         points[mover] = points[mover]
             .checked_add(gain)
-            .ok_or(Error::ScoreOverflow)?;
+            .ok_or(SolveError::ScoreOverflow)?;
         Ok(Tally {
             to_move: self.to_move.after(turn),
             points,

@@ -5,6 +5,7 @@
 //! in that solution (or a short search below a cut-off). The person's moves are typed as the
 //! game names them (`Presented::move_name`): exactly, or any unambiguous start of the name.
 
+use crate::SolveError;
 use std::hash::Hash;
 use std::io::{self, BufRead, Read, Write};
 
@@ -100,7 +101,7 @@ impl Play<'_> {
     /// Where the game starts: `--at`'s position, or the start.
     fn start<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
         match &self.args.at {
-            Some(text) => game.position(strip_protection(text)),
+            Some(text) => Ok(game.position(strip_protection(text))?),
             None => Ok(game.start()),
         }
     }
@@ -158,7 +159,7 @@ fn converse_from<G: Presented>(
         // The person closed the terminal or the pipe: the game simply ends.
         Stop::Io(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Stop::Io(error) => Err(Failure::Cli(CliError::read("the terminal", error))),
-        Stop::Solve(error) => Err(Failure::Rejected(error)),
+        Stop::Solve(error) => Err(Failure::Rejected(error.into())),
     })
 }
 
@@ -209,25 +210,25 @@ impl<G: Presented, T: MemoTable<G>> RangeJob<G> for Conversation<'_, G, T> {
 /// What values the moves of a state for `play`: a solved game.
 pub trait Oracle<G: Game> {
     /// Every move of `state` with its value for the mover, in the game's move order.
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error>;
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError>;
 }
 
 /// The pruning engine values each move with its own search (on the bound table it keeps).
 impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Oracle<G> for Pruner<'_, G, T, R> {
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         self.analyze(state)
     }
 }
 
 /// A tier solution that kept every tier values any position's moves from its tiers.
 impl<G: Tiered> Oracle<G> for TierSolution<'_, G> {
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         TierSolution::move_values(self, state).ok_or_else(solve::tiers_not_kept)
     }
 }
 
 impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Oracle<G> for Solution<'_, G, T, R> {
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         Solution::move_values(self, state)
     }
 }
@@ -238,7 +239,7 @@ pub enum Stop {
     /// The terminal could not be read or written.
     Io(io::Error),
     /// The solution could not value a move (its limits).
-    Solve(Error),
+    Solve(SolveError),
 }
 
 impl From<io::Error> for Stop {
@@ -247,8 +248,8 @@ impl From<io::Error> for Stop {
     }
 }
 
-impl From<Error> for Stop {
-    fn from(error: Error) -> Self {
+impl From<SolveError> for Stop {
+    fn from(error: SolveError) -> Self {
         Stop::Solve(error)
     }
 }
@@ -379,7 +380,7 @@ fn instructions<G: Presented>(game: &G, out: &mut impl Write) -> io::Result<()> 
 
 /// The first move of `state` with the best value for its mover (the solver's answer: the
 /// same move the optimal line takes).
-fn best<G: Game>(oracle: &mut impl Oracle<G>, state: &G::State) -> Result<G::Move, Error> {
+fn best<G: Game>(oracle: &mut impl Oracle<G>, state: &G::State) -> Result<G::Move, SolveError> {
     let moves = oracle.move_values(state)?;
     let top = moves.iter().map(|mv| mv.value).max();
     moves
@@ -387,7 +388,7 @@ fn best<G: Game>(oracle: &mut impl Oracle<G>, state: &G::State) -> Result<G::Mov
         .find(|mv| Some(mv.value) == top)
         .map(|mv| mv.mv)
         .ok_or_else(|| {
-            Error::InvalidState("the solver has no move at a state that has moves".into())
+            SolveError::InvalidState("the solver has no move at a state that has moves".into())
         })
 }
 

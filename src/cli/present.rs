@@ -2,6 +2,7 @@
 //! answer, a headline, its optimal line as entries that read as sentences and serialise as
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
+use crate::InputError;
 use crate::games::{End, Interval};
 use crate::{Declares, Error, Game, Player, Score, Turn, engines::Ply};
 
@@ -70,9 +71,9 @@ pub trait Presented: Game + Sized {
     /// The state at `position`, written in the game's terms (`analyze --at`, `play --at`; a
     /// user's game says how it reads in [`FromValues::POSITION`](super::FromValues::POSITION)).
     /// By default the game takes none.
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         let _ = position;
-        Err(Error::InvalidState(format!(
+        Err(InputError::InvalidState(format!(
             "--at takes positions for {}; start this game from its start",
             super::registry::at_names()
         )))
@@ -195,13 +196,13 @@ pub fn piles_view<T: serde::Serialize>(piles: &[T], from: usize, to: usize) -> s
 }
 
 /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
-pub fn interval_position(n: usize, position: &str, units: &str) -> Result<Interval, Error> {
+pub fn interval_position(n: usize, position: &str, units: &str) -> Result<Interval, InputError> {
     match *integers(position)? {
         [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
             left: first as u32 - 1,
             right: last as u32,
         }),
-        _ => Err(Error::InvalidState(format!(
+        _ => Err(InputError::InvalidState(format!(
             "a position is 'FIRST,LAST': the {units} left, from 1 to {n} (FIRST = LAST + 1 for \
              none)"
         ))),
@@ -247,7 +248,7 @@ pub fn end_name(end: End) -> &'static str {
 }
 
 /// The integers of a position typed as `3,1` or `3 1`.
-pub fn integers(position: &str) -> Result<Vec<i64>, Error> {
+pub fn integers(position: &str) -> Result<Vec<i64>, InputError> {
     crate::input::parse_arguments(&[position])
 }
 
@@ -264,7 +265,7 @@ pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
 
 /// The state after `names` are played from `state`, each found among the legal moves by its
 /// [`move_name`](Presented::move_name) (`analyze --after`), with who moves there and the points
-/// each player gained on the way; an unknown or illegal name is an [`Error::InvalidState`] that
+/// each player gained on the way; an unknown or illegal name is an [`InputError::InvalidState`] that
 /// says which and lists the legal ones.
 pub fn after_moves<G: Presented>(
     game: &G,
@@ -283,10 +284,11 @@ pub fn after_moves<G: Presented>(
             } else {
                 legal.join("; ")
             };
-            return Err(Error::InvalidState(format!(
+            return Err(InputError::InvalidState(format!(
                 "move {} of the moves played, '{name}', is not a legal move there (legal: {listed})",
                 count + 1
-            )));
+            ))
+            .into());
         };
         let step = game.play(&state, &moves[at]);
         tally = tally.after(step.gain, step.turn)?;

@@ -1,5 +1,6 @@
 //! `gamesolver GAME VALUES`: choosing the solver for the game and the options, and solving.
 
+use crate::SolveError;
 use std::hash::Hash;
 
 use crate::Solved;
@@ -64,7 +65,9 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
             .map(Done::report)
             .map_err(|failure| match failure {
                 // A layered game the engine cannot hold: the tier solver may.
-                Failure::Rejected(error @ Error::MemoryBudget { .. }) if tiers.is_some() => {
+                Failure::Rejected(error @ Error::Solve(SolveError::MemoryBudget { .. }))
+                    if tiers.is_some() =>
+                {
                     Failure::Advised(
                         error,
                         "--solver tier solves this game tier by tier, in far less memory",
@@ -208,7 +211,7 @@ pub(super) fn every_tier<'g, G>(
     cli: &Cli,
     game: &'g G,
     limits: Limits,
-) -> Result<TierSolution<'g, G>, Error>
+) -> Result<TierSolution<'g, G>, SolveError>
 where
     G: Tiered + Sync,
     G::State: Send,
@@ -224,7 +227,7 @@ fn tiers_on<'g, G>(
     game: &'g G,
     limits: Limits,
     keep: KeepTiers,
-) -> Result<TierSolution<'g, G>, Error>
+) -> Result<TierSolution<'g, G>, SolveError>
 where
     G: Tiered + Sync,
     G::State: Send,
@@ -238,8 +241,8 @@ where
 }
 
 /// A tier solution that was asked for a position whose tiers it did not keep.
-pub(super) fn tiers_not_kept() -> Error {
-    Error::InvalidState(
+pub(super) fn tiers_not_kept() -> SolveError {
+    SolveError::InvalidState(
         "the tier solution kept no values for this position's moves (every tier is kept for \
          analyze and play)"
             .into(),
@@ -276,10 +279,10 @@ where
     let solve = |keep| tiers_on(pool.as_ref(), game, limits, keep);
     let (solution, everything) = match solve(KeepTiers::All) {
         // `--save` needs every value: no solve of the tiers still needed alone.
-        Err(Error::MemoryBudget { needed, .. }) if cli.save.is_some() => {
+        Err(SolveError::MemoryBudget { needed, .. }) if cli.save.is_some() => {
             return Err(unsaved(cli, Some(needed)));
         }
-        Err(Error::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
+        Err(SolveError::MemoryBudget { needed, .. }) => (solve(KeepTiers::Needed)?, Some(needed)),
         solved => (solved?, None),
     };
     let line = solution.line().unwrap_or_default();

@@ -2,11 +2,12 @@
 //! typed after its name) and [`Bundled::game`], which makes the game an entry of the list that
 //! [`main_with`](super::main_with) runs, with every command the engines' bundled games have.
 
+use crate::InputError;
 use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::game::declaration::visit_index;
-use crate::{DenseIndex, Error, Game, game::declaration::OnIndex};
+use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
 use super::model::{CheckSummary, Failure};
 use super::present::Presented;
@@ -23,9 +24,9 @@ pub trait FromValues: Presented + Sized {
     /// for a game that implements [`Presented::position`]; `None`: the game is analysed and
     /// played from its start only.
     const POSITION: Option<&'static str> = None;
-    /// The game of these values, or [`Error::InvalidGame`] naming what is wrong with them
+    /// The game of these values, or [`InputError::InvalidGame`] naming what is wrong with them
     /// (the command line prints it and exits with 1).
-    fn from_values(values: &[i64]) -> Result<Self, Error>;
+    fn from_values(values: &[i64]) -> Result<Self, InputError>;
 }
 
 impl Bundled {

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::dense::{empty_slots, score_bytes};
 use super::{ConcurrentMemoTable, StripedCount};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{DenseIndex, Score};
 
 /// The marker of an empty slot: never a value (see [`Score`]).
@@ -50,12 +50,12 @@ impl AtomicDenseTable {
     /// `budget` bytes or the allocation fails.
     ///
     /// ```
-    /// use gamesolver::{games::StoneGameII, memo::AtomicDenseTable, Error};
+    /// use gamesolver::{games::StoneGameII, memo::AtomicDenseTable, SolveError};
     ///
     /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
-    /// assert!(matches!(AtomicDenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
+    /// assert!(matches!(AtomicDenseTable::try_for_game(&game, 1000), Err(SolveError::MemoryBudget { .. })));
     /// ```
-    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, SolveError> {
         let what = "an atomic dense memo table";
         let len = game.index_len();
         let values = empty_slots(len, budget, (what, score_bytes(len)), || {

@@ -3,7 +3,7 @@
 use std::mem::size_of;
 
 use super::MemoTable;
-use crate::error::{Bytes, Error};
+use crate::error::{Bytes, SolveError};
 use crate::game::{DenseIndex, Score};
 
 /// The marker of an empty slot: never a value (see [`Score`]).
@@ -94,14 +94,14 @@ impl DenseTable {
     /// `budget` bytes or the allocation fails.
     ///
     /// ```
-    /// use gamesolver::{memo::DenseTable, Error};
+    /// use gamesolver::{memo::DenseTable, SolveError};
     /// use gamesolver::games::StoneGameII;
     ///
     /// let game = StoneGameII::new(vec![1; 1000]).unwrap();
     /// assert!(DenseTable::try_for_game(&game, 1 << 30).is_ok());
-    /// assert!(matches!(DenseTable::try_for_game(&game, 1000), Err(Error::MemoryBudget { .. })));
+    /// assert!(matches!(DenseTable::try_for_game(&game, 1000), Err(SolveError::MemoryBudget { .. })));
     /// ```
-    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, SolveError> {
         let len = game.index_len();
         let what = ("a dense memo table", Self::bytes_for_len(len));
         let values = empty_slots(len, budget, what, || EMPTY_BYTE)?;
@@ -245,15 +245,15 @@ fn read<C: Cell>(cells: &[C], index: usize) -> Option<Option<Score>> {
     Some((cell != C::EMPTY).then(|| cell.score()))
 }
 
-/// `len` empty slots, or `Error::MemoryBudget` (naming `what`) if the table would take more than
+/// `len` empty slots, or `SolveError::MemoryBudget` (naming `what`) if the table would take more than
 /// `budget` bytes (`needed`) or the allocation fails.
 pub(super) fn empty_slots<T>(
     len: usize,
     budget: u64,
     (what, needed): (&str, u64),
     empty: impl Fn() -> T,
-) -> Result<Vec<T>, Error> {
-    let refuse = || Error::MemoryBudget {
+) -> Result<Vec<T>, SolveError> {
+    let refuse = || SolveError::MemoryBudget {
         what: format!("{what} of {len} slots"),
         needed,
         budget,
@@ -264,7 +264,7 @@ pub(super) fn empty_slots<T>(
     let mut values = Vec::new();
     values
         .try_reserve_exact(len)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: format!("{what} of {len} slots"),
             bytes: needed,
         })?;
@@ -302,15 +302,15 @@ impl DenseTable {
     /// assert!(table.set_slot(6, 1).is_err());
     /// assert!(table.set_slot(0, i64::MIN).is_err());
     /// ```
-    pub fn set_slot(&mut self, index: usize, value: Score) -> Result<(), Error> {
+    pub fn set_slot(&mut self, index: usize, value: Score) -> Result<(), SolveError> {
         if value == EMPTY {
-            return Err(Error::InvalidState(format!(
+            return Err(SolveError::InvalidState(format!(
                 "slot {index}: {value} is not a value (Score::MIN never is)"
             )));
         }
         let slots = self.slots();
         if index >= slots {
-            return Err(Error::InvalidState(format!(
+            return Err(SolveError::InvalidState(format!(
                 "slot {index} is outside the table's {slots} slots"
             )));
         }

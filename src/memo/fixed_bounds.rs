@@ -19,7 +19,7 @@ use super::bounds::{BoundTable, ConcurrentBoundTable, Entry};
 use super::prefetch;
 use super::zeroed::{Words, ZeroWord};
 use crate::CompactKey;
-use crate::error::Error;
+use crate::error::SolveError;
 use layout::Layout;
 
 /// A fixed-capacity bound table for the sequential pruning engine: its memory is set when it is
@@ -60,7 +60,7 @@ impl FixedBoundTable {
     /// A table of at most `bytes` bytes (the largest power-of-two number of 8-byte words that
     /// fits, at least 16, and no more than `game`'s keys can fill), for `game`'s keys. Refused
     /// if the allocation fails.
-    pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
+    pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, SolveError> {
         let layout = Layout::new(game.key_bits(), bytes / 8)?;
         let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(FixedBoundTable {
@@ -107,7 +107,7 @@ impl FixedBoundTable {
     /// assert_eq!(large.bytes(), 1 << 20);
     /// assert_eq!(entries(&large), entries(&small)); // every entry, in a larger table
     /// ```
-    pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
+    pub fn resized(&self, bytes: u64) -> Result<Self, SolveError> {
         let (layout, words, occupied) =
             carried(self.layout, self.words.iter().copied(), bytes, |word| word)?;
         Ok(FixedBoundTable {
@@ -126,7 +126,7 @@ fn carried<W: ZeroWord>(
     old: impl Iterator<Item = u64>,
     bytes: u64,
     word: impl Fn(&mut W) -> &mut u64,
-) -> Result<(Layout, Words<W>, usize), Error> {
+) -> Result<(Layout, Words<W>, usize), SolveError> {
     let layout = Layout::new(from.key_bits, bytes / 8)?;
     let mut words = Words::zeroed(layout.slots(), "a fixed bound table")?;
     let mut occupied = 0;
@@ -239,7 +239,7 @@ pub struct AtomicBoundTable {
 
 impl AtomicBoundTable {
     /// A table of at most `bytes` bytes (as [`FixedBoundTable::for_game`]).
-    pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, Error> {
+    pub fn for_game<G: CompactKey + ?Sized>(game: &G, bytes: u64) -> Result<Self, SolveError> {
         let layout = Layout::new(game.key_bits(), bytes / 8)?;
         let words = Words::zeroed(layout.slots(), "a fixed bound table")?;
         Ok(AtomicBoundTable {
@@ -266,7 +266,7 @@ impl AtomicBoundTable {
 
     /// A table of at most `bytes` bytes holding this table's entries, as
     /// [`FixedBoundTable::resized`]. Entries stored while it runs may or may not be carried.
-    pub fn resized(&self, bytes: u64) -> Result<Self, Error> {
+    pub fn resized(&self, bytes: u64) -> Result<Self, SolveError> {
         let old = self.words.iter().map(|word| word.load(Ordering::Relaxed));
         let (layout, words, occupied) = carried(self.layout, old, bytes, AtomicU64::get_mut)?;
         let table = AtomicBoundTable {

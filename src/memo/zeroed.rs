@@ -18,7 +18,7 @@ use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64, AtomicU64};
 
-use crate::error::Error;
+use crate::error::SolveError;
 
 /// A word type whose all-zero bit pattern is a valid value.
 ///
@@ -58,9 +58,9 @@ pub(crate) struct Words<T: ZeroWord> {
 }
 
 impl<T: ZeroWord> Words<T> {
-    /// `len` words, all zero, or `Error::Allocation` (naming `what`) if the allocation fails.
-    pub(crate) fn zeroed(len: usize, what: &str) -> Result<Self, Error> {
-        let refuse = || Error::Allocation {
+    /// `len` words, all zero, or `SolveError::Allocation` (naming `what`) if the allocation fails.
+    pub(crate) fn zeroed(len: usize, what: &str) -> Result<Self, SolveError> {
+        let refuse = || SolveError::Allocation {
             what: format!("{what} of {len} slots"),
             bytes: (len as u64).saturating_mul(std::mem::size_of::<T>() as u64),
         };

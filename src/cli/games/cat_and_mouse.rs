@@ -1,5 +1,6 @@
 //! LeetCode 913, Cat and Mouse, on the graph given as LeetCode's adjacency-list JSON.
 
+use crate::InputError;
 use crate::games::{CatAndMouse, Chase};
 use crate::{
     Player, Score,
@@ -123,10 +124,10 @@ impl Presented for CatAndMouse {
             near(state.cat)
         )
     }
-    fn position(&self, position: &str) -> Result<Chase, crate::Error> {
+    fn position(&self, position: &str) -> Result<Chase, InputError> {
         let n = self.graph().len() as i64;
         let invalid = || {
-            crate::Error::InvalidState(format!(
+            InputError::InvalidState(format!(
                 "a Cat and Mouse position is 'MOUSE,CAT' (the nodes, 0 to {}; the cat never in \
                  the hole 0), and ',1' if the cat moves next",
                 n - 1

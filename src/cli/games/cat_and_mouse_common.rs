@@ -3,10 +3,12 @@
 //! parallel`), and the report: LeetCode's answer, the outcome in words, the remoteness and the
 //! optimal line.
 
+use crate::InputError;
+use crate::SolveError;
 use crate::engines::retrograde;
 use crate::games::Chase;
 use crate::{
-    Error, Game, Player, Turn,
+    Game, Player, Turn,
     engines::{
         MoveValue, Ply,
         retrograde::{Indexed, Outcome, Retrograde},
@@ -48,9 +50,12 @@ pub fn json<T: DeserializeOwned>(cli: &Cli, what: &str, example: &str) -> Result
         }
     };
     serde_json::from_slice(&bytes).map_err(|error| {
-        Failure::Rejected(Error::InvalidGame(format!(
-            "the {what} is not valid JSON of the expected shape (as '{example}'): {error}"
-        )))
+        Failure::Rejected(
+            InputError::InvalidGame(format!(
+                "the {what} is not valid JSON of the expected shape (as '{example}'): {error}"
+            ))
+            .into(),
+        )
     })
 }
 
@@ -135,10 +140,10 @@ impl<G> Oracle<G> for Outcomes<'_, G>
 where
     G: StateAt<State = Chase>,
 {
-    fn move_values(&mut self, state: &Chase) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &Chase) -> Result<Vec<MoveValue<G>>, SolveError> {
         let game = self.0.game();
         let moves = self.0.move_outcomes(state).ok_or_else(|| {
-            Error::InvalidState("the position cannot be reached from the start".into())
+            SolveError::InvalidState("the position cannot be reached from the start".into())
         })?;
         Ok(moves
             .into_iter()
@@ -171,7 +176,7 @@ where
     let solved =
         retrograde::solve_indexed(game, retrograde::Options::new().limits(budget::limits(cli)))?;
     let (outcome, remoteness) = solved.outcome_of(&state).ok_or_else(|| {
-        Failure::Rejected(Error::InvalidState("no such position in this game".into()))
+        Failure::Rejected(InputError::InvalidState("no such position in this game".into()).into())
     })?;
     let mut moves = solved.move_outcomes(&state).unwrap_or_default();
     let rank = |(_, outcome, after): &(G::Move, Outcome, Option<u32>)| match *outcome {

@@ -1,5 +1,6 @@
 //! LeetCode 1728, Cat and Mouse II, from LeetCode's JSON object.
 
+use crate::InputError;
 use crate::games::{CatAndMouseII, Chase, MOUSE_TURNS};
 use crate::{
     Player, Score,
@@ -205,10 +206,10 @@ impl Presented for CatAndMouseII {
             "kind": "grid", "rows": rows, "columns": columns, "cells": cells, "move_at": move_at
         })
     }
-    fn position(&self, position: &str) -> Result<Chase, crate::Error> {
+    fn position(&self, position: &str) -> Result<Chase, InputError> {
         let (rows, columns) = self.size();
         let invalid = || {
-            crate::Error::InvalidState(format!(
+            InputError::InvalidState(format!(
                 "a Cat and Mouse II position is 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN' \
                  (from 1, on a {rows}x{columns} grid, not on a wall), and ',1' if the cat moves \
                  next"

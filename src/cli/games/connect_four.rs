@@ -2,6 +2,7 @@
 //! an optimal line and, with `--analyze`, every column's score), or `--batch`: one position per
 //! line in, `POSITION SCORE` per line out, the format of Pascal Pons' benchmark files.
 
+use crate::InputError;
 use crate::engines::pruning;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -441,7 +442,7 @@ fn side_by_side<B: Bitboard>(
                 Err(problem) => Err(problem),
                 Ok((token, position)) => {
                     let score = scores.next().expect("one result per position");
-                    let score = score.map_err(|error| Failure::AtLine(number, error))?;
+                    let score = score.map_err(|error| Failure::AtLine(number, error.into()))?;
                     let answer = answer_line(cli, game, &mut pruner, &token, &position, score);
                     Ok(answer.map_err(|error| Failure::AtLine(number, error))?)
                 }
@@ -505,9 +506,10 @@ fn bounded_lines(mut input: Box<dyn BufRead>) -> impl Iterator<Item = Result<Vec
             }
             Ok(_) if line.len() > MAX_LINE => Some(Err(Failure::AtLine(
                 number,
-                Error::InvalidGame(format!(
+                InputError::InvalidGame(format!(
                     "the line is longer than {MAX_LINE} bytes: not a position"
-                )),
+                ))
+                .into(),
             ))),
             Ok(_) => Some(Ok(line)),
         }
@@ -515,7 +517,11 @@ fn bounded_lines(mut input: Box<dyn BufRead>) -> impl Iterator<Item = Result<Vec
 }
 
 /// The position that `moves` give, in the notation the command line chose.
-fn read<B: Bitboard>(cli: &Cli, game: &ConnectFour<B>, moves: &str) -> Result<Position<B>, Error> {
+fn read<B: Bitboard>(
+    cli: &Cli,
+    game: &ConnectFour<B>,
+    moves: &str,
+) -> Result<Position<B>, InputError> {
     if cli.columns_from_zero {
         game.position_from_zero(moves)
     } else {
@@ -609,7 +615,7 @@ fn answer_line<B: Bitboard, T: BoundTable<ConnectFour<B>>>(
                 analysis,
             };
             serde_json::to_string(&object)
-                .map_err(|error| Error::InvalidState(error.to_string()))?
+                .map_err(|error| InputError::InvalidState(error.to_string()))?
         }
     })
 }

@@ -1,7 +1,8 @@
 //! Dots and Boxes: the VALUES are the rows and columns of boxes.
 
+use crate::InputError;
 use crate::games::DotsAndBoxes;
-use crate::{Error, Score, Turn, engines::Ply};
+use crate::{Score, Turn, engines::Ply};
 
 use super::super::args::SolverName;
 use super::super::model::{Answer, Entry, Failure, Fields, Line};
@@ -71,7 +72,7 @@ impl Presented for DotsAndBoxes {
     fn tier_sample(&self) -> Option<Self> {
         DotsAndBoxes::new(2, 3).ok()
     }
-    fn position(&self, position: &str) -> Result<u64, Error> {
+    fn position(&self, position: &str) -> Result<u64, InputError> {
         let mut drawn = 0u64;
         for line in position
             .split(|c: char| c.is_whitespace() || c == ';')
@@ -80,7 +81,7 @@ impl Presented for DotsAndBoxes {
             let edge = (0..self.edges() as u8)
                 .find(|edge| same_line(&self.move_name(&0, edge), line))
                 .ok_or_else(|| {
-                    Error::InvalidState(format!(
+                    InputError::InvalidState(format!(
                         "{line:?} is not a line of this board: a line joins two neighbouring \
                          dots, written ROW,COLUMN-ROW,COLUMN from 0,0 at the top left (as \
                          0,0-0,1)"

@@ -19,7 +19,7 @@ use crate::engines::pruning::{self, Session};
 use crate::games::{Bitboard, ConnectFour};
 use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable, HashBoundTable};
 use crate::{
-    Error, Game, Limits, Score,
+    Game, Limits, Score, SolveError,
     engines::{
         DeclaredRange, Stats,
         pruning::{Pruned, Pruner},
@@ -113,15 +113,19 @@ impl Stages {
     /// What a stage's `result` means: its value, or `None` when the stage's own time ran out
     /// (the next stage's table is then [`bytes`](Self::bytes)), or the error (running out of
     /// the user's time reported with the user's limit). `last` is [`next`](Self::next)'s.
-    fn after(&mut self, result: Result<Score, Error>, last: bool) -> Result<Option<Score>, Error> {
+    fn after(
+        &mut self,
+        result: Result<Score, SolveError>,
+        last: bool,
+    ) -> Result<Option<Score>, SolveError> {
         match result {
             Ok(score) => Ok(Some(score)),
-            Err(Error::TimeLimit { .. }) if !last => {
+            Err(SolveError::TimeLimit { .. }) if !last => {
                 self.bytes = self.bytes.saturating_mul(GROWTH.into()).min(self.largest);
                 self.time = self.time.saturating_mul(GROWTH);
                 Ok(None)
             }
-            Err(Error::TimeLimit { progress, .. }) => Err(Error::TimeLimit {
+            Err(SolveError::TimeLimit { progress, .. }) => Err(SolveError::TimeLimit {
                 limit: self.limits.time_limit.unwrap_or_default(),
                 progress,
             }),
@@ -200,11 +204,11 @@ impl Between {
 pub(super) trait Grows<B: Bitboard>: BoundTable<ConnectFour<B>> + Sized {
     /// A table of `bytes` with this one's entries; `None` for a table that grows by itself
     /// (it stays).
-    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error>;
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, SolveError>;
 }
 
 impl<B: Bitboard> Grows<B> for FixedBoundTable {
-    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error> {
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, SolveError> {
         self.resized(bytes).map(Some)
     }
 }
@@ -212,14 +216,14 @@ impl<B: Bitboard> Grows<B> for FixedBoundTable {
 /// The table of a batch solved one position at a time on several threads: the pruner holds
 /// it, the workers share it.
 impl<B: Bitboard> Grows<B> for Arc<AtomicBoundTable> {
-    fn grown(&self, bytes: u64) -> Result<Option<Self>, Error> {
+    fn grown(&self, bytes: u64) -> Result<Option<Self>, SolveError> {
         self.resized(bytes).map(|table| Some(Arc::new(table)))
     }
 }
 
 /// A table keyed by the whole position holds any key and grows by itself: it stays.
 impl<B: Bitboard> Grows<B> for HashBoundTable<<ConnectFour<B> as Game>::State> {
-    fn grown(&self, _bytes: u64) -> Result<Option<Self>, Error> {
+    fn grown(&self, _bytes: u64) -> Result<Option<Self>, SolveError> {
         Ok(None)
     }
 }
@@ -239,7 +243,7 @@ impl<'g, B: Bitboard> BatchSolver<'g, B> for Fresh<'g, B> {
         &mut self.pruner
     }
 
-    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, SolveError> {
         *self.pruner.table_mut() = HashBoundTable::new();
         self.pruner.value_of(position)
     }
@@ -255,7 +259,7 @@ pub(super) trait BatchSolver<'g, B: Bitboard> {
     fn pruner(&mut self) -> &mut Pruner<'g, ConnectFour<B>, Self::Table, DeclaredRange>;
 
     /// The value of `position` under the pruner's limits.
-    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error>;
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, SolveError>;
 }
 
 impl<'g, B: Bitboard, T: Grows<B>> BatchSolver<'g, B>
@@ -267,7 +271,7 @@ impl<'g, B: Bitboard, T: Grows<B>> BatchSolver<'g, B>
         self
     }
 
-    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, SolveError> {
         self.value_of(position)
     }
 }
@@ -281,7 +285,7 @@ impl<'g, B: Bitboard> BatchSolver<'g, B>
         Session::pruner(self)
     }
 
-    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, SolveError> {
         self.value_of(position)
     }
 }
@@ -299,7 +303,7 @@ impl<'g, B: Bitboard> BatchSolver<'g, B> for OnPool<'_, 'g, B> {
         self.pruner
     }
 
-    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, Error> {
+    fn value(&mut self, position: &<ConnectFour<B> as Game>::State) -> Result<Score, SolveError> {
         let pruner = &mut *self.pruner;
         self.pool.install(|| pruner.par_value_of(position))
     }
@@ -314,7 +318,7 @@ pub(super) fn batch_value<'g, B: Bitboard, S: BatchSolver<'g, B>>(
     position: &<ConnectFour<B> as Game>::State,
     sizes: &mut Between,
     limit: Option<Duration>,
-) -> Result<Score, Error> {
+) -> Result<Score, SolveError> {
     let started = Instant::now();
     loop {
         if let Some(bytes) = sizes.grow() {
@@ -331,9 +335,9 @@ pub(super) fn batch_value<'g, B: Bitboard, S: BatchSolver<'g, B>>(
             .filter(|stage| left.is_none_or(|left| *stage < left));
         solver.pruner().limits_mut().time_limit = stage.or(left);
         match solver.value(position) {
-            Err(Error::TimeLimit { .. }) if stage.is_some() => {}
-            Err(Error::TimeLimit { progress, .. }) => {
-                return Err(Error::TimeLimit {
+            Err(SolveError::TimeLimit { .. }) if stage.is_some() => {}
+            Err(SolveError::TimeLimit { progress, .. }) => {
+                return Err(SolveError::TimeLimit {
                     limit: limit.unwrap_or_default(),
                     progress,
                 });
@@ -352,7 +356,7 @@ pub(super) fn solve<B: Bitboard>(
     game: &ConnectFour<B>,
     options: pruning::Options<DeclaredRange>,
     mut stages: Stages,
-) -> Result<(Solution<'_, B>, Stats), Error> {
+) -> Result<(Solution<'_, B>, Stats), SolveError> {
     let start = game.start();
     let mut table = FixedBoundTable::for_game(game, stages.bytes())?;
     let mut spent = Stats::default();
@@ -381,7 +385,7 @@ pub(super) fn par_solve<B: Bitboard>(
     options: pruning::Options<DeclaredRange>,
     pool: &rayon::ThreadPool,
     mut stages: Stages,
-) -> Result<(Score, AtomicBoundTable, Stats), Error> {
+) -> Result<(Score, AtomicBoundTable, Stats), SolveError> {
     let start = game.start();
     let mut table = AtomicBoundTable::for_game(game, stages.bytes())?;
     let mut spent = Stats::default();
@@ -426,7 +430,7 @@ mod tests {
             if last {
                 break;
             }
-            let out_of_time = Error::TimeLimit {
+            let out_of_time = SolveError::TimeLimit {
                 limit: Duration::ZERO,
                 progress: String::new(),
             };
@@ -446,14 +450,14 @@ mod tests {
         let (stage, last) = stages.next();
         assert!(last, "300 ms left is less than the first stage's minute");
         assert!(stage.time_limit.unwrap() <= Duration::from_millis(300));
-        let out_of_time = Error::TimeLimit {
+        let out_of_time = SolveError::TimeLimit {
             limit: Duration::from_millis(299),
             progress: "far".into(),
         };
         let error = stages.after(Err(out_of_time), last).unwrap_err();
         assert_eq!(
             error,
-            Error::TimeLimit {
+            SolveError::TimeLimit {
                 limit: Duration::from_millis(300),
                 progress: "far".into()
             }
@@ -535,7 +539,7 @@ mod tests {
         let mut pruner = Pruner::new(&game, table, options).unwrap();
         let limit = Some(Duration::from_millis(3));
         match batch_value(&mut pruner, &game.start(), &mut sizes, limit) {
-            Err(Error::TimeLimit { limit, .. }) => assert_eq!(limit, Duration::from_millis(3)),
+            Err(SolveError::TimeLimit { limit, .. }) => assert_eq!(limit, Duration::from_millis(3)),
             other => panic!("{other:?}"),
         }
     }
@@ -562,7 +566,7 @@ mod tests {
             let table = Arc::new(AtomicBoundTable::for_game(&game, sizes.bytes()).unwrap());
             let mut pruner = Pruner::new(&game, table, options).unwrap();
             let mut values = Vec::new();
-            let mut solve = |solver: &mut dyn FnMut(&Position) -> Result<Score, Error>| {
+            let mut solve = |solver: &mut dyn FnMut(&Position) -> Result<Score, SolveError>| {
                 for moves in lines {
                     values.push(solver(&game.position(moves).unwrap()).unwrap());
                 }

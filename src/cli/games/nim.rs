@@ -1,7 +1,8 @@
 //! Nim: the VALUES are the heap sizes; who wins, and a winning move.
 
+use crate::InputError;
 use crate::games::Nim;
-use crate::{Error, Score, engines::Ply};
+use crate::{Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, winner};
@@ -22,7 +23,7 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for Nim {
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         Nim::position(self, &integers(position)?)
     }
     fn show(&self, position: &u64) -> String {

@@ -1,7 +1,8 @@
 //! LeetCode 877, Stone Game: take the first or last pile; who wins.
 
+use crate::InputError;
 use crate::games::{End, Interval, StoneGame};
-use crate::{Error, Score, engines::Ply};
+use crate::{Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{
@@ -24,7 +25,7 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for StoneGame {
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         interval_position(self.piles().len(), position, "piles")
     }
     fn show(&self, state: &Interval) -> String {

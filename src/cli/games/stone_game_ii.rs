@@ -1,10 +1,11 @@
 //! LeetCode 1140, Stone Game II: the most stones Alice can get. Specialised solver: O(n²).
 
+use crate::InputError;
 use std::time::Instant;
 
 use crate::games::{StoneGameII, StoneGameIIState, StoneGameIITake, solve_stone_game_ii};
 use crate::{
-    Error, Limits, Score,
+    Limits, Score,
     engines::{Ply, Stats},
 };
 
@@ -68,15 +69,15 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
 }
 
 impl Presented for StoneGameII {
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         let n = self.piles().len() as i64;
         match *integers(position)? {
-            [pile, _] if pile > n + 1 => Err(Error::InvalidState(format!(
+            [pile, _] if pile > n + 1 => Err(InputError::InvalidState(format!(
                 "pile {pile} is past the {n} piles (PILE is from 1 to {}, the end)",
                 n + 1
             ))),
             [pile, m] if pile >= 1 && m >= 1 => self.state(pile as usize - 1, m as usize),
-            _ => Err(Error::InvalidState(
+            _ => Err(InputError::InvalidState(
                 "a Stone Game II position is 'PILE,M': the next pile (from 1) and M (at least 1)"
                     .into(),
             )),

@@ -1,7 +1,8 @@
 //! LeetCode 1406, Stone Game III: take 1 to 3 stones from the front; who wins.
 
+use crate::InputError;
 use crate::games::StoneGameIII;
-use crate::{Error, Score, engines::Ply};
+use crate::{Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, alice_or_bob, integers, piles_view, result, row, winner};
@@ -22,11 +23,11 @@ pub const GAME: Bundled = Bundled {
 };
 
 impl Presented for StoneGameIII {
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         let n = self.values().len() as i64;
         match *integers(position)? {
             [next] if (1..=n + 1).contains(&next) => Ok(next as u32 - 1),
-            _ => Err(Error::InvalidState(format!(
+            _ => Err(InputError::InvalidState(format!(
                 "a Stone Game III position is 'STONE': the next stone, from 1 to {} ({} is \
                  the end)",
                 n + 1,

@@ -1,8 +1,9 @@
 //! LeetCode 1690, Stone Game VII: remove an end stone, score the rest; Alice's score minus
 //! Bob's.
 
+use crate::InputError;
 use crate::games::{End, Interval, StoneGameVII};
-use crate::{Error, Score, engines::Ply};
+use crate::{Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{
@@ -35,7 +36,7 @@ impl Presented for StoneGameVII {
             faster: None,
         })
     }
-    fn position(&self, position: &str) -> Result<Self::State, Error> {
+    fn position(&self, position: &str) -> Result<Self::State, InputError> {
         interval_position(self.piles().len(), position, "stones")
     }
     fn show(&self, state: &Interval) -> String {

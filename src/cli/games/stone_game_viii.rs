@@ -2,6 +2,7 @@
 //! model (O(n) states, but a chain: each waits on the next, which no number of threads
 //! shortens); the specialised solver is O(n).
 
+use crate::InputError;
 use std::time::Instant;
 
 use crate::games::{
@@ -9,7 +10,7 @@ use crate::games::{
     solve_stone_game_viii_with,
 };
 use crate::{
-    Error, Limits, Score,
+    Limits, Score,
     engines::{Ply, Stats},
 };
 
@@ -100,7 +101,7 @@ impl Presented for Stepwise<'_> {
     fn entries(&self, line: &[Ply<Self>]) -> Line {
         Line::lazy(self.game().describe_stepwise(line), entry)
     }
-    fn position(&self, position: &str) -> Result<StepState, Error> {
+    fn position(&self, position: &str) -> Result<StepState, InputError> {
         leftmost(self.game(), position).map(|leftmost| StepState { end: leftmost + 1 })
     }
     fn show(&self, state: &StepState) -> String {
@@ -132,7 +133,7 @@ impl Presented for Literal<'_> {
         });
         Line::lazy(takes.collect(), entry)
     }
-    fn position(&self, position: &str) -> Result<u32, Error> {
+    fn position(&self, position: &str) -> Result<u32, InputError> {
         leftmost(self.game(), position)
     }
     fn show(&self, leftmost: &u32) -> String {
@@ -147,11 +148,11 @@ impl Presented for Literal<'_> {
 }
 
 /// The leftmost stone of a position typed as `STONE` (from 1), from 0.
-fn leftmost(game: &StoneGameVIII, position: &str) -> Result<u32, Error> {
+fn leftmost(game: &StoneGameVIII, position: &str) -> Result<u32, InputError> {
     let n = game.stones().len() as i64;
     match *integers(position)? {
         [stone] if (1..=n).contains(&stone) => Ok(stone as u32 - 1),
-        _ => Err(Error::InvalidState(format!(
+        _ => Err(InputError::InvalidState(format!(
             "a Stone Game VIII position is 'STONE': the leftmost stone (the one put back last), \
              from 1 to {n} ({n}: the game is over)"
         ))),

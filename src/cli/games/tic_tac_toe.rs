@@ -1,7 +1,8 @@
 //! Tic-tac-toe from the empty board.
 
+use crate::InputError;
 use crate::games::{Board, TicTacToe};
-use crate::{Error, Player, Score, engines::Ply};
+use crate::{Player, Score, engines::Ply};
 
 use super::super::model::{Answer, Entry, Fields, Line};
 use super::super::present::{Presented, winner};
@@ -30,9 +31,9 @@ impl Presented for TicTacToe {
     fn player_name(&self, player: Player) -> &'static str {
         mark(player)
     }
-    fn position(&self, position: &str) -> Result<Board, Error> {
+    fn position(&self, position: &str) -> Result<Board, InputError> {
         let problem = |what: String| {
-            Error::InvalidState(format!(
+            InputError::InvalidState(format!(
                 "{what}: a tic-tac-toe position is the board row by row, X, O or . (or -) for \
                  each of the 9 cells, as 'X.O/.X./...'"
             ))

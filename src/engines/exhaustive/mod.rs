@@ -19,7 +19,7 @@ pub use solution::Solution;
 pub(crate) use sweep::sweep;
 
 use super::kernel::{AnyValue, DeclaredRange, Limits, RangeSource, RunGuard, Stats};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::Game;
 use crate::memo::MemoTable;
 use search::Search;
@@ -94,7 +94,7 @@ impl<R> Options<R> {
 /// the search, exactly, without the cut.
 ///
 /// ```
-/// use gamesolver::{games::{ConnectFour, StoneGameVIII}, memo::HashTable, Error, Limits};
+/// use gamesolver::{games::{ConnectFour, StoneGameVIII}, memo::HashTable, SolveError, Limits};
 /// use gamesolver::engines::exhaustive::{solve, Options};
 ///
 /// let game = StoneGameVIII::new(vec![-1, 2, -3, 4, -5]).unwrap();
@@ -113,13 +113,13 @@ impl<R> Options<R> {
 /// let game = gamesolver::games::StoneGameII::new(vec![5; 3000]).unwrap();
 /// let options = Options::new().limits(Limits::with_memory_budget(1 << 20));
 /// let refused = solve(&game, HashTable::new(), options);
-/// assert!(matches!(refused, Err(Error::MemoryBudget { .. })));
+/// assert!(matches!(refused, Err(SolveError::MemoryBudget { .. })));
 /// ```
 pub fn solve<G, T, R>(
     game: &G,
     table: T,
     options: Options<R>,
-) -> Result<Solution<'_, G, T, R>, Error>
+) -> Result<Solution<'_, G, T, R>, SolveError>
 where
     G: Game,
     T: MemoTable<G>,
@@ -149,11 +149,11 @@ fn refuse_over_budget<G: Game, T: MemoTable<G>>(
     game: &G,
     table: &T,
     limits: Limits,
-) -> Result<(), Error> {
+) -> Result<(), SolveError> {
     if let Some(bound) = game.state_bound() {
         let needed = table.bytes_for(bound);
         if needed > limits.memory_budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!("a memo table for up to {bound} states"),
                 needed,
                 budget: limits.memory_budget,
@@ -169,7 +169,7 @@ pub(crate) fn value_at<G, T>(
     table: &mut T,
     state: &G::State,
     limits: Limits,
-) -> Result<crate::Score, Error>
+) -> Result<crate::Score, SolveError>
 where
     G: Game,
     T: MemoTable<G>,
@@ -192,7 +192,7 @@ fn timed<G, T, R>(
     state: &G::State,
     stats: &mut Stats,
     limits: Limits,
-) -> Result<crate::Score, Error>
+) -> Result<crate::Score, SolveError>
 where
     G: Game,
     T: MemoTable<G>,

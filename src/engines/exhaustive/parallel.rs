@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::search::Search;
 use super::{Options, Solution, refuse_over_budget};
 use crate::engines::kernel::{RangeSource, RunGuard, Stats};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score};
 use crate::memo::{ConcurrentMemoTable, MemoTable, TableJob};
 
@@ -55,7 +55,7 @@ pub fn par_solve<'g, 't, G, T, R>(
     game: &'g G,
     table: &'t T,
     options: Options<R>,
-) -> Result<Solution<'g, G, &'t T, R>, Error>
+) -> Result<Solution<'g, G, &'t T, R>, SolveError>
 where
     G: Game + Sync,
     G::State: Sync,
@@ -99,7 +99,7 @@ where
                     (trial, clock),
                 ));
             }
-            Err(Error::Cancelled) => {}
+            Err(SolveError::Cancelled) => {}
             Err(error) => return Err(error),
         }
     }
@@ -107,7 +107,7 @@ where
     // One account for every worker's stack: the budget caps their total.
     let stacks = AtomicU64::new(0);
     let base = RunGuard::new(limits, None).sharing(&stacks);
-    let outcomes: Vec<(Result<Score, Error>, Stats)> = rayon::broadcast(|context| {
+    let outcomes: Vec<(Result<Score, SolveError>, Stats)> = rayon::broadcast(|context| {
         let mut search = Search::with_range(context.index(), range);
         let mut handle = table;
         let mut stats = Stats::default();
@@ -116,7 +116,7 @@ where
             ..base
         };
         let result = search.value(game, &mut handle, &start, &mut stats, guard);
-        if !matches!(result, Err(Error::Cancelled)) {
+        if !matches!(result, Err(SolveError::Cancelled)) {
             // A value, or an error every worker would meet: the others can stop.
             finished.store(true, Ordering::Relaxed);
         }
@@ -132,7 +132,7 @@ where
                 debug_assert!(value.is_none_or(|v| v == found), "workers disagree");
                 value = Some(found);
             }
-            Err(Error::Cancelled) => {}
+            Err(SolveError::Cancelled) => {}
             Err(error) => failure = failure.or(Some(error)),
         }
     }
@@ -159,7 +159,7 @@ struct Alone<'a, G: Game, R> {
 }
 
 impl<G: Game, R: RangeSource<G>> TableJob<G> for Alone<'_, G, R> {
-    type Output = (Result<Score, Error>, Stats);
+    type Output = (Result<Score, SolveError>, Stats);
 
     fn run<T: MemoTable<G>>(self, mut table: T) -> Self::Output {
         let mut stats = Stats::default();

@@ -10,7 +10,7 @@ use crate::engines::kernel::{
     AnyValue, CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes,
     combine, cycle_on, valid,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score, Step, Turn};
 use crate::memo::MemoTable;
 pub(super) use dive::Scan;
@@ -67,7 +67,7 @@ pub(crate) struct Search<G: Game, R = AnyValue> {
     list_cap: usize,
 }
 
-/// A payoff of `Score::MIN` met while opening a state: [`Error::ScoreOverflow`].
+/// A payoff of `Score::MIN` met while opening a state: [`SolveError::ScoreOverflow`].
 struct Overflow;
 
 /// A frame's `moves_start` once its moves were given back; its `next_move` is then relative.
@@ -135,7 +135,7 @@ fn lookup<G, T>(
     table: &T,
     state: &G::State,
     stats: &mut Stats,
-) -> Result<Option<Score>, Error>
+) -> Result<Option<Score>, SolveError>
 where
     G: Game + ?Sized,
     T: MemoTable<G>,
@@ -169,7 +169,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     }
 
     /// The exact value of `state`, storing every state it expands in `table`.
-    /// `Err(Error::Cancelled)` if `guard.cancel` was raised first.
+    /// `Err(SolveError::Cancelled)` if `guard.cancel` was raised first.
     pub(crate) fn value<T: MemoTable<G>>(
         &mut self,
         game: &G,
@@ -177,7 +177,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         state: &G::State,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<Score, Error> {
+    ) -> Result<Score, SolveError> {
         if let Some(value) = lookup(game, table, state, stats)? {
             return Ok(value);
         }
@@ -273,9 +273,9 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         Ok(None)
     }
 
-    /// Looks for the top state lower on the path: [`Error::Cycle`] if it is there.
+    /// Looks for the top state lower on the path: [`SolveError::Cycle`] if it is there.
     #[cold]
-    fn find_cycle<T: MemoTable<G>>(&self, game: &G, table: &T) -> Result<(), Error> {
+    fn find_cycle<T: MemoTable<G>>(&self, game: &G, table: &T) -> Result<(), SolveError> {
         cycle_on(
             game,
             self.frames.iter().map(|frame| &frame.state),
@@ -354,7 +354,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         &mut self,
         dive: &mut Dive<'_, G, T, R>,
         levels: &mut [Vec<G::Move>],
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         for (mut frame, moves) in dive.pending.drain(..).rev().zip(levels.iter_mut()) {
             frame.moves_start = self.moves.len();
             frame.next_move += frame.moves_start;
@@ -394,7 +394,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     /// What a stack that grew owes: moves given back past the cap, and when its buffers'
     /// capacity changed, the memory check, and the cycle check once deep.
     #[inline(always)]
-    fn grown<T: MemoTable<G>>(&mut self, dive: &mut Dive<'_, G, T, R>) -> Result<(), Error> {
+    fn grown<T: MemoTable<G>>(&mut self, dive: &mut Dive<'_, G, T, R>) -> Result<(), SolveError> {
         if self.moves.len() * size_of::<G::Move>() > self.list_cap {
             self.give_back();
         }
@@ -407,7 +407,10 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
 
     /// [`grown`](Self::grown)'s checks, once the capacities changed.
     #[cold]
-    fn check_growth<T: MemoTable<G>>(&mut self, dive: &mut Dive<'_, G, T, R>) -> Result<(), Error> {
+    fn check_growth<T: MemoTable<G>>(
+        &mut self,
+        dive: &mut Dive<'_, G, T, R>,
+    ) -> Result<(), SolveError> {
         self.checked = self.capacities();
         dive.stack_bytes = self.stack_bytes();
         dive.check_memory(self.frames.len())?;
@@ -427,7 +430,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         dive: &mut Dive<'_, G, T, R>,
         levels: &mut [Vec<G::Move>],
         root: G::State,
-    ) -> Result<Score, Error> {
+    ) -> Result<Score, SolveError> {
         match dive.dive(root, levels, 1) {
             Ok(value) => return Ok(value),
             Err(Stop::Deep) => self.settle(dive, levels)?,
@@ -442,7 +445,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 self.take_back(game);
             }
             let Ok(opened) = self.scan_top(game, &*dive.table, top, &mut counts) else {
-                break Err(Error::ScoreOverflow);
+                break Err(SolveError::ScoreOverflow);
             };
             if let Some(step) = opened {
                 let frame = &mut self.frames[top];
@@ -465,7 +468,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                             }
                             Err(error) => break Err(error),
                         },
-                        Err(Overflow) => break Err(Error::ScoreOverflow),
+                        Err(Overflow) => break Err(SolveError::ScoreOverflow),
                     }
                     continue;
                 }
@@ -506,7 +509,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
             self.moves.truncate(done.moves_start);
             let value = done.best;
             if value == Score::MIN {
-                break Err(Error::ScoreOverflow);
+                break Err(SolveError::ScoreOverflow);
             }
             if let Err(Stop::Failed) = dive.store(done.state, value, top + 1) {
                 break Err(dive.failure());

@@ -11,7 +11,7 @@ use crate::engines::kernel::limits::reserve_within;
 use crate::engines::kernel::{
     AnyValue, Limits, MoveValue, Ply, RangeSource, Stats, best_of, combine, valued_moves,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Player, Score, Step};
 use crate::memo::{FastHashBuilder, MemoTable};
 
@@ -131,7 +131,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// // With M = 2 at pile 2 (index 1), the mover takes all 4 remaining piles: 24 stones.
     /// assert_eq!(solution.value_of(&game.state(1, 2).unwrap()).unwrap(), 24);
     /// ```
-    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         timed(
             &mut self.search,
             self.game,
@@ -155,7 +155,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// // Taking 1 pile leaves Alice 10 of 26 stones (10 − 16 = −6); taking 2 leaves her 9.
     /// assert_eq!(values, vec![-6, -8]);
     /// ```
-    pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         valued_moves(self.game, state, |next| self.value_of(next))
     }
 
@@ -169,7 +169,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// let start = solution.start().clone();
     /// assert_eq!(solution.best_moves(&start).unwrap(), vec![1]);
     /// ```
-    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         self.move_values(state).map(best_of)
     }
 
@@ -185,7 +185,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// let takes: Vec<_> = line.iter().map(|ply| (ply.player, ply.mv)).collect();
     /// assert_eq!(takes, vec![(Player::First, 1), (Player::Second, 2), (Player::First, 2)]);
     /// ```
-    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         let mut line = Vec::new();
         let (mut state, mut value) = self.start_entry().clone();
         let mut player = Player::First;
@@ -212,7 +212,11 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     /// The first move of `state` (of value `value`) that reaches that value; `None` for a
     /// state with no move. The moves after it are not valued (a search with cut-offs has not
     /// stored them). Allocates nothing once the scratch buffer has grown.
-    fn first_best(&mut self, state: &G::State, value: Score) -> Result<Option<Found<G>>, Error> {
+    fn first_best(
+        &mut self,
+        state: &G::State,
+        value: Score,
+    ) -> Result<Option<Found<G>>, SolveError> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
         self.game.moves(state, &mut moves);
@@ -241,7 +245,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
         self.scratch = moves;
         match found {
             // A state with moves whose value no move reaches: the table or the game is wrong.
-            Ok(None) if !self.scratch.is_empty() => Err(Error::InvalidState(format!(
+            Ok(None) if !self.scratch.is_empty() => Err(SolveError::InvalidState(format!(
                 "no move reaches the value {value} of a state on the optimal line (two states \
                  share one memo key, or the moves are not a function of the state)"
             ))),
@@ -275,7 +279,7 @@ where
     /// // The first player wins, at the earliest on the 11th move (the loser stalls).
     /// assert_eq!(solution.remoteness(&start).unwrap(), 11);
     /// ```
-    pub fn remoteness(&mut self, state: &G::State) -> Result<u32, Error> {
+    pub fn remoteness(&mut self, state: &G::State) -> Result<u32, SolveError> {
         let mut known = HashMap::with_hasher(FastHashBuilder::default());
         let mut unlimited = usize::MAX;
         let remote = self.remoteness_in(state, &mut known, &mut unlimited)?;
@@ -297,7 +301,7 @@ where
     /// assert_eq!(line.len() as u32, solution.remoteness(&start).unwrap());
     /// assert!(line.len() <= solution.line().unwrap().len());
     /// ```
-    pub fn swift_line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    pub fn swift_line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         let line = self.swift_line_within(usize::MAX)?;
         Ok(line.expect("an unlimited budget is never spent"))
     }
@@ -315,7 +319,7 @@ where
     /// assert!(solution.swift_line_within(100).unwrap().is_none());
     /// assert_eq!(solution.swift_line_within(100_000).unwrap().unwrap().len(), 3);
     /// ```
-    pub fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    pub fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         let mut budget = moves;
         let mut known = HashMap::with_hasher(FastHashBuilder::default());
         let mut line = Vec::new();
@@ -371,7 +375,7 @@ where
         root: &G::State,
         known: &mut HashMap<G::State, u32, FastHashBuilder>,
         budget: &mut usize,
-    ) -> Result<Option<u32>, Error> {
+    ) -> Result<Option<u32>, SolveError> {
         if let Some(&remote) = known.get(root) {
             return Ok(Some(remote));
         }
@@ -404,7 +408,7 @@ where
             if known.len() == known.capacity() {
                 let held = self.table.peak_bytes(0) + known_bytes::<G>(known.capacity() * 2);
                 if held > self.limits.memory_budget {
-                    return Err(Error::MemoryBudget {
+                    return Err(SolveError::MemoryBudget {
                         what: format!(
                             "the remoteness of {} states beside the memo table",
                             known.len()
@@ -427,7 +431,7 @@ where
         &mut self,
         state: G::State,
         budget: &mut usize,
-    ) -> Result<Option<Open<G::State>>, Error> {
+    ) -> Result<Option<Open<G::State>>, SolveError> {
         let value = self.value_of(&state)?;
         let Some(moves) = self.spend_on_moves(&state, budget)? else {
             return Ok(None);
@@ -453,7 +457,7 @@ where
         &mut self,
         state: &G::State,
         budget: &mut usize,
-    ) -> Result<Option<Vec<MoveValue<G>>>, Error> {
+    ) -> Result<Option<Vec<MoveValue<G>>>, SolveError> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
         self.game.moves(state, &mut moves);

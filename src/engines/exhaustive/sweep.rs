@@ -10,7 +10,7 @@ use super::search::Scan;
 use crate::engines::kernel::{
     CHECK_EVERY, Limits, RangeSource, RunGuard, Stats, buffer_bytes, valid,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Score, StateAt};
 use crate::memo::dense::{Cell, Cells};
 use crate::memo::{DenseTable, MemoTable};
@@ -24,7 +24,7 @@ pub(crate) fn sweep<G, R>(
     mut table: DenseTable,
     limits: Limits,
     range: R,
-) -> Result<Solution<'_, G, DenseTable, R>, Error>
+) -> Result<Solution<'_, G, DenseTable, R>, SolveError>
 where
     G: StateAt,
     R: RangeSource<G>,
@@ -80,7 +80,7 @@ where
                     }
                     None => {
                         stats.terminal += 1;
-                        valid(game.payoff(&state)).map_err(|_| Error::ScoreOverflow)?
+                        valid(game.payoff(&state)).map_err(|_| SolveError::ScoreOverflow)?
                     }
                 }
             }
@@ -93,7 +93,7 @@ where
     }
     let start = game.start();
     let Some(value) = table.get(game, &start) else {
-        return Err(Error::InvalidGame(format!(
+        return Err(SolveError::InvalidGame(format!(
             "the game declares an ordered index (Capabilities::ordered_index), but state_at \
              gives no state at the start's index, {}",
             game.index(&start)
@@ -119,7 +119,7 @@ fn value_from_children<G, R, C>(
     state: &G::State,
     moves: &mut Vec<G::Move>,
     stats: &mut Stats,
-) -> Result<Option<Score>, Error>
+) -> Result<Option<Score>, SolveError>
 where
     G: StateAt,
     R: RangeSource<G>,
@@ -158,7 +158,7 @@ where
         true
     });
     if let Some(next) = unvalued {
-        return Err(Error::InvalidGame(format!(
+        return Err(SolveError::InvalidGame(format!(
             "the game declares an ordered index (Capabilities::ordered_index), but a move \
              from index {} leads to index {}, which is not valued before it (a move must \
              lead to a smaller index, and state_at must give every state a move reaches)",
@@ -171,7 +171,7 @@ where
     }
     (stats.known, stats.hits) = (stats.known + scan.known, stats.hits + steps - scan.known);
     if scan.overflow || scan.best == Score::MIN {
-        return Err(Error::ScoreOverflow);
+        return Err(SolveError::ScoreOverflow);
     }
     Ok(Some(scan.best))
 }

@@ -1,7 +1,7 @@
 //! Cycle detection for engines that assume an acyclic game: checked when the search path
 //! doubles past [`CYCLE_DEPTH`], so an acyclic game pays nothing per node.
 
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::Game;
 
 /// From this depth on, each time the stack's capacity grows (its depth doubles), the search
@@ -10,10 +10,10 @@ use crate::game::Game;
 /// path per doubling (nothing per node).
 pub(crate) const CYCLE_DEPTH: usize = 1024;
 
-/// The most states of a cycle an [`Error::Cycle`] shows.
+/// The most states of a cycle an [`SolveError::Cycle`] shows.
 const SHOWN_STATES: usize = 8;
 
-/// [`Error::Cycle`] if the top of `path` (a search's open states, root first) is on it
+/// [`SolveError::Cycle`] if the top of `path` (a search's open states, root first) is on it
 /// already, found through a table's `fingerprint` and `same`; nothing if the table cannot tell.
 ///
 /// A search caught in a cycle goes round it for ever, opening the same states in the same order
@@ -29,7 +29,7 @@ pub(crate) fn cycle_on<'s, G: Game + ?Sized>(
     mut path: impl DoubleEndedIterator<Item = &'s G::State> + ExactSizeIterator + Clone,
     fingerprint: impl Fn(&G::State) -> Option<u64>,
     same: impl Fn(&G::State, &G::State) -> bool,
-) -> Result<(), Error>
+) -> Result<(), SolveError>
 where
     G::State: 's,
 {
@@ -61,7 +61,7 @@ where
         };
         format!("{}{more}", states.join(" → "))
     });
-    Err(Error::Cycle {
+    Err(SolveError::Cycle {
         depth,
         length,
         state,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::{Limits, Progress};
-use crate::error::{Bytes, Error};
+use crate::error::{Bytes, SolveError};
 
 /// How many stores pass between two checks of the memory budget (every engine's search).
 pub(crate) const CHECK_EVERY: usize = 1024;
@@ -34,7 +34,7 @@ pub(crate) struct RunGuard<'a> {
     pub(crate) stacks: Option<&'a AtomicU64>,
     /// How many searches share `stacks` (at most: the current rayon pool's threads).
     pub(crate) workers: u64,
-    /// Stop with `Error::Cancelled` after about this many stores (a trial run).
+    /// Stop with `SolveError::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
     /// Where each check publishes the table's size and the bytes held.
     pub(crate) progress: Option<&'static Progress>,
@@ -92,14 +92,14 @@ impl<'a> RunGuard<'a> {
         self.stack_total(reported, 0);
     }
 
-    /// `Err(Error::Cancelled)` once the search's cancel flag is raised.
+    /// `Err(SolveError::Cancelled)` once the search's cancel flag is raised.
     #[inline]
-    pub(crate) fn cancelled(self) -> Result<(), Error> {
+    pub(crate) fn cancelled(self) -> Result<(), SolveError> {
         if self
             .cancel
             .is_some_and(|cancel| cancel.load(Ordering::Relaxed))
         {
-            Err(Error::Cancelled)
+            Err(SolveError::Cancelled)
         } else {
             Ok(())
         }
@@ -117,7 +117,7 @@ impl<'a> RunGuard<'a> {
         kind: &str,
         entries: usize,
         depth: usize,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let stack_bytes = self.stack_total(reported, stack_bytes);
         if let Some(progress) = self.progress {
             progress.record(entries as u64, table_bytes.saturating_add(stack_bytes));
@@ -129,14 +129,14 @@ impl<'a> RunGuard<'a> {
         if let Some((deadline, limit)) = self.deadline
             && Instant::now() >= deadline
         {
-            return Err(Error::TimeLimit {
+            return Err(SolveError::TimeLimit {
                 limit,
                 progress: format!("{entries} states in the {kind} table, {depth} deep"),
             });
         }
         let needed = table_bytes.saturating_add(stack_bytes.saturating_mul(3));
         if needed > self.budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!(
                     "the search ({kind} table of {entries} states, {}; stack {depth} states deep)",
                     Bytes(table_bytes)

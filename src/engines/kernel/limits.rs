@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::Progress;
-use crate::error::Error;
+use crate::error::SolveError;
 
 /// Limits a solve must respect; exceeding one is an error, never a crash.
 ///
@@ -21,7 +21,7 @@ pub struct Limits {
     /// The most heap bytes the engine may use for its memo table and its stack.
     pub memory_budget: u64,
     /// The longest one solve (or one query on a solution) may search; `None`: no limit. Past
-    /// it, the engines stop with [`Error::TimeLimit`](crate::Error::TimeLimit), checked every
+    /// it, the engines stop with [`SolveError::TimeLimit`](crate::SolveError::TimeLimit), checked every
     /// 1024 stored states.
     pub time_limit: Option<Duration>,
     /// Where the solve publishes its progress, if anywhere ([`Progress`]).
@@ -104,7 +104,7 @@ pub(crate) fn reserve_within<T>(
     others: u64,
     budget: u64,
     what: impl Fn() -> String,
-) -> Result<(), Error> {
+) -> Result<(), SolveError> {
     if items.len() < items.capacity() {
         return Ok(());
     }
@@ -115,13 +115,13 @@ pub(crate) fn reserve_within<T>(
     growth_fits(others, old, new, budget, &what)?;
     items
         .try_reserve_exact(grown - items.len())
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: what(),
             bytes: new,
         })
 }
 
-/// Errors with [`Error::MemoryBudget`] if a buffer growing from `old` to `new` bytes (both live
+/// Errors with [`SolveError::MemoryBudget`] if a buffer growing from `old` to `new` bytes (both live
 /// while it grows) beside `others` bytes would pass `budget`.
 pub(crate) fn growth_fits(
     others: u64,
@@ -129,10 +129,10 @@ pub(crate) fn growth_fits(
     new: u64,
     budget: u64,
     what: &impl Fn() -> String,
-) -> Result<(), Error> {
+) -> Result<(), SolveError> {
     let needed = others.saturating_add(old).saturating_add(new);
     if needed > budget {
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: what(),
             needed,
             budget,

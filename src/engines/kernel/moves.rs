@@ -2,7 +2,7 @@
 //! state once it can value any state (shared by the exhaustive and the pruning engines).
 
 use super::combine;
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Player, Score, Step, Turn};
 
 /// A move with its step and its exact value for the mover.
@@ -38,8 +38,8 @@ pub struct Ply<G: Game + ?Sized> {
 pub(crate) fn valued_moves<G: Game>(
     game: &G,
     state: &G::State,
-    mut value_of: impl FnMut(&G::State) -> Result<Score, Error>,
-) -> Result<Vec<MoveValue<G>>, Error> {
+    mut value_of: impl FnMut(&G::State) -> Result<Score, SolveError>,
+) -> Result<Vec<MoveValue<G>>, SolveError> {
     let mut moves = Vec::new();
     game.moves(state, &mut moves);
     moves

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
-use crate::error::Error;
+use crate::error::SolveError;
 
 /// Counters a solve updates as it goes and any thread may read: the states stored (by the
 /// engines), the bytes held, and for solvers that work in steps (the specialised Stone Game II
@@ -54,19 +54,19 @@ impl Progress {
     }
 
     /// Asks every solve that reports here to stop: each returns
-    /// [`Error::Stopped`](crate::Error::Stopped) at its next check of its limits (every 1024
+    /// [`SolveError::Stopped`](crate::SolveError::Stopped) at its next check of its limits (every 1024
     /// stored states, each tier, each level of retrograde propagation), from whichever thread
     /// calls this (a signal handler's thread, an interpreter's). Solves started after it stop
     /// too, until [`resume`](Progress::resume).
     ///
     /// ```
-    /// use gamesolver::{games::StoneGameII, Error, Limits, Progress, Solver};
+    /// use gamesolver::{games::StoneGameII, SolveError, Limits, Progress, Solver};
     ///
     /// static PROGRESS: Progress = Progress::new();
     /// let game = StoneGameII::new((1..=300).map(|i| i % 7 + 1).collect()).unwrap();
     /// PROGRESS.stop();
     /// let stopped = Solver::new(&game).limits(Limits::default().progress(&PROGRESS)).solve();
-    /// assert!(matches!(stopped, Err(Error::Stopped)));
+    /// assert!(matches!(stopped, Err(SolveError::Stopped)));
     /// PROGRESS.resume();
     /// let solved = Solver::new(&game).limits(Limits::default().progress(&PROGRESS)).solve();
     /// assert!(solved.is_ok());
@@ -86,11 +86,11 @@ impl Progress {
         self.stopping.load(Ordering::Relaxed)
     }
 
-    /// `Err(Error::Stopped)` once the solves reporting here are asked to stop.
+    /// `Err(SolveError::Stopped)` once the solves reporting here are asked to stop.
     #[inline]
-    pub(crate) fn go_on(&self) -> Result<(), Error> {
+    pub(crate) fn go_on(&self) -> Result<(), SolveError> {
         if self.stopping() {
-            Err(Error::Stopped)
+            Err(SolveError::Stopped)
         } else {
             Ok(())
         }

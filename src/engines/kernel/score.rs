@@ -1,13 +1,13 @@
 //! Score arithmetic shared by every engine: a move's value for its mover, checked for overflow.
 
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Score, Turn};
 
 /// `v` if it is a valid score (not `Score::MIN`).
 #[inline]
-pub(crate) fn valid(value: Score) -> Result<Score, Error> {
+pub(crate) fn valid(value: Score) -> Result<Score, SolveError> {
     if value == Score::MIN {
-        Err(Error::ScoreOverflow)
+        Err(SolveError::ScoreOverflow)
     } else {
         Ok(value)
     }
@@ -27,21 +27,21 @@ pub(crate) fn signed(turn: Turn, child: Score) -> Score {
 /// The value of a move's child, from the move's value for its mover (the inverse of
 /// [`combine`]): `±(value − gain)`, checked.
 #[inline]
-pub(crate) fn child_value(gain: Score, turn: Turn, value: Score) -> Result<Score, Error> {
+pub(crate) fn child_value(gain: Score, turn: Turn, value: Score) -> Result<Score, SolveError> {
     match value.checked_sub(gain) {
         Some(rest) => valid(rest).map(|rest| signed(turn, rest)),
-        None => Err(Error::ScoreOverflow),
+        None => Err(SolveError::ScoreOverflow),
     }
 }
 
 /// The value of a move for its mover: `gain ± child`, checked.
 #[inline]
-pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, Error> {
-    // Matched, not `ok_or(Error::…)`: an `Error` built and dropped on every call cost a drop
+pub(crate) fn combine(gain: Score, turn: Turn, child: Score) -> Result<Score, SolveError> {
+    // Matched, not `ok_or(SolveError::…)`: an `SolveError` built and dropped on every call cost a drop
     // check per node.
     match gain.checked_add(signed(turn, child)) {
         Some(value) => valid(value),
-        None => Err(Error::ScoreOverflow),
+        None => Err(SolveError::ScoreOverflow),
     }
 }
 
@@ -62,7 +62,13 @@ mod tests {
             }
         }
         // A move's value whose child would leave the score range is an overflow.
-        assert_eq!(child_value(-1, Turn::Keep, max), Err(Error::ScoreOverflow));
-        assert_eq!(child_value(1, Turn::Pass, -max), Err(Error::ScoreOverflow));
+        assert_eq!(
+            child_value(-1, Turn::Keep, max),
+            Err(SolveError::ScoreOverflow)
+        );
+        assert_eq!(
+            child_value(1, Turn::Pass, -max),
+            Err(SolveError::ScoreOverflow)
+        );
     }
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::Pruner;
 use crate::engines::kernel::limits::reserve_within;
 use crate::engines::kernel::{Ply, RangeSource, child_value};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Player, Score, Turn};
 use crate::memo::BoundTable;
 
@@ -16,7 +16,11 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
     /// value, else the first move in the game's order that does, each proved by one
     /// null-window search of the move's child. (Which of equally good moves the line takes may
     /// so depend on what the table holds: on the searches before, and their threads.)
-    pub fn line_from(&mut self, state: &G::State, player: Player) -> Result<Vec<Ply<G>>, Error> {
+    pub fn line_from(
+        &mut self,
+        state: &G::State,
+        player: Player,
+    ) -> Result<Vec<Ply<G>>, SolveError> {
         self.line_valued(state, player, None)
     }
 
@@ -29,7 +33,7 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
         state: &G::State,
         player: Player,
         known: Option<Score>,
-    ) -> Result<Vec<Ply<G>>, Error> {
+    ) -> Result<Vec<Ply<G>>, SolveError> {
         let mut line = Vec::new();
         let mut state = state.clone();
         let mut player = player;
@@ -66,7 +70,7 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
             }
             self.scratch = moves;
             let Some((mv, step)) = chosen else {
-                return Err(Error::InvalidState(format!(
+                return Err(SolveError::InvalidState(format!(
                     "no move of a state on the line reaches the state's value {value}: the \
                      game's moves or values are not deterministic (run gamesolver::check on it)"
                 )));
@@ -97,7 +101,7 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
         gain: Score,
         turn: Turn,
         value: Score,
-    ) -> Result<bool, Error> {
+    ) -> Result<bool, SolveError> {
         // Pass: gain − v(next) ≥ value ⇔ v(next) ≤ gain − value. Keep: v(next) ≥ value − gain.
         let (gain, value) = (i128::from(gain), i128::from(value));
         let max = i128::from(Score::MAX);

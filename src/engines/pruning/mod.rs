@@ -35,7 +35,7 @@ use super::kernel::{
     AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, best_of, valid,
     valued_moves,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Player, Score};
 use crate::memo::{Bound, BoundTable, ConcurrentBoundTable};
 use search::Search;
@@ -151,10 +151,10 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// let position = game.position("7422341735647741166133573473242566").unwrap();
     /// assert_eq!(pruner.value_of(&position).unwrap(), 1);
     /// ```
-    pub fn new(game: &'g G, table: T, options: Options<R>) -> Result<Self, Error> {
+    pub fn new(game: &'g G, table: T, options: Options<R>) -> Result<Self, SolveError> {
         let needed = table.peak_bytes(0);
         if needed > options.limits.memory_budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: "the bound table".into(),
                 needed,
                 budget: options.limits.memory_budget,
@@ -222,7 +222,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     }
 
     /// The exact value of `state` for its side to move.
-    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         let clock = Instant::now();
         let guard = self.guard();
         let result = drive(
@@ -250,12 +250,12 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// let values: Vec<_> = pruner.analyze(&game.start()).unwrap().iter().map(|m| m.value).collect();
     /// assert_eq!(values.iter().max(), Some(&0)); // 4×4 is a draw
     /// ```
-    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         valued_moves(self.game, state, |next| self.value_of(next))
     }
 
     /// The moves of `state` that reach its value, in the game's move order.
-    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         self.analyze(state).map(best_of)
     }
 }
@@ -373,7 +373,7 @@ fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     options: &Options<R>,
     state: &G::State,
     stats: &mut Stats,
-) -> Result<Result<Score, Narrowing>, Error> {
+) -> Result<Result<Score, Narrowing>, SolveError> {
     if let Some(value) = game.known_value(state) {
         stats.known += 1;
         return valid(value).map(Ok);
@@ -400,7 +400,7 @@ fn drive<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     state: &G::State,
     stats: &mut Stats,
     guard: RunGuard<'_>,
-) -> Result<Score, Error> {
+) -> Result<Score, SolveError> {
     match start_narrowing(game, table, options, state, stats)? {
         Ok(value) => Ok(value),
         Err(narrowing) => narrow(search, game, table, options, state, narrowing, stats, guard),
@@ -419,7 +419,7 @@ fn narrow<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     mut narrowing: Narrowing,
     stats: &mut Stats,
     guard: RunGuard<'_>,
-) -> Result<Score, Error> {
+) -> Result<Score, SolveError> {
     while let Some(window) = narrowing.next() {
         let result = search.window(
             game,
@@ -487,17 +487,17 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
     }
 
     /// The exact value of any state for its side to move.
-    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.pruner.value_of(state)
     }
 
     /// Every move of `state` with its exact value ([`Pruner::analyze`]).
-    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    pub fn analyze(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         self.pruner.analyze(state)
     }
 
     /// The moves of `state` that reach its value.
-    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    pub fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         self.pruner.best_moves(state)
     }
 
@@ -511,7 +511,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
     /// let takes: Vec<_> = solution.line().unwrap().iter().map(|ply| ply.mv).collect();
     /// assert_eq!(takes, vec![1, 2, 2]);
     /// ```
-    pub fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         let start = self.start.clone();
         self.pruner
             .line_valued(&start, Player::First, Some(self.value))
@@ -552,7 +552,11 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruned<'g, G, T, R> {
 /// let options = Options::new().ranged().driver(Driver::Bisection);
 /// assert_eq!(solve(&game, table, options).unwrap().value(), -1); // Tromp: 6×4 is lost
 /// ```
-pub fn solve<G, T, R>(game: &G, table: T, options: Options<R>) -> Result<Pruned<'_, G, T, R>, Error>
+pub fn solve<G, T, R>(
+    game: &G,
+    table: T,
+    options: Options<R>,
+) -> Result<Pruned<'_, G, T, R>, SolveError>
 where
     G: Game,
     T: BoundTable<G>,

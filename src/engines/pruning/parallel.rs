@@ -31,7 +31,7 @@ pub fn par_solve<'g, 't, G, T, R>(
     game: &'g G,
     table: &'t T,
     options: Options<R>,
-) -> Result<Pruned<'g, G, &'t T, R>, Error>
+) -> Result<Pruned<'g, G, &'t T, R>, SolveError>
 where
     G: Game + Sync,
     G::State: Hash + Send + Sync,
@@ -79,7 +79,7 @@ where
     /// let position = game.position("2252576253462244111563365343671351441").unwrap();
     /// assert_eq!(pool.install(|| pruner.par_value_of(&position)).unwrap(), -1);
     /// ```
-    pub fn par_value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    pub fn par_value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         if rayon::current_num_threads() == 1 {
             return self.value_of(state);
         }
@@ -105,7 +105,7 @@ where
         self.stats += alone;
         self.stats.elapsed += clock.elapsed();
         match tried {
-            Err(Error::Cancelled) => self.par_session(|session| session.value_of(state)),
+            Err(SolveError::Cancelled) => self.par_session(|session| session.value_of(state)),
             done => done,
         }
     }
@@ -189,7 +189,7 @@ where
     /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     /// assert_eq!(pool.install(|| pruner.par_values_of(&positions)).unwrap(), vec![-1, 1]);
     /// ```
-    pub fn par_values_of(&mut self, states: &[G::State]) -> Result<Vec<Score>, Error> {
+    pub fn par_values_of(&mut self, states: &[G::State]) -> Result<Vec<Score>, SolveError> {
         self.par_results_of(states).into_iter().collect()
     }
 
@@ -210,13 +210,13 @@ where
     /// assert_eq!(results.len(), 2);
     /// assert_eq!(*results[0].as_ref().unwrap(), 0); // 4×4 is a draw
     /// ```
-    pub fn par_results_of(&mut self, states: &[G::State]) -> Vec<Result<Score, Error>> {
+    pub fn par_results_of(&mut self, states: &[G::State]) -> Vec<Result<Score, SolveError>> {
         use rayon::prelude::*;
         let clock = Instant::now();
         let (game, table, options) = (self.game, &*self.table, &self.options);
         let stacks = AtomicU64::new(0);
         let guard = RunGuard::new(options.limits, None).sharing(&stacks);
-        let solved: Vec<(Result<Score, Error>, Stats)> = states
+        let solved: Vec<(Result<Score, SolveError>, Stats)> = states
             .par_iter()
             .map_init(
                 || (Search::default(), table),
@@ -266,7 +266,7 @@ where
     /// The exact value of `state`, found by every worker of the session (as
     /// [`Pruner::par_value_of`]). Under the pruner's limits as they are now (a caller may change
     /// them between queries).
-    pub fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         if !self.helpers {
             return self.pruner.value_of(state);
         }

@@ -30,7 +30,7 @@ use crate::engines::kernel::{
     CHECK_EVERY, CYCLE_DEPTH, KEPT_FRAMES, RangeSource, RunGuard, Stats, buffer_bytes, cycle_on,
     valid,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score, Step, Turn};
 use crate::memo::{Bound, BoundTable, Entry};
 
@@ -166,7 +166,7 @@ impl<G: Game> Search<G> {
         beta: Score,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<Score, Error> {
+    ) -> Result<Score, SolveError> {
         self.value(game, table, range, state, (alpha, beta), stats, guard)
             .map(|(value, _)| value)
     }
@@ -183,7 +183,7 @@ impl<G: Game> Search<G> {
         (alpha, beta): (Score, Score),
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<(Score, bool), Error> {
+    ) -> Result<(Score, bool), SolveError> {
         debug_assert!(alpha < beta);
         // The state's own forced moves are followed as a move's are: as one step to the end.
         let root = Step {
@@ -230,7 +230,7 @@ impl<G: Game> Search<G> {
         known: Option<Bound>,
         (alpha, beta): (Score, Score),
         stats: &mut Stats,
-    ) -> Result<Entered, Error> {
+    ) -> Result<Entered, SolveError> {
         let (low, high) = match known {
             // What the parent's look at its children found: the range and the entry.
             Some(known) => (known.lower, known.upper),
@@ -306,7 +306,7 @@ impl<G: Game> Search<G> {
         table: &T,
         range: &R,
         stats: &mut Stats,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let top = self.frames.len() - 1;
         let frame = &mut self.frames[top];
         let start = frame.moves_start;
@@ -406,7 +406,7 @@ impl<G: Game> Search<G> {
 
     /// The top frame (index `top`, its moves from `start`) is cut off by what its look at its
     /// children found: it has no move left to search.
-    fn cut_off(&mut self, top: usize, start: usize) -> Result<(), Error> {
+    fn cut_off(&mut self, top: usize, start: usize) -> Result<(), SolveError> {
         self.frames[top].next_move = start;
         self.moves.truncate(start);
         self.order.truncate(start);
@@ -422,7 +422,7 @@ impl<G: Game> Search<G> {
         range: &R,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<Score, Error> {
+    ) -> Result<Score, SolveError> {
         loop {
             let top = self.frames.len() - 1;
             // A worker waits for work: share an open state (looked for once per state expanded).
@@ -509,10 +509,10 @@ impl<G: Game> Search<G> {
                     .stores
                     .is_some_and(|most| stats.expanded >= most as u64)
                 {
-                    return Err(Error::Cancelled);
+                    return Err(SolveError::Cancelled);
                 }
                 if self.under.as_ref().is_some_and(|under| under.stopped()) {
-                    return Err(Error::Cancelled);
+                    return Err(SolveError::Cancelled);
                 }
                 unwound = !self.splits.is_empty() && self.unwind();
                 if self.stores >= CHECK_EVERY {
@@ -535,7 +535,7 @@ impl<G: Game> Search<G> {
 
     /// Folds the result of the move being searched above frame `index` into that frame.
     #[inline]
-    fn child_done(&mut self, index: usize, child: Score, exact: bool) -> Result<(), Error> {
+    fn child_done(&mut self, index: usize, child: Score, exact: bool) -> Result<(), SolveError> {
         let end = self.moves.len();
         let frame = &mut self.frames[index];
         let window = (frame.child_alpha, frame.child_beta);
@@ -551,7 +551,7 @@ impl<G: Game> Search<G> {
         &mut self,
         table: &T,
         guard: RunGuard<'_>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let stack = buffer_bytes(&self.frames)
             + buffer_bytes(&self.moves)
             + buffer_bytes(&self.order)

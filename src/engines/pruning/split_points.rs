@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score};
 
 /// A split point: an open state of one worker's search whose moves any worker may take.
@@ -230,7 +230,7 @@ pub(crate) struct Team<G: Game> {
     /// The stack bytes of every worker's search, counted against the budget together.
     pub(crate) stacks: AtomicU64,
     /// The first error of a helper (the driver returns it).
-    error: Mutex<Option<Error>>,
+    error: Mutex<Option<SolveError>>,
 }
 
 impl<G: Game> Default for Team<G> {
@@ -318,7 +318,7 @@ impl<G: Game> Team<G> {
     }
 
     /// Records a helper's error (the first one is kept) and ends the query.
-    pub(crate) fn fail(&self, error: Error) {
+    pub(crate) fn fail(&self, error: SolveError) {
         let mut kept = self
             .error
             .lock()
@@ -328,7 +328,7 @@ impl<G: Game> Team<G> {
     }
 
     /// The first helper error, if any.
-    pub(crate) fn error(&self) -> Option<Error> {
+    pub(crate) fn error(&self) -> Option<SolveError> {
         self.error
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

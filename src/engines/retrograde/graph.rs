@@ -10,7 +10,7 @@ pub(super) fn with_stored_moves<G, I, S>(
     ids: I,
     limits: Limits,
     spread: S,
-) -> Result<Retrograde<'_, G, I>, Error>
+) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Game,
     I: StateIds<G>,
@@ -41,7 +41,7 @@ pub(super) fn with_unmoves<G, I, S>(
     ids: I,
     limits: Limits,
     spread: S,
-) -> Result<Retrograde<'_, G, I>, Error>
+) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Predecessors,
     I: StateIds<G>,
@@ -74,7 +74,7 @@ pub(super) fn over_index_space<G, S>(
     game: &G,
     limits: Limits,
     spread: S,
-) -> Result<Retrograde<'_, G, Indexed>, Error>
+) -> Result<Retrograde<'_, G, Indexed>, SolveError>
 where
     G: StateAt + Predecessors,
     S: for<'a> Spread<IndexSpace<'a, G>>,

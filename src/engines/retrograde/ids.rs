@@ -80,11 +80,11 @@ impl DenseIds {
     }
 
     /// [`DenseIds::for_game`], refused if it would pass `budget` bytes.
-    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, Error> {
+    pub fn try_for_game<G: DenseIndex + ?Sized>(game: &G, budget: u64) -> Result<Self, SolveError> {
         let len = game.index_len();
         let bytes = (len as u64).saturating_mul(4);
         if bytes > budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!("the retrograde solver's numbering of {len} indices"),
                 needed: bytes,
                 budget,
@@ -121,11 +121,11 @@ impl<G: DenseIndex + ?Sized> StateIds<G> for DenseIds {
 
 /// A vector of `len` copies of `value`, allocated fallibly (its bytes were counted in the
 /// budget as the states were discovered).
-pub(super) fn fallible<T: Clone>(len: usize, value: T) -> Result<Vec<T>, Error> {
+pub(super) fn fallible<T: Clone>(len: usize, value: T) -> Result<Vec<T>, SolveError> {
     let mut vector = Vec::new();
     vector
         .try_reserve_exact(len)
-        .map_err(|_| Error::Allocation {
+        .map_err(|_| SolveError::Allocation {
             what: "the retrograde solver's reverse moves".into(),
             bytes: (len * size_of::<T>()) as u64,
         })?;

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::engines::kernel::Limits;
 use crate::engines::kernel::Ply;
 use crate::engines::kernel::limits::reserve_within;
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{DenseIndex, Game, Player, Predecessors, Score, StateAt, Turn};
 use crate::memo::FastHashBuilder;
 
@@ -208,8 +208,8 @@ impl Options {
 ///
 /// Every state reachable from the start is stored, with its moves and their reverse; the
 /// memory is estimated as it grows and refused past the options' memory budget
-/// ([`Error::MemoryBudget`]). A final state whose payoff is not −1, 0 or +1, or a move that
-/// gains points, is [`Error::InvalidGame`].
+/// ([`SolveError::MemoryBudget`]). A final state whose payoff is not −1, 0 or +1, or a move that
+/// gains points, is [`SolveError::InvalidGame`].
 ///
 /// ```
 /// use gamesolver::games::CatAndMouse;
@@ -219,7 +219,7 @@ impl Options {
 /// let solved = solve(&game, DenseIds::for_game(&game), Options::new()).unwrap();
 /// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
 /// ```
-pub fn solve<G, I>(game: &G, ids: I, options: Options) -> Result<Retrograde<'_, G, I>, Error>
+pub fn solve<G, I>(game: &G, ids: I, options: Options) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Game,
     I: StateIds<G>,
@@ -263,7 +263,10 @@ impl<G: DenseIndex + ?Sized> StateIds<G> for Indexed {
 /// let solved = retrograde::solve_indexed(&game, retrograde::Options::new()).unwrap();
 /// assert_eq!((solved.outcome(), solved.remoteness()), (Outcome::Win, Some(1)));
 /// ```
-pub fn solve_indexed<G>(game: &G, options: Options) -> Result<Retrograde<'_, G, Indexed>, Error>
+pub fn solve_indexed<G>(
+    game: &G,
+    options: Options,
+) -> Result<Retrograde<'_, G, Indexed>, SolveError>
 where
     G: StateAt + Predecessors,
 {
@@ -271,7 +274,10 @@ where
 }
 
 /// [`solve_indexed`], each level propagated in parallel on the current rayon pool.
-pub fn par_solve_indexed<G>(game: &G, options: Options) -> Result<Retrograde<'_, G, Indexed>, Error>
+pub fn par_solve_indexed<G>(
+    game: &G,
+    options: Options,
+) -> Result<Retrograde<'_, G, Indexed>, SolveError>
 where
     G: StateAt + Predecessors + Sync,
     G::State: Send + Sync,
@@ -283,16 +289,16 @@ impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
     /// The arrays over the whole index space, every state's move count, and the final states
     /// decided (the first frontier).
     #[allow(clippy::type_complexity)]
-    fn index_space(game: &'g G, limits: Limits) -> Result<(Self, Vec<u32>, Vec<u32>), Error> {
+    fn index_space(game: &'g G, limits: Limits) -> Result<(Self, Vec<u32>, Vec<u32>), SolveError> {
         let len = game.index_len();
         if len > MAX_STATES {
-            return Err(Error::InvalidGame(format!(
+            return Err(SolveError::InvalidGame(format!(
                 "{len} indices: more than the {MAX_STATES} the retrograde solver numbers"
             )));
         }
         let needed = len as u64 * 9;
         if needed > limits.memory_budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!("retrograde analysis of {len} indices"),
                 needed,
                 budget: limits.memory_budget,
@@ -330,7 +336,7 @@ impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
             if listed == 0 {
                 let payoff = game.payoff(&state);
                 if !(-1..=1).contains(&payoff) {
-                    return Err(Error::InvalidGame(format!(
+                    return Err(SolveError::InvalidGame(format!(
                         "a final state pays {payoff}, but an outcome game's final states pay \
                          +1 (won), -1 (lost) or 0 (drawn) to the side to move"
                     )));
@@ -356,7 +362,7 @@ pub fn solve_with_predecessors<G, I>(
     game: &G,
     ids: I,
     options: Options,
-) -> Result<Retrograde<'_, G, I>, Error>
+) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Predecessors,
     I: StateIds<G>,
@@ -369,7 +375,7 @@ pub fn par_solve_with_predecessors<G, I>(
     game: &G,
     ids: I,
     options: Options,
-) -> Result<Retrograde<'_, G, I>, Error>
+) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Predecessors + Sync,
     G::State: Send + Sync,
@@ -381,7 +387,11 @@ where
 /// [`solve`] with each remoteness level propagated in parallel on the current rayon pool.
 /// The outcomes and remotenesses are the same as [`solve`]'s for every number of threads.
 /// (States are discovered on one thread.)
-pub fn par_solve<G, I>(game: &G, ids: I, options: Options) -> Result<Retrograde<'_, G, I>, Error>
+pub fn par_solve<G, I>(
+    game: &G,
+    ids: I,
+    options: Options,
+) -> Result<Retrograde<'_, G, I>, SolveError>
 where
     G: Game + Sync,
     G::State: Send + Sync,

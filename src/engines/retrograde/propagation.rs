@@ -65,13 +65,13 @@ pub(super) fn keep_bit(id: u32, turn: Turn) -> u32 {
     }
 }
 
-/// [`Error::TimeLimit`] past the limit, saying how far propagation got.
-pub(super) fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), Error> {
+/// [`SolveError::TimeLimit`] past the limit, saying how far propagation got.
+pub(super) fn solved_time(limits: Limits, clock: Instant, level: u32) -> Result<(), SolveError> {
     if let Some(progress) = limits.progress {
         progress.go_on()?;
     }
     match limits.time_limit {
-        Some(limit) if clock.elapsed() > limit => Err(Error::TimeLimit {
+        Some(limit) if clock.elapsed() > limit => Err(SolveError::TimeLimit {
             limit,
             progress: format!("retrograde analysis propagated to remoteness {level}"),
         }),
@@ -90,8 +90,8 @@ pub(super) trait Spread<P: Parents> {
         remoteness: &mut [u32],
         counts_and_frontier: (Vec<u32>, Vec<u32>),
         parents: &P,
-        check: impl Fn(u32) -> Result<(), Error>,
-    ) -> Result<u32, Error>;
+        check: impl Fn(u32) -> Result<(), SolveError>,
+    ) -> Result<u32, SolveError>;
 }
 
 /// Propagation on the calling thread.
@@ -104,8 +104,8 @@ impl<P: Parents> Spread<P> for OneThread {
         remoteness: &mut [u32],
         (counts, frontier): (Vec<u32>, Vec<u32>),
         parents: &P,
-        check: impl Fn(u32) -> Result<(), Error>,
-    ) -> Result<u32, Error> {
+        check: impl Fn(u32) -> Result<(), SolveError>,
+    ) -> Result<u32, SolveError> {
         propagate(outcome, remoteness, counts, frontier, parents, check)
     }
 }
@@ -120,8 +120,8 @@ impl<P: Parents + Sync> Spread<P> for Pool {
         remoteness: &mut [u32],
         (counts, frontier): (Vec<u32>, Vec<u32>),
         parents: &P,
-        check: impl Fn(u32) -> Result<(), Error>,
-    ) -> Result<u32, Error> {
+        check: impl Fn(u32) -> Result<(), SolveError>,
+    ) -> Result<u32, SolveError> {
         par_propagate(outcome, remoteness, counts, frontier, parents, check)
     }
 }
@@ -134,8 +134,8 @@ pub(super) fn propagate(
     mut counts: Vec<u32>,
     mut frontier: Vec<u32>,
     parents: &impl Parents,
-    check: impl Fn(u32) -> Result<(), Error>,
-) -> Result<u32, Error> {
+    check: impl Fn(u32) -> Result<(), SolveError>,
+) -> Result<u32, SolveError> {
     let mut level = 0u32;
     let mut next = Vec::new();
     while !frontier.is_empty() {
@@ -178,8 +178,8 @@ pub(super) fn par_propagate(
     counts: Vec<u32>,
     mut frontier: Vec<u32>,
     parents: &(impl Parents + Sync),
-    check: impl Fn(u32) -> Result<(), Error>,
-) -> Result<u32, Error> {
+    check: impl Fn(u32) -> Result<(), SolveError>,
+) -> Result<u32, SolveError> {
     let shared: Vec<AtomicI8> = outcome.iter().map(|&o| AtomicI8::new(o)).collect();
     let counts: Vec<AtomicU32> = counts.into_iter().map(AtomicU32::new).collect();
     let mut level = 0u32;

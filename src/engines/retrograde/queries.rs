@@ -28,12 +28,17 @@ where
         states as u64 * 13 + moves as u64 * 4
     }
 
-    pub(super) fn check(&self, limits: Limits, clock: Instant, what: &str) -> Result<(), Error> {
+    pub(super) fn check(
+        &self,
+        limits: Limits,
+        clock: Instant,
+        what: &str,
+    ) -> Result<(), SolveError> {
         let needed = self
             .bytes()
             .saturating_add(Self::later_bytes(self.states.len(), self.children.len()));
         if needed > limits.memory_budget {
-            return Err(Error::MemoryBudget {
+            return Err(SolveError::MemoryBudget {
                 what: format!(
                     "retrograde analysis of {} states and {} moves ({what})",
                     self.states.len(),
@@ -49,7 +54,7 @@ where
         if let Some(limit) = limits.time_limit
             && clock.elapsed() > limit
         {
-            return Err(Error::TimeLimit {
+            return Err(SolveError::TimeLimit {
                 limit,
                 progress: format!("{} states discovered, {what}", self.states.len()),
             });
@@ -68,7 +73,7 @@ where
         limits: Limits,
         clock: Instant,
         store: bool,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, SolveError> {
         let mut solved = Retrograde {
             game,
             ids,
@@ -119,7 +124,7 @@ where
                 solved
                     .children
                     .try_reserve_exact(grown - solved.children.len())
-                    .map_err(|_| Error::Allocation {
+                    .map_err(|_| SolveError::Allocation {
                         what: "the retrograde solver's moves".into(),
                         bytes: grown as u64 * 4,
                     })?;
@@ -127,7 +132,7 @@ where
             if moves.is_empty() {
                 let payoff = game.payoff(&state);
                 if !(-1..=1).contains(&payoff) {
-                    return Err(Error::InvalidGame(format!(
+                    return Err(SolveError::InvalidGame(format!(
                         "a final state pays {payoff}, but an outcome game's final states pay \
                          +1 (won), -1 (lost) or 0 (drawn) to the side to move"
                     )));
@@ -137,7 +142,7 @@ where
             for mv in &moves {
                 let step = game.play(&state, mv);
                 if step.gain != 0 {
-                    return Err(Error::InvalidGame(format!(
+                    return Err(SolveError::InvalidGame(format!(
                         "a move gains {} points, but an outcome game's moves gain none (the \
                          result is the final state's payoff)",
                         step.gain
@@ -147,7 +152,7 @@ where
                 let (child, new) = solved.ids.id_or(game, &step.next, fresh as u32);
                 if new {
                     if fresh >= MAX_STATES {
-                        return Err(Error::InvalidGame(format!(
+                        return Err(SolveError::InvalidGame(format!(
                             "more than {MAX_STATES} reachable states: past what the \
                              retrograde solver numbers"
                         )));
@@ -174,7 +179,7 @@ where
 
     /// The reverse edges, as compact arrays: state `s`'s predecessors (with the keep bit of the
     /// move) are `preds[preds_first[s]..preds_first[s + 1]]`.
-    pub(super) fn reverse(&self) -> Result<(Vec<u32>, Vec<u32>), Error> {
+    pub(super) fn reverse(&self) -> Result<(Vec<u32>, Vec<u32>), SolveError> {
         let n = self.states.len();
         let mut preds_first = fallible(n + 1, 0u32)?;
         for &child in &self.children {

@@ -15,7 +15,7 @@ pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
 use crate::engines::retrograde::Outcome;
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score};
 
 /// The engines [`Solver`] chooses among.
@@ -133,7 +133,7 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     /// The most heap bytes the solve may use ([`Limits::memory_budget`]); past it the solve
-    /// stops with [`Error::MemoryBudget`]. The default is half of the memory the system lets
+    /// stops with [`SolveError::MemoryBudget`]. The default is half of the memory the system lets
     /// this process have.
     pub fn memory_limit(self, bytes: u64) -> Self {
         Solver {
@@ -146,7 +146,7 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 
     /// The longest the solve (and each later query) may search; past it the solve stops with
-    /// [`Error::TimeLimit`].
+    /// [`SolveError::TimeLimit`].
     pub fn time_limit(self, limit: Duration) -> Self {
         Solver {
             limits: self.limits.time_limit(limit),
@@ -167,7 +167,7 @@ impl<'g, G: Game> Solver<'g, G> {
         Solver { limits, ..self }
     }
 
-    /// Runs `engine` instead of the one the declarations choose; [`Error::Unsupported`] if the
+    /// Runs `engine` instead of the one the declarations choose; [`SolveError::Unsupported`] if the
     /// game does not declare what it needs (tiers for the tier solver, an outcome game for
     /// retrograde analysis).
     pub fn engine(self, engine: Engine) -> Self {
@@ -208,7 +208,7 @@ impl<'g, G: Game> Solver<'g, G> {
     /// assert_eq!((plan.engine, plan.threads), (Engine::Exhaustive, 2));
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
-    pub fn plan(&self) -> Result<Plan, Error> {
+    pub fn plan(&self) -> Result<Plan, SolveError> {
         self.plan_for(Facts::of(self.game, &self.game.capabilities()))
     }
 }
@@ -257,7 +257,7 @@ impl<G: Game> Answer<'_, G> {
     /// let start = answer.start().clone();
     /// assert_eq!(answer.remoteness(&start).unwrap(), Some(11));
     /// ```
-    pub fn line_with_remoteness(&mut self) -> Result<(Vec<Ply<G>>, Option<u32>), Error> {
+    pub fn line_with_remoteness(&mut self) -> Result<(Vec<Ply<G>>, Option<u32>), SolveError> {
         if self.outcome_game
             && let Some(line) = self.inner.swift_line_within(SWIFT_MOVES)?
         {
@@ -286,7 +286,7 @@ impl<G: Game> Answer<'_, G> {
     /// assert_eq!(line[0].value, answer.value());
     /// assert_eq!(line.len() % 2, 1);
     /// ```
-    pub fn direct_line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    pub fn direct_line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         self.inner.line()
     }
 }
@@ -309,23 +309,23 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
         self.inner.start()
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.inner.value_of(state)
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         self.inner.move_values(state)
     }
 
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         self.inner.best_moves(state)
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         self.line_with_remoteness().map(|(line, _)| line)
     }
 
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         self.inner.swift_line_within(moves)
     }
 
@@ -338,7 +338,7 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
             .then(|| Outcome::of_value(self.inner.value()))
     }
 
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         if !self.outcome_game {
             return Ok(None);
         }

@@ -3,7 +3,7 @@
 //! line.
 
 use super::{Engine, Solver};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{
     Declares, Game,
     declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot},
@@ -212,13 +212,13 @@ pub const RETROGRADE_STATES: u64 = 1 << 20;
 pub const RETROGRADE_BYTES: u64 = 256 << 20;
 
 impl<G: Game> Solver<'_, G> {
-    pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, Error> {
+    pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, SolveError> {
         self.choose(facts, true)
     }
 
     /// The plan once retrograde analysis chosen by default has passed [`RETROGRADE_BYTES`]:
     /// the exhaustive engine.
-    pub(super) fn after_retrograde(&self, facts: Facts) -> Result<Plan, Error> {
+    pub(super) fn after_retrograde(&self, facts: Facts) -> Result<Plan, SolveError> {
         self.choose(facts, false)
     }
 
@@ -229,7 +229,7 @@ impl<G: Game> Solver<'_, G> {
         self.engine.is_none() && !facts.may_cycle && engine == Engine::Retrograde
     }
 
-    fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, Error> {
+    fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, SolveError> {
         let engine = match self.engine {
             Some(engine) => engine,
             None if facts.tiers => Engine::Tiers,
@@ -240,14 +240,14 @@ impl<G: Game> Solver<'_, G> {
         };
         match engine {
             Engine::Tiers if !facts.tiers => {
-                return Err(Error::Unsupported(
+                return Err(SolveError::Unsupported(
                     "the tier solver needs a game that declares its tiers \
                      (Capabilities::tiers, with an implementation of Tiered)"
                         .into(),
                 ));
             }
             Engine::Retrograde if !facts.outcome_game => {
-                return Err(Error::Unsupported(format!(
+                return Err(SolveError::Unsupported(format!(
                     "retrograde analysis needs an outcome game (payoffs of +1, 0 or -1 and moves \
                      that gain nothing), declared with Capabilities::outcome_game{}",
                     if facts.may_cycle {
@@ -258,7 +258,7 @@ impl<G: Game> Solver<'_, G> {
                 )));
             }
             Engine::Sweep if !facts.ordered => {
-                return Err(Error::Unsupported(
+                return Err(SolveError::Unsupported(
                     "the sweep needs a game whose dense index orders it \
                      (Capabilities::ordered_index, with an implementation of StateAt)"
                         .into(),

@@ -22,7 +22,7 @@ use crate::engines::{
     exhaustive::{self, sweep},
     pruning, retrograde, tiers,
 };
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{
     Declares, Game,
     declaration::{IndexSlot, OnIndex, OnSymmetry, OnTiers, SymmetrySlot, TierSlot},
@@ -34,7 +34,7 @@ use crate::memo::{
 use crate::{DenseIndex, Symmetry, Tiered, game::StateAt};
 
 /// A boxed result, or why there is none.
-type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, Error>;
+type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, SolveError>;
 
 impl<'g, G> Solver<'g, G>
 where
@@ -56,12 +56,12 @@ where
     /// assert_eq!((solved.value(), solved.engine()), (-1, Engine::Exhaustive)); // Bob by 1
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
-    pub fn solve(self) -> Result<Answer<'g, G>, Error> {
+    pub fn solve(self) -> Result<Answer<'g, G>, SolveError> {
         let declared = self.game.capabilities();
         self.solve_declared(&declared)
     }
 
-    fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, Error> {
+    fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, SolveError> {
         let facts = Facts::of(self.game, declared);
         let plan = self.plan_for(facts)?;
         if self.retrograde_by_default(facts, plan.engine) {
@@ -69,7 +69,7 @@ where
             // the exhaustive engine, and the answer's plan says so.
             let share = self.limits.memory_budget.min(RETROGRADE_BYTES);
             match self.memory_limit(share).run_plan(declared, facts, plan) {
-                Err(Error::MemoryBudget { .. }) => {}
+                Err(SolveError::MemoryBudget { .. }) => {}
                 done => return done,
             }
             return self.run_plan(declared, facts, self.after_retrograde(facts)?);
@@ -82,13 +82,13 @@ where
         declared: &D,
         facts: Facts,
         plan: Plan,
-    ) -> Result<Answer<'g, G>, Error> {
+    ) -> Result<Answer<'g, G>, SolveError> {
         let pool = if plan.threads > 1 {
             Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(plan.threads)
                     .build()
-                    .map_err(|error| Error::ThreadStart {
+                    .map_err(|error| SolveError::ThreadStart {
                         threads: plan.threads,
                         message: error.to_string(),
                     })?,
@@ -186,7 +186,7 @@ where
         let Solver { game, limits, .. } = self.0.solver;
         match DenseIds::try_for_game(game, limits.memory_budget) {
             Ok(ids) => retrograde_on(&self.0, ids),
-            Err(Error::MemoryBudget { .. }) => self.undeclared(),
+            Err(SolveError::MemoryBudget { .. }) => self.undeclared(),
             Err(error) => Err(error),
         }
     }
@@ -353,13 +353,13 @@ where
         if self.run.pool.is_some() {
             match AtomicDenseTable::try_for_game(game, budget) {
                 Ok(table) => self.shared(table),
-                Err(Error::MemoryBudget { .. }) => self.undeclared(),
+                Err(SolveError::MemoryBudget { .. }) => self.undeclared(),
                 Err(error) => Err(error),
             }
         } else {
             match DenseTable::try_for_game(game, budget) {
                 Ok(table) => self.alone(table),
-                Err(Error::MemoryBudget { .. }) => self.undeclared(),
+                Err(SolveError::MemoryBudget { .. }) => self.undeclared(),
                 Err(error) => Err(error),
             }
         }
@@ -378,7 +378,7 @@ where
         let Solver { game, limits, .. } = self.run.solver;
         match DenseTable::try_for_game(game, limits.memory_budget) {
             Ok(table) => Ok(Box::new(Swept(sweep(game, table, limits, self.range)?))),
-            Err(Error::MemoryBudget { .. }) => self.undeclared(),
+            Err(SolveError::MemoryBudget { .. }) => self.undeclared(),
             Err(error) => Err(error),
         }
     }

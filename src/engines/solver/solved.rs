@@ -7,7 +7,7 @@ use crate::engines::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
 use crate::engines::pruning::Pruned;
 use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
 use crate::engines::{exhaustive::Solution, tiers::TierSolution};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score, Tiered};
 use crate::memo::{BoundTable, MemoTable};
 
@@ -42,28 +42,28 @@ pub trait Solved<G: Game> {
 
     /// The exact value of any state for its side to move. The exhaustive and pruning engines
     /// search if they must; retrograde analysis answers for the states reachable from the
-    /// start, the tier solver for the tiers it kept ([`Error::Unanswerable`] otherwise).
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error>;
+    /// start, the tier solver for the tiers it kept ([`SolveError::Unanswerable`] otherwise).
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError>;
 
     /// Every move of `state` with its exact value for the mover, in the game's move order.
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error>;
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError>;
 
     /// The moves of `state` that reach its value, in the game's move order (none for a final
     /// state).
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         Ok(best_of(self.move_values(state)?))
     }
 
     /// The optimal line of play from the start (at each state, the first move in the game's
     /// order that keeps the value; retrograde analysis follows the fastest win and the slowest
     /// loss instead).
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error>;
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError>;
 
     /// The optimal line in which the side ahead ends the game as soon as it can and the side
     /// behind as late as it can (ties by the game's move order), if finding it values at most
     /// `moves` moves; `None` past that, or from an engine that does not measure remoteness
     /// (pruning, tiers). Retrograde analysis's [`line`](Solved::line) is this line already.
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         let _ = moves;
         Ok(None)
     }
@@ -80,7 +80,7 @@ pub trait Solved<G: Game> {
     /// winner wins as fast as it can and the loser loses as slowly as it can; `None` for a
     /// drawn state, a game that is not an outcome game, and from the pruning engine and the
     /// tier solver, which do not measure it.
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error>;
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError>;
 }
 
 impl<G, T, R> Solved<G> for Solution<'_, G, T, R>
@@ -102,23 +102,23 @@ where
         Solution::start(self)
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         Solution::value_of(self, state)
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         Solution::move_values(self, state)
     }
 
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         Solution::best_moves(self, state)
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         Solution::line(self)
     }
 
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         Solution::swift_line_within(self, moves)
     }
 
@@ -130,7 +130,7 @@ where
         None
     }
 
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         Solution::remoteness(self, state).map(Some)
     }
 }
@@ -152,23 +152,23 @@ impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
         self.0.start()
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         self.0.value_of(state)
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         self.0.move_values(state)
     }
 
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         self.0.best_moves(state)
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         self.0.line()
     }
 
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         self.0.swift_line_within(moves)
     }
 
@@ -180,7 +180,7 @@ impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
         self.0.outcome()
     }
 
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         self.0.remoteness(state)
     }
 }
@@ -203,19 +203,19 @@ where
         Pruned::start(self)
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         Pruned::value_of(self, state)
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         Pruned::analyze(self, state)
     }
 
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, Error> {
+    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         Pruned::best_moves(self, state)
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         Pruned::line(self)
     }
 
@@ -227,7 +227,7 @@ where
         None
     }
 
-    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(None)
     }
 }
@@ -240,9 +240,9 @@ pub(super) struct RetroAnswer<'g, G: Game, I> {
 
 impl<'g, G: Game, I: StateIds<G>> RetroAnswer<'g, G, I> {
     /// The outcome and remoteness of a state the analysis reached.
-    fn reached(&self, state: &G::State) -> Result<(Outcome, Option<u32>), Error> {
+    fn reached(&self, state: &G::State) -> Result<(Outcome, Option<u32>), SolveError> {
         self.solved.outcome_of(state).ok_or_else(|| {
-            Error::Unanswerable(format!(
+            SolveError::Unanswerable(format!(
                 "retrograde analysis values the states reachable from the start, and {} is not \
                  one of them",
                 described(self.solved.game(), state)
@@ -270,11 +270,11 @@ impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
         &self.start
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         Ok(self.reached(state)?.0.value())
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         self.reached(state)?;
         let game = self.solved.game();
         let outcomes = self
@@ -294,11 +294,11 @@ impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
             .collect())
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         Ok(self.solved.line())
     }
 
-    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, Error> {
+    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
         Ok(Some(self.solved.line()))
     }
 
@@ -317,15 +317,15 @@ impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
         Some(self.solved.outcome())
     }
 
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(self.reached(state)?.1)
     }
 }
 
 impl<G: Tiered> TierSolution<'_, G> {
     /// The error for a question about a tier the solve did not keep.
-    fn not_kept(&self, what: &str) -> Error {
-        Error::Unanswerable(format!(
+    fn not_kept(&self, what: &str) -> SolveError {
+        SolveError::Unanswerable(format!(
             "{what} needs tiers the tier solver did not keep (it keeps only the tiers a move \
              can still reach unless asked to keep every tier: Solver::keep_every_tier)"
         ))
@@ -345,13 +345,13 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
         TierSolution::start(self)
     }
 
-    fn value_of(&mut self, state: &G::State) -> Result<Score, Error> {
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
         TierSolution::value_of(self, state).ok_or_else(|| {
             self.not_kept(&format!("the value of {}", described(self.game(), state)))
         })
     }
 
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, Error> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         TierSolution::move_values(self, state).ok_or_else(|| {
             self.not_kept(&format!(
                 "the moves' values of {}",
@@ -360,7 +360,7 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
         })
     }
 
-    fn line(&mut self) -> Result<Vec<Ply<G>>, Error> {
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
         TierSolution::line(self).ok_or_else(|| self.not_kept("the line of play"))
     }
 
@@ -378,7 +378,7 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
         None
     }
 
-    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, Error> {
+    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(None)
     }
 }

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use super::dense::{Fault, Slot, Valuing, store, valued};
 use super::{CHUNK, Clock, Counts};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{StateAt, Tiered};
 
 /// Tells the progress how many blocks of how many are valued.
@@ -31,7 +31,7 @@ pub(super) fn sequential<G: Tiered + StateAt, A: Slot>(
     values: &[A],
     clock: &Clock,
     record: Record<'_>,
-) -> Result<Counts, Error> {
+) -> Result<Counts, SolveError> {
     let len = values.len();
     let chunks = len.div_ceil(CHUNK);
     let (mut moves, mut gapless, mut counts) = (Vec::new(), true, Counts::default());
@@ -59,7 +59,7 @@ pub(super) fn by_blocks<G: Tiered + StateAt + Sync, A: Slot>(
     values: &[A],
     clock: &Clock,
     record: Record<'_>,
-) -> Result<Counts, Error> {
+) -> Result<Counts, SolveError> {
     let len = values.len();
     let blocks = len.div_ceil(CHUNK);
     // Whether an index with no state (or a state stored elsewhere) was met in a level before:
@@ -144,7 +144,7 @@ pub(super) fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
     values: &[A],
     moves: &mut Vec<G::Move>,
     gapless: &mut bool,
-) -> Result<Counts, Error> {
+) -> Result<Counts, SolveError> {
     let (mut holes, mut looked, len) = (0, 0, indices.len() as u64);
     // For a subset index, a move to an index that is not a subset of the state's may lead to
     // a block no thread has valued yet: refused, whatever its slot holds. (Checking the union
@@ -198,7 +198,7 @@ pub(super) fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
 
 /// The error for `fault` at `index`, swept as an ordered index or (`subsets`) a subset one.
 #[cold]
-fn refused<G: Tiered + StateAt>(game: &G, fault: Fault, index: usize, subsets: bool) -> Error {
+fn refused<G: Tiered + StateAt>(game: &G, fault: Fault, index: usize, subsets: bool) -> SolveError {
     let at = format!("the state at index {index}");
     match fault {
         Fault::Unvalued(next) if subsets && next & !index != 0 => {

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use super::by_index::{self, Record};
 use super::dense::{self, Slot};
 use super::{CHUNK, Cell, Clock, Counts, solve_chunk};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::Tiered;
 
 /// How a tier's ranks are shared out: on this thread, or on the rayon pool.
@@ -20,7 +20,7 @@ pub(crate) trait Chunks<G: Tiered> {
         cells: &mut [V],
         kept: &[Option<Vec<V>>],
         clock: &Clock,
-    ) -> Result<Counts, Error>;
+    ) -> Result<Counts, SolveError>;
 
     /// Values every rank of `tier` into the dense layout's `values`, checking `clock` between
     /// chunks.
@@ -30,7 +30,7 @@ pub(crate) trait Chunks<G: Tiered> {
         tier: usize,
         values: &[A],
         clock: &Clock,
-    ) -> Result<Counts, Error>
+    ) -> Result<Counts, SolveError>
     where
         G: crate::DenseIndex;
 
@@ -45,7 +45,7 @@ pub(crate) trait Chunks<G: Tiered> {
         subsets: bool,
         clock: &Clock,
         record: Record<'_>,
-    ) -> Option<Result<Counts, Error>>
+    ) -> Option<Result<Counts, SolveError>>
     where
         G: crate::game::StateAt;
 }
@@ -71,8 +71,8 @@ impl Sequential {
         chunks: impl Iterator<Item = T>,
         tier: usize,
         clock: &Clock,
-        mut work: impl FnMut(T, &mut Vec<M>) -> Result<Counts, Error>,
-    ) -> Result<Counts, Error> {
+        mut work: impl FnMut(T, &mut Vec<M>) -> Result<Counts, SolveError>,
+    ) -> Result<Counts, SolveError> {
         let (mut moves, mut counts) = (Vec::new(), Counts::default());
         for chunk in chunks {
             counts.add(work(chunk, &mut moves)?);
@@ -90,7 +90,7 @@ impl<G: Tiered> Chunks<G> for Sequential {
         cells: &mut [V],
         kept: &[Option<Vec<V>>],
         clock: &Clock,
-    ) -> Result<Counts, Error> {
+    ) -> Result<Counts, SolveError> {
         let chunks = cells.chunks_mut(CHUNK).enumerate();
         Sequential::each(chunks, tier, clock, |(index, chunk), moves| {
             solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
@@ -103,7 +103,7 @@ impl<G: Tiered> Chunks<G> for Sequential {
         tier: usize,
         values: &[A],
         clock: &Clock,
-    ) -> Result<Counts, Error>
+    ) -> Result<Counts, SolveError>
     where
         G: crate::DenseIndex,
     {
@@ -121,7 +121,7 @@ impl<G: Tiered> Chunks<G> for Sequential {
         _: bool,
         clock: &Clock,
         record: Record<'_>,
-    ) -> Option<Result<Counts, Error>>
+    ) -> Option<Result<Counts, SolveError>>
     where
         G: crate::game::StateAt,
     {
@@ -139,8 +139,8 @@ impl Parallel {
         chunks: I,
         tier: usize,
         clock: &Clock,
-        work: impl Fn(I::Item, &mut Vec<M>) -> Result<Counts, Error> + Sync + Send,
-    ) -> Result<Counts, Error>
+        work: impl Fn(I::Item, &mut Vec<M>) -> Result<Counts, SolveError> + Sync + Send,
+    ) -> Result<Counts, SolveError>
     where
         I: IntoParallelIterator,
     {
@@ -166,7 +166,7 @@ impl<G: Tiered + Sync> Chunks<G> for Parallel {
         cells: &mut [V],
         kept: &[Option<Vec<V>>],
         clock: &Clock,
-    ) -> Result<Counts, Error> {
+    ) -> Result<Counts, SolveError> {
         let chunks = cells.par_chunks_mut(CHUNK).enumerate();
         Parallel::each(chunks, tier, clock, |(index, chunk), moves| {
             solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
@@ -179,7 +179,7 @@ impl<G: Tiered + Sync> Chunks<G> for Parallel {
         tier: usize,
         values: &[A],
         clock: &Clock,
-    ) -> Result<Counts, Error>
+    ) -> Result<Counts, SolveError>
     where
         G: crate::DenseIndex,
     {
@@ -198,7 +198,7 @@ impl<G: Tiered + Sync> Chunks<G> for Parallel {
         subsets: bool,
         clock: &Clock,
         record: Record<'_>,
-    ) -> Option<Result<Counts, Error>>
+    ) -> Option<Result<Counts, SolveError>>
     where
         G: crate::game::StateAt,
     {

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicI8, AtomicI16, AtomicI32, AtomicI64, Ordering::Rel
 
 use super::{Chunks, Clock, Counts, TierStats};
 use crate::engines::kernel::{Limits, combine};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{DenseIndex, Game, Score, StateAt, Tiered, declaration::OnIndex};
 use crate::memo::zeroed::{Words, ZeroWord};
 
@@ -156,7 +156,7 @@ pub(super) struct Layout<'a, G: Tiered, S> {
 pub(super) type Solved<G> = (Values, TierStats, IndexOf<G>);
 
 impl<G: Tiered, S: Chunks<G>> OnIndex<G> for Layout<'_, G, S> {
-    type Output = Option<Result<Solved<G>, Error>>;
+    type Output = Option<Result<Solved<G>, SolveError>>;
 
     fn declared(self) -> Self::Output
     where
@@ -231,7 +231,7 @@ impl<G: Tiered + DenseIndex, S: Chunks<G>> Layout<'_, G, S> {
     /// From the first tier by index (`subsets`: the index is a subset index), from a later
     /// one by tiers: every index `state_at` gives is valued by index, which only the first
     /// tier's states all are.
-    fn by_index(self, subsets: bool) -> Option<Result<Solved<G>, Error>>
+    fn by_index(self, subsets: bool) -> Option<Result<Solved<G>, SolveError>>
     where
         G: StateAt,
     {
@@ -243,7 +243,7 @@ impl<G: Tiered + DenseIndex, S: Chunks<G>> Layout<'_, G, S> {
     }
 
     /// The dense solve in `order`, in the width chosen, if it fits.
-    fn solve_in<O: Order<G>>(self, order: O) -> Option<Result<Solved<G>, Error>> {
+    fn solve_in<O: Order<G>>(self, order: O) -> Option<Result<Solved<G>, SolveError>> {
         let len = self.game.index_len();
         if !fits(self.game, self.from, self.width, self.limits.memory_budget) {
             return None;
@@ -271,7 +271,7 @@ impl<G: Tiered + DenseIndex, S: Chunks<G>> Layout<'_, G, S> {
         &self,
         len: usize,
         order: &O,
-    ) -> Result<(Words<A>, TierStats), Error> {
+    ) -> Result<(Words<A>, TierStats), SolveError> {
         let values = Words::<A>::zeroed(len, "the tier solver's values by dense index")?;
         let mut stats = TierStats {
             value_bytes: self.width as usize,
@@ -304,7 +304,7 @@ trait Order<G: Tiered + DenseIndex> {
         layout: &Layout<'_, G, S>,
         values: &[A],
         stats: &mut TierStats,
-    ) -> Result<(), Error>;
+    ) -> Result<(), SolveError>;
 }
 
 /// Tier by tier from the last back, each tier's ranks in chunks on the sweep's threads.
@@ -316,7 +316,7 @@ impl<G: Tiered + DenseIndex> Order<G> for ByTiers {
         layout: &Layout<'_, G, S>,
         values: &[A],
         stats: &mut TierStats,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let (game, count) = (layout.game, layout.game.tier_count());
         for tier in (layout.from..count).rev() {
             let counts = layout.sweep.dense(game, tier, values, layout.clock)?;
@@ -347,7 +347,7 @@ impl<G: Tiered + StateAt> Order<G> for ByIndex {
         layout: &Layout<'_, G, S>,
         values: &[A],
         stats: &mut TierStats,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let (progress, held) = (layout.limits.progress, layout.held());
         let record = move |done, of| {
             if let Some(progress) = progress {
@@ -378,7 +378,7 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
     (first, len): (u64, u64),
     values: &[A],
     moves: &mut Vec<G::Move>,
-) -> Result<Counts, Error> {
+) -> Result<Counts, SolveError> {
     let mut counts = Counts::default();
     super::walk(game, tier, (first, len), &mut counts, |rank, state| {
         let read = |child| values.get(child).and_then(A::value);
@@ -404,7 +404,7 @@ pub(super) fn valued<G: Tiered + DenseIndex>(
 ) -> Result<(Score, u64), Fault> {
     // No move yet: no move's value is `Score::MIN` (`combine` refuses it).
     let (mut best, mut looked) = (Score::MIN, 0u64);
-    // What stopped the moves early, kept small (an `Error` in the closure's state would be
+    // What stopped the moves early, kept small (an `SolveError` in the closure's state would be
     // written back to memory at every move).
     let mut fault = None;
     game.for_each_step(state, moves, |step| {
@@ -486,10 +486,10 @@ impl Fault {
         game: &G,
         at: &str,
         valuing: Valuing,
-    ) -> Error {
+    ) -> SolveError {
         let len = game.index_len();
         match self {
-            Fault::Unvalued(index) => Error::InvalidGame(match valuing {
+            Fault::Unvalued(index) => SolveError::InvalidGame(match valuing {
                 Valuing::Index => format!(
                     "a move from {at} leads to dense index {index}, which holds no value yet: \
                      the game declares an ordered index (Capabilities::ordered_index), so \
@@ -510,16 +510,16 @@ impl Fault {
                      (check_tiers finds such faults)"
                 ),
             }),
-            Fault::NotSubset(index) => Error::InvalidGame(format!(
+            Fault::NotSubset(index) => SolveError::InvalidGame(format!(
                 "a move from {at} leads to dense index {index}, whose bits are not a subset of \
                  the state's: the game declares a subset index (Capabilities::subset_index), so \
                  every move must lead to an index whose bits are a proper subset of the state's"
             )),
-            Fault::Overflow => Error::ScoreOverflow,
-            Fault::Outside(index) => Error::InvalidGame(format!(
+            Fault::Overflow => SolveError::ScoreOverflow,
+            Fault::Outside(index) => SolveError::InvalidGame(format!(
                 "{at} has dense index {index}, not below index_len = {len}"
             )),
-            Fault::Beyond(value) => Error::InvalidGame(format!(
+            Fault::Beyond(value) => SolveError::InvalidGame(format!(
                 "{at} has value {value}, beyond the game's value_bound() = {}",
                 game.value_bound()
             )),

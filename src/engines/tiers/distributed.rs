@@ -39,7 +39,7 @@ pub use super::workers::WorkerStats;
 use super::workers::{Done, block};
 use super::{Cell, KeepTiers, Kept, TierSolution, TierStats, beyond_bound, peak, unheld, width_of};
 use crate::engines::kernel::{Limits, combine};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Score, Tiered, Turn};
 
 use timely::CommunicationConfig;
@@ -139,7 +139,7 @@ impl Distributed {
 /// assert_eq!(solved.value, Some(local));
 /// assert_eq!(solved.local.len(), 3);
 /// ```
-pub fn solve<G>(game: Arc<G>, config: Config, limits: Limits) -> Result<Distributed, Error>
+pub fn solve<G>(game: Arc<G>, config: Config, limits: Limits) -> Result<Distributed, SolveError>
 where
     G: Tiered + Send + Sync + 'static,
 {
@@ -177,7 +177,7 @@ where
             solve_on::<G, i64>(worker, &game, limits, threads)
         }
     })
-    .map_err(Error::Distributed)?;
+    .map_err(SolveError::Distributed)?;
     let mut solved = Distributed {
         value: None,
         workers: 0,
@@ -196,14 +196,14 @@ where
                 solved.local.push(done.stats);
             }
             Ok(Err(error)) => failure = failure.or(Some(error)),
-            Err(message) => failure = failure.or(Some(Error::Distributed(message))),
+            Err(message) => failure = failure.or(Some(SolveError::Distributed(message))),
         }
     }
     if let Some(error) = failure {
         return Err(error);
     }
     if solved.value.is_none() && solved.local.iter().any(|worker| worker.worker == 0) {
-        return Err(Error::InvalidGame(
+        return Err(SolveError::InvalidGame(
             "the start's dense index holds no value once every tier is solved".into(),
         ));
     }
@@ -254,12 +254,12 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     game: &G,
     limits: Limits,
     threads: usize,
-) -> Result<Done, Error> {
+) -> Result<Done, SolveError> {
     let (index, workers) = (worker.index(), worker.peers());
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     if from >= count {
-        return Err(Error::InvalidGame(format!(
+        return Err(SolveError::InvalidGame(format!(
             "the start is in tier {from}, but the game has {count} tiers"
         )));
     }
@@ -270,7 +270,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
         .div_ceil(workers as u64)
         .saturating_mul(threads as u64);
     if share > limits.memory_budget {
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: format!(
                 "this process's share ({threads} of {workers} workers) of the tier solver's \
                  values (tiers {low} to {high} held at once)"
@@ -282,7 +282,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     let lengths: Arc<Vec<u64>> = Arc::new((0..count).map(|tier| game.tier_len(tier)).collect());
     let store: Rc<RefCell<Kept<V>>> = Rc::new(RefCell::new((0..count).map(|_| None).collect()));
     let replies: Rc<RefCell<Vec<Score>>> = Rc::new(RefCell::new(Vec::new()));
-    let faults: Rc<RefCell<Option<Error>>> = Rc::new(RefCell::new(None));
+    let faults: Rc<RefCell<Option<SolveError>>> = Rc::new(RefCell::new(None));
     let remote_replies = Rc::new(RefCell::new(0u64));
     let mut input = InputHandle::new();
     let probe = ProbeHandle::new();
@@ -319,7 +319,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
                                         Some(&value) => value,
                                         None => {
                                             faults.borrow_mut().get_or_insert_with(|| {
-                                                Error::InvalidGame(format!(
+                                                SolveError::InvalidGame(format!(
                                                     "worker {index} was asked for rank {rank} of \
                                                      tier {tier}, which it does not hold"
                                                 ))
@@ -360,7 +360,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
         worker: index,
         ..WorkerStats::default()
     };
-    let mut fault: Option<Error> = None;
+    let mut fault: Option<SolveError> = None;
     let mut time = 0u64;
     let mut moves = Vec::new();
     // Per state of the round: its first move's slot, or `None` for a hole; and per move: the

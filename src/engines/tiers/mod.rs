@@ -41,7 +41,7 @@ mod workers;
 pub use solution::TierSolution;
 
 use super::kernel::{Limits, Progress, combine};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Score, Tiered, declaration::visit_index};
 use chunks::{Chunks, Parallel, Sequential};
 use solution::{Store, store_at};
@@ -141,7 +141,7 @@ impl Options {
 /// assert_eq!(line.len(), 7); // every edge gets drawn
 /// assert_eq!(line[0].value, solution.value());
 /// ```
-pub fn solve<G: Tiered>(game: &G, options: Options) -> Result<TierSolution<'_, G>, Error> {
+pub fn solve<G: Tiered>(game: &G, options: Options) -> Result<TierSolution<'_, G>, SolveError> {
     run(game, options.limits, options.keep, Sequential)
 }
 
@@ -158,7 +158,7 @@ pub fn solve<G: Tiered>(game: &G, options: Options) -> Result<TierSolution<'_, G
 /// assert_eq!(solution.value(), 2); // the first player takes two boxes more
 /// assert_eq!(solution.value(), solve(&game, Options::new()).unwrap().value());
 /// ```
-pub fn par_solve<G>(game: &G, options: Options) -> Result<TierSolution<'_, G>, Error>
+pub fn par_solve<G>(game: &G, options: Options) -> Result<TierSolution<'_, G>, SolveError>
 where
     G: Tiered + Sync,
 {
@@ -218,18 +218,18 @@ pub(crate) struct Clock {
 impl Clock {
     /// An error if a stop was asked for or the time limit has passed, with tier `tier` still
     /// to solve.
-    fn check(&self, tier: usize) -> Result<(), Error> {
+    fn check(&self, tier: usize) -> Result<(), SolveError> {
         self.check_with(|| format!("{} tiers still to solve", tier - self.from + 1))
     }
 
     /// An error if a stop was asked for or the time limit has passed, saying what is left
     /// with `left`.
-    fn check_with(&self, left: impl FnOnce() -> String) -> Result<(), Error> {
+    fn check_with(&self, left: impl FnOnce() -> String) -> Result<(), SolveError> {
         if let Some(progress) = self.progress {
             progress.go_on()?;
         }
         match self.limit {
-            Some(limit) if self.started.elapsed() > limit => Err(Error::TimeLimit {
+            Some(limit) if self.started.elapsed() > limit => Err(SolveError::TimeLimit {
                 limit,
                 progress: left(),
             }),
@@ -246,7 +246,7 @@ fn solve_chunk<G: Tiered, V: Cell>(
     cells: &mut [V],
     kept: &[Option<Vec<V>>],
     moves: &mut Vec<G::Move>,
-) -> Result<Counts, Error> {
+) -> Result<Counts, SolveError> {
     // The tiers after this one, as slices (empty where not held): one bounds check a move.
     let after: Vec<&[V]> = kept[tier + 1..]
         .iter()
@@ -294,8 +294,8 @@ fn walk<G: Tiered>(
     tier: usize,
     (first, len): (u64, u64),
     counts: &mut Counts,
-    mut value: impl FnMut(u64, &G::State) -> Result<u64, Error>,
-) -> Result<(), Error> {
+    mut value: impl FnMut(u64, &G::State) -> Result<u64, SolveError>,
+) -> Result<(), SolveError> {
     // A state is unranked afresh at the chunk's start and after a hole; from there each state
     // follows from the one before, with no `Option` of the previous state carried per state.
     let (end, mut rank, mut holes, mut moves) = (first + len, first, 0, 0);
@@ -329,8 +329,8 @@ fn walk<G: Tiered>(
 
 /// The error for a move to a state the solver does not hold.
 #[cold]
-fn unheld<G: Tiered>(game: &G, tier: usize, rank: u64, to: usize, child: u64) -> Error {
-    Error::InvalidGame(format!(
+fn unheld<G: Tiered>(game: &G, tier: usize, rank: u64, to: usize, child: u64) -> SolveError {
+    SolveError::InvalidGame(format!(
         "a move from tier {tier} (rank {rank}) leads to rank {child} of tier {to}, which the tier \
          solver does not hold: moves must lead to a later tier, at most tier_reach() = {} \
          ahead, and ranks must be below tier_len (check_tiers finds such faults)",
@@ -340,8 +340,8 @@ fn unheld<G: Tiered>(game: &G, tier: usize, rank: u64, to: usize, child: u64) ->
 
 /// The error for a value wider than the declared bound allows.
 #[cold]
-fn beyond_bound<G: Tiered>(game: &G, tier: usize, rank: u64, value: Score) -> Error {
-    Error::InvalidGame(format!(
+fn beyond_bound<G: Tiered>(game: &G, tier: usize, rank: u64, value: Score) -> SolveError {
+    SolveError::InvalidGame(format!(
         "rank {rank} of tier {tier} has value {value}, beyond the game's value_bound() = {}",
         game.value_bound()
     ))
@@ -401,13 +401,13 @@ fn run<G: Tiered, S: Chunks<G>>(
     limits: Limits,
     keep: KeepTiers,
     sweep: S,
-) -> Result<TierSolution<'_, G>, Error> {
+) -> Result<TierSolution<'_, G>, SolveError> {
     let started = Instant::now();
     let start = game.start();
     let from = game.tier(&start);
     let count = game.tier_count();
     if from >= count {
-        return Err(Error::InvalidGame(format!(
+        return Err(SolveError::InvalidGame(format!(
             "the start is in tier {from}, but the game has {count} tiers"
         )));
     }
@@ -428,8 +428,9 @@ fn run<G: Tiered, S: Chunks<G>>(
     if let Some(solved) = visit_index(&game.capabilities(), layout) {
         let (values, mut stats, index) = solved?;
         let store = Store::Dense(values);
-        let value = store_at(&store, Some(index), game, &start)
-            .ok_or_else(|| Error::InvalidGame("the start's dense index holds no value".into()))?;
+        let value = store_at(&store, Some(index), game, &start).ok_or_else(|| {
+            SolveError::InvalidGame("the start's dense index holds no value".into())
+        })?;
         stats.elapsed = started.elapsed();
         return Ok(TierSolution {
             game,
@@ -456,7 +457,7 @@ fn run<G: Tiered, S: Chunks<G>>(
     };
     let value = store
         .get(from, game.rank(&start))
-        .ok_or_else(|| Error::InvalidGame("the start's rank is beyond its tier".into()))?;
+        .ok_or_else(|| SolveError::InvalidGame("the start's rank is beyond its tier".into()))?;
     stats.elapsed = started.elapsed();
     Ok(TierSolution {
         game,
@@ -496,12 +497,12 @@ fn sweep_tiers<G: Tiered, S: Chunks<G>, V: Cell>(
     keep: KeepTiers,
     sweep: &S,
     clock: &Clock,
-) -> Result<(Kept<V>, TierStats), Error> {
+) -> Result<(Kept<V>, TierStats), SolveError> {
     let width = size_of::<V>() as u64;
     let (needed, low, high) = peak(game, from, keep, width);
     if needed > limits.memory_budget {
         let states: u64 = (low..=high).map(|tier| game.tier_len(tier)).sum();
-        return Err(Error::MemoryBudget {
+        return Err(SolveError::MemoryBudget {
             what: format!(
                 "the tier solver's values (tiers {low} to {high} held at once: {states} states \
                  of {width} byte{})",
@@ -543,9 +544,9 @@ fn sweep_tiers<G: Tiered, S: Chunks<G>, V: Cell>(
 }
 
 /// A tier's cells, allocated fallibly (the budget was checked before the first tier).
-fn allocate<V: Cell>(len: u64, tier: usize) -> Result<Vec<V>, Error> {
+fn allocate<V: Cell>(len: u64, tier: usize) -> Result<Vec<V>, SolveError> {
     let bytes = len.saturating_mul(size_of::<V>() as u64);
-    let refused = || Error::Allocation {
+    let refused = || SolveError::Allocation {
         what: format!("the values of tier {tier} ({len} states)"),
         bytes,
     };

@@ -35,7 +35,7 @@ use super::dense::{IndexOf, Slot, Values, fits, solve_chunk};
 use super::workers::{Done, WorkerStats};
 use super::{CHUNK, Counts, walk, width_of};
 use crate::engines::kernel::Limits;
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{DenseIndex, StateAt, Tiered, declaration::OnIndex};
 use crate::memo::zeroed::Words;
 
@@ -69,7 +69,7 @@ impl Process {
 
     /// The process's values, `len` slots of `A`, allocated by the first worker to ask (a
     /// failure is each asking worker's).
-    fn values<A: Slot>(&self, len: usize) -> Result<Arc<Values>, Error> {
+    fn values<A: Slot>(&self, len: usize) -> Result<Arc<Values>, SolveError> {
         let mut held = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(values) = &*held {
             return Ok(Arc::clone(values));
@@ -131,7 +131,7 @@ impl<G: Tiered + Send + Sync + 'static> Replicated<'_, G> {
 }
 
 impl<G: Tiered + Send + Sync + 'static> OnIndex<G> for Replicated<'_, G> {
-    type Output = Option<Result<Done, Error>>;
+    type Output = Option<Result<Done, SolveError>>;
 
     fn declared(self) -> Self::Output
     where
@@ -225,7 +225,7 @@ struct Rounds<D: timely::ExchangeData + Clone> {
     probe: ProbeHandle<u64>,
     time: u64,
     /// The first failure to store what another process sent.
-    received: Rc<RefCell<Option<Error>>>,
+    received: Rc<RefCell<Option<SolveError>>>,
 }
 
 impl<D: timely::ExchangeData + Clone> Rounds<D> {
@@ -237,7 +237,7 @@ impl<D: timely::ExchangeData + Clone> Rounds<D> {
 
     /// Ends a round: waits, parked, until every worker's sends of it are stored; records in
     /// `fault` a failure to store them, if there was none before.
-    fn settle(&mut self, worker: &mut timely::worker::Worker, fault: &mut Option<Error>) {
+    fn settle(&mut self, worker: &mut timely::worker::Worker, fault: &mut Option<SolveError>) {
         self.time += 1;
         self.input.advance_to(self.time);
         while self.probe.less_than(self.input.time()) {
@@ -254,11 +254,11 @@ impl<D: timely::ExchangeData + Clone> Rounds<D> {
 fn dataflow<D: timely::ExchangeData + Clone>(
     worker: &mut timely::worker::Worker,
     to: fn(&D) -> u32,
-    mut store: impl FnMut(&D) -> Result<(), Error> + 'static,
+    mut store: impl FnMut(&D) -> Result<(), SolveError> + 'static,
 ) -> Rounds<D> {
     let mut input = InputHandle::new();
     let probe = ProbeHandle::new();
-    let received: Rc<RefCell<Option<Error>>> = Rc::default();
+    let received: Rc<RefCell<Option<SolveError>>> = Rc::default();
     let failed = Rc::clone(&received);
     worker.dataflow::<u64, _, _>(|scope| {
         scope
@@ -308,7 +308,7 @@ fn by_blocks<G, A>(
     worker: &mut timely::worker::Worker,
     game: &Arc<G>,
     process: &Arc<Process>,
-) -> Result<Done, Error>
+) -> Result<Done, SolveError>
 where
     G: Tiered + StateAt + Send + Sync + 'static,
     A: Slot,
@@ -317,7 +317,7 @@ where
     let place = Place::of(worker, process);
     let width = size_of::<A>() as u64;
     let len = game.index_len();
-    let mut fault: Option<Error> = None;
+    let mut fault: Option<SolveError> = None;
     let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
     let mut rounds = {
         let (values, process) = (values.clone(), Arc::clone(process));
@@ -331,7 +331,7 @@ where
                     process.holes.store(true, Release);
                 }
                 let Some(stored) = slots.get(first..end) else {
-                    return Err(Error::InvalidGame(format!(
+                    return Err(SolveError::InvalidGame(format!(
                         "a worker sent values for indices {first}..{end}, past index_len = {}",
                         slots.len()
                     )));
@@ -428,7 +428,7 @@ fn by_tiers<G, A>(
     worker: &mut timely::worker::Worker,
     game: &Arc<G>,
     process: &Arc<Process>,
-) -> Result<Done, Error>
+) -> Result<Done, SolveError>
 where
     G: Tiered + DenseIndex + Send + Sync + 'static,
     A: Slot,
@@ -439,7 +439,7 @@ where
     let (from, count) = (game.tier(&start), game.tier_count());
     let width = size_of::<A>() as u64;
     let len = game.index_len();
-    let mut fault: Option<Error> = None;
+    let mut fault: Option<SolveError> = None;
     let values = process.values::<A>(len).map_err(|e| fault = Some(e)).ok();
     let mut rounds = {
         let (values, game) = (values.clone(), Arc::clone(game));
@@ -456,7 +456,7 @@ where
                     &mut Counts::default(),
                     |rank, state| {
                         let slot = slots.get(game.index(state)).ok_or_else(|| {
-                            Error::InvalidGame(format!(
+                            SolveError::InvalidGame(format!(
                                 "rank {rank} of tier {tier} has a dense index not below index_len"
                             ))
                         })?;
@@ -534,11 +534,11 @@ where
 fn finish<G: DenseIndex, A: Slot>(
     game: &G,
     values: &[A],
-    fault: Option<Error>,
+    fault: Option<SolveError>,
     tiers: usize,
     stats: WorkerStats,
     workers: usize,
-) -> Result<Done, Error> {
+) -> Result<Done, SolveError> {
     if let Some(error) = fault {
         return Err(error);
     }

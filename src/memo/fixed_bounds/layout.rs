@@ -12,7 +12,7 @@
 //! bound rounded up, which is still true), the index of the best move (all ones: none), and the
 //! work the entry cost, as a small logarithm of the states its search expanded.
 
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::Score;
 use crate::memo::bounds::{Bound, Entry};
 
@@ -73,14 +73,14 @@ impl Layout {
     /// The layout of a table of at most `slots_wanted` words (a power of two, at least
     /// [`MIN_SLOTS`]) for keys of `key_bits` bits; refused where the words are too few for the
     /// key: a key of `k > 64` bits needs at least `2^(k − 60)` words.
-    pub(super) fn new(key_bits: u32, slots_wanted: u64) -> Result<Layout, Error> {
+    pub(super) fn new(key_bits: u32, slots_wanted: u64) -> Result<Layout, SolveError> {
         let key_bits = key_bits.clamp(1, MAX_KEY_BITS);
         let slot_bits = 63 - slots_wanted.max(MIN_SLOTS).leading_zeros();
         let bucket_bits = (slot_bits - 1).min(key_bits);
         let quotient_bits = key_bits - bucket_bits;
         if quotient_bits > MAX_QUOTIENT_BITS {
             let needed = key_bits - MAX_QUOTIENT_BITS + 1;
-            return Err(Error::Unsupported(format!(
+            return Err(SolveError::Unsupported(format!(
                 "a fixed bound table of {} words is too small for keys of {key_bits} bits: \
                  it needs at least 2^{needed} words (the bucket keeps what the word cannot)",
                 1u64 << slot_bits

@@ -3,8 +3,9 @@
 //! each move by name with its value and remoteness, the players and the view), so the page
 //! draws Connect Four as it draws any game whose moves drop into columns.
 
+use crate::SolveError;
 use crate::games::{Bitboard, ConnectFour, Position};
-use crate::{Error, Game, Score};
+use crate::{Game, Score};
 
 use super::super::super::args::AnalyzeArgs;
 use super::super::super::budget::limits;
@@ -72,7 +73,7 @@ where
     scene.finals = valued
         .iter()
         .map(|mv| tally.final_margin(outcome(mv.value)))
-        .collect::<Result<_, Error>>()?;
+        .collect::<Result<_, SolveError>>()?;
     Ok(Moves {
         game: cli.game,
         position: (!text.is_empty()).then_some(text),

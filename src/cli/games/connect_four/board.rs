@@ -2,9 +2,10 @@
 //! differs between boards of 64 bits and of 128 (how the rules are made, and the tier solvers,
 //! which take 64-bit boards only).
 
+use crate::InputError;
+use crate::Limits;
 use crate::check::{CheckOptions, check_ranged};
 use crate::games::{Bitboard, ConnectFour};
-use crate::{Error, Limits};
 
 use super::super::super::args::Cli;
 use super::super::super::model::{CheckSummary, Failure, Report};
@@ -38,7 +39,7 @@ where
 /// memory).
 pub(super) trait Board: Sized {
     /// The rules on a `width × height` board.
-    fn make(width: usize, height: usize) -> Result<Self, Error>;
+    fn make(width: usize, height: usize) -> Result<Self, InputError>;
     /// The tier solver's report, with its positions of `stones` stones.
     fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure>;
     /// The distributed tier solver's report.
@@ -47,7 +48,7 @@ pub(super) trait Board: Sized {
 }
 
 impl Board for ConnectFour<u64> {
-    fn make(width: usize, height: usize) -> Result<Self, Error> {
+    fn make(width: usize, height: usize) -> Result<Self, InputError> {
         ConnectFour::new(width, height)
     }
     fn tiers(cli: &Cli, game: &Self, stones: usize, limits: Limits) -> Result<Report, Failure> {
@@ -65,7 +66,7 @@ impl Board for ConnectFour<u64> {
 }
 
 impl Board for ConnectFour<u128> {
-    fn make(width: usize, height: usize) -> Result<Self, Error> {
+    fn make(width: usize, height: usize) -> Result<Self, InputError> {
         ConnectFour::wide(width, height)
     }
     fn tiers(_: &Cli, game: &Self, _: usize, _: Limits) -> Result<Report, Failure> {

@@ -118,7 +118,7 @@ pub(super) enum Stop {
     /// It reached a state it cannot search natively (out of levels, or too many moves): its
     /// open states are in [`Dive::pending`], for the explicit stack to take over.
     Deep,
-    /// An error, in [`Dive::failure`] (a marker here: an `Error` in the result would cost a
+    /// An error, in [`Dive::failure`] (a marker here: an `SolveError` in the result would cost a
     /// drop check per node).
     Failed,
 }
@@ -145,7 +145,7 @@ pub(super) struct Dive<'a, G: Game, T, R> {
     /// then to hand them to the explicit stack).
     pub(super) spare: Vec<G::Move>,
     /// Why the search stopped, after `Stop::Failed`.
-    pub(super) failure: Option<Error>,
+    pub(super) failure: Option<SolveError>,
     pub(super) hits: u64,
     pub(super) known: u64,
     pub(super) expanded: u64,
@@ -182,7 +182,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
             self.terminal += 1;
             let payoff = game.payoff(&state);
             return if payoff == Score::MIN {
-                self.fail(Error::ScoreOverflow)
+                self.fail(SolveError::ScoreOverflow)
             } else {
                 Ok(payoff)
             };
@@ -214,7 +214,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
                         let at = (scan.next_move, scan.best, scan.known, scan.hits);
                         return self.hand_over(state, at, (step.gain, step.turn), next_batch);
                     }
-                    Err(Stop::Deep) => return self.fail(Error::ScoreOverflow),
+                    Err(Stop::Deep) => return self.fail(SolveError::ScoreOverflow),
                     Err(Stop::Failed) => return Err(Stop::Failed),
                 };
                 if scan.take::<G, R>(step.gain, step.turn, child) {
@@ -235,7 +235,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         (self.known, self.hits) = (self.known + scan.known, self.hits + scan.hits);
         let (best, overflow) = (scan.best, scan.overflow);
         if overflow || best == Score::MIN {
-            return self.fail(Error::ScoreOverflow);
+            return self.fail(SolveError::ScoreOverflow);
         }
         self.store(state, best, depth)?;
         Ok(best)
@@ -291,7 +291,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         }
         self.terminal += 1;
         match self.game.payoff(&state) {
-            Score::MIN => self.fail(Error::ScoreOverflow),
+            Score::MIN => self.fail(SolveError::ScoreOverflow),
             payoff => Ok(payoff),
         }
     }
@@ -324,7 +324,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
                 return self.fail(error);
             }
             if self.guard.stores.is_some_and(|most| self.stored >= most) {
-                return self.fail(Error::Cancelled);
+                return self.fail(SolveError::Cancelled);
             }
         }
         Ok(())
@@ -332,13 +332,13 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
 
     /// Records `error` as the reason the search stops.
     #[cold]
-    pub(super) fn fail<V>(&mut self, error: Error) -> Result<V, Stop> {
+    pub(super) fn fail<V>(&mut self, error: SolveError) -> Result<V, Stop> {
         self.failure = Some(error);
         Err(Stop::Failed)
     }
 
     /// The error recorded by [`fail`](Self::fail).
-    pub(super) fn failure(&mut self) -> Error {
+    pub(super) fn failure(&mut self) -> SolveError {
         self.failure
             .take()
             .expect("a dive that failed recorded why")
@@ -347,7 +347,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     /// Errors if the table's coming peak plus the stacks would exceed the budget, if the time
     /// is up, or if the search was cancelled.
     #[cold]
-    pub(super) fn check_memory(&mut self, depth: usize) -> Result<(), Error> {
+    pub(super) fn check_memory(&mut self, depth: usize) -> Result<(), SolveError> {
         self.guard.check(
             self.table.peak_bytes(CHECK_EVERY),
             &mut self.reported,

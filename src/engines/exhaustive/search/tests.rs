@@ -145,7 +145,10 @@ fn the_move_buffer_stays_near_its_cap() {
         )
     };
     assert_eq!(solve(64 << 10), Ok(1)); // 1 XOR 3000 is not 0: the first player wins.
-    assert!(matches!(solve(usize::MAX), Err(Error::MemoryBudget { .. })));
+    assert!(matches!(
+        solve(usize::MAX),
+        Err(SolveError::MemoryBudget { .. })
+    ));
 }
 
 /// Nim whose moves come in batches of two, each followed by an empty batch: lazy moves.

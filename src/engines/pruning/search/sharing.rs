@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::super::split_points::{SplitPoint, Task, Team, pause};
 use super::{SPLIT_WORK, Search, child_window, move_value};
 use crate::engines::kernel::{RangeSource, RunGuard, Stats};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score};
 use crate::memo::BoundTable;
 
@@ -102,7 +102,7 @@ impl<G: Game> Search<G> {
         range: &R,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let (Some(team), Some((_, split))) = (self.team.clone(), self.splits.last().cloned())
         else {
             return Ok(());
@@ -114,7 +114,7 @@ impl<G: Game> Search<G> {
         let going = || {
             guard.cancelled()?;
             if under.as_ref().is_some_and(|under| under.stopped()) {
-                return Err(Error::Cancelled);
+                return Err(SolveError::Cancelled);
             }
             Ok(!split.settled())
         };
@@ -129,13 +129,13 @@ impl<G: Game> Search<G> {
         &mut self,
         team: &Team<G>,
         within: Option<&SplitPoint<G>>,
-        mut going: impl FnMut() -> Result<bool, Error>,
+        mut going: impl FnMut() -> Result<bool, SolveError>,
         game: &G,
         table: &mut T,
         range: &R,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let mut idle = Some(team.waiting());
         let mut seen = None;
         let mut spins = 0u32;
@@ -168,14 +168,14 @@ impl<G: Game> Search<G> {
         range: &R,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<(), Error> {
+    ) -> Result<(), SolveError> {
         let value = self.value_move(&split, offset, alpha, game, table, range, stats, guard);
         match value {
             Ok(value) => {
                 split.bring(Some(value));
                 Ok(())
             }
-            Err(Error::Cancelled) => {
+            Err(SolveError::Cancelled) => {
                 split.bring(None);
                 Ok(())
             }
@@ -199,13 +199,13 @@ impl<G: Game> Search<G> {
         range: &R,
         stats: &mut Stats,
         guard: RunGuard<'_>,
-    ) -> Result<Score, Error> {
+    ) -> Result<Score, SolveError> {
         game.moves(&split.state, &mut self.fresh);
         let count = self.fresh.len();
         let mv = self.fresh.drain(..).nth(split.order[offset] as usize);
         self.fresh.clear();
         let (Some(mv), true) = (mv, count == split.listed) else {
-            return Err(Error::InvalidState(format!(
+            return Err(SolveError::InvalidState(format!(
                 "a state had {} moves, then {count}: the game's moves are not determined by \
                  the state (run gamesolver::check on it)",
                 split.listed

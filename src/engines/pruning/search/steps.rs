@@ -3,7 +3,7 @@
 //! of forced moves folded into one step.
 
 use crate::engines::kernel::{Stats, valid};
-use crate::error::Error;
+use crate::error::SolveError;
 use crate::game::{Game, Score, Step, Turn};
 use crate::memo::Bound;
 
@@ -43,7 +43,7 @@ pub(super) fn move_value(
     child: Score,
     window: (Score, Score),
     exact: bool,
-) -> Result<Score, Error> {
+) -> Result<Score, SolveError> {
     if gain == 0 && turn == Turn::Pass && child != Score::MIN {
         // The usual move: the child's value negated, always in range.
         return Ok(-child);
@@ -65,7 +65,7 @@ pub(super) fn move_value(
     match (sum > 0, upper, lower) {
         (true, true, _) => Ok(Score::MAX),
         (false, _, true) => Ok(-Score::MAX),
-        _ => Err(Error::ScoreOverflow),
+        _ => Err(SolveError::ScoreOverflow),
     }
 }
 
@@ -77,7 +77,7 @@ pub(super) fn follow_forced<G: Game>(
     game: &G,
     mut step: Step<G::State>,
     stats: &mut Stats,
-) -> Result<(Step<G::State>, Option<Score>), Error> {
+) -> Result<(Step<G::State>, Option<Score>), SolveError> {
     loop {
         if let Some(known) = game.known_value(&step.next) {
             stats.known += 1;
@@ -150,20 +150,20 @@ mod tests {
         // An exact child: the move's value really overflows.
         assert_eq!(
             move_value(max, Turn::Pass, -1, (-5, 5), true),
-            Err(Error::ScoreOverflow)
+            Err(SolveError::ScoreOverflow)
         );
         // Child fail-high (a lower bound ≥ 5): the move is at most max − 5... in range.
         assert_eq!(move_value(max, Turn::Pass, 5, (-5, 5), false), Ok(max - 5));
         // Child fail-low at −5 (value ≤ −5): the move is at least max + 5: a true overflow.
         assert_eq!(
             move_value(max, Turn::Pass, -5, (-5, 5), false),
-            Err(Error::ScoreOverflow)
+            Err(SolveError::ScoreOverflow)
         );
         // Child fail-high at 5 with a turn kept and a gain of max: the move is at least
         // max + 5 — overflow; with a fail-low the move is at most max + (−5)... in range.
         assert_eq!(
             move_value(max, Turn::Keep, 5, (-5, 5), false),
-            Err(Error::ScoreOverflow)
+            Err(SolveError::ScoreOverflow)
         );
         // Child fail-low at max (value ≤ max): the move (gain −max, turn kept) is at most 0.
         assert_eq!(move_value(-max, Turn::Keep, max, (max, max), false), Ok(0));
