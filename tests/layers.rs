@@ -376,3 +376,81 @@ fn no_file_under_src_is_past_700_lines() {
     }
     assert!(long.is_empty(), "past {MOST_LINES} lines: {long:?}");
 }
+
+/// The public entries of a crate root's text: its public modules, items and re-exported names
+/// (`pub use a::{B, C}` is two), leaving out what only doctests compile (`#[cfg(doctest)]`).
+fn root_entries(code: &str) -> Vec<String> {
+    let mut entries = Vec::new();
+    let mut doctest_only = false;
+    let mut lines = code.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if line.starts_with("#[cfg(doctest)]") {
+            doctest_only = true;
+        } else if let Some(used) = line.strip_prefix("pub use ") {
+            // A use statement runs to its `;`, over several lines where rustfmt breaks it.
+            let mut statement = used.to_string();
+            while !statement.ends_with(';') {
+                let Some(next) = lines.next() else { break };
+                statement.push_str(next);
+            }
+            let names = statement.trim_end_matches(';').trim_end_matches('}');
+            let names = names.split_once('{').map_or(names, |(_, inside)| inside);
+            entries.extend(
+                names
+                    .split(',')
+                    .filter_map(|name| name.trim().rsplit("::").next())
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_string),
+            );
+        } else if let Some(item) = line.strip_prefix("pub ") {
+            if !std::mem::take(&mut doctest_only) {
+                let name = item.split_whitespace().nth(1).unwrap_or(item);
+                let name = name.split(['(', '<', ';', '{']).next().unwrap_or(name);
+                entries.push(name.to_string());
+            }
+        } else if !line.starts_with('#') && !line.starts_with("//") && !line.is_empty() {
+            doctest_only = false;
+        }
+    }
+    entries
+}
+
+#[test]
+fn the_crate_root_has_at_most_30_entries() {
+    // The front door: the rustdoc page of the crate root lists its modules, its items and its
+    // re-exports; at most 30 together, each listed once.
+    let entries = root_entries(&code_of(&src().join("lib.rs")));
+    assert!(
+        entries.len() <= 30,
+        "{} entries: {entries:?}",
+        entries.len()
+    );
+    let mut unique = entries.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), entries.len(), "{entries:?}");
+    for expected in [
+        "engines",
+        "Game",
+        "Solver",
+        "Error",
+        "SolveError",
+        "InputError",
+    ] {
+        assert!(
+            entries.iter().any(|entry| entry == expected),
+            "{expected}: {entries:?}"
+        );
+    }
+}
+
+#[test]
+fn the_root_count_reads_modules_items_and_each_name_of_a_use() {
+    let code = "//! Docs.\n#![deny(missing_docs)]\npub mod a;\nmod hidden;\n#[path = \"x\"]\npub mod b;\n\
+                pub use a::{One, Two,\n    Three};\npub use b::Four;\n#[cfg(doctest)]\npub struct Doc;\n\
+                pub fn five() {}\n";
+    assert_eq!(
+        root_entries(code),
+        ["a", "b", "One", "Two", "Three", "Four", "five"]
+    );
+}
