@@ -314,6 +314,12 @@ impl<G: Game> Search<G> {
         let mut keep = start;
         for index in start..end {
             let step = game.play(&frame.state, &self.moves[index]);
+            // The child's entry is fetched from here on, while its forced moves and range are
+            // worked out (a child that a forced move replaces is fetched again below).
+            if T::PREFETCH {
+                table.prefetch(game, &step.next);
+            }
+            let forced_before = stats.forced;
             let (step, known) = follow_forced(game, step, stats)?;
             let (child, (low, high)) = match known {
                 Some(value) => {
@@ -333,7 +339,7 @@ impl<G: Game> Search<G> {
                 }
                 continue;
             }
-            if T::PREFETCH {
+            if T::PREFETCH && stats.forced != forced_before {
                 table.prefetch(game, &step.next);
             }
             self.moves.swap(keep, index);
