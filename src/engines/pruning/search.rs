@@ -312,13 +312,20 @@ impl<G: Game> Search<G> {
         let start = frame.moves_start;
         let end = self.moves.len();
         let mut keep = start;
-        for index in start..end {
-            let step = game.play(&frame.state, &self.moves[index]);
-            // The child's entry is fetched from here on, while its forced moves and range are
-            // worked out (a child that a forced move replaces is fetched again below).
-            if T::PREFETCH {
+        // Every child's entry is fetched from here on, while the children's forced moves and
+        // ranges are worked out (a child that a forced move replaces is fetched again below).
+        if T::PREFETCH {
+            for index in start..end {
+                let step = game.play(&frame.state, &self.moves[index]);
                 table.prefetch(game, &step.next);
+                self.steps[index] = Some((step, Bound::ANY));
             }
+        }
+        for index in start..end {
+            let step = match self.steps[index].take() {
+                Some((step, _)) => step,
+                None => game.play(&frame.state, &self.moves[index]),
+            };
             let forced_before = stats.forced;
             let (step, known) = follow_forced(game, step, stats)?;
             let (child, (low, high)) = match known {
