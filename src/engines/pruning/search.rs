@@ -23,7 +23,7 @@ use std::sync::Arc;
 mod sharing;
 mod steps;
 
-use steps::{child_window, follow_forced, move_bounds, move_value};
+use steps::{child_window, follow_forced, follow_forced_in_place, move_bounds, move_value};
 
 use super::split_points::{Next, SplitPoint, Team};
 use crate::engines::kernel::{
@@ -312,22 +312,24 @@ impl<G: Game> Search<G> {
         let start = frame.moves_start;
         let end = self.moves.len();
         let mut keep = start;
-        // Every child's entry is fetched from here on, while the children's forced moves and
-        // ranges are worked out (a child that a forced move replaces is fetched again below).
-        if T::PREFETCH {
-            for index in start..end {
-                let step = game.play(&frame.state, &self.moves[index]);
+        // Every move is played first, and its child's entry fetched from here on (where the
+        // table fetches), while the children's forced moves and ranges are worked out (a child
+        // that a forced move replaces is fetched again below).
+        for index in start..end {
+            let step = game.play(&frame.state, &self.moves[index]);
+            if T::PREFETCH {
                 table.prefetch(game, &step.next);
-                self.steps[index] = Some((step, Bound::ANY));
             }
+            self.steps[index] = Some((step, Bound::ANY));
         }
         for index in start..end {
-            let step = match self.steps[index].take() {
-                Some((step, _)) => step,
-                None => game.play(&frame.state, &self.moves[index]),
+            // Worked on in place (a step holds a whole state: moved only where a move is kept
+            // ahead of one dropped).
+            let Some((step, _)) = &mut self.steps[index] else {
+                unreachable!("every move was played above");
             };
             let forced_before = stats.forced;
-            let (step, known) = follow_forced(game, step, stats)?;
+            let known = follow_forced_in_place(game, step, stats)?;
             let (child, (low, high)) = match known {
                 Some(value) => {
                     let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
@@ -337,7 +339,7 @@ impl<G: Game> Search<G> {
                 None => {
                     let (low, high) = range.range(game, &step.next);
                     let child = Bound::new(low.max(-Score::MAX), high);
-                    (child, move_bounds(&step, child))
+                    (child, move_bounds(step, child))
                 }
             };
             if let Some(cut) = settled(frame, (low, high), self.order[index]) {
@@ -349,9 +351,14 @@ impl<G: Game> Search<G> {
             if T::PREFETCH && stats.forced != forced_before {
                 table.prefetch(game, &step.next);
             }
-            self.moves.swap(keep, index);
-            self.order.swap(keep, index);
-            self.steps[keep] = Some((step, child));
+            if let Some((_, bound)) = &mut self.steps[index] {
+                *bound = child;
+            }
+            if keep != index {
+                self.moves.swap(keep, index);
+                self.order.swap(keep, index);
+                self.steps.swap(keep, index);
+            }
             keep += 1;
         }
         let end = keep;

@@ -78,13 +78,25 @@ pub(super) fn follow_forced<G: Game>(
     mut step: Step<G::State>,
     stats: &mut Stats,
 ) -> Result<(Step<G::State>, Option<Score>), SolveError> {
+    let known = follow_forced_in_place(game, &mut step, stats)?;
+    Ok((step, known))
+}
+
+/// [`follow_forced`] on a step where it lies: `step` becomes the step to the chain's end (left
+/// as it is where no move is forced); the end's value if the game knows it.
+#[inline]
+pub(super) fn follow_forced_in_place<G: Game>(
+    game: &G,
+    step: &mut Step<G::State>,
+    stats: &mut Stats,
+) -> Result<Option<Score>, SolveError> {
     loop {
         if let Some(known) = game.known_value(&step.next) {
             stats.known += 1;
-            return Ok((step, Some(valid(known)?)));
+            return valid(known).map(Some);
         }
         let Some(forced) = game.forced_move(&step.next) else {
-            return Ok((step, None));
+            return Ok(None);
         };
         let next = game.play(&step.next, &forced);
         // The move's value is g + σ·v(s′) and v(s′) = g′ + σ′·v(s″): g + σ·g′ + σσ′·v(s″).
@@ -95,10 +107,10 @@ pub(super) fn follow_forced<G: Game>(
         if gain.unsigned_abs() > Score::MAX as u128 {
             // Gains that add up past the score range: the chain stops (the state is searched
             // as any other), since its end's value may bring the sum back.
-            return Ok((step, None));
+            return Ok(None);
         }
         stats.forced += 1;
-        step = Step {
+        *step = Step {
             next: next.next,
             gain: gain as Score,
             turn: if step.turn == next.turn {
