@@ -157,9 +157,10 @@ pub trait BoundTable<G: Game + ?Sized> {
         false
     }
 
-    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
-    /// move of a state it expands once more, to ask for the children's entries early: a table
-    /// whose lookups are cache misses (a large fixed table) hides most of them that way.
+    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine asks for
+    /// each child's entry as soon as its look at that child keeps it, and reads the entries
+    /// after looking at every child: a table whose lookups are cache misses (a large fixed
+    /// table) hides part of them that way.
     const PREFETCH: bool = false;
 
     /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.
@@ -209,9 +210,10 @@ pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
         false
     }
 
-    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine plays each
-    /// move of a state it expands once more, to ask for the children's entries early: a table
-    /// whose lookups are cache misses (a large fixed table) hides most of them that way.
+    /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine asks for
+    /// each child's entry as soon as its look at that child keeps it, and reads the entries
+    /// after looking at every child: a table whose lookups are cache misses (a large fixed
+    /// table) hides part of them that way.
     const PREFETCH: bool = false;
 
     /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.

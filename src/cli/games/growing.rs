@@ -5,7 +5,8 @@
 //! over it: a 4 GiB table costs seconds before a quick position is done, while a search much
 //! longer than its table can hold overwrites what it needs again. So one position's search
 //! starts on [`POSITION_BYTES`] (which holds the empty 7×6 board's search, its costly entries
-//! kept); each time it runs past its stage's time it stops, its entries move to a table
+//! kept, where the processor's cache is not known; [`position_bytes`] sizes it to the cache);
+//! each time it runs past its stage's time it stops, its entries move to a table
 //! [`GROWTH`] times as large, and it searches again from there, losing only the window it was
 //! in (whose proofs are in the table it takes along). A batch starts smaller, on
 //! [`FIRST_BYTES`], as its positions are mostly quick. The last table is the largest power of
@@ -33,9 +34,63 @@ const FIRST_BYTES: u64 = 8 << 20;
 /// as it takes to fill it); [`GROWTH`] times as long on each table that many times as large.
 const FIRST_STAGE: Duration = Duration::from_secs(1);
 
-/// One position's first table: 2²³ words (c4's faster table on the empty 7×6 board has the
-/// same 64 MiB), on which it searches for [`POSITION_STAGE`] before it grows.
+/// One position's first table where the processor's last-level cache is not known, and the
+/// largest it starts on: 2²³ words (c4's faster table on the empty 7×6 board has the same
+/// 64 MiB), on which it searches for [`POSITION_STAGE`] before it grows.
 const POSITION_BYTES: u64 = 64 << 20;
+
+/// The smallest first table of one position: 2²⁰ words.
+const POSITION_LEAST: u64 = 8 << 20;
+
+/// One position's first table for a last-level cache of `cache` bytes: the largest power of two
+/// within half the cache, from [`POSITION_LEAST`] to [`POSITION_BYTES`]; [`POSITION_BYTES`] where
+/// the cache is not known. Nearly every probe of a table much larger than the cache waits on
+/// memory; the empty 7×6 board's search fits a table of half a server's cache with few entries
+/// lost, and runs faster on it than on a larger one (docs/performance.md).
+pub(super) fn position_bytes(cache: Option<u64>) -> u64 {
+    match cache {
+        Some(bytes) if bytes >= 2 => {
+            let half = bytes / 2;
+            (1u64 << (63 - half.leading_zeros())).clamp(POSITION_LEAST, POSITION_BYTES)
+        }
+        _ => POSITION_BYTES,
+    }
+}
+
+/// The size of the processor's largest cache (the highest level), as Linux describes it under
+/// /sys/devices/system/cpu/cpu0/cache; `None` elsewhere or if it cannot be read.
+fn last_level_cache() -> Option<u64> {
+    let caches = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    caches
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let level: u32 = std::fs::read_to_string(path.join("level"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            let size = cache_size(&std::fs::read_to_string(path.join("size")).ok()?)?;
+            Some((level, size))
+        })
+        .max()
+        .map(|(_, size)| size)
+}
+
+/// A cache size as Linux writes it (`32768K`, `16M`, `512`), in bytes.
+fn cache_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let (digits, unit) = match text.strip_suffix(['K', 'M', 'G']) {
+        Some(digits) => (digits, &text[digits.len()..]),
+        None => (text, ""),
+    };
+    let shift = match unit {
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        _ => 0,
+    };
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
+}
 
 /// How long one position searches on its first table.
 const POSITION_STAGE: Duration = Duration::from_secs(64);
@@ -61,7 +116,7 @@ pub(super) struct Stages {
 impl Stages {
     /// The stages for a solve under `limits`.
     pub(super) fn new(limits: Limits) -> Stages {
-        Stages::starting(limits, POSITION_BYTES, POSITION_STAGE)
+        Stages::starting(limits, position_bytes(last_level_cache()), POSITION_STAGE)
     }
 
     /// The first table's bytes.
@@ -421,8 +476,28 @@ mod tests {
     const MIB: u64 = 1 << 20;
 
     #[test]
+    fn the_first_table_is_half_the_cache_within_its_bounds() {
+        assert_eq!(cache_size("32768K\n"), Some(32 * MIB));
+        assert_eq!(cache_size("16M"), Some(16 * MIB));
+        assert_eq!(cache_size("512"), Some(512));
+        assert_eq!(cache_size("lots"), None);
+        assert_eq!(cache_size("99999999999999999999G"), None);
+        assert_eq!(position_bytes(Some(32 * MIB)), 16 * MIB);
+        // A power of two within half the cache: 36 MiB gives 16.
+        assert_eq!(position_bytes(Some(36 * MIB)), 16 * MIB);
+        assert_eq!(position_bytes(Some(4 * MIB)), 8 * MIB);
+        assert_eq!(position_bytes(Some(1 << 30)), 64 * MIB);
+        assert_eq!(position_bytes(None), 64 * MIB);
+        assert_eq!(position_bytes(Some(0)), 64 * MIB);
+        // Whatever this machine says, the first table is a power of two within the bounds.
+        let here = position_bytes(last_level_cache());
+        assert!(here.is_power_of_two() && (8 * MIB..=64 * MIB).contains(&here));
+    }
+
+    #[test]
     fn the_tables_grow_eightfold_to_half_the_budget_and_the_last_has_no_time_of_its_own() {
-        let mut stages = Stages::new(Limits::with_memory_budget(12 << 30));
+        let limits = Limits::with_memory_budget(12 << 30);
+        let mut stages = Stages::starting(limits, POSITION_BYTES, POSITION_STAGE);
         let mut seen = Vec::new();
         loop {
             let (limits, last) = stages.next();

@@ -312,23 +312,11 @@ impl<G: Game> Search<G> {
         let start = frame.moves_start;
         let end = self.moves.len();
         let mut keep = start;
-        // Every move is played first, and its child's entry fetched from here on (where the
-        // table fetches), while the children's forced moves and ranges are worked out (a child
-        // that a forced move replaces is fetched again below).
-        for index in start..end {
-            let step = game.play(&frame.state, &self.moves[index]);
-            if T::PREFETCH {
-                table.prefetch(game, &step.next);
-            }
-            self.steps[index] = Some((step, Bound::ANY));
-        }
         for index in start..end {
             // Worked on in place (a step holds a whole state: moved only where a move is kept
             // ahead of one dropped).
-            let Some((step, _)) = &mut self.steps[index] else {
-                unreachable!("every move was played above");
-            };
-            let forced_before = stats.forced;
+            let played = game.play(&frame.state, &self.moves[index]);
+            let (step, _) = self.steps[index].insert((played, Bound::ANY));
             let known = follow_forced_in_place(game, step, stats)?;
             let (child, (low, high)) = match known {
                 Some(value) => {
@@ -337,6 +325,12 @@ impl<G: Game> Search<G> {
                     (Bound::ANY, (value, value))
                 }
                 None => {
+                    // The entry is fetched from here on, while the child's range and the other
+                    // children are worked out (not a known child's: its key may cost more than
+                    // the probe it would save).
+                    if T::PREFETCH {
+                        table.prefetch(game, &step.next);
+                    }
                     let (low, high) = range.range(game, &step.next);
                     let child = Bound::new(low.max(-Score::MAX), high);
                     (child, move_bounds(step, child))
@@ -347,9 +341,6 @@ impl<G: Game> Search<G> {
                     return self.cut_off(top, start);
                 }
                 continue;
-            }
-            if T::PREFETCH && stats.forced != forced_before {
-                table.prefetch(game, &step.next);
             }
             if let Some((_, bound)) = &mut self.steps[index] {
                 *bound = child;
