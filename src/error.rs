@@ -44,19 +44,6 @@ impl Error {
         }
     }
 
-    /// The solve error it holds, if it is one.
-    ///
-    /// ```
-    /// use gamesolver::{Error, SolveError};
-    /// assert_eq!(Error::from(SolveError::Stopped).solve(), Some(&SolveError::Stopped));
-    /// ```
-    pub fn solve(&self) -> Option<&SolveError> {
-        match self {
-            Error::Solve(error) => Some(error),
-            Error::Input(_) => None,
-        }
-    }
-
     /// A duration as a person says it: `40 s`, `12 minutes`, `6.2 hours`, `3.1 days`.
     ///
     /// ```

@@ -158,9 +158,9 @@ pub trait BoundTable<G: Game + ?Sized> {
     }
 
     /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine asks for
-    /// each child's entry as soon as its look at that child keeps it, and reads the entries
-    /// after looking at every child: a table whose lookups are cache misses (a large fixed
-    /// table) hides part of them that way.
+    /// a child's entry once it has followed the child's forced replies and the game does not
+    /// know its value, and reads the entries after looking at every child: a table whose
+    /// lookups are cache misses (a large fixed table) hides part of them that way.
     const PREFETCH: bool = false;
 
     /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.
@@ -211,9 +211,9 @@ pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
     }
 
     /// Whether [`prefetch`](Self::prefetch) does anything. When it does, the engine asks for
-    /// each child's entry as soon as its look at that child keeps it, and reads the entries
-    /// after looking at every child: a table whose lookups are cache misses (a large fixed
-    /// table) hides part of them that way.
+    /// a child's entry once it has followed the child's forced replies and the game does not
+    /// know its value, and reads the entries after looking at every child: a table whose
+    /// lookups are cache misses (a large fixed table) hides part of them that way.
     const PREFETCH: bool = false;
 
     /// Asks the memory system for `state`'s entry, which will be looked up soon. A hint only.

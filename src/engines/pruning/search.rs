@@ -316,7 +316,7 @@ impl<G: Game> Search<G> {
             // Worked on in place (a step holds a whole state: moved only where a move is kept
             // ahead of one dropped).
             let played = game.play(&frame.state, &self.moves[index]);
-            let (step, _) = self.steps[index].insert((played, Bound::ANY));
+            let (step, bound) = self.steps[index].insert((played, Bound::ANY));
             let known = follow_forced_in_place(game, step, stats)?;
             let (child, (low, high)) = match known {
                 Some(value) => {
@@ -342,9 +342,7 @@ impl<G: Game> Search<G> {
                 }
                 continue;
             }
-            if let Some((_, bound)) = &mut self.steps[index] {
-                *bound = child;
-            }
+            *bound = child;
             if keep != index {
                 self.moves.swap(keep, index);
                 self.order.swap(keep, index);
