@@ -7,6 +7,10 @@ use crate::error::InputError;
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn};
 use crate::game::{Predecessors, StateAt};
 
+/// How the command line and the page read the two Cat and Mouse games.
+#[cfg(feature = "cli")]
+pub(super) mod cli;
+
 /// A position of either game: where the mouse and the cat are, and who moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Chase {

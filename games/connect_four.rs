@@ -31,6 +31,10 @@ mod bounds;
 mod notation;
 mod tiers;
 
+/// How the command line and the page read Connect Four.
+#[cfg(feature = "cli")]
+pub(super) mod cli;
+
 pub use bits::Bitboard;
 
 /// Connect Four's rules on a `width × height` board, held in words of type `B`: `u64` for boards

@@ -230,3 +230,190 @@ impl<R: IntervalRule> DenseIndex for IntervalGame<R> {
         self.row.index(interval)
     }
 }
+
+/// What the command line and the page of both games share.
+#[cfg(feature = "cli")]
+mod shown {
+    use super::{End, Interval};
+    use crate::InputError;
+    use crate::cli::present::integers;
+
+    /// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
+    pub(super) fn interval_position(
+        n: usize,
+        position: &str,
+        units: &str,
+    ) -> Result<Interval, InputError> {
+        match *integers(position)? {
+            [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
+                left: first as u32 - 1,
+                right: last as u32,
+            }),
+            _ => Err(InputError::InvalidState(format!(
+                "a position is 'FIRST,LAST': the {units} left, from 1 to {n} (FIRST = LAST + 1 for \
+             none)"
+            ))),
+        }
+    }
+
+    /// The end's name, as the line and JSON write it.
+    pub(super) fn end_name(end: End) -> &'static str {
+        match end {
+            End::Left => "left",
+            End::Right => "right",
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
+pub(super) mod stone_game {
+    //! LeetCode 877, Stone Game: take the first or last pile; who wins.
+
+    use crate::InputError;
+    use crate::games::{End, Interval, StoneGame};
+    use crate::{Score, engines::Ply};
+
+    use super::shown::{end_name, interval_position};
+    use crate::cli::model::{Answer, Entry, Fields, Line};
+    use crate::cli::present::{Presented, alice_or_bob, piles_view, result, row, winner};
+    use crate::cli::{Bundled, FromValues};
+
+    /// Stone Game on the command line.
+    pub const GAME: Bundled = Bundled::game::<StoneGame>(
+        "stone-game",
+        "LeetCode 877: take the first or last pile; who wins",
+    );
+
+    impl FromValues for StoneGame {
+        const EXAMPLE: &'static str = "5,3,4,5";
+        const POSITION: Option<&'static str> = Some("'FIRST,LAST': the piles left, from 1");
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            StoneGame::new(values.to_vec())
+        }
+    }
+
+    impl Presented for StoneGame {
+        fn position(&self, position: &str) -> Result<Self::State, InputError> {
+            interval_position(self.piles().len(), position, "piles")
+        }
+        fn show(&self, state: &Interval) -> String {
+            let piles = &self.piles()[state.left as usize..state.right as usize];
+            format!("Piles: {}", row(piles.iter().copied()))
+        }
+        fn view(&self, state: &Interval) -> serde_json::Value {
+            piles_view(self.piles(), state.left as usize, state.right as usize)
+        }
+        fn move_name(&self, _: &Interval, end: &End) -> String {
+            end_name(*end).to_string()
+        }
+        fn answer(&self, value: Score) -> Answer {
+            winner(value, "Alice", "Bob", "Tie")
+        }
+        fn headline(&self, value: Score) -> String {
+            format!(
+                "Stone Game with {} piles: {} with both playing optimally.",
+                self.piles().len(),
+                result(value)
+            )
+        }
+        fn entries(&self, line: &[Ply<Self>]) -> Line {
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let end = end_name(ply.mv);
+                    Entry {
+                        player,
+                        text: format!("{player} takes the {end} pile ({} stones)", ply.gain),
+                        fields: Fields::new().with("end", end).with("stones", ply.gain),
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
+pub(super) mod stone_game_vii {
+    //! LeetCode 1690, Stone Game VII: remove an end stone, score the rest; Alice's score minus
+    //! Bob's.
+
+    use crate::InputError;
+    use crate::games::{End, Interval, StoneGameVII};
+    use crate::{Score, engines::Ply};
+
+    use super::shown::{end_name, interval_position};
+    use crate::cli::model::{Answer, Entry, Fields, Line};
+    use crate::cli::present::{Presented, Work, alice_or_bob, piles_view, row};
+    use crate::cli::{Bundled, FromValues};
+
+    /// Stone Game VII on the command line.
+    pub const GAME: Bundled = Bundled::game::<StoneGameVII>(
+        "stone-game-vii",
+        "LeetCode 1690: remove an end stone, score the rest; Alice's score minus Bob's",
+    );
+
+    impl FromValues for StoneGameVII {
+        const EXAMPLE: &'static str = "5,3,1,4,2";
+        const POSITION: Option<&'static str> = Some("'FIRST,LAST': the stones left, from 1");
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            StoneGameVII::new(values.to_vec())
+        }
+    }
+
+    impl Presented for StoneGameVII {
+        /// Every interval of two stones or more has two moves, a single stone one: `n + n(n − 1)`.
+        fn engine_work(&self) -> Option<Work> {
+            let n = self.piles().len() as u64;
+            Some(Work {
+                moves: n.saturating_add(n.saturating_mul(n.saturating_sub(1))),
+                faster: None,
+            })
+        }
+        fn position(&self, position: &str) -> Result<Self::State, InputError> {
+            interval_position(self.piles().len(), position, "stones")
+        }
+        fn show(&self, state: &Interval) -> String {
+            let stones = &self.piles()[state.left as usize..state.right as usize];
+            format!("Stones: {}", row(stones.iter().copied()))
+        }
+        fn view(&self, state: &Interval) -> serde_json::Value {
+            piles_view(self.piles(), state.left as usize, state.right as usize)
+        }
+        fn move_name(&self, _: &Interval, end: &End) -> String {
+            end_name(*end).to_string()
+        }
+        fn answer(&self, value: Score) -> Answer {
+            Answer::Number(value)
+        }
+        fn headline(&self, value: Score) -> String {
+            format!(
+                "Stone Game VII with {} stones: Alice's score minus Bob's is {value} with both \
+             playing optimally.",
+                self.piles().len()
+            )
+        }
+        fn entries(&self, line: &[Ply<Self>]) -> Line {
+            line.iter()
+                .map(|ply| {
+                    let player = alice_or_bob(ply.player);
+                    let end = end_name(ply.mv);
+                    let stone = match ply.mv {
+                        End::Left => self.piles()[ply.state.left as usize],
+                        End::Right => self.piles()[ply.state.right as usize - 1],
+                    };
+                    Entry {
+                        player,
+                        text: format!(
+                            "{player} removes the {end} stone ({stone}), scoring the {} left",
+                            ply.gain
+                        ),
+                        fields: Fields::new()
+                            .with("end", end)
+                            .with("stone", stone)
+                            .with("gain", ply.gain),
+                    }
+                })
+                .collect()
+        }
+    }
+}

@@ -5,7 +5,7 @@ mod cat_and_mouse;
 mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
-pub(crate) mod kayles;
+mod kayles;
 mod nim;
 mod ranks;
 mod stone_game_ii;
@@ -79,5 +79,57 @@ fn check_positive(
             rule,
         }),
         None => Ok(()),
+    }
+}
+
+/// Lists each bundled game's [`Bundled`](crate::cli::Bundled) constant, in the order the help
+/// shows them: adding a game to the command line and the page is its file of `games/` and its
+/// line here. (Each game's file is declared at the top of this module rather than inside the
+/// macro, where rustfmt, and so `cargo fmt --check`, would not see it.)
+#[cfg(feature = "cli")]
+macro_rules! bundled {
+    ($($game:path),* $(,)?) => {
+        /// The bundled games, in the order `--help` lists them: what the `gamesolver` binary
+        /// runs (`gamesolver::cli::main_with(gamesolver::games::BUNDLED)`).
+        pub const BUNDLED: &[&crate::cli::Bundled] = &[$(&$game),*];
+    };
+}
+
+#[cfg(feature = "cli")]
+bundled! {
+    interval_stone_games::stone_game::GAME,
+    stone_game_ii::cli::GAME,
+    stone_game_iii::cli::GAME,
+    interval_stone_games::stone_game_vii::GAME,
+    stone_game_viii::cli::GAME,
+    nim::cli::GAME,
+    kayles::GAME,
+    tic_tac_toe::cli::GAME,
+    dots_and_boxes::cli::GAME,
+    connect_four::cli::GAME,
+    cat_and_mouse::cli::cat_and_mouse::GAME,
+    cat_and_mouse::cli::cat_and_mouse_ii::GAME,
+}
+
+#[cfg(all(test, feature = "cli"))]
+mod tests {
+    use super::BUNDLED;
+    use crate::cli::model::GameName;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        crate::cli::registry::install(BUNDLED);
+        for game in BUNDLED {
+            assert_eq!(
+                GameName::named(game.name()).map(GameName::id),
+                Some(game.name())
+            );
+            let same = BUNDLED
+                .iter()
+                .filter(|other| other.name() == game.name())
+                .count();
+            assert_eq!(same, 1, "{} is listed once", game.name());
+        }
+        assert!(GameName::named("chess").is_none());
     }
 }

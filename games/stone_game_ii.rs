@@ -14,6 +14,10 @@ use std::collections::VecDeque;
 use std::mem::size_of;
 use std::time::Instant;
 
+/// How the command line and the page read Stone Game II.
+#[cfg(feature = "cli")]
+pub(super) mod cli;
+
 use crate::Limits;
 use crate::engines::kernel::limits::growth_fits;
 use crate::error::{InputError, SolveError};

@@ -3,5 +3,5 @@
 //! with its own games.
 
 fn main() -> std::process::ExitCode {
-    gamesolver::cli::main_with(gamesolver::cli::BUNDLED)
+    gamesolver::cli::main_with(gamesolver::games::BUNDLED)
 }

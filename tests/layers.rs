@@ -1,5 +1,6 @@
 //! The source's own shape: no import circle between the files of `src/` (the library, with the
-//! command line under `src/cli/`), and no file under `src/` past 700 lines.
+//! command line under `src/cli/`), no file of the command line that names a bundled game, and
+//! no file under `src/` or `games/` past 700 lines.
 //!
 //! Each file's references to other modules (`use` lines and paths in code that start with
 //! `crate::` or `super::`) become edges to the file that defines what they name. A reference
@@ -86,13 +87,57 @@ fn declared(module: &Module, src: &Path) -> Vec<(String, PathBuf)> {
     children
 }
 
-/// A file's code without comments, the contents of strings, and its unit tests.
+/// A file's code without comments, the contents of strings, and its unit tests (each module
+/// under `#[cfg(test)]` or `#[cfg(all(test, …))]`, at any depth).
 fn code_of(file: &Path) -> String {
     let text = fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    let text = match text.find("#[cfg(test)]\nmod tests") {
-        Some(at) => &text[..at],
-        None => &text[..],
-    };
+    without_tests(&without_comments_and_strings(&text))
+}
+
+/// `code` without its unit-test modules: from a `#[cfg(test)]` (or `#[cfg(all(test`) line
+/// followed by a `mod`, to the brace that closes the module.
+fn without_tests(code: &str) -> String {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut kept = String::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let trimmed = lines[index].trim_start();
+        let is_test = trimmed.starts_with("#[cfg(test)]") || trimmed.starts_with("#[cfg(all(test");
+        let module_follows = lines
+            .get(index + 1)
+            .is_some_and(|next| next.trim_start().starts_with("mod "));
+        if !(is_test && module_follows) {
+            kept.push_str(lines[index]);
+            kept.push('\n');
+            index += 1;
+            continue;
+        }
+        let mut depth = 0i64;
+        let mut opened = false;
+        index += 1;
+        while index < lines.len() {
+            for character in lines[index].chars() {
+                match character {
+                    '{' => {
+                        depth += 1;
+                        opened = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            index += 1;
+            if opened && depth <= 0 {
+                break;
+            }
+        }
+    }
+    kept
+}
+
+/// `text` without comment lines and with the contents of its strings dropped (a path in a
+/// message is no import).
+fn without_comments_and_strings(text: &str) -> String {
     let mut code = String::new();
     for line in text.lines() {
         let trimmed = line.trim_start();
@@ -325,6 +370,51 @@ fn the_command_line_is_in_the_library() {
 }
 
 #[test]
+fn the_command_line_names_no_game() {
+    // The bundled games import `cli` (their presentation and their entry in the list) and the
+    // binary hands their list to `main_with`: a file of `cli` that named a game would make the
+    // command line a user's tool runs depend on our games.
+    let found = modules(&src(), "lib.rs");
+    let naming: Vec<String> = found
+        .iter()
+        .filter(|module| module.path.first().is_some_and(|name| name == "cli"))
+        .filter(|module| {
+            references(module)
+                .iter()
+                .any(|path| path.first().is_some_and(|name| name == "games"))
+        })
+        .map(|module| module.file.display().to_string())
+        .collect();
+    assert!(found.iter().any(|m| m.path == ["cli", "entry"]));
+    assert!(
+        naming.is_empty(),
+        "files of cli that name a game: {naming:?}"
+    );
+}
+
+#[test]
+fn unit_tests_are_left_out_at_any_depth() {
+    let code = "use crate::a::A;\nmod cli {\n    use crate::b::B;\n    #[cfg(test)]\n    mod tests {\n        \
+                use crate::c::C;\n        fn f() { if x { y } }\n    }\n    use crate::d::D;\n}\n\
+                #[cfg(all(test, feature = \"cli\"))]\nmod tests {\n    use crate::e::E;\n}\nuse crate::f::F;\n";
+    let kept = without_tests(&without_comments_and_strings(code));
+    for (name, left) in [
+        ("a", true),
+        ("b", true),
+        ("c", false),
+        ("d", true),
+        ("e", false),
+        ("f", true),
+    ] {
+        assert_eq!(
+            kept.contains(&format!("crate::{name}::")),
+            left,
+            "{name} in {kept}"
+        );
+    }
+}
+
+#[test]
 fn the_checker_finds_a_circle() {
     // Two files that import each other, and a facade that re-exports a child: the circle is
     // found, the facade is not one.
@@ -358,9 +448,9 @@ fn the_checker_finds_a_circle() {
 }
 
 #[test]
-fn no_file_under_src_is_past_700_lines() {
+fn no_file_under_src_or_games_is_past_700_lines() {
     let mut long = Vec::new();
-    let mut folders = vec![src()];
+    let mut folders = vec![src(), src().with_file_name("games")];
     while let Some(folder) = folders.pop() {
         for entry in fs::read_dir(&folder).unwrap() {
             let path = entry.unwrap().path();

@@ -82,7 +82,7 @@ fn interruptible<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> Py
 #[pyfunction]
 fn run_json(py: Python<'_>, arguments: Vec<String>) -> PyResult<(bool, String, String)> {
     let outcome = interruptible(py, move || {
-        gamesolver::cli::run_json(gamesolver::cli::BUNDLED, arguments)
+        gamesolver::cli::run_json(gamesolver::games::BUNDLED, arguments)
     })?;
     Ok(match outcome {
         Ok(json) => (true, json, String::new()),
@@ -93,7 +93,7 @@ fn run_json(py: Python<'_>, arguments: Vec<String>) -> PyResult<(bool, String, S
 /// The bundled games: `(name, about)` in the order `gamesolver --help` lists them.
 #[pyfunction]
 fn bundled_games() -> Vec<(&'static str, &'static str)> {
-    gamesolver::cli::BUNDLED
+    gamesolver::games::BUNDLED
         .iter()
         .map(|game| (game.name(), game.about()))
         .collect()

@@ -409,7 +409,7 @@ mod tests {
 
     // The parser accepts the bundled games' names: the list the registry holds.
     fn install() {
-        crate::cli::games::install();
+        crate::cli::registry::install(crate::games::BUNDLED);
     }
 
     fn parse(line: &str) -> Result<Cli, clap::Error> {

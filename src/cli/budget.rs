@@ -74,7 +74,7 @@ pub fn run_budget() -> u64 {
 
 /// `limits` with `bytes` of its budget taken by something that stays for the whole run
 /// (refused if they do not fit).
-pub(super) fn held(
+pub(crate) fn held(
     limits: Limits,
     bytes: u64,
     what: impl FnOnce() -> String,
@@ -92,7 +92,7 @@ pub(super) fn held(
     }
 }
 
-pub(super) fn limits(cli: &Cli) -> Limits {
+pub(crate) fn limits(cli: &Cli) -> Limits {
     let mut limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
@@ -116,7 +116,7 @@ pub(super) fn limits(cli: &Cli) -> Limits {
 pub const WORKER_STACK: usize = 1 << 20;
 
 /// A pool of `threads` threads when there are more than one (see [`pool`]); `None` for one.
-pub(super) fn pool_if_parallel(
+pub(crate) fn pool_if_parallel(
     threads: usize,
     limits: &mut Limits,
 ) -> Result<Option<rayon::ThreadPool>, SolveError> {
@@ -125,7 +125,7 @@ pub(super) fn pool_if_parallel(
 
 /// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
 /// them) taken from the budget in `limits`.
-pub(super) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, SolveError> {
+pub(crate) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, SolveError> {
     *limits = stacks_held(threads, *limits)?;
     builder(threads)
         .build()
@@ -146,7 +146,7 @@ fn builder(threads: usize) -> rayon::ThreadPoolBuilder {
 /// thread runs at once, with no thread to wake and none to wake it back: a batch solved one
 /// position at a time enters the pool once per position). A thread that is already a pool's
 /// gets a pool of its own threads, as [`pool`] builds.
-pub(super) fn pool_with_this_thread(
+pub(crate) fn pool_with_this_thread(
     threads: usize,
     limits: &mut Limits,
 ) -> Result<rayon::ThreadPool, SolveError> {
@@ -221,7 +221,7 @@ pub(super) fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
 
 /// The bytes of a file, or of standard input for `-`: refused once they pass `budget` (the
 /// buffer's old and new allocations, both live while it grows, are counted).
-pub(super) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
+pub(crate) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
     let shown = path.display().to_string();
     let named = if shown == "-" {
         "standard input".to_string()

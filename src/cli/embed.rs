@@ -30,14 +30,15 @@ pub fn run_progress() -> &'static Progress {
 }
 
 /// Runs one command of the command line with `games` installed (the first call installs them;
-/// [`BUNDLED`](super::BUNDLED) for the `gamesolver` binary's), as if `--json` were given, and
+/// [`BUNDLED`](crate::games::BUNDLED) for the `gamesolver` binary's), as if `--json` were given, and
 /// returns what it prints on stdout: one JSON object for a solve, `analyze` or `check`; one line
 /// per position for a `--batch`. `arguments` are those after the program's name
 /// (`["stone-game-ii", "2,7,9,4,4"]`). `play` and `completions`, which need a terminal or write
 /// a script, are refused.
 ///
 /// ```
-/// use gamesolver::cli::{run_json, BUNDLED};
+/// use gamesolver::cli::run_json;
+/// use gamesolver::games::BUNDLED;
 ///
 /// let json = run_json(BUNDLED, ["stone-game-ii", "2,7,9,4,4"]).unwrap();
 /// assert!(json.starts_with(r#"{"game":"stone-game-ii","#), "{json}");

@@ -22,20 +22,20 @@ use super::model::{Answer, Failure, Report};
 use super::present::{Presented, outcome_game};
 
 /// What an engine run produced.
-pub(super) struct EngineRun<G: Game> {
-    pub(super) value: Score,
-    pub(super) line: Vec<Ply<G>>,
-    pub(super) solver: &'static str,
-    pub(super) table: &'static str,
-    pub(super) threads: usize,
-    pub(super) stats: Stats,
+pub(crate) struct EngineRun<G: Game> {
+    pub(crate) value: Score,
+    pub(crate) line: Vec<Ply<G>>,
+    pub(crate) solver: &'static str,
+    pub(crate) table: &'static str,
+    pub(crate) threads: usize,
+    pub(crate) stats: Stats,
     /// Every move of the start with its value, when asked for.
-    pub(super) analysis: Option<Vec<MoveValue<G>>>,
+    pub(crate) analysis: Option<Vec<MoveValue<G>>>,
     /// The bytes the solution still holds (its table and its line).
-    pub(super) held: u64,
+    pub(crate) held: u64,
     /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
     /// loser as slowly), so that its length is the remoteness.
-    pub(super) swift: bool,
+    pub(crate) swift: bool,
 }
 
 /// An outcome game's headline, with how long the game lasts when it is won or lost.
@@ -53,7 +53,7 @@ pub(super) fn lasting(headline: String, remoteness: Option<u32>) -> String {
 /// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
 /// in the game's words (a drawn line that goes round is said to), and the statistics; refused
 /// if the line in words would not fit the budget beside the solution.
-pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
+pub(crate) fn retrograde_report<G: Presented, I: StateIds<G>>(
     cli: &Cli,
     (game, n): (&G, usize),
     solved: &Retrograde<'_, G, I>,
@@ -115,7 +115,7 @@ pub(super) fn retrograde_report<G: Presented, I: StateIds<G>>(
 
 /// The report of an engine run, in the game's own terms; refused if the line in words would
 /// not fit the budget beside what the solution holds.
-pub(super) fn presented<G: Presented>(
+pub(crate) fn presented<G: Presented>(
     cli: &Cli,
     game: &G,
     n: usize,
@@ -156,7 +156,7 @@ pub(super) fn presented<G: Presented>(
 
 /// The value, optimal line, statistics (and, if asked, every move's value at the start) of a
 /// game solved by the pruning engine.
-pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+pub(crate) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     mut solution: Pruned<'_, G, T, R>,
     table: &'static str,
     threads: usize,
@@ -184,7 +184,7 @@ pub(super) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
 }
 
 /// The sequential engine on `table` (named for the report), cutting on `range`.
-pub(super) fn sequential<G, T, R>(
+pub(crate) fn sequential<G, T, R>(
     game: &G,
     table: T,
     name: &'static str,
@@ -210,7 +210,7 @@ where
 }
 
 /// The parallel engine on `table` (named for the report), cutting on `range`.
-pub(super) fn concurrent<G, T, R>(
+pub(crate) fn concurrent<G, T, R>(
     game: &G,
     table: &T,
     name: &'static str,

@@ -113,8 +113,9 @@ pub fn main_with(games: &'static [&'static Bundled]) -> ExitCode {
     }
 }
 
-/// The command line, read under the program's own name: a user's tool (other games than the
-/// bundled ones) says what it is in `--help` from its games, not as `gamesolver`.
+/// The command line, read under the program's own name: a user's tool (a binary not named
+/// `gamesolver`) says what it is in `--help` from its games, not as `gamesolver`. (The name,
+/// not the list: the command line does not know the bundled games, which import it.)
 fn parse(
     program: &str,
     games: &'static [&'static Bundled],
@@ -122,12 +123,8 @@ fn parse(
 ) -> Result<CommandLine, clap::Error> {
     use clap::FromArgMatches;
     let mut command = CommandLine::command();
-    let bundled = games.len() == super::BUNDLED.len()
-        && games
-            .iter()
-            .zip(super::BUNDLED)
-            .all(|(game, bundled)| game.name() == bundled.name());
-    if !bundled {
+    let stem = std::path::Path::new(program).file_stem();
+    if stem != Some(std::ffi::OsStr::new(env!("CARGO_PKG_NAME"))) {
         let names: Vec<&str> = games.iter().map(|game| game.name()).collect();
         let listed = match names.as_slice() {
             [] => "no game".to_string(),

@@ -69,7 +69,9 @@
 //! 6. the engines as the command line runs them: `engines`, `forecast`, `cluster`;
 //! 7. the commands: `saved`, then `solve`, then `check`, `analyze`, `play`;
 //! 8. `dispatch`: a registry task done with a game, by the commands;
-//! 9. `games` (one file per bundled game, and their list) and `tool` (a user's game);
+//! 9. `tool`: a user's game (and a bundled one: each is a file of `games/`, with its list,
+//!    [`games::BUNDLED`](crate::games::BUNDLED), which imports `cli` and is imported by none
+//!    of it);
 //! 10. `entry`: [`main_with`], which installs a list of games in the registry and runs the
 //!     command the arguments name.
 
@@ -84,7 +86,6 @@ pub(crate) mod embed;
 pub(crate) mod engines;
 pub(crate) mod entry;
 pub(crate) mod forecast;
-pub(crate) mod games;
 pub(crate) mod model;
 pub(crate) mod options;
 pub(crate) mod play;
@@ -106,6 +107,3 @@ pub use registry::Bundled;
 /// The JSON crate of [`Presented::view`], for a game's picture without a dependency of its own.
 pub use serde_json;
 pub use tool::FromValues;
-
-/// The bundled games, in the order `--help` lists them: what the `gamesolver` binary runs.
-pub const BUNDLED: &[&Bundled] = games::GAMES;

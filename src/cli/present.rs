@@ -3,7 +3,6 @@
 //! JSON, how `play` shows it; and small helpers the games' files share.
 
 use crate::InputError;
-use crate::games::{End, Interval};
 use crate::{Declares, Error, Game, Player, Score, Turn, engines::Ply};
 
 use super::model::{Answer, Entry, Fields, Line, Scene, Tally, Valued};
@@ -195,20 +194,6 @@ pub fn piles_view<T: serde::Serialize>(piles: &[T], from: usize, to: usize) -> s
     serde_json::json!({"kind": "piles", "piles": piles, "from": from, "to": to})
 }
 
-/// The interval `FIRST,LAST` (from 1, inclusive) of an interval game with `n` values.
-pub fn interval_position(n: usize, position: &str, units: &str) -> Result<Interval, InputError> {
-    match *integers(position)? {
-        [first, last] if 1 <= first && first <= last + 1 && last <= n as i64 => Ok(Interval {
-            left: first as u32 - 1,
-            right: last as u32,
-        }),
-        _ => Err(InputError::InvalidState(format!(
-            "a position is 'FIRST,LAST': the {units} left, from 1 to {n} (FIRST = LAST + 1 for \
-             none)"
-        ))),
-    }
-}
-
 /// Alice moves first in the stone games and Nim.
 pub fn alice_or_bob(player: Player) -> &'static str {
     match player {
@@ -236,14 +221,6 @@ pub fn result(value: Score) -> String {
         1 => format!("Alice wins by {value}"),
         -1 => format!("Bob wins by {}", -value),
         _ => "it is a tie".to_string(),
-    }
-}
-
-/// The end's name, as the line and JSON write it.
-pub fn end_name(end: End) -> &'static str {
-    match end {
-        End::Left => "left",
-        End::Right => "right",
     }
 }
 

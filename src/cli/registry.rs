@@ -46,7 +46,7 @@ impl Bundled {
     /// Its name on the command line.
     ///
     /// ```
-    /// let names: Vec<&str> = gamesolver::cli::BUNDLED.iter().map(|game| game.name()).collect();
+    /// let names: Vec<&str> = gamesolver::games::BUNDLED.iter().map(|game| game.name()).collect();
     /// assert!(names.contains(&"stone-game-ii") && names.contains(&"connect-four"));
     /// ```
     pub fn name(&self) -> &'static str {

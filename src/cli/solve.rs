@@ -198,7 +198,7 @@ where
 }
 
 /// `--threads`, or every core.
-pub(super) fn threads_or_cores(cli: &Cli) -> usize {
+pub(crate) fn threads_or_cores(cli: &Cli) -> usize {
     cli.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
@@ -250,7 +250,7 @@ pub(super) fn tiers_not_kept() -> SolveError {
 }
 
 /// `--solver tier` for a game that is not layered into tiers.
-pub(super) fn no_tiers(game: GameName, instead: &str) -> Failure {
+pub(crate) fn no_tiers(game: GameName, instead: &str) -> Failure {
     Failure::Usage(format!(
         "{} is not layered into tiers: the tier solver does not apply ({instead} solves it; \
          the tier solver solves {})",

@@ -11,7 +11,7 @@ use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
 use super::model::{CheckSummary, Failure};
 use super::present::Presented;
-use super::registry::{Bundled, Done, Engine, Reads, Solves, Task};
+use super::registry::{Bundled, Done, Engine, FastSolver, Reads, Solves, Task};
 
 /// A game the command line builds from the integers typed after its name (its VALUES, as
 /// arguments or with `--input`). A game that declares its dense index is solved, analysed and
@@ -54,6 +54,23 @@ impl Bundled {
                 at: G::POSITION,
             }),
         }
+    }
+
+    /// This game with its specialised solver (`--solver fast`, and `auto`'s pick): for the
+    /// bundled games that have one.
+    pub(crate) const fn with_fast(mut self, fast: FastSolver) -> Bundled {
+        if let Solves::Engine(engine) = &mut self.solves {
+            engine.fast = Some(fast);
+        }
+        self
+    }
+
+    /// This game, which reads no VALUES (it has one start: tic-tac-toe).
+    pub(crate) const fn without_values(mut self) -> Bundled {
+        if let Solves::Engine(engine) = &mut self.solves {
+            engine.reads = Reads::Nothing;
+        }
+        self
     }
 }
 

@@ -17,13 +17,16 @@ use crate::{
 };
 use serde::de::DeserializeOwned;
 
-use super::super::args::{AnalyzeArgs, Cli, PlayArgs, Side, SolverName, strip_protection};
-use super::super::budget;
-use super::super::engines;
-use super::super::model::{Answer, Failure, Moves, Report, Valued};
-use super::super::play::{self, Oracle};
-use super::super::present::{Presented, after_moves, scene};
-use super::super::solve;
+pub(in crate::games) mod cat_and_mouse;
+pub(in crate::games) mod cat_and_mouse_ii;
+
+use crate::cli::args::{AnalyzeArgs, Cli, PlayArgs, Side, SolverName, strip_protection};
+use crate::cli::budget;
+use crate::cli::engines;
+use crate::cli::model::{Answer, Failure, Moves, Report, Valued};
+use crate::cli::play::{self, Oracle};
+use crate::cli::present::{Presented, after_moves, scene};
+use crate::cli::solve;
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell
 /// splits unquoted JSON) or from `--input`, never both; malformed JSON is refused with where

@@ -21,17 +21,18 @@ use crate::{
 };
 use serde::Serialize;
 
-use super::super::args::{Cli, PlayArgs, SolverName, strip_protection};
-use super::super::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
-use super::super::engines::{EngineRun, concurrent, presented, pruned, sequential};
-use super::super::model::{Answer, CliError, Entry, Failure, Fields, Line, Report};
-use super::super::play;
-use super::super::present::Presented;
-use super::super::registry::{Bundled, Own, Solves};
-use super::growing::{self, BatchSolver, Between, Fresh, OnPool, Stages};
+use crate::cli::args::{Cli, PlayArgs, SolverName, strip_protection};
+use crate::cli::budget::{limits, pool, pool_if_parallel, pool_with_this_thread};
+use crate::cli::engines::{EngineRun, concurrent, presented, pruned, sequential};
+use crate::cli::model::{Answer, CliError, Entry, Failure, Fields, Line, Report};
+use crate::cli::play;
+use crate::cli::present::Presented;
+use crate::cli::registry::{Bundled, Own, Solves};
+use growing::{BatchSolver, Between, Fresh, OnPool, Stages};
 
 mod analysis;
 mod board;
+mod growing;
 
 use board::{Board, game, narrow};
 
@@ -162,7 +163,7 @@ where
                     sequential(&game, HashTable::new(), "hash", DeclaredRange, limits)?
                 }
                 SolverName::Parallel => {
-                    let threads = super::super::solve::threads_or_cores(cli);
+                    let threads = crate::cli::solve::threads_or_cores(cli);
                     let pool = pool(threads, &mut limits)?;
                     pool.install(|| {
                         concurrent(

@@ -7,9 +7,9 @@ use crate::Limits;
 use crate::check::{CheckOptions, check_ranged};
 use crate::games::{Bitboard, ConnectFour};
 
-use super::super::super::args::Cli;
-use super::super::super::model::{CheckSummary, Failure, Report};
-use super::super::super::solve::{distributed_report, tier_report};
+use crate::cli::args::Cli;
+use crate::cli::model::{CheckSummary, Failure, Report};
+use crate::cli::solve::{distributed_report, tier_report};
 
 /// The board that `--width` and `--height` give (7×6 by default).
 fn size(cli: &Cli) -> (usize, usize) {

@@ -7,10 +7,10 @@ use crate::{
     engines::{Ply, retrograde::Outcome},
 };
 
-use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{Presented, integers};
-use super::super::registry::{Bundled, Own, Solves};
-use super::cat_and_mouse_common::{self as common, in_moves};
+use super::{self as common, in_moves};
+use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
+use crate::cli::present::{Presented, integers};
+use crate::cli::registry::{Bundled, Own, Solves};
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).
 const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
@@ -55,7 +55,7 @@ pub const GAME: Bundled = Bundled {
 };
 
 /// The game of the graph given.
-fn game(cli: &super::super::args::Cli) -> Result<CatAndMouse, Failure> {
+fn game(cli: &crate::cli::args::Cli) -> Result<CatAndMouse, Failure> {
     let graph: Vec<Vec<i64>> = common::json(cli, "graph", EXAMPLE)?;
     Ok(CatAndMouse::new(graph)?)
 }

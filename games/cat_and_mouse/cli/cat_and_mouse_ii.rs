@@ -8,11 +8,11 @@ use crate::{
 };
 use serde::Deserialize;
 
-use super::super::args::Cli;
-use super::super::model::{Answer, Entry, Failure, Fields, Line};
-use super::super::present::{Presented, integers};
-use super::super::registry::{Bundled, Own, Solves};
-use super::cat_and_mouse_common::{self as common, in_moves};
+use super::{self as common, in_moves};
+use crate::cli::args::Cli;
+use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
+use crate::cli::present::{Presented, integers};
+use crate::cli::registry::{Bundled, Own, Solves};
 
 /// The example in messages (LeetCode's first: the mouse wins).
 const EXAMPLE: &str =

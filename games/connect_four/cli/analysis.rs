@@ -7,12 +7,12 @@ use crate::SolveError;
 use crate::games::{Bitboard, ConnectFour, Position};
 use crate::{Game, Score};
 
-use super::super::super::args::AnalyzeArgs;
-use super::super::super::budget::limits;
-use super::super::super::model::{Failure, Fields, Moves, Valued};
-use super::super::super::present::{Presented, after_moves, scene};
 use super::board::{Board, game, narrow};
 use super::{alphabeta, position_text, pruning_threads, read};
+use crate::cli::args::AnalyzeArgs;
+use crate::cli::budget::limits;
+use crate::cli::model::{Failure, Fields, Moves, Valued};
+use crate::cli::present::{Presented, after_moves, scene};
 
 /// Every column's score at the position, best first: the pruning engine, as the solve runs it.
 pub fn analyze(args: &AnalyzeArgs) -> Result<Moves, Failure> {

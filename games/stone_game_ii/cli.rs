@@ -9,27 +9,26 @@ use crate::{
     engines::{Ply, Stats},
 };
 
-use super::super::args::Cli;
-use super::super::budget::held;
-use super::super::model::{Answer, Entry, Failure, Fields, Line, Report};
-use super::super::present::{Presented, Work, alice_or_bob, integers, piles_view, row};
-use super::super::registry::{Bundled, Engine, Reads, Solves};
+use crate::cli::args::Cli;
+use crate::cli::budget::held;
+use crate::cli::model::{Answer, Entry, Failure, Fields, Line, Report};
+use crate::cli::present::{Presented, Work, alice_or_bob, integers, piles_view, row};
+use crate::cli::{Bundled, FromValues};
 
 /// Stone Game II on the command line.
-pub const GAME: Bundled = Bundled {
-    name: "stone-game-ii",
-    about: "LeetCode 1140: the most stones Alice can get",
-    solves: Solves::Engine(Engine {
-        reads: Reads::Integers {
-            example: "2,7,9,4,4",
-        },
-        with: |values, task| task.with(&StoneGameII::new(values)?),
-        check: |values, options, summary| summary.add_dense(&StoneGameII::new(values)?, options),
-        fast: Some(fast),
-        tiers: None,
-        at: Some("'PILE,M': the next pile (from 1) and M"),
-    }),
-};
+pub const GAME: Bundled = Bundled::game::<StoneGameII>(
+    "stone-game-ii",
+    "LeetCode 1140: the most stones Alice can get",
+)
+.with_fast(fast);
+
+impl FromValues for StoneGameII {
+    const EXAMPLE: &'static str = "2,7,9,4,4";
+    const POSITION: Option<&'static str> = Some("'PILE,M': the next pile (from 1) and M");
+    fn from_values(values: &[i64]) -> Result<Self, InputError> {
+        StoneGameII::new(values.to_vec())
+    }
+}
 
 /// The specialised O(n²) solver.
 fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
