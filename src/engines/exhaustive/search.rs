@@ -454,7 +454,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 // Lines deeper than a dive can go were met below this depth: the child is
                 // opened here at once, as a dive would end up settling it here anyway (a dive
                 // from every frame of a deep game costs more than the explicit stack alone).
-                if top + 1 + levels.len() < dive.max_depth {
+                if top + 1 + levels.len() < dive.max_depth || top + 1 == dive.max_depth {
                     match self.open(dive, step.next) {
                         Ok(None) => {
                             if let Err(error) = self.grown(dive) {

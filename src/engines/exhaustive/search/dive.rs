@@ -56,6 +56,10 @@ impl Scan {
         T: MemoTable<G>,
         R: RangeSource<G>,
     {
+        // The children found in the table are counted once, on the way out: the moves
+        // scanned, less those known and the one opened (a count per child was an instruction
+        // of the loop's few).
+        let (begin, known) = (self.next_move, self.known);
         while let Some(mv) = moves.get(self.next_move) {
             self.next_move += 1;
             let step = game.play(state, mv);
@@ -64,15 +68,17 @@ impl Scan {
                 self.overflow |= value == Score::MIN;
                 value
             } else if let Some(value) = table.get(game, &step.next) {
-                self.hits += 1;
                 value
             } else {
+                self.hits += (self.next_move - begin - 1) as u64 - (self.known - known);
                 return Some(step);
             };
             if self.take::<G, R>(step.gain, step.turn, child) {
+                self.hits += (self.next_move - begin) as u64 - (self.known - known);
                 return None; // The state is done: its caller closes it.
             }
         }
+        self.hits += (self.next_move - begin) as u64 - (self.known - known);
         None
     }
 
