@@ -451,9 +451,10 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
                 let frame = &mut self.frames[top];
                 frame.gain = step.gain;
                 frame.turn = step.turn;
-                // Lines deeper than a dive can go were met below this depth: the child is
-                // opened here at once, as a dive would end up settling it here anyway (a dive
-                // from every frame of a deep game costs more than the explicit stack alone).
+                // Lines deeper than a dive can go were met below this depth, or the top is the
+                // deepest state yet, where the last dive ran out of levels: the child is opened
+                // here at once, as a dive would end up settling it here anyway (a dive from
+                // every frame of a deep game costs more than the explicit stack alone).
                 if top + 1 + levels.len() < dive.max_depth || top + 1 == dive.max_depth {
                     match self.open(dive, step.next) {
                         Ok(None) => {
