@@ -1322,6 +1322,55 @@ fn save_keeps_the_tier_solver_of_the_plain_solve() {
 }
 
 #[test]
+fn save_keeps_the_retrograde_analysis_of_the_plain_solve() {
+    // The small outcome games' plain solve is retrograde analysis: `--save` runs it too (the
+    // same report), and what it writes answers as the exhaustive engine's file does, at the
+    // start and at every position of the line.
+    let dir = std::env::temp_dir().join(format!("gamesolver-retro-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let retro = dir.join("retrograde.gsv");
+    let engine = dir.join("engine.gsv");
+    let (retro, engine) = (retro.to_str().unwrap(), engine.to_str().unwrap());
+    for game in [
+        &["nim", "3", "4", "5"][..],
+        &["nim", "1", "2", "3"],
+        &["tic-tac-toe"],
+    ] {
+        let plain = json(game, None);
+        let saved = json(&[game, &["--save", retro]].concat(), None);
+        assert_eq!(plain["solver"], "retrograde", "{game:?}");
+        for key in ["solver", "answer", "value", "line", "remoteness"] {
+            assert_eq!(saved[key], plain[key], "{game:?}: {key}");
+        }
+        let by_engine = json(
+            &[game, &["--solver", "engine", "--save", engine]].concat(),
+            None,
+        );
+        assert_eq!(by_engine["solver"], "engine");
+        for file in [retro, engine] {
+            let loaded = json(&[game, &["--load", file]].concat(), None);
+            assert_eq!(loaded["table"], "loaded");
+            for key in ["answer", "value", "line"] {
+                assert_eq!(loaded[key], plain[key], "{game:?} from {file}: {key}");
+            }
+        }
+        let analysis = |file: &str| {
+            let mut args = vec!["analyze"];
+            args.extend_from_slice(game);
+            args.extend(["--load", file]);
+            json(&args, None)["moves"].clone()
+        };
+        let moves = analysis(retro);
+        assert!(
+            moves.as_array().is_some_and(|moves| !moves.is_empty()),
+            "{game:?}"
+        );
+        assert_eq!(moves, analysis(engine), "{game:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn saved_solutions_round_trip_and_bad_files_are_refused() {
     let dir = std::env::temp_dir().join(format!("gamesolver-saved-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -15,7 +15,7 @@ use crate::{
     engines::{RangeJob, RangeSource, with_declared_range},
 };
 
-use super::args::{Cli, SolverName};
+use super::args::Cli;
 use super::budget::{game_bytes, held};
 use super::engines::{EngineRun, finish_then, presented};
 use super::model::{CliError, Failure, GameName, Report};
@@ -328,27 +328,9 @@ pub fn load<G: DenseIndex>(
     Ok(table)
 }
 
-impl Saved<'_> {
-    /// Solves `game` from or into the saved table.
-    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
-    where
-        G: Presented + DenseIndex + Sync,
-        G::State: Eq + Hash + Send + Sync,
-        G::Move: Send,
-    {
-        with_saved(self.cli, game, self.params, self.limits)
-    }
-}
-
 /// `--save` / `--load`: the engine with a dense table, saved after the solve or loaded
 /// instead of it.
 pub(super) fn saved_report(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
-    if !matches!(cli.solver, SolverName::Auto | SolverName::Engine) {
-        super::report::warn(
-            cli.json,
-            "--save and --load use the engine with a dense table: --solver has no effect",
-        );
-    }
     let n = values.len();
     // The values are written to, or compared with, the file: kept beside the game.
     let limits = held(limits, game_bytes(n), || {

@@ -21,7 +21,7 @@ use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
 use super::options::{inapplicable_solver_options, refuse_misplaced_options};
 use super::present::{Presented, outcome_game};
-use super::registry::{Done, Solve, Task, with_engine_game};
+use super::registry::{Done, Saved, Solve, Task, with_engine_game};
 use super::saved::saved_report;
 
 /// Reads the values, solves, and reports.
@@ -100,8 +100,70 @@ impl Solve<'_> {
         G::Move: Send,
     {
         foresee(self.cli, game)?;
-        via_solver(self.cli, game, self.n, self.limits)
+        via_solver(self.cli, game, self.n, self.limits, None)
     }
+}
+
+impl Saved<'_> {
+    /// Solves `game` from or into the saved table.
+    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
+    where
+        G: Presented + DenseIndex + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        if self.cli.load.is_none()
+            && let Some(report) = saved_as_solved(self.cli, game, self.params, self.limits)?
+        {
+            return Ok(report);
+        }
+        if !matches!(self.cli.solver, SolverName::Auto | SolverName::Engine) {
+            super::report::warn(
+                self.cli.json,
+                match self.cli.load {
+                    Some(_) => "--load answers from the saved table: --solver has no effect",
+                    None => {
+                        "--save uses the engine with a dense table where --solver's engine holds \
+                         no value by the dense index"
+                    }
+                },
+            );
+        }
+        super::saved::with_saved(self.cli, game, self.params, self.limits)
+    }
+}
+
+/// `--save` with the engine of the plain solve, where its plan holds every value by the dense
+/// index (the exhaustive engine and the sweep on a dense table, retrograde analysis numbering
+/// states by the index): the same report as the plain solve, and its values written. `None`
+/// where the plan holds them otherwise (the pruning engine, hash tables, a symmetry): the
+/// exhaustive engine on a dense table saves instead.
+pub(super) fn saved_as_solved<G>(
+    cli: &Cli,
+    game: &G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<Option<Report>, Failure>
+where
+    G: Presented + DenseIndex + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let (engine, threads) = solver_choice(cli);
+    let solver = Solver::new(game).threads(threads).limits(limits);
+    let plan = match engine {
+        Some(engine) => solver.engine(engine).plan()?,
+        None => solver.plan()?,
+    };
+    let by_index = matches!(
+        plan.engine,
+        Engine::Exhaustive | Engine::Sweep | Engine::Retrograde
+    );
+    if !(by_index && plan.dense && !plan.symmetry) {
+        return Ok(None);
+    }
+    foresee(cli, game)?;
+    via_solver(cli, game, params.len(), limits, Some(params)).map(Some)
 }
 
 /// The engine `--solver` names and the threads it may use: `auto` (and `fast`, for a game
@@ -136,8 +198,15 @@ pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
 }
 
 /// Solves `game` through the library's [`Solver`](crate::Solver) with the engine and threads
-/// of [`solver_choice`], and presents it.
-fn via_solver<G>(cli: &Cli, game: &G, n: usize, limits: Limits) -> Result<Report, Failure>
+/// of [`solver_choice`], and presents it; with `saving` (the game's values as given), writes
+/// `--save` from the values the solve holds by the dense index, once the line is known.
+fn via_solver<G>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    limits: Limits,
+    saving: Option<&[i64]>,
+) -> Result<Report, Failure>
 where
     G: Presented + Sync,
     G::State: Eq + Hash + Send + Sync,
@@ -162,6 +231,16 @@ where
         },
         false => (solved.line()?, false),
     };
+    if let (Some(path), Some(params)) = (&cli.save, saving) {
+        let Some(values) = solved.values_by_index() else {
+            return Err(Failure::Usage(format!(
+                "--save keeps one value per index of the game's dense index, and the {} engine \
+                 that ran holds none by it",
+                names(&solved.plan()).0
+            )));
+        };
+        super::saved::save(path, cli.game, params, values)?;
+    }
     let plan = solved.plan();
     let (solver, table) = names(&plan);
     let threads = plan.threads;
@@ -194,7 +273,7 @@ where
     G::Move: Send,
 {
     foresee(cli, game)?;
-    via_solver(cli, game, n, limits)
+    via_solver(cli, game, n, limits, None)
 }
 
 /// `--threads`, or every core.

@@ -123,4 +123,12 @@ impl<G: DenseIndex + ?Sized> ConcurrentMemoTable<G> for AtomicDenseTable {
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         game.index(a) == game.index(b)
     }
+
+    /// Every slot, in index order (read once the workers are done: a solve's table).
+    fn values_by_index(&self) -> Option<super::SlotValues<'_>> {
+        Some(Box::new(self.values.iter().map(|slot| {
+            let value = slot.load(Ordering::Relaxed);
+            (value != EMPTY).then_some(value)
+        })))
+    }
 }

@@ -1,6 +1,6 @@
 //! Tables that many searches share at once.
 
-use super::MemoTable;
+use super::{MemoTable, SlotValues};
 use crate::game::{Game, Score};
 
 /// A memo table that many threads read and write at once (`&self` insert, `Sync`), for
@@ -49,6 +49,14 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         let _ = (game, a, b);
         false
+    }
+
+    /// The values this table holds in the order of the game's dense index, one per slot
+    /// (`None` for an empty one), where it is keyed by that index ([`DenseTable`](crate::memo::DenseTable),
+    /// [`AtomicDenseTable`](crate::memo::AtomicDenseTable)); `None` for a table keyed otherwise
+    /// (the default). [`Solved::values_by_index`](crate::Solved::values_by_index) reads it.
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        None
     }
 
     /// Runs `job` with this table as a sequential [`MemoTable`] for the calling thread alone:
@@ -140,6 +148,10 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for &T {
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         ConcurrentMemoTable::same(*self, game, a, b)
     }
+
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        ConcurrentMemoTable::values_by_index(*self)
+    }
 }
 
 /// The same bridge for a concurrent table that the holder owns with others: a solution that
@@ -184,5 +196,9 @@ impl<G: Game + ?Sized, T: ConcurrentMemoTable<G>> MemoTable<G> for std::sync::Ar
 
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         ConcurrentMemoTable::same(&**self, game, a, b)
+    }
+
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        ConcurrentMemoTable::values_by_index(&**self)
     }
 }

@@ -359,4 +359,9 @@ impl<G: DenseIndex + ?Sized> MemoTable<G> for DenseTable {
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         game.index(a) == game.index(b)
     }
+
+    /// Every slot, in index order ([`DenseTable::slot_values`]).
+    fn values_by_index(&self) -> Option<super::SlotValues<'_>> {
+        Some(Box::new(self.slot_values()))
+    }
 }

@@ -64,6 +64,12 @@ use crate::game::{Game, Score};
 /// ```
 pub type FastHashBuilder = hashbrown::DefaultHashBuilder;
 
+/// A table's or a solve's values in the order of a game's dense index, one per slot (`None`
+/// for a slot without one): what [`MemoTable::values_by_index`] and
+/// [`Solved::values_by_index`](crate::Solved::values_by_index) give, and what
+/// `gamesolver … --save` writes.
+pub type SlotValues<'a> = Box<dyn ExactSizeIterator<Item = Option<Score>> + 'a>;
+
 /// A table of solved states' values, for the sequential engine.
 ///
 /// The game is passed to every call so that a table can ask it for a state's index
@@ -103,6 +109,14 @@ pub trait MemoTable<G: Game + ?Sized> {
     fn same(&self, game: &G, a: &G::State, b: &G::State) -> bool {
         let _ = (game, a, b);
         false
+    }
+
+    /// The values this table holds in the order of the game's dense index, one per slot
+    /// (`None` for an empty one), where it is keyed by that index ([`DenseTable`](crate::memo::DenseTable),
+    /// [`AtomicDenseTable`](crate::memo::AtomicDenseTable)); `None` for a table keyed otherwise
+    /// (the default). [`Solved::values_by_index`](crate::Solved::values_by_index) reads it.
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        None
     }
 }
 

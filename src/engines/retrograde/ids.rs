@@ -13,6 +13,12 @@ pub trait StateIds<G: Game + ?Sized> {
     fn id_or(&mut self, game: &G, state: &G::State, fresh: u32) -> (u32, bool);
     /// The heap bytes held.
     fn bytes(&self) -> u64;
+    /// Each index's state number in the order of the game's dense index (`None` where no state
+    /// was numbered), where states are numbered by that index ([`DenseIds`]); `None` (the
+    /// default) where they are not.
+    fn by_index(&self) -> Option<Box<dyn ExactSizeIterator<Item = Option<u32>> + '_>> {
+        None
+    }
 }
 
 /// States numbered in a hash map (the crate's fast hasher).
@@ -116,6 +122,12 @@ impl<G: DenseIndex + ?Sized> StateIds<G> for DenseIds {
 
     fn bytes(&self) -> u64 {
         self.ids.capacity() as u64 * 4
+    }
+
+    fn by_index(&self) -> Option<Box<dyn ExactSizeIterator<Item = Option<u32>> + '_>> {
+        Some(Box::new(
+            self.ids.iter().map(|&id| (id != UNNUMBERED).then_some(id)),
+        ))
     }
 }
 

@@ -260,6 +260,28 @@ where
         self.game
     }
 
+    /// Each state's value for its side to move (+1, 0 or −1) in the order of the game's dense
+    /// index, `None` for an index no reachable state has, where states are numbered by the
+    /// dense index ([`DenseIds`]); `None` otherwise.
+    ///
+    /// ```
+    /// use gamesolver::{engines::retrograde, games::Nim};
+    ///
+    /// let game = Nim::new(vec![1, 2]).unwrap();
+    /// let ids = retrograde::DenseIds::for_game(&game);
+    /// let solved = retrograde::solve(&game, ids, retrograde::Options::new()).unwrap();
+    /// let values: Vec<_> = solved.values_by_index().unwrap().collect();
+    /// assert_eq!(values.len(), 6); // (1 + 1) × (2 + 1) positions
+    /// assert_eq!(values[5], Some(1)); // the start, 1 ^ 2 ≠ 0: won
+    /// assert_eq!(values[0], Some(-1)); // no counter left: lost
+    /// ```
+    pub fn values_by_index(&self) -> Option<crate::memo::SlotValues<'_>> {
+        let ids = self.ids.by_index()?;
+        Some(Box::new(
+            ids.map(|id| id.map(|id| self.result(id as usize).0.value())),
+        ))
+    }
+
     /// The start's outcome for the first player.
     pub fn outcome(&self) -> Outcome {
         self.result(self.start).0

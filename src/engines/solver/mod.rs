@@ -338,6 +338,10 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
             .then(|| Outcome::of_value(self.inner.value()))
     }
 
+    fn values_by_index(&self) -> Option<crate::memo::SlotValues<'_>> {
+        self.inner.values_by_index()
+    }
+
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         if !self.outcome_game {
             return Ok(None);

@@ -9,7 +9,7 @@ use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
 use crate::engines::{exhaustive::Solution, tiers::TierSolution};
 use crate::error::SolveError;
 use crate::game::{Game, Score, Tiered};
-use crate::memo::{BoundTable, MemoTable};
+use crate::memo::{BoundTable, MemoTable, SlotValues};
 
 /// A solved game, whichever engine solved it: the questions every result answers.
 ///
@@ -81,6 +81,28 @@ pub trait Solved<G: Game> {
     /// drawn state, a game that is not an outcome game, and from the pruning engine and the
     /// tier solver, which do not measure it.
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError>;
+
+    /// Every value the solve holds, in the order of the game's
+    /// [`DenseIndex`](crate::DenseIndex), one per index (`None` for an index it holds no value
+    /// for), where it holds them so: the exhaustive engine and the sweep on a dense table,
+    /// retrograde analysis numbering its states by the dense index, the tier solver keeping
+    /// every tier's values by it. `None` (the default) from the others: the pruning engine
+    /// (bounds), and engines on hash tables. What `gamesolver … --save` writes, for the same
+    /// engine as the plain solve.
+    ///
+    /// ```
+    /// use gamesolver::{games::Nim, Solved, Solver};
+    ///
+    /// let game = Nim::new(vec![1, 2])?;
+    /// let solved = Solver::new(&game).solve()?; // retrograde analysis, by the dense index
+    /// let values: Vec<_> = solved.values_by_index().expect("held by index").collect();
+    /// assert_eq!(values.len(), 6); // (1 + 1) × (2 + 1) positions
+    /// assert_eq!(values[5], Some(1)); // the start: won
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        None
+    }
 }
 
 impl<G, T, R> Solved<G> for Solution<'_, G, T, R>
@@ -128,6 +150,10 @@ where
 
     fn outcome(&self) -> Option<Outcome> {
         None
+    }
+
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        self.table().values_by_index()
     }
 
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
@@ -178,6 +204,10 @@ impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        self.0.values_by_index()
     }
 
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
@@ -317,6 +347,10 @@ impl<G: Game, I: StateIds<G>> Solved<G> for RetroAnswer<'_, G, I> {
         Some(self.solved.outcome())
     }
 
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        self.solved.values_by_index()
+    }
+
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(self.reached(state)?.1)
     }
@@ -376,6 +410,11 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
 
     fn outcome(&self) -> Option<Outcome> {
         None
+    }
+
+    fn values_by_index(&self) -> Option<SlotValues<'_>> {
+        let values = self.slot_values()?;
+        Some(Box::new(values))
     }
 
     fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
