@@ -19,7 +19,6 @@ use std::time::Instant;
 pub(super) mod cli;
 
 use crate::Limits;
-use crate::engines::kernel::limits::growth_fits;
 use crate::error::{InputError, SolveError};
 use crate::game::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 use crate::memo::prefetch;
@@ -524,7 +523,15 @@ fn grow<T>(
     let what = || format!("the O(n²) solver's sliding windows for {n} piles");
     // `held` already counts the old buffer; the new one is live beside it while it grows.
     let new = window.capacity() as u64 * item + added;
-    growth_fits(*held, 0, new, budget, &what)?;
+    // The old buffer (in `held`) and the new one are live at once while it grows.
+    let needed = held.saturating_add(new);
+    if needed > budget {
+        return Err(SolveError::MemoryBudget {
+            what: what(),
+            needed,
+            budget,
+        });
+    }
     window
         .try_reserve_exact(more)
         .map_err(|_| SolveError::Allocation {

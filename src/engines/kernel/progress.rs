@@ -190,9 +190,19 @@ impl Progress {
         self.record_steps(done, of, bytes);
     }
 
-    /// Records `done` of `of` steps, and the bytes held.
+    /// Records `done` of `of` steps (rows: what [`step_name`](Progress::step_name) says unless
+    /// an engine said otherwise), and the bytes held: how a solver of a game's own, such as
+    /// Stone Game II's specialised one, reports where it stands to whoever reads the handle.
+    ///
+    /// ```
+    /// use gamesolver::Progress;
+    ///
+    /// static PROGRESS: Progress = Progress::new();
+    /// PROGRESS.record_steps(3, 10, 4096);
+    /// assert_eq!((PROGRESS.steps(), PROGRESS.bytes()), (Some((3, 10)), 4096));
+    /// ```
     #[inline]
-    pub(crate) fn record_steps(&self, done: u64, of: u64, bytes: u64) {
+    pub fn record_steps(&self, done: u64, of: u64, bytes: u64) {
         self.done.store(done, Ordering::Relaxed);
         self.steps.store(of, Ordering::Relaxed);
         self.bytes.store(bytes, Ordering::Relaxed);
