@@ -28,7 +28,8 @@ use crate::cli::model::{Answer, CliError, Entry, Failure, Fields, Line, Report};
 use crate::cli::play;
 use crate::cli::present::Presented;
 use crate::cli::registry::{Bundled, Own, Solves};
-use growing::{BatchSolver, Between, Fresh, OnPool, Stages};
+use crate::engines::pruning::growing::{self as grown, Stages};
+use growing::{BatchSolver, Between, Fresh, OnPool};
 
 mod analysis;
 mod board;
@@ -291,15 +292,15 @@ fn alphabeta<B: Bitboard>(
         });
     }
     let (mut run, spent) = if let Some(pool) = pool {
-        let (value, table, spent) = growing::par_solve(game, options, &pool, stages)?;
+        let (value, table, spent) = pool.install(|| grown::par_solve(game, options, stages))?;
         let solution = Pruner::new(game, &table, options)?.into_solved(game.start(), value);
         let run = pool.install(|| pruned(solution, "fixed-atomic", threads, analyze))?;
         (run, spent)
     } else {
-        let (solution, spent) = growing::solve(game, options, stages)?;
+        let (solution, spent) = grown::solve(game, options, stages)?;
         (pruned(solution, "fixed", 1, analyze)?, spent)
     };
-    run.stats = growing::then(spent, run.stats);
+    run.stats = grown::then(spent, run.stats);
     Ok(run)
 }
 

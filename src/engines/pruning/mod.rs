@@ -18,6 +18,7 @@
 //! - [`Pruner`] is the engine itself, for many positions with one table (as the Connect Four
 //!   `--batch` does).
 
+pub mod growing;
 mod helpers;
 mod line;
 mod parallel;
@@ -208,7 +209,6 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
 
     /// The solution of `start`, whose value for its side to move is `value` (found by this
     /// pruner, or by another on the same table).
-    #[cfg(feature = "cli")]
     pub(crate) fn into_solved(self, start: G::State, value: Score) -> Pruned<'g, G, T, R> {
         Pruned {
             pruner: self,
