@@ -632,7 +632,7 @@ impl<B: Bitboard> Game for ConnectFour<B> {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().value_range()
+        Capabilities::none().value_range().compact_key()
     }
 }
 

@@ -22,7 +22,7 @@ mod step;
 pub use keys::{CompactKey, Symmetry};
 pub use step::{Player, Score, Step, Turn};
 
-use declaration::{IndexSlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
+use declaration::{IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -317,15 +317,22 @@ pub trait StateAt: DenseIndex {
 /// [`Undeclared`]), so that the
 /// solver runs the engine monomorphized for them; the facts that choose an engine but change no per-state code
 /// (outcome game, may cycle) are plain flags.
-pub struct Capabilities<G: ?Sized, R = Undeclared, I = Undeclared, T = Undeclared, S = Undeclared> {
+pub struct Capabilities<
+    G: ?Sized,
+    R = Undeclared,
+    I = Undeclared,
+    T = Undeclared,
+    S = Undeclared,
+    K = Undeclared,
+> {
     outcome_game: bool,
     may_cycle: bool,
-    kinds: Kinds<G, R, I, T, S>,
+    kinds: Kinds<G, R, I, T, S, K>,
 }
 
 /// The declared kinds, in the type only (a function type: `Send`, `Sync` and `Copy` whatever
 /// the game).
-type Kinds<G, R, I, T, S> = PhantomData<fn(&G) -> (R, I, T, S)>;
+type Kinds<G, R, I, T, S, K> = PhantomData<fn(&G) -> (R, I, T, S, K)>;
 
 impl<G: Game> Capabilities<G> {
     /// Nothing declared.
@@ -348,6 +355,8 @@ pub trait Declares<G: Game>: sealed::Sealed {
     type Tiers: TierSlot<G>;
     /// [`Declared`](declaration::Declared) if the game declares its [`Symmetry`].
     type Symmetry: SymmetrySlot<G>;
+    /// [`Declared`](declaration::Declared) if the game declares its [`CompactKey`].
+    type Key: KeySlot<G>;
 
     /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
     fn outcome_game(&self) -> bool;
@@ -356,13 +365,20 @@ pub trait Declares<G: Game>: sealed::Sealed {
     fn may_cycle(&self) -> bool;
 }
 
-impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>, S: SymmetrySlot<G>> Declares<G>
-    for Capabilities<G, R, I, T, S>
+impl<G, R, I, T, S, K> Declares<G> for Capabilities<G, R, I, T, S, K>
+where
+    G: Game,
+    R: RangeSlot<G>,
+    I: IndexSlot<G>,
+    T: TierSlot<G>,
+    S: SymmetrySlot<G>,
+    K: KeySlot<G>,
 {
     type Range = R;
     type Index = I;
     type Tiers = T;
     type Symmetry = S;
+    type Key = K;
 
     fn outcome_game(&self) -> bool {
         self.outcome_game
@@ -373,7 +389,7 @@ impl<G: Game, R: RangeSlot<G>, I: IndexSlot<G>, T: TierSlot<G>, S: SymmetrySlot<
     }
 }
 
-impl<G: ?Sized, R, I, T, S> sealed::Sealed for Capabilities<G, R, I, T, S> {}
+impl<G: ?Sized, R, I, T, S, K> sealed::Sealed for Capabilities<G, R, I, T, S, K> {}
 
 mod sealed {
     /// Only the crate's declarations are declarations.

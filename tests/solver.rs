@@ -1005,3 +1005,56 @@ fn a_dense_index_is_an_array_only_where_it_pays_and_the_answer_says_what_ran() {
     let tight = Solver::new(&game).memory_limit(4000).plan().unwrap();
     assert!(!tight.dense);
 }
+
+/// A declared compact key: `Solver` runs the pruning engine on a fixed table that grows with
+/// the search (`pruning::growing`), one thread or two, and its values, line and statistics are
+/// those of the pruning engine on a hash table of whole states; where the keys do not fit the
+/// first table's words, the plan keeps the hash table.
+#[test]
+fn a_declared_compact_key_runs_the_growing_fixed_table() {
+    use gamesolver::engines::pruning;
+    use gamesolver::games::ConnectFour;
+    use gamesolver::memo::HashBoundTable;
+
+    for (width, height) in [(4, 4), (5, 4), (4, 5)] {
+        let game = ConnectFour::new(width, height).unwrap();
+        let expected = pruning::solve(
+            &game,
+            HashBoundTable::new(),
+            pruning::Options::new().ranged(),
+        )
+        .unwrap()
+        .value();
+        for threads in [1, 2] {
+            let solver = Solver::new(&game).threads(threads);
+            let plan = solver.plan().unwrap();
+            assert_eq!((plan.engine, plan.compact_key), (Engine::Pruning, true));
+            let mut solved = solver.solve().unwrap();
+            assert_eq!(solved.plan(), plan);
+            assert_eq!(
+                solved.value(),
+                expected,
+                "{width}x{height}, {threads} threads"
+            );
+            assert!(solved.stats().expanded > 0, "the stages' work is counted");
+            // Every move of the line keeps its state's value, and the game ends.
+            let line = solved.line().unwrap();
+            let mut state = *solved.start();
+            for ply in &line {
+                assert_eq!(ply.value, solved.value_of(&state).unwrap());
+                state = game.play(&state, &ply.mv).next;
+            }
+            assert!(
+                game.known_value(&state).is_some() || {
+                    let mut moves = Vec::new();
+                    game.moves(&state, &mut moves);
+                    moves.is_empty()
+                }
+            );
+        }
+    }
+    // 10×8 needs 90-bit keys: no first table holds them, so the plan keeps the hash table.
+    let wide = ConnectFour::wide(10, 8).unwrap();
+    let plan = Solver::new(&wide).plan().unwrap();
+    assert_eq!((plan.engine, plan.compact_key), (Engine::Pruning, false));
+}

@@ -307,10 +307,10 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
 
 impl Declared {
     /// `declared` with the flags the game sets (outcome game, may cycle).
-    fn flags<G: Game, R, I, T, S>(
+    fn flags<G: Game, R, I, T, S, K>(
         self,
-        declared: Capabilities<G, R, I, T, S>,
-    ) -> Capabilities<G, R, I, T, S> {
+        declared: Capabilities<G, R, I, T, S, K>,
+    ) -> Capabilities<G, R, I, T, S, K> {
         let declared = if self.outcome_game {
             declared.outcome_game()
         } else {

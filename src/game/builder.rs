@@ -3,10 +3,10 @@
 use std::marker::PhantomData;
 
 use super::declaration::{Declared, Ordered, Subsets};
-use super::{Capabilities, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
+use super::{Capabilities, CompactKey, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
 
-impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
-    fn with<R2, I2, T2, S2>(self) -> Capabilities<G, R2, I2, T2, S2> {
+impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
+    fn with<R2, I2, T2, S2, K2>(self) -> Capabilities<G, R2, I2, T2, S2, K2> {
         Capabilities {
             outcome_game: self.outcome_game,
             may_cycle: self.may_cycle,
@@ -17,7 +17,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
     /// moves once one reaches the top of the state's range (a win/lose game stops at its first
     /// winning move), and the pruning engine narrows its windows to it.
-    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S>
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S, K>
     where
         G: ValueRange,
     {
@@ -27,7 +27,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
     /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
     /// instead of hash tables, and retrograde analysis numbers states by their index.
-    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S>
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S, K>
     where
         G: DenseIndex,
     {
@@ -41,7 +41,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// it values every index `state_at` gives, reachable or not. A game that also declares
     /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
     /// dense layout in this order too.
-    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S>
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S, K>
     where
         G: StateAt,
     {
@@ -58,7 +58,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// bits' count rising), not only on one. There a move that breaks the declaration is an
     /// error that names it; one thread, sweeping from 0 up, needs only the order (the checker,
     /// [`check_dense`](crate::check::check_dense), reports such a move either way).
-    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S>
+    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S, K>
     where
         G: StateAt,
     {
@@ -66,7 +66,7 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     }
 
     /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
-    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S>
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S, K>
     where
         G: Tiered,
     {
@@ -88,9 +88,31 @@ impl<G: Game, R, I, T, S> Capabilities<G, R, I, T, S> {
     /// assert!(solved.plan().symmetry);
     /// assert_eq!(solved.value(), 1);
     /// ```
-    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared>
+    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared, K>
     where
         G: Symmetry,
+    {
+        self.with()
+    }
+
+    /// Declares a [`CompactKey`]: the pruning engine then searches one position on a fixed
+    /// bound table keyed by it, starting at half the processor's last-level cache and growing
+    /// eightfold each time a stage runs out of its time, up to half the memory budget
+    /// ([`pruning::growing`](crate::engines::pruning::growing)), where it would otherwise grow
+    /// a hash table of whole states. [`Plan::compact_key`](crate::Plan::compact_key) says so.
+    ///
+    /// ```
+    /// use gamesolver::{Engine, Solved, Solver, games::ConnectFour};
+    ///
+    /// // Connect Four declares its key: a board of W·(H+1) bits.
+    /// let game = ConnectFour::new(5, 4).unwrap();
+    /// let solved = Solver::new(&game).solve().unwrap();
+    /// assert_eq!((solved.plan().engine, solved.plan().compact_key), (Engine::Pruning, true));
+    /// assert_eq!(solved.value(), 0); // 5×4 is a draw
+    /// ```
+    pub fn compact_key(self) -> Capabilities<G, R, I, T, S, Declared>
+    where
+        G: CompactKey,
     {
         self.with()
     }

@@ -1,14 +1,14 @@
 //! What a game declares, as types: the markers [`Capabilities`](super::Capabilities) records
 //! for each capability trait ([`Declared`], [`Undeclared`], [`Ordered`], [`Subsets`]), the slots
-//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`]), and the
-//! visitors through which code generic over games runs differently for each ([`OnRange`],
-//! [`OnIndex`], [`OnTiers`], [`OnSymmetry`]).
+//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`], [`KeySlot`]),
+//! and the visitors through which code generic over games runs differently for each
+//! ([`OnRange`], [`OnIndex`], [`OnTiers`], [`OnSymmetry`], [`OnKey`]).
 //!
 //! A game never names these: it declares with [`Capabilities`](super::Capabilities)' builder
 //! methods. They are for code that, like [`Solver`](crate::Solver), dispatches on what a game
 //! declared without naming the game.
 
-use super::{Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
+use super::{CompactKey, Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
 
 /// Marks a capability as declared in [`Capabilities`](super::Capabilities).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -185,6 +185,43 @@ impl<G: Symmetry> SymmetrySlot<G> for Declared {
 impl<G: Game> SymmetrySlot<G> for Undeclared {
     const DECLARED: bool = false;
     fn visit<V: OnSymmetry<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Where a [`Declares`] records whether the game declares its [`CompactKey`]: [`Declared`] or
+/// [`Undeclared`].
+pub trait KeySlot<G: Game> {
+    /// Whether the game declares it.
+    const DECLARED: bool;
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnKey<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without a declared [`CompactKey`] (the
+/// pruning engine then searches on a fixed bound table keyed by it, which grows with the
+/// search: [`pruning::growing`](crate::engines::pruning::growing)).
+pub trait OnKey<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares its compact key.
+    fn declared(self) -> Self::Output
+    where
+        G: CompactKey;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: CompactKey> KeySlot<G> for Declared {
+    const DECLARED: bool = true;
+    fn visit<V: OnKey<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> KeySlot<G> for Undeclared {
+    const DECLARED: bool = false;
+    fn visit<V: OnKey<G>>(visitor: V) -> V::Output {
         visitor.undeclared()
     }
 }

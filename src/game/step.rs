@@ -5,7 +5,7 @@
 ///
 /// Every score an engine computes lies in `-Score::MAX ..= Score::MAX`, so that negating it never
 /// overflows; `Score::MIN` is never a value (the dense tables use it to mark an empty slot). An
-/// engine reports [`Error::ScoreOverflow`](crate::Error::ScoreOverflow) rather than leave that
+/// engine reports [`SolveError::ScoreOverflow`](crate::SolveError::ScoreOverflow) rather than leave that
 /// range.
 pub type Score = i64;
 

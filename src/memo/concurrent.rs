@@ -52,8 +52,8 @@ pub trait ConcurrentMemoTable<G: Game + ?Sized>: Sync {
     }
 
     /// The values this table holds in the order of the game's dense index, one per slot
-    /// (`None` for an empty one), where it is keyed by that index ([`DenseTable`](crate::memo::DenseTable),
-    /// [`AtomicDenseTable`](crate::memo::AtomicDenseTable)); `None` for a table keyed otherwise
+    /// (`None` for an empty one), where it is keyed by that index ([`DenseTable`](super::DenseTable),
+    /// [`AtomicDenseTable`](super::AtomicDenseTable)); `None` for a table keyed otherwise
     /// (the default). [`Solved::values_by_index`](crate::Solved::values_by_index) reads it.
     fn values_by_index(&self) -> Option<SlotValues<'_>> {
         None

@@ -242,7 +242,7 @@ impl Game for KInARow {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().value_range()
+        Capabilities::none().value_range().compact_key()
     }
 }
 

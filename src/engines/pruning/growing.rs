@@ -95,7 +95,7 @@ fn cache_size(text: &str) -> Option<u64> {
 pub(crate) const POSITION_STAGE: Duration = Duration::from_secs(64);
 
 /// How much larger each table is than the one before, and each stage's time than the last.
-pub(crate) const GROWTH: u32 = 8;
+pub const GROWTH: u32 = 8;
 
 /// The stages' tables and times for one solve: the first table (sized to the processor's
 /// cache), each [`GROWTH`] times as large as the one before and searched [`GROWTH`] times as

@@ -53,6 +53,7 @@ pub enum Engine {
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
 /// | [`outcome_game`](crate::Capabilities::outcome_game) and a [`dense_index`](crate::Capabilities::dense_index) of at most [`RETROGRADE_STATES`] slots (whose moves, guessed from the start's, fit [`RETROGRADE_BYTES`]) | retrograde analysis on one thread, for the remoteness and the swift line; past [`RETROGRADE_BYTES`] of memory the exhaustive engine instead, and the answer's [`plan`](Answer::plan) says so | states numbered by the dense index |
+/// | a [`compact_key`](crate::Capabilities::compact_key) | the pruning engine (one position's value in a game too large to value every state; parallel on more than one thread) | a fixed bound table keyed by it, from half the last-level cache, growing eightfold when a stage runs out of its time ([`pruning::growing`](crate::engines::pruning::growing), [`Plan::compact_key`]); a hash table of whole states where the keys do not fit the first table, or with a declared symmetry |
 /// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) where it fits the memory budget and pays ([`Plan::dense`]), else a hash table |
 ///
 /// A declared [`symmetry`](crate::Capabilities::symmetry) makes the exhaustive and pruning
@@ -60,7 +61,8 @@ pub enum Engine {
 ///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
 /// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
-/// pruning engine runs only when asked ([`Solver::engine`]`(Engine::Pruning)`): it values one
+/// pruning engine runs for a game that declares a compact key, or when asked
+/// ([`Solver::engine`]`(Engine::Pruning)`): it values one
 /// position of a game too large to value every state, and proves bounds with null windows
 /// where the exhaustive engine must value every move of a state that cannot win (a drawn or
 /// lost one). Which pays is the game's (docs/performance.md has both ways round): time both

@@ -6,9 +6,11 @@ use super::{Engine, Solver};
 use crate::error::SolveError;
 use crate::game::{
     Declares, Game,
-    declaration::{IndexSlot, OnIndex, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot},
+    declaration::{
+        IndexSlot, KeySlot, OnIndex, OnKey, OnRange, OnTiers, RangeSlot, SymmetrySlot, TierSlot,
+    },
 };
-use crate::{DenseIndex, Tiered, ValueRange};
+use crate::{CompactKey, DenseIndex, Tiered, ValueRange};
 
 /// How a solve cuts on the values a state can still have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,6 +43,11 @@ pub struct Plan {
     /// Whether the tables store each class of symmetric states once (the game declares its
     /// [`Symmetry`](crate::Symmetry), and the exhaustive or pruning engine runs).
     pub symmetry: bool,
+    /// Whether the pruning engine searches on a fixed bound table keyed by the game's declared
+    /// [`CompactKey`] that grows with the search
+    /// ([`pruning::growing`](crate::engines::pruning::growing)), rather than on a hash table of
+    /// whole states: the game declares its key, no symmetry, and its keys fit the first table.
+    pub compact_key: bool,
 }
 
 /// The fewest slots from which a dense index must be backed by the states it holds to be
@@ -90,12 +97,30 @@ pub(super) struct Facts {
     ordered: bool,
     tiers: bool,
     symmetry: bool,
+    /// The bits of the declared compact key.
+    key_bits: Option<u32>,
     pub(super) outcome_game: bool,
     may_cycle: bool,
     /// For an acyclic outcome game whose dense index has at most [`RETROGRADE_STATES`] slots:
     /// the bytes retrograde analysis's moves would take if every state had as many as the
     /// start, at four bytes each (a guess that chooses the engine, never a value).
     retrograde_guess: Option<u64>,
+}
+
+/// A visitor that gives the bits of the declared compact key.
+struct KeyBits<'g, G>(&'g G);
+
+impl<G: Game> OnKey<G> for KeyBits<'_, G> {
+    type Output = Option<u32>;
+    fn declared(self) -> Option<u32>
+    where
+        G: CompactKey,
+    {
+        Some(self.0.key_bits())
+    }
+    fn undeclared(self) -> Option<u32> {
+        None
+    }
 }
 
 /// A visitor that only tells whether a slot is declared.
@@ -172,6 +197,7 @@ impl Facts {
             ordered: <D::Index as IndexSlot<G>>::visit(IsOrdered),
             tiers: <D::Tiers as TierSlot<G>>::visit(IsDeclared),
             symmetry: <D::Symmetry as SymmetrySlot<G>>::DECLARED,
+            key_bits: <D::Key as KeySlot<G>>::visit(KeyBits(game)),
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
             retrograde_guess: None,
@@ -236,6 +262,9 @@ impl<G: Game> Solver<'_, G> {
             None if facts.may_cycle => Engine::Retrograde,
             None if facts.ordered => Engine::Sweep,
             None if retrograde && facts.small_outcome_game() => Engine::Retrograde,
+            // A compact key is for the pruning engine's fixed tables: a game too large to
+            // value every state.
+            None if facts.key_bits.is_some() => Engine::Pruning,
             None => Engine::Exhaustive,
         };
         match engine {
@@ -299,12 +328,21 @@ impl<G: Game> Solver<'_, G> {
             Engine::Exhaustive if self.engine.is_none() && small => 1,
             _ => self.threads,
         };
+        let symmetry = facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning);
+        let compact_key = engine == Engine::Pruning
+            && !symmetry
+            && facts.key_bits.is_some_and(|bits| {
+                let first =
+                    crate::engines::pruning::growing::Stages::new(self.limits).first_bytes();
+                crate::memo::FixedBoundTable::holds_keys(bits, first)
+            });
         Ok(Plan {
             engine,
             threads,
             dense,
             cuts,
-            symmetry: facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning),
+            symmetry,
+            compact_key,
         })
     }
 }

@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use super::declared::{RangeJob, with_range_of};
 use super::plan::{Facts, RETROGRADE_BYTES};
-use super::solved::{RetroAnswer, Swept};
+use super::solved::{Grown, RetroAnswer, Swept};
 use super::{Answer, Engine, Plan, Solved, Solver};
 use crate::engines::kernel::RangeSource;
-use crate::engines::pruning::Driver;
+use crate::engines::pruning::{Driver, growing};
 use crate::engines::retrograde::{DenseIds, HashIds};
 use crate::engines::tiers::KeepTiers;
 use crate::engines::{
@@ -25,13 +25,15 @@ use crate::engines::{
 use crate::error::SolveError;
 use crate::game::{
     Declares, Game,
-    declaration::{IndexSlot, OnIndex, OnSymmetry, OnTiers, SymmetrySlot, TierSlot},
+    declaration::{
+        IndexSlot, KeySlot, OnIndex, OnKey, OnSymmetry, OnTiers, SymmetrySlot, TierSlot,
+    },
 };
 use crate::memo::{
     AtomicDenseTable, BoundTable, Canonical, ConcurrentBoundTable, ConcurrentMemoTable, DenseTable,
     HashBoundTable, HashTable, MemoTable, ShardedBoundTable, ShardedTable,
 };
-use crate::{DenseIndex, Symmetry, Tiered, game::StateAt};
+use crate::{CompactKey, DenseIndex, Symmetry, Tiered, game::StateAt};
 
 /// A boxed result, or why there is none.
 type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, SolveError>;
@@ -100,6 +102,7 @@ where
             solver: self,
             pool: pool.as_ref(),
             dense: plan.dense,
+            compact_key: plan.compact_key,
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
@@ -124,6 +127,9 @@ struct Run<'a, 'g, G> {
     pool: Option<&'a rayon::ThreadPool>,
     /// Whether the plan keeps values in a flat array by the dense index.
     dense: bool,
+    /// Whether the pruning engine searches on a growing fixed table keyed by the game's
+    /// compact key.
+    compact_key: bool,
 }
 
 impl<G> Run<'_, '_, G> {
@@ -254,35 +260,45 @@ where
     type Output = Boxed<'g, G>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        <D::Symmetry as SymmetrySlot<G>>::visit(Pruned { run: self.0, range })
+        let pruned = Pruned {
+            run: self.0,
+            range,
+            declared: PhantomData::<D>,
+        };
+        <D::Symmetry as SymmetrySlot<G>>::visit(pruned)
     }
 }
 
-/// [`Prune`]'s tables, by the symmetry slot's visit.
-struct Pruned<'a, 'g, G, R> {
+/// [`Prune`]'s tables, by the symmetry slot's visit (and, without a symmetry, the key slot's).
+struct Pruned<'a, 'g, G, R, D> {
     run: Run<'a, 'g, G>,
     range: R,
+    declared: PhantomData<D>,
 }
 
-impl<'g, G, R> Pruned<'_, 'g, G, R>
+impl<'g, G, R, D> Pruned<'_, 'g, G, R, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
     R: RangeSource<G> + 'static,
 {
+    /// The pruning engine's options: the solver's limits and the declared range.
+    fn options(&self) -> pruning::Options<R> {
+        pruning::Options {
+            driver: Driver::Auto,
+            limits: self.run.solver.limits,
+            range: self.range,
+        }
+    }
+
     /// The pruning engine on `table()` (one thread) or `shared()` (the pool's).
     fn on<T, S>(self, table: impl FnOnce() -> T, shared: impl FnOnce() -> S) -> Boxed<'g, G>
     where
         T: BoundTable<G> + 'g,
         S: ConcurrentBoundTable<G> + Send + Sync + 'g,
     {
-        let Solver { game, limits, .. } = self.run.solver;
-        let options = pruning::Options {
-            driver: Driver::Auto,
-            limits,
-            range: self.range,
-        };
+        let (game, options) = (self.run.solver.game, self.options());
         Ok(match self.run.pool {
             Some(pool) => {
                 let shared = Arc::new(shared());
@@ -294,12 +310,13 @@ where
     }
 }
 
-impl<'g, G, R> OnSymmetry<G> for Pruned<'_, 'g, G, R>
+impl<'g, G, R, D> OnSymmetry<G> for Pruned<'_, 'g, G, R, D>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
     G::Move: Send + 'g,
     R: RangeSource<G> + 'static,
+    D: Declares<G>,
 {
     type Output = Boxed<'g, G>;
 
@@ -311,6 +328,50 @@ where
             || Canonical(HashBoundTable::new()),
             || Canonical(ShardedBoundTable::new()),
         )
+    }
+
+    fn undeclared(self) -> Self::Output {
+        if self.run.compact_key {
+            <D::Key as KeySlot<G>>::visit(self)
+        } else {
+            self.on(HashBoundTable::new, ShardedBoundTable::new)
+        }
+    }
+}
+
+/// The pruning engine on a fixed bound table keyed by the game's compact key, growing with
+/// the search ([`pruning::growing`]), where the plan says so.
+impl<'g, G, R, D> OnKey<G> for Pruned<'_, 'g, G, R, D>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+    R: RangeSource<G> + 'static,
+    D: Declares<G>,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: CompactKey,
+    {
+        let (game, options) = (self.run.solver.game, self.options());
+        let stages = growing::Stages::new(options.limits);
+        Ok(match self.run.pool {
+            Some(pool) => {
+                let (value, table, spent) =
+                    pool.install(|| growing::par_solve(game, options, stages))?;
+                let pruner = pruning::Pruner::new(game, Arc::new(table), options)?;
+                Box::new(Grown {
+                    solved: pruner.into_solved(game.start(), value),
+                    spent,
+                })
+            }
+            None => {
+                let (solved, spent) = growing::solve(game, options, stages)?;
+                Box::new(Grown { solved, spent })
+            }
+        })
     }
 
     fn undeclared(self) -> Self::Output {
