@@ -1,7 +1,10 @@
 //! What the pruning engine's game capabilities are worth on a user's game with no Connect Four
 //! code: k in a row (tests/common/k_in_a_row.rs) from the empty board, with its declarations
 //! switched off one at a time (forced replies, the symmetric key), on a 64 MiB fixed table, one
-//! thread. Prints the value, the states expanded and the time of each (docs/performance.md and
+//! thread. Then the front door: `Solver` on the game as declared (its compact key: the pruning
+//! engine on a fixed table that grows with the search), and on the same game with its key
+//! undeclared and the pruning engine asked for (a hash table of whole states). Prints the
+//! value, the states expanded and the time of each (docs/performance.md and
 //! docs/adding-a-game.md quote them).
 //!
 //! `cargo bench --bench k_in_a_row [-- WIDTH HEIGHT K]` (default 5 5 4).
@@ -13,7 +16,9 @@ use std::time::Instant;
 
 use gamesolver::engines::pruning::{self, Pruner};
 use gamesolver::memo::FixedBoundTable;
-use gamesolver::{Capabilities, CompactKey, Declares, Game, Score, Step, ValueRange};
+use gamesolver::{
+    Capabilities, CompactKey, Declares, Engine, Game, Score, Solved, Solver, Step, ValueRange,
+};
 use k_in_a_row::{Cells, KInARow};
 
 /// The game with its forced replies and its symmetric key each on or off.
@@ -101,4 +106,37 @@ fn run(width: u32, height: u32, k: u32) {
             pruner.stats().expanded
         );
     }
+    let game = KInARow::new(width, height, k);
+    let clock = Instant::now();
+    let solved = Solver::new(&game).solve().expect("a value");
+    let seconds = clock.elapsed().as_secs_f64();
+    assert_eq!(Some(solved.value()), value);
+    assert!(solved.plan().compact_key);
+    println!(
+        "{width}x{height}, {k} in a row: Solver, key declared (growing fixed table): value {}, \
+         {} states expanded, {seconds:.3} s",
+        solved.value(),
+        solved.stats().expanded
+    );
+    // `Variant` declares its range alone: no key, so a hash table of whole states.
+    drop(solved);
+    let undeclared = Variant {
+        game,
+        forced: true,
+        symmetric: true,
+    };
+    let clock = Instant::now();
+    let solved = Solver::new(&undeclared)
+        .engine(Engine::Pruning)
+        .solve()
+        .expect("a value");
+    let seconds = clock.elapsed().as_secs_f64();
+    assert_eq!(Some(solved.value()), value);
+    assert!(!solved.plan().compact_key);
+    println!(
+        "{width}x{height}, {k} in a row: Solver, key undeclared, pruning (hash table): value {}, \
+         {} states expanded, {seconds:.3} s",
+        solved.value(),
+        solved.stats().expanded
+    );
 }
