@@ -267,7 +267,7 @@ fn alphabeta<B: Bitboard>(
     let pool = pool_if_parallel(threads, &mut limits)?;
     let options = pruning::Options::new().ranged().limits(limits);
     let stages = Stages::new(limits);
-    if !FixedBoundTable::holds_keys(game.key_bits(), stages.first_bytes()) {
+    if !stages.holds_keys(game.key_bits()) {
         // Keys too long for the fixed table's words (a board of more than about 83 cells and
         // markers, as 10×8): a bound table keyed by the whole position, which holds any key,
         // growing with the search within the budget.
@@ -291,17 +291,13 @@ fn alphabeta<B: Bitboard>(
             )?,
         });
     }
-    let (mut run, spent) = if let Some(pool) = pool {
-        let (value, table, spent) = pool.install(|| grown::par_solve(game, options, stages))?;
-        let solution = Pruner::new(game, &table, options)?.into_solved(game.start(), value);
-        let run = pool.install(|| pruned(solution, "fixed-atomic", threads, analyze))?;
-        (run, spent)
-    } else {
-        let (solution, spent) = grown::solve(game, options, stages)?;
-        (pruned(solution, "fixed", 1, analyze)?, spent)
-    };
-    run.stats = grown::then(spent, run.stats);
-    Ok(run)
+    Ok(match pool {
+        Some(pool) => pool.install(|| {
+            let solution = grown::par_solve(game, options, stages)?;
+            pruned(solution, "fixed-atomic", threads, analyze)
+        })?,
+        None => pruned(grown::solve(game, options, stages)?, "fixed", 1, analyze)?,
+    })
 }
 
 /// Solves every position of the `--batch` input, writing `POSITION SCORE` (with `--analyze`:

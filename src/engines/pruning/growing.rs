@@ -18,12 +18,13 @@
 //! let game = ConnectFour::new(5, 4)?;
 //! let limits = Limits::with_memory_budget(1 << 30);
 //! let options = pruning::Options::new().ranged().limits(limits);
-//! let (solved, _stages) = growing::solve(&game, options, growing::Stages::new(limits))?;
+//! let solved = growing::solve(&game, options, growing::Stages::new(limits))?;
 //! assert_eq!(solved.value(), 0); // 5×4 is a draw
 //! # Ok::<(), gamesolver::Error>(())
 //! ```
 
 use std::hash::Hash;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Options, Pruned, Pruner};
@@ -31,7 +32,7 @@ use crate::Limits;
 use crate::engines::kernel::{RangeSource, Stats};
 use crate::error::SolveError;
 use crate::game::{CompactKey, Score};
-use crate::memo::{AtomicBoundTable, FixedBoundTable};
+use crate::memo::{AtomicBoundTable, BoundTable, FixedBoundTable};
 
 /// One position's first table where the processor's last-level cache is not known, and the
 /// largest it starts on: 2²³ words (c4's faster table on Connect Four's empty 7×6 board has
@@ -134,6 +135,12 @@ impl Stages {
         self.bytes
     }
 
+    /// Whether the first table's words hold keys of `key_bits` bits (a game whose keys they do
+    /// not hold is searched on a hash table of whole states instead).
+    pub fn holds_keys(&self, key_bits: u32) -> bool {
+        FixedBoundTable::holds_keys(key_bits, self.bytes)
+    }
+
     /// The stages for a solve under `limits` whose first table has `bytes` and runs for `time`.
     pub(crate) fn starting(limits: Limits, bytes: u64, time: Duration) -> Stages {
         let half = (limits.memory_budget / 2).max(1);
@@ -204,13 +211,14 @@ impl Stages {
     }
 }
 
-/// Solves `game`'s start on one thread on a growing [`FixedBoundTable`]: the solution (on the
-/// last table, with the user's limits for the queries that follow) and what every stage did.
+/// Solves `game`'s start on one thread on a growing [`FixedBoundTable`]: the solution on the
+/// last table, with the user's limits for the queries that follow, whose statistics begin
+/// with what every stage did.
 pub fn solve<G, R>(
     game: &G,
     options: Options<R>,
     mut stages: Stages,
-) -> Result<(Pruned<'_, G, FixedBoundTable, R>, Stats), SolveError>
+) -> Result<Pruned<'_, G, FixedBoundTable, R>, SolveError>
 where
     G: CompactKey,
     R: RangeSource<G>,
@@ -225,25 +233,19 @@ where
         spent = then(spent, pruner.stats());
         let held = pruner.into_table();
         match value {
-            // A fresh pruner, under the user's limits: its statistics are the queries' that
-            // follow, not the solve's.
-            Some(value) => {
-                let pruner = Pruner::new(game, held, options)?;
-                return Ok((pruner.into_solved(start, value), spent));
-            }
+            Some(value) => return solved(game, held, options, (start, value), spent),
             None => table = held.resized(stages.bytes())?,
         }
     }
 }
 
 /// What [`solve`] does, on every thread of the rayon pool it is called in, sharing a growing
-/// [`AtomicBoundTable`]: the value, the last table (the caller makes the solution on it) and
-/// what every stage did.
+/// [`AtomicBoundTable`]: the solution on the last table (which it holds through an `Arc`).
 pub fn par_solve<G, R>(
     game: &G,
     options: Options<R>,
     mut stages: Stages,
-) -> Result<(Score, AtomicBoundTable, Stats), SolveError>
+) -> Result<Pruned<'_, G, Arc<AtomicBoundTable>, R>, SolveError>
 where
     G: CompactKey + Sync,
     G::State: Hash + Send + Sync,
@@ -258,16 +260,35 @@ where
         let value = stages.after(pruner.par_value_of(&start), last)?;
         spent = then(spent, pruner.stats());
         match value {
-            Some(value) => return Ok((value, table, spent)),
+            Some(value) => return solved(game, Arc::new(table), options, (start, value), spent),
             None => table = table.resized(stages.bytes())?,
         }
     }
 }
 
+/// The solution of `start` (of value `value`) on `table`: a fresh pruner under the user's
+/// `options`, whose statistics begin with what the stages `spent`.
+fn solved<G, T, R>(
+    game: &G,
+    table: T,
+    options: Options<R>,
+    (start, value): (G::State, Score),
+    spent: Stats,
+) -> Result<Pruned<'_, G, T, R>, SolveError>
+where
+    G: CompactKey,
+    T: BoundTable<G>,
+    R: RangeSource<G>,
+{
+    let mut pruner = Pruner::new(game, table, options)?;
+    pruner.stats = spent;
+    Ok(pruner.into_solved(start, value))
+}
+
 /// The work of `before` and then `after` (stages, or a solve and the queries on its solution):
 /// counts and times add up, since they ran one after the other; the entries stored are the
 /// last table's.
-pub(crate) fn then(before: Stats, after: Stats) -> Stats {
+fn then(before: Stats, after: Stats) -> Stats {
     let mut total = before;
     total += after;
     total.elapsed = before.elapsed + after.elapsed;
@@ -363,7 +384,9 @@ mod tests {
             let fixed = FixedBoundTable::for_game(&game, 64 * MIB).unwrap();
             let mut expected = pruning::solve(&game, fixed, options).unwrap();
             let tiny = || Stages::starting(options.limits, 1 << 10, Duration::from_millis(1));
-            let (mut grown, spent) = solve(&game, options, tiny()).unwrap();
+            let mut grown = solve(&game, options, tiny()).unwrap();
+            // Before any query: the statistics are the stages'.
+            let spent = grown.stats();
             assert_eq!(grown.value(), expected.value(), "{moves}");
             // The line may take other moves among equally good ones (it follows what the
             // tables hold): every one of its moves keeps its state's value, and it ends the
@@ -387,10 +410,14 @@ mod tests {
                     "the empty board outgrows 1 KiB"
                 );
             }
-            let (value, table, _) = pool.install(|| par_solve(&game, options, tiny())).unwrap();
-            assert_eq!(value, expected.value(), "{moves}, 2 threads");
+            let shared = pool.install(|| par_solve(&game, options, tiny())).unwrap();
+            assert_eq!(shared.value(), expected.value(), "{moves}, 2 threads");
+            assert!(shared.stats().expanded > 0);
             if moves.is_empty() {
-                assert!(table.bytes() > 1 << 10, "the empty board outgrows 1 KiB");
+                assert!(
+                    shared.table().bytes() > 1 << 10,
+                    "the empty board outgrows 1 KiB"
+                );
             }
         }
     }

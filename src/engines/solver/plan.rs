@@ -332,9 +332,7 @@ impl<G: Game> Solver<'_, G> {
         let compact_key = engine == Engine::Pruning
             && !symmetry
             && facts.key_bits.is_some_and(|bits| {
-                let first =
-                    crate::engines::pruning::growing::Stages::new(self.limits).first_bytes();
-                crate::memo::FixedBoundTable::holds_keys(bits, first)
+                crate::engines::pruning::growing::Stages::new(self.limits).holds_keys(bits)
             });
         Ok(Plan {
             engine,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::declared::{RangeJob, with_range_of};
 use super::plan::{Facts, RETROGRADE_BYTES};
-use super::solved::{Grown, RetroAnswer, Swept};
+use super::solved::{RetroAnswer, Swept};
 use super::{Answer, Engine, Plan, Solved, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::engines::pruning::{Driver, growing};
@@ -331,16 +331,13 @@ where
     }
 
     fn undeclared(self) -> Self::Output {
-        if self.run.compact_key {
-            <D::Key as KeySlot<G>>::visit(self)
-        } else {
-            self.on(HashBoundTable::new, ShardedBoundTable::new)
-        }
+        <D::Key as KeySlot<G>>::visit(self)
     }
 }
 
-/// The pruning engine on a fixed bound table keyed by the game's compact key, growing with
-/// the search ([`pruning::growing`]), where the plan says so.
+/// Without a symmetry: the pruning engine on a fixed bound table keyed by the game's compact
+/// key, growing with the search ([`pruning::growing`]), where the plan says so (the key is
+/// declared and fits the first table); else on a hash table of whole states.
 impl<'g, G, R, D> OnKey<G> for Pruned<'_, 'g, G, R, D>
 where
     G: Game + Sync + 'g,
@@ -355,22 +352,14 @@ where
     where
         G: CompactKey,
     {
+        if !self.run.compact_key {
+            return OnKey::undeclared(self);
+        }
         let (game, options) = (self.run.solver.game, self.options());
         let stages = growing::Stages::new(options.limits);
         Ok(match self.run.pool {
-            Some(pool) => {
-                let (value, table, spent) =
-                    pool.install(|| growing::par_solve(game, options, stages))?;
-                let pruner = pruning::Pruner::new(game, Arc::new(table), options)?;
-                Box::new(Grown {
-                    solved: pruner.into_solved(game.start(), value),
-                    spent,
-                })
-            }
-            None => {
-                let (solved, spent) = growing::solve(game, options, stages)?;
-                Box::new(Grown { solved, spent })
-            }
+            Some(pool) => Box::new(pool.install(|| growing::par_solve(game, options, stages))?),
+            None => Box::new(growing::solve(game, options, stages)?),
         })
     }
 

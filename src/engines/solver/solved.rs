@@ -161,63 +161,6 @@ where
     }
 }
 
-/// A search on a table that grew with it ([`pruning::growing`](crate::engines::pruning::growing)):
-/// the solution on the last table, whose statistics add the stages' work before it.
-pub(super) struct Grown<S> {
-    pub(super) solved: S,
-    pub(super) spent: Stats,
-}
-
-impl<G: Game, S: Solved<G>> Solved<G> for Grown<S> {
-    fn engine(&self) -> Engine {
-        self.solved.engine()
-    }
-
-    fn value(&self) -> Score {
-        self.solved.value()
-    }
-
-    fn start(&self) -> &G::State {
-        self.solved.start()
-    }
-
-    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
-        self.solved.value_of(state)
-    }
-
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
-        self.solved.move_values(state)
-    }
-
-    fn best_moves(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
-        self.solved.best_moves(state)
-    }
-
-    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
-        self.solved.line()
-    }
-
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
-        self.solved.swift_line_within(moves)
-    }
-
-    fn stats(&self) -> Stats {
-        crate::engines::pruning::growing::then(self.spent, self.solved.stats())
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.solved.outcome()
-    }
-
-    fn values_by_index(&self) -> Option<SlotValues<'_>> {
-        self.solved.values_by_index()
-    }
-
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
-        self.solved.remoteness(state)
-    }
-}
-
 /// The sweep's result: a [`Solution`] over the table the sweep filled, which answers as the
 /// exhaustive engine's does (a state the sweep did not value, if any, is searched).
 pub(super) struct Swept<S>(pub(super) S);

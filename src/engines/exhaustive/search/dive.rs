@@ -60,6 +60,7 @@ impl Scan {
         // scanned, less those known and the one opened (a count per child was an instruction
         // of the loop's few).
         let (begin, known) = (self.next_move, self.known);
+        let mut opened = None;
         while let Some(mv) = moves.get(self.next_move) {
             self.next_move += 1;
             let step = game.play(state, mv);
@@ -70,16 +71,16 @@ impl Scan {
             } else if let Some(value) = table.get(game, &step.next) {
                 value
             } else {
-                self.hits += (self.next_move - begin - 1) as u64 - (self.known - known);
-                return Some(step);
+                opened = Some(step);
+                break;
             };
             if self.take::<G, R>(step.gain, step.turn, child) {
-                self.hits += (self.next_move - begin) as u64 - (self.known - known);
-                return None; // The state is done: its caller closes it.
+                break; // The state is done: its caller closes it.
             }
         }
-        self.hits += (self.next_move - begin) as u64 - (self.known - known);
-        None
+        let scanned = self.next_move - begin - usize::from(opened.is_some());
+        self.hits += scanned as u64 - (self.known - known);
+        opened
     }
 
     /// Counts a move of `gain` and `turn` to a child of value `child`; `true` if the best
