@@ -34,8 +34,8 @@ impl Game for Variant {
     fn start(&self) -> Cells {
         self.game.start()
     }
-    fn moves(&self, position: &Cells, moves: &mut Vec<u32>) {
-        self.game.moves(position, moves)
+    fn moves(&self, position: &Cells) -> impl Iterator<Item = u32> {
+        self.game.moves(position)
     }
     fn play(&self, position: &Cells, cell: &u32) -> Step<Cells> {
         self.game.play(position, cell)

@@ -33,9 +33,9 @@ impl Game for Countdown {
         self.counters
     }
 
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        // Append to the buffer (the engines hand it empty and collect every open state's moves).
-        moves.extend((1..=3).filter(|take| take <= left));
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        // As they come: an engine takes only the moves it needs.
+        (1..=3).filter(move |take| take <= left)
     }
 
     fn play(&self, left: &u32, take: &u32) -> Step<u32> {

@@ -52,26 +52,16 @@ impl Game for DivisorGame {
         self.start
     }
 
-    fn moves(&self, n: &u32, moves: &mut Vec<u32>) {
-        // The divisors below N, smallest first: pairs (d, N / d) for d ≤ √N.
-        let n = *n;
-        let at = moves.len();
-        let mut d = 1;
-        while d * d <= n {
-            if n.is_multiple_of(d) {
-                let other = n / d;
-                // N itself is no move: it is 1's partner, and d itself when N = 1.
-                if d < n {
-                    moves.push(d);
-                }
-                if other != d && other != n {
-                    moves.push(other);
-                }
-            }
-            d += 1;
-        }
-        // Append only: the buffer may hold other states' moves before `at`.
-        moves[at..].sort_unstable();
+    fn moves(&self, n: &u32) -> impl Iterator<Item = u32> {
+        // The divisors below N, smallest first: d ≤ √N rising, then their partners N / d
+        // (d falling from √N to 2: N itself, 1's partner, is no move; nor d itself when N = 1).
+        let (n, root) = (*n, n.isqrt());
+        let small = (1..=root).filter(move |&d| n.is_multiple_of(d) && d < n);
+        let large = (2..=root)
+            .rev()
+            .filter(move |&d| n.is_multiple_of(d) && n / d != d)
+            .map(move |d| n / d);
+        small.chain(large)
     }
 
     fn play(&self, n: &u32, x: &u32) -> Step<u32> {
@@ -177,13 +167,14 @@ impl Game for FlipGame {
         self.start
     }
 
-    fn moves(&self, row: &u64, moves: &mut Vec<u32>) {
-        // Cells i and i + 1 both `+`: bit i of `row & row >> 1`.
+    fn moves(&self, row: &u64) -> impl Iterator<Item = u32> {
+        // Cells i and i + 1 both `+`: bit i of `row & row >> 1`, lowest first.
         let mut pairs = row & (row >> 1);
-        while pairs != 0 {
-            moves.push(pairs.trailing_zeros());
+        std::iter::from_fn(move || {
+            let cell = (pairs != 0).then(|| pairs.trailing_zeros())?;
             pairs &= pairs - 1;
-        }
+            Some(cell)
+        })
     }
 
     fn play(&self, row: &u64, cell: &u32) -> Step<u64> {
@@ -335,12 +326,14 @@ pub mod tests {
     #[test]
     fn lists_the_proper_divisors_once() {
         let game = DivisorGame { start: 36 };
-        let mut moves = vec![99]; // moves are appended to what the buffer holds
-        game.moves(&36, &mut moves);
-        assert_eq!(moves, [99, 1, 2, 3, 4, 6, 9, 12, 18]);
-        moves.clear();
-        game.moves(&1, &mut moves);
-        assert!(moves.is_empty());
+        assert!(game.moves(&36).eq([1, 2, 3, 4, 6, 9, 12, 18]));
+        assert!(game.moves(&49).eq([1, 7]));
+        assert!(game.moves(&2).eq([1]));
+        assert_eq!(game.moves(&1).count(), 0);
+        for n in 1..500 {
+            let plain = (1..n).filter(|d| n % d == 0);
+            assert!(game.moves(&n).eq(plain), "N = {n}");
+        }
     }
 
     #[test]

@@ -182,19 +182,24 @@ impl Game for CatAndMouse {
         }
     }
 
-    fn moves(&self, state: &Chase, moves: &mut Vec<u16>) {
-        if state.mouse == 0 || state.mouse == state.cat {
-            return;
-        }
-        if state.cat_moves {
-            moves.extend(
-                self.graph[state.cat as usize]
-                    .iter()
-                    .filter(|&&node| node != 0),
-            );
+    fn moves(&self, state: &Chase) -> impl Iterator<Item = u16> {
+        let over = state.mouse == 0 || state.mouse == state.cat;
+        let from = if state.cat_moves {
+            state.cat
         } else {
-            moves.extend(&self.graph[state.mouse as usize]);
-        }
+            state.mouse
+        };
+        let neighbours: &[u16] = if over {
+            &[]
+        } else {
+            &self.graph[from as usize]
+        };
+        // The cat may not enter the hole (node 0).
+        let cat = state.cat_moves;
+        neighbours
+            .iter()
+            .copied()
+            .filter(move |&node| !cat || node != 0)
     }
 
     fn play(&self, state: &Chase, to: &u16) -> Step<Chase> {
@@ -546,15 +551,15 @@ impl Game for CatAndMouseII {
         self.start
     }
 
-    fn moves(&self, state: &Chase, moves: &mut Vec<u16>) {
-        if self.is_final(state) {
-            return;
-        }
-        if state.cat_moves {
-            moves.extend_from_slice(self.reach(1, state.cat));
+    fn moves(&self, state: &Chase) -> impl Iterator<Item = u16> {
+        let reach: &[u16] = if self.is_final(state) {
+            &[]
+        } else if state.cat_moves {
+            self.reach(1, state.cat)
         } else {
-            moves.extend_from_slice(self.reach(0, state.mouse));
-        }
+            self.reach(0, state.mouse)
+        };
+        reach.iter().copied()
     }
 
     fn play(&self, state: &Chase, to: &u16) -> Step<Chase> {

@@ -36,6 +36,7 @@ mod tiers;
 pub(super) mod cli;
 
 pub use bits::Bitboard;
+use bits::lines;
 
 /// Connect Four's rules on a `width × height` board, held in words of type `B`: `u64` for boards
 /// of up to 64 bits ([`new`](ConnectFour::new)), `u128` for up to 128 ([`wide`](ConnectFour::wide)).
@@ -462,27 +463,6 @@ fn at_height<R>(h: u32, f: impl Fn(u32) -> R) -> R {
     }
 }
 
-/// The cells (empty or not) that would complete four with three of `stones`: vertically (three
-/// below), and across and on both diagonals (column strides of `h + 1`, `h` and `h + 2`).
-#[inline(always)]
-fn lines<B: Bitboard>(
-    stones: B,
-    h: u32,
-    up: impl Fn(B, u32) -> B,
-    down: impl Fn(B, u32) -> B,
-) -> B {
-    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
-    for shift in [h + 1, h, h + 2] {
-        let pair = up(stones, shift) & up(stones, 2 * shift);
-        cells |= pair & up(stones, 3 * shift);
-        cells |= pair & down(stones, shift);
-        let pair = down(stones, shift) & down(stones, 2 * shift);
-        cells |= pair & up(stones, shift);
-        cells |= pair & down(stones, 3 * shift);
-    }
-    cells
-}
-
 impl<B: Bitboard> fmt::Display for Drop<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "column {}", self.column + 1)
@@ -499,10 +479,23 @@ impl<B: Bitboard> Game for ConnectFour<B> {
         self.start
     }
 
+    /// [`moves_into`](Game::moves_into)'s list (which the engines ask for), collected.
+    fn moves(&self, position: &Position<B>) -> impl Iterator<Item = Drop<B>> {
+        let mut moves = Vec::new();
+        self.moves_into(position, &mut moves);
+        moves.into_iter()
+    }
+
+    /// Every move in one batch, as `moves_into` lists them (no list collected).
+    fn moves_batch(&self, position: &Position<B>, batch: usize, moves: &mut Vec<Drop<B>>) -> bool {
+        (batch == 0).then(|| self.moves_into(position, moves));
+        false
+    }
+
     /// Every legal move, in the order the search should try them: winning moves, then the
     /// moves that do not hand the opponent an immediate win, those making the most threats
     /// (cells where a stone would complete four) first, then the rest; ties from the centre out.
-    fn moves(&self, position: &Position<B>, moves: &mut Vec<Drop<B>>) {
+    fn moves_into(&self, position: &Position<B>, moves: &mut Vec<Drop<B>>) {
         if position.won {
             return;
         }
@@ -676,9 +669,7 @@ mod tests {
         let position = game.position("1212121").unwrap();
         assert!(position.is_won());
         assert_eq!(game.payoff(&position), -(42 + 2 - 7) / 2);
-        let mut moves = Vec::new();
-        game.moves(&position, &mut moves);
-        assert!(moves.is_empty());
+        assert_eq!(game.moves(&position).count(), 0);
         assert!(game.position("12121212").is_err());
     }
 

@@ -115,8 +115,8 @@ impl Game for DotsAndBoxes {
     fn start(&self) -> u64 {
         0
     }
-    fn moves(&self, drawn: &u64, moves: &mut Vec<u8>) {
-        moves.extend((0..self.edges as u8).filter(|edge| drawn & (1 << edge) == 0));
+    fn moves(&self, drawn: &u64) -> impl Iterator<Item = u8> {
+        (0..self.edges as u8).filter(move |edge| drawn & (1 << edge) == 0)
     }
     fn play(&self, drawn: &u64, edge: &u8) -> Step<u64> {
         let next = drawn | (1 << edge);
@@ -133,7 +133,7 @@ impl Game for DotsAndBoxes {
     }
     /// Only the free edges, lowest first (as [`moves`](Game::moves) lists them), each found
     /// by clearing the lowest bit of the free set: no list, and no test of drawn edges.
-    fn for_each_step(&self, drawn: &u64, _: &mut Vec<u8>, mut each: impl FnMut(Step<u64>) -> bool) {
+    fn for_each_step(&self, drawn: &u64, mut each: impl FnMut(Step<u64>) -> bool) {
         let mut free = !drawn & self.all();
         while free != 0 {
             let edge = free.trailing_zeros();
@@ -234,12 +234,7 @@ impl Tiered for DotsAndBoxes {
     fn value_bound(&self) -> Score {
         Score::from(self.rows * self.columns)
     }
-    fn ranked_children(
-        &self,
-        drawn: &u64,
-        _moves: &mut Vec<u8>,
-        mut each: impl FnMut(Score, Turn, usize, u64),
-    ) {
+    fn ranked_children(&self, drawn: &u64, mut each: impl FnMut(Score, Turn, usize, u64)) {
         let (drawn, tier) = (*drawn, drawn.count_ones() as usize + 1);
         // A new edge e with j drawn edges c_1 < … < c_j below it: those keep their terms
         // C(c_i, i) (`kept[j]`), e adds C(e, j + 1), the ones above move up a place and add

@@ -93,22 +93,18 @@ impl Game for Kayles {
         self.start
     }
 
-    fn moves(&self, pins: &u64, moves: &mut Vec<Knock>) {
-        let pairs = pins & (pins >> 1);
-        for cell in 0..self.cells as u8 {
-            if pins >> cell & 1 == 1 {
-                moves.push(Knock {
-                    first: cell,
-                    count: 1,
-                });
+    /// Pin by pin from the left: each pin alone, then with its right neighbour if it stands.
+    fn moves(&self, pins: &u64) -> impl Iterator<Item = Knock> {
+        let (mut left, pairs, mut pair) = (*pins, pins & (pins >> 1), None);
+        std::iter::from_fn(move || {
+            if let Some(first) = pair.take() {
+                return Some(Knock { first, count: 2 });
             }
-            if pairs >> cell & 1 == 1 {
-                moves.push(Knock {
-                    first: cell,
-                    count: 2,
-                });
-            }
-        }
+            let first = (left != 0).then(|| left.trailing_zeros() as u8)?;
+            left &= left - 1;
+            pair = (pairs >> first & 1 == 1).then_some(first);
+            Some(Knock { first, count: 1 })
+        })
     }
 
     fn play(&self, pins: &u64, knock: &Knock) -> Step<u64> {

@@ -126,11 +126,11 @@ impl Game for Nim {
     /// Heap by heap, the largest take first: a winning move (to heaps whose XOR is 0) is
     /// usually found early, and the search with the declared range ([`ValueRange`]) stops
     /// there. (`1,65535`: smallest first, 4.6 · 10⁹ table hits; largest first, 7.)
-    fn moves(&self, position: &u64, moves: &mut Vec<(u32, u32)>) {
-        for k in 0..self.heaps.len() {
+    fn moves(&self, position: &u64) -> impl Iterator<Item = (u32, u32)> {
+        (0..self.heaps.len()).flat_map(move |k| {
             let size = self.heap(*position, k);
-            moves.extend((1..=size).rev().map(|take| (k as u32, take)));
-        }
+            (1..=size).rev().map(move |take| (k as u32, take))
+        })
     }
     /// Lazy moves: [`moves`](Game::moves)' order, 64 moves a batch, so that a
     /// position whose winning move comes early (the largest take of a heap, often) never
@@ -218,7 +218,7 @@ mod tests {
             let step = (game.positions / 997).max(1);
             for position in (0..game.positions).step_by(step as usize) {
                 let mut all = Vec::new();
-                game.moves(&position, &mut all);
+                game.moves_into(&position, &mut all);
                 let mut batched = Vec::new();
                 let mut batch = 0;
                 while game.moves_batch(&position, batch, &mut batched) {

@@ -202,9 +202,9 @@ impl Game for StoneGameII {
     }
 
     #[inline]
-    fn moves(&self, state: &StoneGameIIState, moves: &mut Vec<u32>) {
+    fn moves(&self, state: &StoneGameIIState) -> impl Iterator<Item = u32> {
         let left = self.piles.len() as u32 - state.next;
-        moves.extend(1..=left.min(state.m.saturating_mul(2)));
+        1..=left.min(state.m.saturating_mul(2))
     }
 
     #[inline]
@@ -656,7 +656,7 @@ mod tests {
                     continue;
                 }
                 moves.clear();
-                game.moves(&state, &mut moves);
+                game.moves_into(&state, &mut moves);
                 todo.extend(moves.iter().map(|take| game.play(&state, take).next));
             }
             let bound = game.state_bound().unwrap();

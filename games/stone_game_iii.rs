@@ -57,9 +57,9 @@ impl Game for StoneGameIII {
     fn start(&self) -> u32 {
         0
     }
-    fn moves(&self, next: &u32, moves: &mut Vec<u32>) {
+    fn moves(&self, next: &u32) -> impl Iterator<Item = u32> {
         let left = self.values.len() as u32 - next;
-        moves.extend(1..=left.min(3));
+        1..=left.min(3)
     }
     fn play(&self, next: &u32, take: &u32) -> Step<u32> {
         let after = next + take;

@@ -324,8 +324,8 @@ impl Game for Literal<'_> {
         0
     }
 
-    fn moves(&self, leftmost: &u32, moves: &mut Vec<u32>) {
-        moves.extend(2..=self.game.len() - leftmost);
+    fn moves(&self, leftmost: &u32) -> impl Iterator<Item = u32> {
+        2..=self.game.len() - leftmost
     }
 
     fn play(&self, leftmost: &u32, take: &u32) -> Step<u32> {
@@ -402,14 +402,11 @@ impl Game for Stepwise<'_> {
     }
 
     #[inline]
-    fn moves(&self, state: &StepState, moves: &mut Vec<StepMove>) {
+    fn moves(&self, state: &StepState) -> impl Iterator<Item = StepMove> {
         let last = self.game.len() - 1;
-        if state.end <= last {
-            moves.push(StepMove::Stop);
-        }
-        if state.end < last {
-            moves.push(StepMove::More);
-        }
+        let stop = (state.end <= last).then_some(StepMove::Stop);
+        let more = (state.end < last).then_some(StepMove::More);
+        stop.into_iter().chain(more)
     }
 
     #[inline]

@@ -63,11 +63,13 @@ impl Game for TicTacToe {
     fn start(&self) -> Board {
         Board::default()
     }
-    fn moves(&self, board: &Board, moves: &mut Vec<u8>) {
-        if !board.is_over() {
-            let empty = !(board.x | board.o) & 0x1FF;
-            moves.extend((0..9u8).filter(|cell| empty & (1 << cell) != 0));
-        }
+    fn moves(&self, board: &Board) -> impl Iterator<Item = u8> {
+        let empty = if board.is_over() {
+            0
+        } else {
+            !(board.x | board.o) & 0x1FF
+        };
+        (0..9u8).filter(move |cell| empty & (1 << cell) != 0)
     }
     fn play(&self, board: &Board, cell: &u8) -> Step<Board> {
         let mut next = *board;

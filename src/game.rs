@@ -33,9 +33,12 @@ use declaration::{IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undecla
 ///
 /// # Contract
 ///
-/// - `moves` appends the legal moves of a state to the caller's buffer. The engines hand it an
-///   empty buffer and then move what it appended into the one buffer they keep for every open
-///   state, so no node allocates, and a `moves` that clears the buffer first does no harm.
+/// - `moves` gives the legal moves of a state, in the order the engines should try them, as an
+///   iterator: an engine takes only the moves it needs (a win/lose game stops at its first
+///   winning move), so a game that produces its moves one by one never lists the rest.
+///   [`moves_into`](Game::moves_into) (the whole list at once) and
+///   [`moves_batch`](Game::moves_batch) (the moves in batches) are ways to produce the same
+///   moves faster where a game has one; by default both come from `moves`.
 /// - `play` is deterministic, and the state alone determines moves, steps and payoff.
 /// - A state with no move is final; its value is `payoff(state)`.
 /// - The game is finite and acyclic: no sequence of moves returns to an earlier state.
@@ -57,8 +60,8 @@ use declaration::{IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undecla
 ///     type State = u32;          // counters left
 ///     type Move = u32;           // counters taken
 ///     fn start(&self) -> u32 { self.counters }
-///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-///         moves.extend((1..=2).filter(|take| take <= left));
+///     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+///         (1..=2).filter(move |take| take <= left)
 ///     }
 ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
 ///         let next = left - take;
@@ -88,8 +91,16 @@ pub trait Game {
     /// The state the game starts in; the first player moves first.
     fn start(&self) -> Self::State;
 
-    /// Appends the legal moves of `state` to `moves` (which the engines pass empty).
-    fn moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
+    /// The legal moves of `state`, in the order the engines should try them (none for a final
+    /// state).
+    ///
+    /// An iterator, so that the engines take only the moves they need: once a move reaches
+    /// the top of a state's range (a declared [`ValueRange`], or −1..1 in an outcome game), the
+    /// exhaustive engine asks for no more, and the sweep steps through the children without a
+    /// list. Write it as the moves come (`(1..=3).filter(…)`, a bit loop in
+    /// [`std::iter::from_fn`]); return `list.into_iter()` where the moves must be collected
+    /// first.
+    fn moves(&self, state: &Self::State) -> impl Iterator<Item = Self::Move>;
 
     /// The step that playing `mv` in `state` produces. `mv` is one of `state`'s moves.
     fn play(&self, state: &Self::State, mv: &Self::Move) -> Step<Self::State>;
@@ -97,19 +108,30 @@ pub trait Game {
     /// The value, for the side to move, of a state with no move.
     fn payoff(&self, state: &Self::State) -> Score;
 
-    /// Lazy moves: appends the `batch`-th batch of `state`'s moves to `moves` and returns
-    /// whether another batch may follow. Concatenated in order, batches 0, 1, … up to the
-    /// first that returns `false` are exactly [`moves`](Game::moves), in its order (a batch
+    /// Appends every move of `state` to `moves`, in the order of [`moves`](Game::moves): what
+    /// the engines call when they want them all (the pruning engine, which orders them;
+    /// retrograde analysis; a state whose range decides nothing). The default extends the
+    /// buffer from `moves`. A game that builds its list more cheaply in place (Connect Four
+    /// sorts its moves into the buffer) overrides it; it must only append, leaving what the
+    /// buffer held before as it was. The checker verifies an override against `moves`.
+    #[inline(always)]
+    fn moves_into(&self, state: &Self::State, moves: &mut Vec<Self::Move>) {
+        moves.extend(self.moves(state));
+    }
+
+    /// Lazy moves in batches: appends the `batch`-th batch of `state`'s moves to `moves` and
+    /// returns whether another batch may follow. Concatenated in order, batches 0, 1, … up to
+    /// the first that returns `false` are exactly [`moves`](Game::moves), in its order (a batch
     /// may be empty). A batch past the first is appended to a buffer that holds other moves:
     /// it must leave them as they are.
     ///
-    /// The exhaustive engine asks for the next batch only when the moves so far have not
-    /// decided the state: once a move reaches the top of the state's range (a declared
-    /// [`ValueRange`], or −1..1 in an outcome game), the rest are never generated. A win/lose
-    /// game whose winning move usually comes early (Stone Game IV: a small square) is spared
-    /// listing every move of every state. The default gives every move as batch 0 (and the
-    /// engine then pays nothing for the hook); the checker verifies that an override agrees
-    /// with `moves`.
+    /// The exhaustive engine keeps the moves of every open state in one buffer, and asks for
+    /// the next batch only when the moves so far have not decided the state. The default takes
+    /// batch 0 from `moves`' first [`FIRST_BATCH`] moves, and batch 1 from `moves` again, past
+    /// those: a state decided early lists no more than that, and one that needs all its moves
+    /// generates the first few twice. A game for which starting `moves` again costs more (it
+    /// asks another process, as Python's games do) or that knows better batches overrides it;
+    /// the checker verifies an override against `moves`.
     ///
     /// ```
     /// use gamesolver::{Game, Score, Step, Turn};
@@ -121,14 +143,8 @@ pub trait Game {
     ///     type State = u32;
     ///     type Move = u32; // the square root of the stones taken
     ///     fn start(&self) -> u32 { self.stones }
-    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-    ///         moves.extend((1..).take_while(|root| root * root <= *left));
-    ///     }
-    ///     /// Eight roots a batch: 1..=8, 9..=16, …
-    ///     fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
-    ///         let first = 8 * batch as u32 + 1;
-    ///         moves.extend((first..first + 8).take_while(|root| root * root <= *left));
-    ///         (first + 8) * (first + 8) <= *left
+    ///     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+    ///         (1..).take_while(move |root| root * root <= *left)
     ///     }
     ///     fn play(&self, left: &u32, root: &u32) -> Step<u32> {
     ///         Step { next: left - root * root, gain: 0, turn: Turn::Pass }
@@ -137,42 +153,40 @@ pub trait Game {
     /// }
     ///
     /// let game = Squares { stones: 200 };
-    /// let (mut all, mut batched) = (Vec::new(), Vec::new());
-    /// game.moves(&200, &mut all);
-    /// let mut batch = 0;
-    /// while game.moves_batch(&200, batch, &mut batched) {
-    ///     batch += 1;
-    /// }
-    /// assert_eq!(batched, all);
+    /// let mut batched = Vec::new();
+    /// assert!(game.moves_batch(&200, 0, &mut batched)); // 1..=8, and more follow
+    /// assert_eq!(batched, (1..=8).collect::<Vec<u32>>());
+    /// assert!(!game.moves_batch(&200, 1, &mut batched)); // 9..=14, the last batch
+    /// assert!(batched.iter().copied().eq(game.moves(&200)));
     /// ```
-    #[inline(always)]
+    #[inline]
     fn moves_batch(&self, state: &Self::State, batch: usize, moves: &mut Vec<Self::Move>) -> bool {
         if batch == 0 {
-            self.moves(state, moves);
+            let mut all = self.moves(state);
+            moves.extend(all.by_ref().take(FIRST_BATCH));
+            all.next().is_some()
+        } else {
+            if batch == 1 {
+                moves.extend(self.moves(state).skip(FIRST_BATCH));
+            }
+            false
         }
-        false
     }
 
     /// Calls `each` with the step of each of `state`'s moves, in the order of
     /// [`moves`](Game::moves), until `each` returns `false`. The sweep (an
-    /// [ordered index](Capabilities::ordered_index)), which needs the children and not the
-    /// moves, steps through them with it. The default lists the moves batch by batch
-    /// ([`moves_batch`](Game::moves_batch)) into `scratch` (its contents are the default's)
-    /// and plays each; a game whose moves can be stepped through without a list (a square
-    /// subtracted, a bit cleared) may override it, ignoring `scratch`, and the sweep then
-    /// builds no list. The checker verifies an override against `moves` and `play`.
-    fn for_each_step(
-        &self,
-        state: &Self::State,
-        scratch: &mut Vec<Self::Move>,
-        mut each: impl FnMut(Step<Self::State>) -> bool,
-    ) where
+    /// [ordered index](Capabilities::ordered_index)) and the tier solver, which need the
+    /// children and not the moves, step through them with it. The default plays each move of
+    /// `moves` as it comes, with no list; a game whose children follow more cheaply without
+    /// its moves (a bit cleared) may override it. The checker verifies an override against
+    /// `moves` and `play`.
+    #[inline]
+    fn for_each_step(&self, state: &Self::State, mut each: impl FnMut(Step<Self::State>) -> bool)
+    where
         Self: Sized,
     {
-        for batch in 0.. {
-            scratch.clear();
-            let more = self.moves_batch(state, batch, scratch);
-            if !scratch.iter().all(|mv| each(self.play(state, mv))) || !more {
+        for mv in self.moves(state) {
+            if !each(self.play(state, &mv)) {
                 return;
             }
         }
@@ -211,8 +225,8 @@ pub trait Game {
     ///     type State = u32;
     ///     type Move = u32;
     ///     fn start(&self) -> u32 { self.counters }
-    ///     fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-    ///         moves.extend((1..=2).filter(|take| take <= left));
+    ///     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+    ///         (1..=2).filter(move |take| take <= left)
     ///     }
     ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
     ///         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
@@ -263,6 +277,10 @@ pub trait Game {
         Capabilities::none()
     }
 }
+
+/// How many moves the default [`Game::moves_batch`] gives in its first batch: the rest come in
+/// a second.
+pub const FIRST_BATCH: usize = 8;
 
 /// An optional capability for retrograde analysis: the states with a move to a given state
 /// (its "un-moves").
@@ -437,7 +455,7 @@ pub trait DenseIndex: Game {
 /// #     type State = u32;
 /// #     type Move = u32;
 /// #     fn start(&self) -> u32 { self.counters }
-/// #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=2).filter(|t| t <= left)); }
+/// #     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> { (1..=2).filter(move |t| t <= left) }
 /// #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
 /// #         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
 /// #     }
@@ -489,7 +507,7 @@ pub trait ValueRange: Game {
 /// #     type State = u32;
 /// #     type Move = u32;
 /// #     fn start(&self) -> u32 { self.counters }
-/// #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=2).filter(|t| t <= left)); }
+/// #     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> { (1..=2).filter(move |t| t <= left) }
 /// #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
 /// #         Step { next: left - take, gain: Score::from(*left == *take), turn: Turn::Pass }
 /// #     }
@@ -546,19 +564,12 @@ pub trait Tiered: Game {
 
     /// Calls `each(gain, turn, tier, rank)` for every move of `state`, in the order of
     /// [`moves`](Game::moves), with the move's gain and turn and its next state's tier and rank.
-    /// `moves` is a scratch buffer. The default plays every move and ranks its next state; a
+    /// The default plays every move and ranks its next state; a
     /// game whose rank of a next state follows cheaply from its own (an incremental rank)
     /// overrides it.
-    fn ranked_children(
-        &self,
-        state: &Self::State,
-        moves: &mut Vec<Self::Move>,
-        mut each: impl FnMut(Score, Turn, usize, u64),
-    ) {
-        moves.clear();
-        self.moves(state, moves);
-        for mv in moves.iter() {
-            let step = self.play(state, mv);
+    fn ranked_children(&self, state: &Self::State, mut each: impl FnMut(Score, Turn, usize, u64)) {
+        for mv in self.moves(state) {
+            let step = self.play(state, &mv);
             each(
                 step.gain,
                 step.turn,

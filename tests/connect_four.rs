@@ -576,7 +576,7 @@ fn a_finished_game_has_no_moves_and_pays_the_loser() {
     let game = ConnectFour::new(7, 6).unwrap();
     let won = game.position("1212121").unwrap();
     let mut moves = Vec::new();
-    game.moves(&won, &mut moves);
+    game.moves_into(&won, &mut moves);
     assert!(moves.is_empty());
     // The first player won with its 4th stone: 22 − 4 = 18 for the winner.
     assert_eq!(game.payoff(&won), -18);

@@ -20,12 +20,11 @@ impl Game for Ring {
     fn start(&self) -> u32 {
         1
     }
-    fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
-        if *at == self.size - 1 {
-            moves.push(2);
-        } else if *at != 0 {
-            moves.extend([1, 2]);
-        }
+    fn moves(&self, at: &u32) -> impl Iterator<Item = u32> {
+        let (last, at) = (*at == self.size - 1, *at);
+        [1, 2]
+            .into_iter()
+            .filter(move |by| at != 0 && (!last || *by == 2))
     }
     fn play(&self, at: &u32, by: &u32) -> Step<u32> {
         Step {
@@ -124,8 +123,8 @@ impl Game for Loop {
     fn start(&self) -> u32 {
         0
     }
-    fn moves(&self, _: &u32, moves: &mut Vec<()>) {
-        moves.push(());
+    fn moves(&self, _: &u32) -> impl Iterator<Item = ()> {
+        std::iter::once(())
     }
     fn play(&self, at: &u32, _: &()) -> Step<u32> {
         Step {
@@ -283,10 +282,11 @@ fn an_acyclic_deep_game_is_not_mistaken_for_one() {
         fn start(&self) -> u32 {
             0
         }
-        fn moves(&self, at: &u32, moves: &mut Vec<u32>) {
-            if *at < 100_000 {
-                moves.extend([1, 100_000 - at]);
-            }
+        fn moves(&self, at: &u32) -> impl Iterator<Item = u32> {
+            let at = *at;
+            [1, 100_000u32.saturating_sub(at)]
+                .into_iter()
+                .filter(move |_| at < 100_000)
         }
         fn play(&self, at: &u32, by: &u32) -> Step<u32> {
             Step {

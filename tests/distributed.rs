@@ -168,7 +168,7 @@ fn requests_are_one_per_next_state_and_round_and_answers_take_the_tiers_width() 
             };
             let me = owner(tier, rank);
             let mut moves = Vec::new();
-            game.moves(&state, &mut moves);
+            game.moves_into(&state, &mut moves);
             for mv in &moves {
                 let next = game.play(&state, mv).next;
                 let child = game.rank(&next);

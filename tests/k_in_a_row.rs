@@ -31,7 +31,7 @@ fn random_position(game: &KInARow, stones: usize, seed: u64) -> Option<Cells> {
     let mut position = game.start();
     for &(_, (x, y)) in keyed.iter().take(stones) {
         let mut moves = Vec::new();
-        game.moves(&position, &mut moves);
+        game.moves_into(&position, &mut moves);
         if moves.is_empty() {
             return None;
         }
@@ -85,8 +85,8 @@ impl Game for ForgetfulKey {
     fn start(&self) -> Cells {
         self.0.start()
     }
-    fn moves(&self, position: &Cells, moves: &mut Vec<u32>) {
-        self.0.moves(position, moves)
+    fn moves(&self, position: &Cells) -> impl Iterator<Item = u32> {
+        self.0.moves(position)
     }
     fn play(&self, position: &Cells, cell: &u32) -> Step<Cells> {
         self.0.play(position, cell)
@@ -139,7 +139,7 @@ fn known_values_forced_replies_and_bounds_agree_with_brute_force() {
         if let Some(cell) = game.forced_move(&position) {
             forced += 1;
             let mut moves = Vec::new();
-            game.moves(&position, &mut moves);
+            game.moves_into(&position, &mut moves);
             assert!(moves.contains(&cell));
             let after = game.play(&position, &cell).next;
             assert_eq!(

@@ -76,7 +76,7 @@ fn the_analysis_values_every_move_as_theory_says() {
         assert_eq!(found["view"]["kind"], "grid");
         assert_eq!(found["players"], serde_json::json!(["Alice", "Bob"]));
         let mut moves = Vec::new();
-        game.moves(&start, &mut moves);
+        game.moves_into(&start, &mut moves);
         assert_eq!(
             found["moves"].as_array().unwrap().len(),
             moves.len(),
@@ -130,8 +130,8 @@ impl gamesolver::Game for Undeclared {
     fn start(&self) -> u64 {
         self.0.start()
     }
-    fn moves(&self, pins: &u64, moves: &mut Vec<gamesolver::games::Knock>) {
-        self.0.moves(pins, moves)
+    fn moves(&self, pins: &u64) -> impl Iterator<Item = gamesolver::games::Knock> {
+        self.0.moves(pins)
     }
     fn play(&self, pins: &u64, knock: &gamesolver::games::Knock) -> gamesolver::Step<u64> {
         self.0.play(pins, knock)

@@ -24,8 +24,8 @@ impl<G: Game> Game for Unbounded<'_, G> {
     fn start(&self) -> G::State {
         self.0.start()
     }
-    fn moves(&self, state: &G::State, moves: &mut Vec<G::Move>) {
-        self.0.moves(state, moves)
+    fn moves(&self, state: &G::State) -> impl Iterator<Item = G::Move> {
+        self.0.moves(state)
     }
     fn play(&self, state: &G::State, mv: &G::Move) -> Step<G::State> {
         self.0.play(state, mv)

@@ -138,7 +138,12 @@ impl Game for RandomTree {
     fn start(&self) -> Node {
         (0, 0)
     }
-    fn moves(&self, node: &Node, moves: &mut Vec<u64>) {
+    fn moves(&self, node: &Node) -> impl Iterator<Item = u64> {
+        let mut moves = Vec::new();
+        self.moves_into(node, &mut moves);
+        moves.into_iter()
+    }
+    fn moves_into(&self, node: &Node, moves: &mut Vec<u64>) {
         let thread = rayon::current_thread_index().unwrap_or(63).min(63);
         self.threads.fetch_or(1 << thread, Ordering::Relaxed);
         self.moves_of(node, moves);

@@ -112,8 +112,8 @@ impl Game for RandomGame {
     fn start(&self) -> u32 {
         0
     }
-    fn moves(&self, state: &u32, moves: &mut Vec<usize>) {
-        moves.extend(0..self.moves[*state as usize].len());
+    fn moves(&self, state: &u32) -> impl Iterator<Item = usize> {
+        0..self.moves[*state as usize].len()
     }
     fn play(&self, state: &u32, mv: &usize) -> Step<u32> {
         let (next, gain, turn) = self.moves[*state as usize][*mv];
@@ -191,7 +191,7 @@ fn answers<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         solution.pruner().game().play(&ply.state, &ply.mv).next
     });
     let mut after = Vec::new();
-    solution.pruner().game().moves(&last, &mut after);
+    solution.pruner().game().moves_into(&last, &mut after);
     assert!(after.is_empty(), "the line reaches the end of the game");
     let payoff = solution.pruner().game().payoff(&last);
     margin += if player.is_first() { payoff } else { -payoff };
@@ -461,9 +461,12 @@ impl Game for ClearsTheBuffer {
     fn start(&self) -> u32 {
         12
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        (1..=2).filter(move |take| take <= left)
+    }
+    fn moves_into(&self, left: &u32, moves: &mut Vec<u32>) {
         moves.clear();
-        moves.extend((1..=2).filter(|take| take <= left));
+        moves.extend(self.moves(left));
     }
     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
         let next = left - take;
@@ -570,10 +573,8 @@ impl Game for EdgeOfRange {
     fn start(&self) -> u8 {
         0
     }
-    fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
-        if *at == 0 {
-            moves.extend([2, 1]);
-        }
+    fn moves(&self, at: &u8) -> impl Iterator<Item = u8> {
+        [2, 1].into_iter().filter(move |_| *at == 0)
     }
     fn play(&self, _: &u8, to: &u8) -> Step<u8> {
         match to {

@@ -20,8 +20,8 @@ impl Game for Graph {
     fn start(&self) -> u32 {
         0
     }
-    fn moves(&self, node: &u32, moves: &mut Vec<usize>) {
-        moves.extend(0..self.edges[*node as usize].len());
+    fn moves(&self, node: &u32) -> impl Iterator<Item = usize> {
+        0..self.edges[*node as usize].len()
     }
     fn play(&self, node: &u32, edge: &usize) -> Step<u32> {
         let (to, keep) = self.edges[*node as usize][*edge];
@@ -330,7 +330,7 @@ where
     let mut at = 0;
     while at < states.len() {
         let mut moves = Vec::new();
-        game.moves(&states[at], &mut moves);
+        game.moves_into(&states[at], &mut moves);
         let mut out = Vec::new();
         for mv in &moves {
             let step = game.play(&states[at], mv);
@@ -663,10 +663,8 @@ fn the_checker_takes_outcome_games_that_cycle() {
         fn start(&self) -> u8 {
             0
         }
-        fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
-            if *at < 2 {
-                moves.push(1);
-            }
+        fn moves(&self, at: &u8) -> impl Iterator<Item = u8> {
+            (*at < 2).then_some(1).into_iter()
         }
         fn play(&self, at: &u8, by: &u8) -> Step<u8> {
             Step {
@@ -704,7 +702,7 @@ where
             continue;
         }
         moves.clear();
-        game.moves(&state, &mut moves);
+        game.moves_into(&state, &mut moves);
         open.extend(moves.iter().map(|mv| game.play(&state, mv).next));
         order.push(state);
     }

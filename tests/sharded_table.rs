@@ -75,7 +75,9 @@ impl<K: Clone + Default + Eq + std::hash::Hash> Game for Keys<K> {
     fn start(&self) -> K {
         K::default()
     }
-    fn moves(&self, _: &K, _: &mut Vec<()>) {}
+    fn moves(&self, _: &K) -> impl Iterator<Item = ()> {
+        std::iter::empty()
+    }
     fn play(&self, state: &K, _: &()) -> Step<K> {
         Step {
             next: state.clone(),

@@ -261,9 +261,10 @@ impl Game for Walk {
     fn start(&self) -> u32 {
         self.start
     }
-    fn moves(&self, at: &u32, moves: &mut Vec<i64>) {
-        let on_line = |step: &i64| (0..=i64::from(self.top)).contains(&(i64::from(*at) + step));
-        moves.extend(self.steps.into_iter().filter(on_line));
+    fn moves(&self, at: &u32) -> impl Iterator<Item = i64> {
+        let on_line =
+            move |step: &i64| (0..=i64::from(self.top)).contains(&(i64::from(*at) + step));
+        self.steps.into_iter().filter(on_line)
     }
     fn play(&self, at: &u32, step: &i64) -> Step<u32> {
         Step {
@@ -421,8 +422,8 @@ impl Game for Weighted {
     fn start(&self) -> u32 {
         self.stones
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        moves.extend((1..=3).filter(|taken| taken <= left));
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        (1..=3).filter(move |taken| taken <= left)
     }
     fn play(&self, left: &u32, taken: &u32) -> Step<u32> {
         Step {
@@ -510,8 +511,8 @@ macro_rules! declaring {
             fn start(&self) -> u64 {
                 self.0.start()
             }
-            fn moves(&self, state: &u64, moves: &mut Vec<(u32, u32)>) {
-                self.0.moves(state, moves)
+            fn moves(&self, state: &u64) -> impl Iterator<Item = (u32, u32)> {
+                self.0.moves(state)
             }
             fn play(&self, state: &u64, mv: &(u32, u32)) -> Step<u64> {
                 self.0.play(state, mv)
@@ -601,7 +602,7 @@ where
                 state = next;
             }
             let mut last = Vec::new();
-            game.moves(&state, &mut last);
+            game.moves_into(&state, &mut last);
             assert!(last.is_empty(), "{context}: the line ends at a final state");
             if outcome_game {
                 let outcome = if oracle.value() > 0 {
@@ -679,8 +680,8 @@ fn declarations_pick_their_engines() {
         fn start(&self) -> u8 {
             0
         }
-        fn moves(&self, _: &u8, moves: &mut Vec<u8>) {
-            moves.push(1);
+        fn moves(&self, _: &u8) -> impl Iterator<Item = u8> {
+            std::iter::once(1)
         }
         fn play(&self, at: &u8, by: &u8) -> Step<u8> {
             Step {
@@ -728,8 +729,8 @@ impl Game for Spoiled {
     fn start(&self) -> u32 {
         self.game.start()
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        self.game.moves(left, moves)
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        self.game.moves(left)
     }
     fn moves_batch(&self, left: &u32, batch: usize, moves: &mut Vec<u32>) -> bool {
         match self.spoil {
@@ -753,17 +754,12 @@ impl Game for Spoiled {
     fn payoff(&self, left: &u32) -> Score {
         self.game.payoff(left)
     }
-    fn for_each_step(
-        &self,
-        left: &u32,
-        scratch: &mut Vec<u32>,
-        mut each: impl FnMut(Step<u32>) -> bool,
-    ) {
+    fn for_each_step(&self, left: &u32, mut each: impl FnMut(Step<u32>) -> bool) {
         let skip = match self.spoil {
             Spoil::StepWithoutFour => true,
             Spoil::StepPastStop => false,
             Spoil::BatchWithoutNine | Spoil::BatchClearing => {
-                return self.game.for_each_step(left, scratch, each);
+                return self.game.for_each_step(left, each);
             }
         };
         let mut root = 1;
@@ -903,8 +899,8 @@ impl Game for Spread {
     fn start(&self) -> u32 {
         self.counters
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        moves.extend((1..=2).filter(|take| take <= left));
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        (1..=2).filter(move |take| take <= left)
     }
     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
         Step {
@@ -1047,7 +1043,7 @@ fn a_declared_compact_key_runs_the_growing_fixed_table() {
             assert!(
                 game.known_value(&state).is_some() || {
                     let mut moves = Vec::new();
-                    game.moves(&state, &mut moves);
+                    game.moves_into(&state, &mut moves);
                     moves.is_empty()
                 }
             );

@@ -185,10 +185,8 @@ impl Game for Chain {
     fn start(&self) -> u64 {
         0
     }
-    fn moves(&self, at: &u64, moves: &mut Vec<()>) {
-        if *at < self.length {
-            moves.push(());
-        }
+    fn moves(&self, at: &u64) -> impl Iterator<Item = ()> {
+        (*at < self.length).then_some(()).into_iter()
     }
     fn play(&self, at: &u64, _: &()) -> Step<u64> {
         Step {
@@ -301,10 +299,8 @@ impl Game for OneMove {
     fn start(&self) -> bool {
         false
     }
-    fn moves(&self, done: &bool, moves: &mut Vec<()>) {
-        if !done {
-            moves.push(());
-        }
+    fn moves(&self, done: &bool) -> impl Iterator<Item = ()> {
+        (!done).then_some(()).into_iter()
     }
     fn play(&self, _: &bool, _: &()) -> Step<bool> {
         Step {
@@ -327,10 +323,8 @@ impl Game for KnowsMin {
     fn start(&self) -> u8 {
         0
     }
-    fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
-        if *at == 0 {
-            moves.extend([1, 2]);
-        }
+    fn moves(&self, at: &u8) -> impl Iterator<Item = u8> {
+        [1, 2].into_iter().filter(move |_| *at == 0)
     }
     fn play(&self, _: &u8, to: &u8) -> Step<u8> {
         Step {

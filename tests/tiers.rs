@@ -51,9 +51,9 @@ impl Game for Race {
     fn start(&self) -> (usize, bool) {
         (0, false)
     }
-    fn moves(&self, &(cell, boosted): &(usize, bool), moves: &mut Vec<usize>) {
+    fn moves(&self, &(cell, boosted): &(usize, bool)) -> impl Iterator<Item = usize> {
         let longest = if boosted { 4 } else { 3 };
-        moves.extend((1..=longest).filter(|step| cell + step < self.points.len()));
+        (1..=longest).filter(move |step| cell + step < self.points.len())
     }
     fn play(&self, &(cell, _): &(usize, bool), step: &usize) -> Step<(usize, bool)> {
         let next = cell + step;
@@ -111,8 +111,8 @@ impl<G: Tiered> Game for Ranked<G> {
     fn start(&self) -> G::State {
         self.0.start()
     }
-    fn moves(&self, state: &G::State, moves: &mut Vec<G::Move>) {
-        self.0.moves(state, moves);
+    fn moves(&self, state: &G::State) -> impl Iterator<Item = G::Move> {
+        self.0.moves(state)
     }
     fn play(&self, state: &G::State, mv: &G::Move) -> Step<G::State> {
         self.0.play(state, mv)
@@ -150,13 +150,8 @@ impl<G: Tiered> Tiered for Ranked<G> {
     fn value_bound(&self) -> Score {
         self.0.value_bound()
     }
-    fn ranked_children(
-        &self,
-        state: &G::State,
-        moves: &mut Vec<G::Move>,
-        each: impl FnMut(Score, Turn, usize, u64),
-    ) {
-        self.0.ranked_children(state, moves, each);
+    fn ranked_children(&self, state: &G::State, each: impl FnMut(Score, Turn, usize, u64)) {
+        self.0.ranked_children(state, each);
     }
 }
 
@@ -176,8 +171,8 @@ impl Game for Line {
     fn start(&self) -> usize {
         0
     }
-    fn moves(&self, cell: &usize, moves: &mut Vec<usize>) {
-        moves.extend((1..=2).filter(|step| cell + step < self.points.len()));
+    fn moves(&self, cell: &usize) -> impl Iterator<Item = usize> {
+        (1..=2).filter(move |step| cell + step < self.points.len())
     }
     fn play(&self, cell: &usize, step: &usize) -> Step<usize> {
         let next = if self.back && *cell > 0 {
@@ -249,8 +244,8 @@ impl Game for Ordered {
     fn start(&self) -> usize {
         self.0.start()
     }
-    fn moves(&self, cell: &usize, moves: &mut Vec<usize>) {
-        self.0.moves(cell, moves);
+    fn moves(&self, cell: &usize) -> impl Iterator<Item = usize> {
+        self.0.moves(cell)
     }
     fn play(&self, cell: &usize, step: &usize) -> Step<usize> {
         self.0.play(cell, step)
@@ -722,7 +717,7 @@ fn dots_and_boxes_ranks_each_child_as_rank_does_on_boards_up_to_sixty_edges() {
         for drawn in boards {
             // The literal rules: each move played, its next state ranked from scratch.
             let mut moves = Vec::new();
-            game.moves(&drawn, &mut moves);
+            game.moves_into(&drawn, &mut moves);
             let expected: Vec<_> = moves
                 .iter()
                 .map(|mv| {
@@ -736,7 +731,7 @@ fn dots_and_boxes_ranks_each_child_as_rank_does_on_boards_up_to_sixty_edges() {
                 })
                 .collect();
             let mut children = Vec::new();
-            game.ranked_children(&drawn, &mut Vec::new(), |gain, turn, tier, rank| {
+            game.ranked_children(&drawn, |gain, turn, tier, rank| {
                 children.push((gain, turn, tier, rank))
             });
             assert_eq!(children, expected, "{rows}x{columns}, {drawn:#x}");

@@ -102,3 +102,24 @@ macro_rules! bitboard {
 
 bitboard!(u64);
 bitboard!(u128);
+
+/// The cells (empty or not) that would complete four with three of `stones`: vertically (three
+/// below), and across and on both diagonals (column strides of `h + 1`, `h` and `h + 2`).
+#[inline(always)]
+pub(super) fn lines<B: Bitboard>(
+    stones: B,
+    h: u32,
+    up: impl Fn(B, u32) -> B,
+    down: impl Fn(B, u32) -> B,
+) -> B {
+    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+    for shift in [h + 1, h, h + 2] {
+        let pair = up(stones, shift) & up(stones, 2 * shift);
+        cells |= pair & up(stones, 3 * shift);
+        cells |= pair & down(stones, shift);
+        let pair = down(stones, shift) & down(stones, 2 * shift);
+        cells |= pair & up(stones, shift);
+        cells |= pair & down(stones, 3 * shift);
+    }
+    cells
+}

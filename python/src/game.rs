@@ -532,7 +532,14 @@ impl Game for PyGame {
         })
     }
 
-    fn moves(&self, state: &Id, moves: &mut Vec<PyMove>) {
+    /// The moves Python's `moves(state)` gives, collected ([`moves_into`](Game::moves_into)).
+    fn moves(&self, state: &Id) -> impl Iterator<Item = PyMove> {
+        let mut moves = Vec::new();
+        self.moves_into(state, &mut moves);
+        moves.into_iter()
+    }
+
+    fn moves_into(&self, state: &Id, moves: &mut Vec<PyMove>) {
         if *state == DEAD {
             return;
         }
@@ -558,7 +565,7 @@ impl Game for PyGame {
     fn moves_batch(&self, state: &Id, batch: usize, moves: &mut Vec<PyMove>) -> bool {
         if !(self.declared.range || self.declared.outcome_game) {
             if batch == 0 {
-                self.moves(state, moves);
+                self.moves_into(state, moves);
             }
             return false;
         }
@@ -695,8 +702,11 @@ impl Game for Ranged {
     fn start(&self) -> Id {
         self.0.start()
     }
-    fn moves(&self, state: &Id, moves: &mut Vec<PyMove>) {
-        self.0.moves(state, moves);
+    fn moves(&self, state: &Id) -> impl Iterator<Item = PyMove> {
+        self.0.moves(state)
+    }
+    fn moves_into(&self, state: &Id, moves: &mut Vec<PyMove>) {
+        self.0.moves_into(state, moves);
     }
     fn moves_batch(&self, state: &Id, batch: usize, moves: &mut Vec<PyMove>) -> bool {
         self.0.moves_batch(state, batch, moves)

@@ -294,7 +294,7 @@ fn first_best_move<G: Game>(
 ) -> Result<Option<G::Move>, gamesolver::SolveError> {
     let value = answer.value_of(start)?;
     let mut moves = Vec::new();
-    game.moves(start, &mut moves);
+    game.moves_into(start, &mut moves);
     for mv in moves {
         let step = game.play(start, &mv);
         let next = answer.value_of(&step.next)?;

@@ -267,7 +267,7 @@ where
                 );
             }
             moves.clear();
-            self.game.moves(state, &mut moves);
+            self.game.moves_into(state, &mut moves);
             for mv in moves.drain(..) {
                 let next = self.game.index(&self.game.play(state, &mv).next);
                 let outside = subsets && next & !index != 0;
@@ -351,7 +351,7 @@ where
             }
         }
         moves.clear();
-        game.moves(&state, &mut moves);
+        game.moves_into(&state, &mut moves);
         let mut expected = Vec::with_capacity(moves.len());
         for mv in &moves {
             let step = game.play(&state, mv);
@@ -369,7 +369,7 @@ where
             expected.push((step.gain, step.turn, next, game.rank(&step.next)));
         }
         let mut reported = Vec::with_capacity(expected.len());
-        game.ranked_children(&state, &mut moves, |gain, turn, tier, rank| {
+        game.ranked_children(&state, |gain, turn, tier, rank| {
             reported.push((gain, turn, tier, rank));
         });
         if reported != expected {
@@ -441,7 +441,7 @@ where
     let mut at = 0;
     while at < states.len() {
         moves.clear();
-        game.moves(&states[at], &mut moves);
+        game.moves_into(&states[at], &mut moves);
         let mut out = Vec::with_capacity(moves.len());
         for mv in &moves {
             let step = game.play(&states[at], mv);

@@ -42,11 +42,16 @@ pub enum Violation<G: Game + ?Sized> {
         /// What differs.
         difference: &'static str,
     },
-    /// `moves` removed or changed moves already in the buffer it was given: it must only
-    /// append (the engines hand it an empty buffer, but a caller may not).
-    MovesClearBuffer {
+    /// [`moves_into`](Game::moves_into), handed a buffer that holds moves, did not append
+    /// exactly the moves of `moves` after them: it removed or changed what the buffer held, or
+    /// listed other moves.
+    MovesIntoDisagree {
         /// The state.
         state: G::State,
+        /// What `moves` gave.
+        moves: Vec<G::Move>,
+        /// The buffer after `moves_into`, which held `moves` before.
+        listed: Vec<G::Move>,
     },
     /// [`moves_batch`](Game::moves_batch)'s batches, concatenated, are not `moves` (or it
     /// promised batches past any sensible count).
@@ -324,10 +329,15 @@ where
                 "{first:?} and {second:?} are equal but their {difference} differ: the state \
                  does not determine the game (a memo table would confuse them)"
             ),
-            Violation::MovesClearBuffer { state } => write!(
+            Violation::MovesIntoDisagree {
+                state,
+                moves,
+                listed,
+            } => write!(
                 f,
-                "moves({state:?}) removed or changed the moves already in the buffer it was \
-                 given: it must only append its moves"
+                "moves_into({state:?}, …) left {listed:?} in a buffer that held {moves:?}, but \
+                 moves({state:?}) is {moves:?}: it must append exactly the moves of moves, in \
+                 order, and leave what the buffer held as it was"
             ),
             Violation::BatchesDisagree {
                 state,

@@ -122,7 +122,7 @@ where
         let game = self.game;
         let played: Vec<Step<G::State>> = moves.iter().map(|mv| game.play(state, mv)).collect();
         let mut stepped = Vec::new();
-        game.for_each_step(state, &mut Vec::new(), |step| {
+        game.for_each_step(state, |step| {
             stepped.push(step);
             stepped.len() <= played.len() // past every move: stop a runaway
         });
@@ -130,7 +130,7 @@ where
             Some("gives other steps than moves and play")
         } else {
             let mut calls = 0;
-            game.for_each_step(state, &mut Vec::new(), |_| {
+            game.for_each_step(state, |_| {
                 calls += 1;
                 false
             });
@@ -149,10 +149,8 @@ where
     /// time limit.
     fn visit(&mut self, state: &G::State) -> Result<Vec<G::Move>, SolveError> {
         let game = self.game;
-        let mut first = Vec::new();
-        let mut second = Vec::new();
-        game.moves(state, &mut first);
-        game.moves(state, &mut second);
+        let first: Vec<G::Move> = game.moves(state).collect();
+        let second: Vec<G::Move> = game.moves(state).collect();
         self.generated += 3 * first.len() as u64;
         if first != second {
             self.report(Violation::MovesNotDeterministic {
@@ -161,15 +159,16 @@ where
                 second,
             });
         } else if !first.is_empty() {
-            // Handed a buffer that already holds moves, `moves` must leave them be.
-            second.clear();
-            second.extend_from_slice(&first);
-            game.moves(state, &mut second);
-            // A deterministic game appends the same moves again after them.
+            // Handed a buffer that already holds moves, `moves_into` must leave them be and
+            // append the moves of `moves` after them.
+            let mut listed = first.clone();
+            game.moves_into(state, &mut listed);
             let n = first.len();
-            if second.len() != 2 * n || second[..n] != first[..] || second[n..] != first[..] {
-                self.report(Violation::MovesClearBuffer {
+            if listed.len() != 2 * n || listed[..n] != first[..] || listed[n..] != first[..] {
+                self.report(Violation::MovesIntoDisagree {
                     state: state.clone(),
+                    moves: first.clone(),
+                    listed,
                 });
             }
         }
@@ -503,7 +502,7 @@ where
             return;
         };
         let mut moves = Vec::new();
-        self.game.moves(state, &mut moves);
+        self.game.moves_into(state, &mut moves);
         if !moves.contains(&mv) {
             return;
         }
@@ -538,7 +537,7 @@ where
         };
         let limits = self.engine_limits()?;
         let mut moves = Vec::new();
-        self.game.moves(&start, &mut moves);
+        self.game.moves_into(&start, &mut moves);
         let mut best: Option<i128> = None;
         for mv in &moves {
             let step = self.game.play(&start, mv);
@@ -594,7 +593,7 @@ pub(super) fn reference<G: Game>(
     }
     *budget -= 1;
     let mut moves = Vec::new();
-    game.moves(state, &mut moves);
+    game.moves_into(state, &mut moves);
     // Work is counted in moves too: a state with 10⁴ moves is 10⁴ times the work.
     *budget = budget.checked_sub(moves.len())?;
     if moves.is_empty() {

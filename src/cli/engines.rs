@@ -78,7 +78,7 @@ pub(crate) fn retrograde_report<G: Presented, I: StateIds<G>>(
     let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
     let goes_round = line.last().is_some_and(|ply| {
         let mut moves = Vec::new();
-        game.moves(&game.play(&ply.state, &ply.mv).next, &mut moves);
+        game.moves_into(&game.play(&ply.state, &ply.mv).next, &mut moves);
         !moves.is_empty()
     });
     if outcome == Outcome::Draw && goes_round {

@@ -175,12 +175,10 @@ impl Game for Burst {
     fn start(&self) -> (u32, u32) {
         (0, self.stones)
     }
-    fn moves(&self, &(left, right): &(u32, u32), moves: &mut Vec<bool>) {
-        match right - left {
-            0 => {}
-            1 => moves.push(true),
-            _ => moves.extend([true, false]),
-        }
+    fn moves(&self, &(left, right): &(u32, u32)) -> impl Iterator<Item = bool> {
+        [true, false]
+            .into_iter()
+            .take((right - left).min(2) as usize)
     }
     fn play(&self, &(left, right): &(u32, u32), &from_left: &bool) -> Step<(u32, u32)> {
         let next = if from_left {

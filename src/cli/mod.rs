@@ -17,7 +17,7 @@
 //! # impl Game for Countdown {
 //! #     type State = u32; type Move = u32;
 //! #     fn start(&self) -> u32 { self.counters }
-//! #     fn moves(&self, left: &u32, moves: &mut Vec<u32>) { moves.extend((1..=3).filter(|t| t <= left)) }
+//! #     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> { (1..=3).filter(move |t| t <= left) }
 //! #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
 //! #         Step { next: left - take, gain: Score::from(*take), turn: Turn::Pass } }
 //! #     fn payoff(&self, _: &u32) -> Score { 0 }

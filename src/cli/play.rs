@@ -320,7 +320,7 @@ impl<S: Clone> Session<S> {
                 )?;
             }
             moves.clear();
-            game.moves(&state, &mut moves);
+            game.moves_into(&state, &mut moves);
             if moves.is_empty() {
                 break;
             }

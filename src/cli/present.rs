@@ -253,7 +253,7 @@ pub fn after_moves<G: Presented>(
     let mut moves = Vec::new();
     for (count, name) in names.iter().enumerate() {
         moves.clear();
-        game.moves(&state, &mut moves);
+        game.moves_into(&state, &mut moves);
         let legal: Vec<String> = moves.iter().map(|mv| game.move_name(&state, mv)).collect();
         let Some(at) = legal.iter().position(|legal| legal == name) else {
             let listed = if legal.is_empty() {
@@ -315,8 +315,8 @@ mod tests {
         fn start(&self) -> u32 {
             self.0
         }
-        fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-            moves.extend((1..=2).filter(|take| take <= left));
+        fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+            (1..=2).filter(move |take| take <= left)
         }
         fn play(&self, left: &u32, take: &u32) -> Step<u32> {
             let turn = if *take == 2 { Turn::Keep } else { Turn::Pass };

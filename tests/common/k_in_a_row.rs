@@ -187,12 +187,16 @@ impl Game for KInARow {
     }
 
     /// Every empty cell, centre first.
-    fn moves(&self, position: &Cells, moves: &mut Vec<u32>) {
-        if position.won {
-            return;
-        }
-        let empty = self.empty_cells(position);
-        moves.extend(self.order.iter().copied().filter(|&c| empty >> c & 1 == 1));
+    fn moves(&self, position: &Cells) -> impl Iterator<Item = u32> {
+        let empty = if position.won {
+            0
+        } else {
+            self.empty_cells(position)
+        };
+        self.order
+            .iter()
+            .copied()
+            .filter(move |&c| empty >> c & 1 == 1)
     }
 
     fn play(&self, position: &Cells, cell: &u32) -> Step<Cells> {
@@ -297,8 +301,8 @@ impl Game for Literal {
     fn start(&self) -> Cells {
         self.0.start()
     }
-    fn moves(&self, position: &Cells, moves: &mut Vec<u32>) {
-        self.0.moves(position, moves)
+    fn moves(&self, position: &Cells) -> impl Iterator<Item = u32> {
+        self.0.moves(position)
     }
     fn play(&self, position: &Cells, cell: &u32) -> Step<Cells> {
         self.0.play(position, cell)
@@ -312,7 +316,7 @@ impl Game for Literal {
 pub fn brute_force(game: &KInARow, position: &Cells) -> Score {
     fn value(game: &KInARow, position: &Cells, memo: &mut HashMap<(u32, u32), Score>) -> Score {
         let mut moves = Vec::new();
-        game.moves(position, &mut moves);
+        game.moves_into(position, &mut moves);
         if moves.is_empty() {
             return game.payoff(position);
         }

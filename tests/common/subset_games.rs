@@ -44,13 +44,13 @@ impl Game for Tokens {
         let all = (1 << self.count()) - 1;
         if self.holes { all & !2 } else { all }
     }
-    fn moves(&self, &mask: &u32, moves: &mut Vec<(u32, bool)>) {
-        for token in (0..self.count()).filter(|token| mask & 1 << token != 0) {
-            moves.push((token, false));
-            if mask & 2 << token != 0 {
-                moves.push((token, true));
-            }
-        }
+    fn moves(&self, &mask: &u32) -> impl Iterator<Item = (u32, bool)> {
+        (0..self.count())
+            .filter(move |token| mask & 1 << token != 0)
+            .flat_map(move |token| {
+                let pair = (mask & 2 << token != 0).then_some((token, true));
+                std::iter::once((token, false)).chain(pair)
+            })
     }
     fn play(&self, &mask: &u32, &(token, pair): &(u32, bool)) -> Step<u32> {
         let taken = if pair { 3 << token } else { 1 << token };
@@ -130,8 +130,8 @@ impl Game for ByTiers {
     fn start(&self) -> u64 {
         self.0.start()
     }
-    fn moves(&self, state: &u64, moves: &mut Vec<Self::Move>) {
-        self.0.moves(state, moves);
+    fn moves(&self, state: &u64) -> impl Iterator<Item = Self::Move> {
+        self.0.moves(state)
     }
     fn play(&self, state: &u64, mv: &Self::Move) -> Step<u64> {
         self.0.play(state, mv)

@@ -66,10 +66,9 @@ impl Game for CanIWin {
     fn start(&self) -> u64 {
         0
     }
-    fn moves(&self, state: &u64, moves: &mut Vec<u32>) {
-        if state & OVER == 0 {
-            moves.extend((1..=self.numbers).filter(|pick| state & (1 << (pick - 1)) == 0));
-        }
+    fn moves(&self, state: &u64) -> impl Iterator<Item = u32> {
+        let numbers = if state & OVER == 0 { self.numbers } else { 0 };
+        (1..=numbers).filter(move |pick| state & (1 << (pick - 1)) == 0)
     }
     fn play(&self, state: &u64, pick: &u32) -> Step<u64> {
         let total = (state >> 32) + u64::from(*pick);
@@ -155,13 +154,10 @@ impl Game for EndsGame {
     fn start(&self) -> (u16, u16) {
         (0, self.numbers.len() as u16)
     }
-    fn moves(&self, &(first, end): &(u16, u16), moves: &mut Vec<bool>) {
-        if first < end {
-            moves.push(true);
-        }
-        if first + 1 < end {
-            moves.push(false);
-        }
+    fn moves(&self, &(first, end): &(u16, u16)) -> impl Iterator<Item = bool> {
+        let front = (first < end).then_some(true);
+        let back = (first + 1 < end).then_some(false);
+        front.into_iter().chain(back)
     }
     fn play(&self, &(first, end): &(u16, u16), &front: &bool) -> Step<(u16, u16)> {
         let (next, taken) = if front {
@@ -271,10 +267,9 @@ impl Game for PlainFour {
     fn start(&self) -> Board {
         self.empty()
     }
-    fn moves(&self, board: &Board, moves: &mut Vec<u32>) {
-        if !board.over {
-            moves.extend((0..self.width).filter(|&column| self.playable(board, column)));
-        }
+    fn moves(&self, board: &Board) -> impl Iterator<Item = u32> {
+        let width = if board.over { 0 } else { self.width };
+        (0..width).filter(move |&column| self.playable(board, column))
     }
     fn play(&self, board: &Board, column: &u32) -> Step<Board> {
         Step {
@@ -338,8 +333,8 @@ impl Game for SquareTakeaway {
     fn start(&self) -> u32 {
         self.stones
     }
-    fn moves(&self, left: &u32, moves: &mut Vec<u32>) {
-        moves.extend((1..).take_while(|root| root * root <= *left));
+    fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+        (1..).take_while(move |root| root * root <= *left)
     }
     /// Lazy moves: eight roots a batch (1..=8, 9..=16, …), so that a state whose winning move
     /// is a small square never lists the others.
@@ -357,7 +352,7 @@ impl Game for SquareTakeaway {
     }
     /// The children without a list of moves: each square in turn, until told to stop (what
     /// the sweep steps through).
-    fn for_each_step(&self, left: &u32, _: &mut Vec<u32>, mut each: impl FnMut(Step<u32>) -> bool) {
+    fn for_each_step(&self, left: &u32, mut each: impl FnMut(Step<u32>) -> bool) {
         let mut root = 1;
         while root * root <= *left {
             let next = left - root * root;
@@ -506,20 +501,19 @@ impl Game for Domineering {
     fn start(&self) -> u64 {
         self.blocked
     }
-    fn moves(&self, state: &u64, moves: &mut Vec<u8>) {
-        let horizontal = state & HORIZONTAL != 0;
-        for row in 0..self.rows {
-            for column in 0..self.columns {
+    fn moves(&self, state: &u64) -> impl Iterator<Item = u8> {
+        let (state, horizontal) = (*state, state & HORIZONTAL != 0);
+        (0..self.rows)
+            .flat_map(move |row| (0..self.columns).map(move |column| (row, column)))
+            .filter(move |&(row, column)| {
                 let other = match horizontal {
                     false if row + 1 < self.rows => self.cell(row + 1, column),
                     true if column + 1 < self.columns => self.cell(row, column + 1),
-                    _ => continue,
+                    _ => return false,
                 };
-                if state & (self.cell(row, column) | other) == 0 {
-                    moves.push((row * self.columns + column) as u8);
-                }
-            }
-        }
+                state & (self.cell(row, column) | other) == 0
+            })
+            .map(move |(row, column)| (row * self.columns + column) as u8)
     }
     fn play(&self, state: &u64, first: &u8) -> Step<u64> {
         let cell = 1u64 << first;
@@ -560,8 +554,8 @@ macro_rules! domineering_as {
             fn start(&self) -> u64 {
                 self.0.start()
             }
-            fn moves(&self, state: &u64, moves: &mut Vec<u8>) {
-                self.0.moves(state, moves)
+            fn moves(&self, state: &u64) -> impl Iterator<Item = u8> {
+                self.0.moves(state)
             }
             fn play(&self, state: &u64, first: &u8) -> Step<u64> {
                 self.0.play(state, first)

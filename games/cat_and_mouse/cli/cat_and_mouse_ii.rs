@@ -196,10 +196,8 @@ impl Presented for CatAndMouseII {
                 }
             })
             .collect();
-        let mut moves = Vec::new();
-        crate::Game::moves(self, state, &mut moves);
         let mut move_at = vec![None; rows * columns];
-        for to in moves {
+        for to in crate::Game::moves(self, state) {
             move_at[to as usize] = Some(self.move_name(state, &to));
         }
         serde_json::json!({

@@ -106,14 +106,19 @@ impl<G: Game> Search<G> {
 
 /// Appends `state`'s moves from batch `batch` on ([`Game::moves_batch`]) until at least one
 /// move is appended or no batch follows; returns the number of the next batch, 0 if none
-/// follows. For a game without batches, exactly one call of [`Game::moves`].
+/// follows. Without a range to cut on (`R`), no batch would go unasked: every move at once
+/// ([`Game::moves_into`]).
 #[inline(always)]
-pub(super) fn fetch<G: Game>(
+pub(super) fn fetch<G: Game, R: RangeSource<G>>(
     game: &G,
     state: &G::State,
     mut batch: usize,
     moves: &mut Vec<G::Move>,
 ) -> usize {
+    if !R::DECLARES {
+        game.moves_into(state, moves);
+        return 0;
+    }
     let len = moves.len();
     loop {
         let more = game.moves_batch(state, batch, moves);
@@ -247,7 +252,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         state: G::State,
     ) -> Result<Option<Score>, Overflow> {
         let moves_start = self.moves.len();
-        let next_batch = fetch(dive.game, &state, 0, &mut self.fresh);
+        let next_batch = fetch::<G, R>(dive.game, &state, 0, &mut self.fresh);
         if self.fresh.is_empty() {
             dive.terminal += 1;
             let payoff = dive.game.payoff(&state);
@@ -314,7 +319,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         let mut batch = 0;
         loop {
             let group = self.moves.len();
-            batch = fetch(game, &frame.state, batch, &mut self.fresh);
+            batch = fetch::<G, R>(game, &frame.state, batch, &mut self.fresh);
             self.moves.append(&mut self.fresh);
             arrange(self.order, &mut self.moves[group..]);
             if batch == 0 || batch == frame.next_batch {
@@ -342,7 +347,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
     fn refill(&mut self, game: &G, top: usize) {
         let start = self.moves.len();
         let frame = &mut self.frames[top];
-        frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.moves);
+        frame.next_batch = fetch::<G, R>(game, &frame.state, frame.next_batch, &mut self.moves);
         arrange(self.order, &mut self.moves[start..]);
     }
 
@@ -556,7 +561,7 @@ impl<G: Game, R: RangeSource<G>> Search<G, R> {
         while opened.is_none() && frame.next_batch != 0 && !(R::DECLARES && scan.best >= scan.high)
         {
             let (start, capacity) = (self.moves.len(), self.moves.capacity());
-            frame.next_batch = fetch(game, &frame.state, frame.next_batch, &mut self.moves);
+            frame.next_batch = fetch::<G, R>(game, &frame.state, frame.next_batch, &mut self.moves);
             arrange(self.order, &mut self.moves[start..]);
             scan.next_move = start;
             if self.moves.capacity() != capacity

@@ -219,7 +219,7 @@ impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
     ) -> Result<Option<Found<G>>, SolveError> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
-        self.game.moves(state, &mut moves);
+        self.game.moves_into(state, &mut moves);
         let mut found = Ok(None);
         for mv in &moves {
             let step = self.game.play(state, mv);
@@ -460,7 +460,7 @@ where
     ) -> Result<Option<Vec<MoveValue<G>>>, SolveError> {
         let mut moves = std::mem::take(&mut self.scratch);
         moves.clear();
-        self.game.moves(state, &mut moves);
+        self.game.moves_into(state, &mut moves);
         let count = moves.len();
         self.scratch = moves;
         if count > *budget {

@@ -7,9 +7,7 @@ use std::time::Instant;
 
 use super::Solution;
 use super::search::Scan;
-use crate::engines::kernel::{
-    CHECK_EVERY, Limits, RangeSource, RunGuard, Stats, buffer_bytes, valid,
-};
+use crate::engines::kernel::{CHECK_EVERY, Limits, RangeSource, RunGuard, Stats, valid};
 use crate::error::SolveError;
 use crate::game::{Score, StateAt};
 use crate::memo::dense::{Cell, Cells};
@@ -32,7 +30,6 @@ where
     let clock = Instant::now();
     let guard = RunGuard::new(limits, None);
     let mut stats = Stats::default();
-    let mut moves: Vec<G::Move> = Vec::new();
     let mut reported = 0;
     // Whether every slot below `index` holds a value: while `state_at` has given a state at
     // each index so far, and each state's own index was the index it was given at, so that
@@ -43,8 +40,7 @@ where
     for index in 0..game.index_len() {
         if index.is_multiple_of(CHECK_EVERY) {
             let table_bytes = MemoTable::<G>::peak_bytes(&table, CHECK_EVERY);
-            let moves_bytes = buffer_bytes(&moves);
-            guard.check(table_bytes, &mut reported, moves_bytes, "dense", index, 0)?;
+            guard.check(table_bytes, &mut reported, 0, "dense", index, 0)?;
         }
         let Some(state) = game.state_at(index) else {
             gapless = false;
@@ -62,16 +58,16 @@ where
                     match table.cells() {
                         Cells::Bytes(cells) => {
                             let below = Valued::Below(&cells[..index]);
-                            value_from_children(game, below, &range, &state, &mut moves, &mut stats)
+                            value_from_children(game, below, &range, &state, &mut stats)
                         }
                         Cells::Scores(cells) => {
                             let below = Valued::Below(&cells[..index]);
-                            value_from_children(game, below, &range, &state, &mut moves, &mut stats)
+                            value_from_children(game, below, &range, &state, &mut stats)
                         }
                     }
                 } else {
                     let table = Valued::<Score>::Table(&table);
-                    value_from_children(game, table, &range, &state, &mut moves, &mut stats)
+                    value_from_children(game, table, &range, &state, &mut stats)
                 };
                 match children? {
                     Some(value) => {
@@ -109,15 +105,14 @@ where
 }
 
 /// The value of `state` from its children's values in `valued`, stepping through its moves with
-/// [`Game::for_each_step`](crate::Game::for_each_step) (into `moves`, unless the game steps
-/// without a list) until one reaches the top of its range; `None` if it has no move.
+/// [`Game::for_each_step`](crate::Game::for_each_step) until one reaches the top of its range;
+/// `None` if it has no move.
 #[inline(always)]
 fn value_from_children<G, R, C>(
     game: &G,
     valued: Valued<'_, C>,
     range: &R,
     state: &G::State,
-    moves: &mut Vec<G::Move>,
     stats: &mut Stats,
 ) -> Result<Option<Score>, SolveError>
 where
@@ -133,7 +128,7 @@ where
     let mut scan = Scan::new::<G, R>(0, Score::MIN, high, 0);
     let mut steps: u64 = 0;
     let mut unvalued = None;
-    game.for_each_step(state, moves, |step| {
+    game.for_each_step(state, |step| {
         let child = if let Some(value) = game.known_value(&step.next) {
             scan.known += 1;
             scan.overflow |= value == Score::MIN;

@@ -41,7 +41,7 @@ pub(crate) fn valued_moves<G: Game>(
     mut value_of: impl FnMut(&G::State) -> Result<Score, SolveError>,
 ) -> Result<Vec<MoveValue<G>>, SolveError> {
     let mut moves = Vec::new();
-    game.moves(state, &mut moves);
+    game.moves_into(state, &mut moves);
     moves
         .into_iter()
         .map(|mv| {

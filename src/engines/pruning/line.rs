@@ -41,7 +41,7 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
         loop {
             let mut moves = std::mem::take(&mut self.scratch);
             moves.clear();
-            self.game.moves(&state, &mut moves);
+            self.game.moves_into(&state, &mut moves);
             if moves.is_empty() {
                 self.scratch = moves;
                 return Ok(line);

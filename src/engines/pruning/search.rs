@@ -257,7 +257,7 @@ impl<G: Game> Search<G> {
             return Ok(done);
         }
         let moves_start = self.moves.len();
-        game.moves(&state, &mut self.fresh);
+        game.moves_into(&state, &mut self.fresh);
         let count = self.fresh.len();
         self.moves.append(&mut self.fresh);
         if count == 0 {

@@ -143,8 +143,9 @@ pub struct RetroStats {
 ///     type State = u8;
 ///     type Move = u8;
 ///     fn start(&self) -> u8 { 1 }
-///     fn moves(&self, at: &u8, moves: &mut Vec<u8>) {
-///         if *at != 0 { moves.extend(if *at == 3 { vec![2] } else { vec![1, 2] }); }
+///     fn moves(&self, at: &u8) -> impl Iterator<Item = u8> {
+///         let at = *at;
+///         [1, 2].into_iter().filter(move |by| at != 0 && (at != 3 || *by == 2))
 ///     }
 ///     fn play(&self, at: &u8, by: &u8) -> Step<u8> {
 ///         Step { next: (at + by) % 4, gain: 0, turn: Turn::Pass }
@@ -328,7 +329,7 @@ impl<'g, G: StateAt> Retrograde<'g, G, Indexed> {
             valid += 1;
             let listed = game.move_count(&state).unwrap_or_else(|| {
                 moves.clear();
-                game.moves(&state, &mut moves);
+                game.moves_into(&state, &mut moves);
                 moves.len()
             });
             *count = listed as u32;

@@ -108,7 +108,7 @@ where
                 solved.first.push(solved.children.len() as u32);
             }
             moves.clear();
-            game.moves(&state, &mut moves);
+            game.moves_into(&state, &mut moves);
             solved.degree.push(moves.len() as u32);
             if store && solved.children.capacity() - solved.children.len() < moves.len() {
                 let others = solved.bytes() - solved.children.capacity() as u64 * 4;
@@ -305,7 +305,7 @@ where
     pub fn move_outcomes(&self, state: &G::State) -> Option<Vec<(G::Move, Outcome, Option<u32>)>> {
         let id = self.id(state)?;
         let mut moves = Vec::new();
-        self.game.moves(state, &mut moves);
+        self.game.moves_into(state, &mut moves);
         let looked_up: Vec<u32>;
         let children = if self.first.is_empty() {
             // Not stored (the game gives its predecessors): looked up again.

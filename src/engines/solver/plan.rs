@@ -209,7 +209,7 @@ impl Facts {
             && len <= RETROGRADE_STATES
         {
             let mut moves = Vec::new();
-            game.moves(&game.start(), &mut moves);
+            game.moves_into(&game.start(), &mut moves);
             facts.retrograde_guess =
                 Some((moves.len() as u64).saturating_mul(len).saturating_mul(4));
         }

@@ -34,7 +34,7 @@ pub(super) fn sequential<G: Tiered + StateAt, A: Slot>(
 ) -> Result<Counts, SolveError> {
     let len = values.len();
     let chunks = len.div_ceil(CHUNK);
-    let (mut moves, mut gapless, mut counts) = (Vec::new(), true, Counts::default());
+    let (mut gapless, mut counts) = (true, Counts::default());
     for chunk in 0..chunks {
         let first = chunk * CHUNK;
         let indices = first..len.min(first + CHUNK);
@@ -42,7 +42,6 @@ pub(super) fn sequential<G: Tiered + StateAt, A: Slot>(
             game,
             indices,
             values,
-            &mut moves,
             &mut gapless,
         )?);
         clock.check_with(|| left(len, first + CHUNK))?;
@@ -73,12 +72,11 @@ pub(super) fn by_blocks<G: Tiered + StateAt + Sync, A: Slot>(
         let (before, all) = (done.load(Relaxed) as usize * CHUNK, blocks as u64);
         let level_counts = these
             .into_par_iter()
-            .map_init(Vec::new, |moves, block| {
+            .map(|block| {
                 let first = block * CHUNK;
                 let mut block_gapless = gapless;
                 let indices = first..len.min(first + CHUNK);
-                let counts =
-                    sweep_chunk::<G, A, true>(game, indices, values, moves, &mut block_gapless)?;
+                let counts = sweep_chunk::<G, A, true>(game, indices, values, &mut block_gapless)?;
                 if !block_gapless {
                     holes.store(true, Relaxed);
                 }
@@ -142,7 +140,6 @@ pub(super) fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
     game: &G,
     indices: std::ops::Range<usize>,
     values: &[A],
-    moves: &mut Vec<G::Move>,
     gapless: &mut bool,
 ) -> Result<Counts, SolveError> {
     let (mut holes, mut looked, len) = (0, 0, indices.len() as u64);
@@ -160,14 +157,14 @@ pub(super) fn sweep_chunk<G: Tiered + StateAt, A: Slot, const SUBSETS: bool>(
         // and the gapless one has no check of the other's.
         let valued = if *gapless {
             let below = &values[..index];
-            valued(game, &state, moves, |child| {
+            valued(game, &state, |child| {
                 if outside(child, index) {
                     return None;
                 }
                 below.get(child).map(A::written)
             })
         } else {
-            valued(game, &state, moves, |child| {
+            valued(game, &state, |child| {
                 if outside(child, index) {
                     return None;
                 }

@@ -67,15 +67,15 @@ pub(super) struct Sequential;
 impl Sequential {
     /// `work` on each of a tier's `chunks` in turn, with one list of moves, checking `clock`
     /// after each; the counts added up.
-    fn each<T, M>(
+    fn each<T>(
         chunks: impl Iterator<Item = T>,
         tier: usize,
         clock: &Clock,
-        mut work: impl FnMut(T, &mut Vec<M>) -> Result<Counts, SolveError>,
+        mut work: impl FnMut(T) -> Result<Counts, SolveError>,
     ) -> Result<Counts, SolveError> {
-        let (mut moves, mut counts) = (Vec::new(), Counts::default());
+        let mut counts = Counts::default();
         for chunk in chunks {
-            counts.add(work(chunk, &mut moves)?);
+            counts.add(work(chunk)?);
             clock.check(tier)?;
         }
         Ok(counts)
@@ -92,8 +92,8 @@ impl<G: Tiered> Chunks<G> for Sequential {
         clock: &Clock,
     ) -> Result<Counts, SolveError> {
         let chunks = cells.chunks_mut(CHUNK).enumerate();
-        Sequential::each(chunks, tier, clock, |(index, chunk), moves| {
-            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
+        Sequential::each(chunks, tier, clock, |(index, chunk)| {
+            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept)
         })
     }
 
@@ -108,8 +108,8 @@ impl<G: Tiered> Chunks<G> for Sequential {
         G: crate::DenseIndex,
     {
         let len = game.tier_len(tier);
-        Sequential::each(0..chunk_count(len), tier, clock, |chunk, moves| {
-            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
+        Sequential::each(0..chunk_count(len), tier, clock, |chunk| {
+            dense::solve_chunk(game, tier, span(len, chunk), values)
         })
     }
 
@@ -135,19 +135,19 @@ pub(super) struct Parallel;
 impl Parallel {
     /// `work` on each of a tier's `chunks` on the pool, a list of moves per thread, checking
     /// `clock` after each; the counts added up (the first error instead, if any).
-    fn each<I, M>(
+    fn each<I>(
         chunks: I,
         tier: usize,
         clock: &Clock,
-        work: impl Fn(I::Item, &mut Vec<M>) -> Result<Counts, SolveError> + Sync + Send,
+        work: impl Fn(I::Item) -> Result<Counts, SolveError> + Sync + Send,
     ) -> Result<Counts, SolveError>
     where
         I: IntoParallelIterator,
     {
         chunks
             .into_par_iter()
-            .map_init(Vec::new, |moves, chunk| {
-                let counts = work(chunk, moves)?;
+            .map(|chunk| {
+                let counts = work(chunk)?;
                 clock.check(tier)?;
                 Ok(counts)
             })
@@ -168,8 +168,8 @@ impl<G: Tiered + Sync> Chunks<G> for Parallel {
         clock: &Clock,
     ) -> Result<Counts, SolveError> {
         let chunks = cells.par_chunks_mut(CHUNK).enumerate();
-        Parallel::each(chunks, tier, clock, |(index, chunk), moves| {
-            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept, moves)
+        Parallel::each(chunks, tier, clock, |(index, chunk)| {
+            solve_chunk(game, tier, (index * CHUNK) as u64, chunk, kept)
         })
     }
 
@@ -184,8 +184,8 @@ impl<G: Tiered + Sync> Chunks<G> for Parallel {
         G: crate::DenseIndex,
     {
         let len = game.tier_len(tier);
-        Parallel::each(0..chunk_count(len), tier, clock, |chunk, moves| {
-            dense::solve_chunk(game, tier, span(len, chunk), values, moves)
+        Parallel::each(0..chunk_count(len), tier, clock, |chunk| {
+            dense::solve_chunk(game, tier, span(len, chunk), values)
         })
     }
 

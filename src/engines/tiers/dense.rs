@@ -377,12 +377,11 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
     tier: usize,
     (first, len): (u64, u64),
     values: &[A],
-    moves: &mut Vec<G::Move>,
 ) -> Result<Counts, SolveError> {
     let mut counts = Counts::default();
     super::walk(game, tier, (first, len), &mut counts, |rank, state| {
         let read = |child| values.get(child).and_then(A::value);
-        let (value, looked) = valued(game, state, moves, read).map_err(|fault| {
+        let (value, looked) = valued(game, state, read).map_err(|fault| {
             fault.error(game, &format!("rank {rank} of tier {tier}"), Valuing::Tiers)
         })?;
         store(game, state, value, values).map_err(|fault| {
@@ -399,7 +398,6 @@ pub(super) fn solve_chunk<G: Tiered + DenseIndex, A: Slot>(
 pub(super) fn valued<G: Tiered + DenseIndex>(
     game: &G,
     state: &G::State,
-    moves: &mut Vec<G::Move>,
     read: impl Fn(usize) -> Option<Score>,
 ) -> Result<(Score, u64), Fault> {
     // No move yet: no move's value is `Score::MIN` (`combine` refuses it).
@@ -407,7 +405,7 @@ pub(super) fn valued<G: Tiered + DenseIndex>(
     // What stopped the moves early, kept small (an `SolveError` in the closure's state would be
     // written back to memory at every move).
     let mut fault = None;
-    game.for_each_step(state, moves, |step| {
+    game.for_each_step(state, |step| {
         looked += 1;
         let index = game.index(&step.next);
         let Some(child) = read(index) else {

@@ -362,7 +362,6 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     };
     let mut fault: Option<SolveError> = None;
     let mut time = 0u64;
-    let mut moves = Vec::new();
     // Per state of the round: its first move's slot, or `None` for a hole; and per move: the
     // state's place in the round, its gain and turn.
     let mut firsts: Vec<Option<usize>> = Vec::new();
@@ -423,7 +422,7 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
                         previous = None;
                         continue;
                     };
-                    game.ranked_children(&state, &mut moves, |gain, turn, to, child| {
+                    game.ranked_children(&state, |gain, turn, to, child| {
                         let slot = pending.len() as u64;
                         pending.push((gain, turn));
                         if to <= tier || to >= count || child >= lengths[to] {

@@ -245,7 +245,6 @@ fn solve_chunk<G: Tiered, V: Cell>(
     first: u64,
     cells: &mut [V],
     kept: &[Option<Vec<V>>],
-    moves: &mut Vec<G::Move>,
 ) -> Result<Counts, SolveError> {
     // The tiers after this one, as slices (empty where not held): one bounds check a move.
     let after: Vec<&[V]> = kept[tier + 1..]
@@ -262,7 +261,7 @@ fn solve_chunk<G: Tiered, V: Cell>(
             let mut best: Option<Score> = None;
             let mut fault = None;
             let mut looked = 0;
-            game.ranked_children(state, moves, |gain, turn, to, child| {
+            game.ranked_children(state, |gain, turn, to, child| {
                 looked += 1;
                 let held = after
                     .get(to.wrapping_sub(tier + 1))

@@ -352,7 +352,7 @@ where
         by_blocks: true,
         ..WorkerStats::default()
     };
-    let (blocks, mut moves) = (len.div_ceil(CHUNK), Vec::new());
+    let blocks = len.div_ceil(CHUNK);
     let alone = place.processes() == 1;
     for level in 0..=block_bits(blocks) {
         let these = with_ones(level, blocks);
@@ -365,13 +365,8 @@ where
             let first = these[unit] * CHUNK;
             let indices = first..len.min(first + CHUNK);
             let mut block_gapless = gapless;
-            let swept = sweep_chunk::<G, A, true>(
-                &**game,
-                indices.clone(),
-                slots,
-                &mut moves,
-                &mut block_gapless,
-            );
+            let swept =
+                sweep_chunk::<G, A, true>(&**game, indices.clone(), slots, &mut block_gapless);
             match swept {
                 Ok(counts) => {
                     stats.states += counts.states;
@@ -474,7 +469,6 @@ where
         replicated: true,
         ..WorkerStats::default()
     };
-    let mut moves = Vec::new();
     let alone = place.processes() == 1;
     for tier in (from..count).rev() {
         let tier_len = game.tier_len(tier);
@@ -485,7 +479,7 @@ where
         {
             let low = unit as u64 * CHUNK as u64;
             let span = (low, (CHUNK as u64).min(tier_len - low));
-            match solve_chunk(&**game, tier, span, slots, &mut moves) {
+            match solve_chunk(&**game, tier, span, slots) {
                 Ok(counts) => {
                     stats.states += counts.states;
                     stats.moves += counts.moves;

@@ -106,7 +106,7 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// ```
     pub fn move_values(&self, state: &G::State) -> Option<Vec<MoveValue<G>>> {
         let mut moves = Vec::new();
-        self.game.moves(state, &mut moves);
+        self.game.moves_into(state, &mut moves);
         moves
             .into_iter()
             .map(|mv| {

@@ -184,7 +184,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
         };
         let game = self.game;
         moves.clear();
-        let mut next_batch = fetch_counted(game, &state, 0, moves, &mut self.level_bytes);
+        let mut next_batch = fetch_counted::<G, R>(game, &state, 0, moves, &mut self.level_bytes);
         if moves.is_empty() {
             self.terminal += 1;
             let payoff = game.payoff(&state);
@@ -279,7 +279,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     #[inline(never)]
     fn refill(&mut self, state: &G::State, batch: usize, moves: &mut Vec<G::Move>) -> usize {
         let start = moves.len();
-        let next = fetch_counted(self.game, state, batch, moves, &mut self.level_bytes);
+        let next = fetch_counted::<G, R>(self.game, state, batch, moves, &mut self.level_bytes);
         arrange(self.order, &mut moves[start..]);
         next
     }
@@ -291,7 +291,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
     pub(super) fn out_of_levels(&mut self, state: G::State) -> Result<Score, Stop> {
         self.spare.clear();
         let next_batch =
-            fetch_counted(self.game, &state, 0, &mut self.spare, &mut self.level_bytes);
+            fetch_counted::<G, R>(self.game, &state, 0, &mut self.spare, &mut self.level_bytes);
         if !self.spare.is_empty() {
             self.deep = Some((state, next_batch));
             return Err(Stop::Deep);
@@ -369,7 +369,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
 /// [`fetch`] into a level's `moves`, adding what the buffer grew by to `level_bytes` (the
 /// levels' bytes, which the memory check counts).
 #[inline(always)]
-fn fetch_counted<G: Game>(
+fn fetch_counted<G: Game, R: RangeSource<G>>(
     game: &G,
     state: &G::State,
     batch: usize,
@@ -377,7 +377,7 @@ fn fetch_counted<G: Game>(
     level_bytes: &mut u64,
 ) -> usize {
     let capacity = moves.capacity();
-    let next = fetch(game, state, batch, moves);
+    let next = fetch::<G, R>(game, state, batch, moves);
     if moves.capacity() != capacity {
         *level_bytes += ((moves.capacity() - capacity) * size_of::<G::Move>()) as u64;
     }

@@ -56,7 +56,7 @@ where
         return value;
     }
     let mut moves = Vec::new();
-    game.moves(&state, &mut moves);
+    game.moves_into(&state, &mut moves);
     let value = if moves.is_empty() {
         game.payoff(&state)
     } else {
@@ -160,12 +160,12 @@ impl Game for Trickle {
     fn start(&self) -> u64 {
         self.0.start()
     }
-    fn moves(&self, state: &u64, moves: &mut Vec<(u32, u32)>) {
-        self.0.moves(state, moves)
+    fn moves(&self, state: &u64) -> impl Iterator<Item = (u32, u32)> {
+        self.0.moves(state)
     }
     fn moves_batch(&self, state: &u64, batch: usize, moves: &mut Vec<(u32, u32)>) -> bool {
         let mut all = Vec::new();
-        self.0.moves(state, &mut all);
+        self.0.moves_into(state, &mut all);
         if batch.is_multiple_of(2) {
             moves.extend(all.iter().skip(batch).take(2));
         }

@@ -200,7 +200,7 @@ impl<G: Game> Search<G> {
         stats: &mut Stats,
         guard: RunGuard<'_>,
     ) -> Result<Score, SolveError> {
-        game.moves(&split.state, &mut self.fresh);
+        game.moves_into(&split.state, &mut self.fresh);
         let count = self.fresh.len();
         let mv = self.fresh.drain(..).nth(split.order[offset] as usize);
         self.fresh.clear();
