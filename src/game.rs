@@ -127,11 +127,12 @@ pub trait Game {
     ///
     /// The exhaustive engine keeps the moves of every open state in one buffer, and asks for
     /// the next batch only when the moves so far have not decided the state. The default takes
-    /// batch 0 from `moves`' first [`FIRST_BATCH`] moves, and batch 1 from `moves` again, past
-    /// those: a state decided early lists no more than that, and one that needs all its moves
-    /// generates the first few twice. A game for which starting `moves` again costs more (it
-    /// asks another process, as Python's games do) or that knows better batches overrides it;
-    /// the checker verifies an override against `moves`.
+    /// batch 0 from `moves`' first [`FIRST_BATCH`] moves, and each batch after it from `moves`
+    /// started again, past the moves of the batches before, twice as many as the batch before
+    /// (8, 16, 32, …): a state decided early lists few moves, and one that needs all its moves
+    /// generates at most twice as many as it has. A game for which starting `moves` again
+    /// costs more (it asks another process, as Python's games do) or that knows better batches
+    /// overrides it; the checker verifies an override against `moves`.
     ///
     /// ```
     /// use gamesolver::{Game, Score, Step, Turn};
@@ -156,21 +157,22 @@ pub trait Game {
     /// let mut batched = Vec::new();
     /// assert!(game.moves_batch(&200, 0, &mut batched)); // 1..=8, and more follow
     /// assert_eq!(batched, (1..=8).collect::<Vec<u32>>());
-    /// assert!(!game.moves_batch(&200, 1, &mut batched)); // 9..=14, the last batch
+    /// assert!(!game.moves_batch(&200, 1, &mut batched)); // 9..=14 (of 9..=24): the last
     /// assert!(batched.iter().copied().eq(game.moves(&200)));
     /// ```
     #[inline]
     fn moves_batch(&self, state: &Self::State, batch: usize, moves: &mut Vec<Self::Move>) -> bool {
-        if batch == 0 {
-            let mut all = self.moves(state);
-            moves.extend(all.by_ref().take(FIRST_BATCH));
-            all.next().is_some()
-        } else {
-            if batch == 1 {
-                moves.extend(self.moves(state).skip(FIRST_BATCH));
-            }
-            false
+        // Batch b: FIRST_BATCH · 2^b moves, after the FIRST_BATCH · (2^b − 1) of the batches
+        // before it (skipped: at most as many as the batch lists).
+        let Some(first) = FIRST_BATCH.checked_shl(batch as u32) else {
+            return false;
+        };
+        let mut all = self.moves(state);
+        if first > FIRST_BATCH && all.nth(first - FIRST_BATCH - 1).is_none() {
+            return false;
         }
+        moves.extend(all.by_ref().take(first));
+        all.next().is_some()
     }
 
     /// Calls `each` with the step of each of `state`'s moves, in the order of
@@ -278,8 +280,8 @@ pub trait Game {
     }
 }
 
-/// How many moves the default [`Game::moves_batch`] gives in its first batch: the rest come in
-/// a second.
+/// How many moves the default [`Game::moves_batch`] gives in its first batch (each batch after
+/// it gives twice as many as the one before).
 pub const FIRST_BATCH: usize = 8;
 
 /// An optional capability for retrograde analysis: the states with a move to a given state
