@@ -1,18 +1,23 @@
 //! The bundled games: ordinary implementations of [`Game`](crate::Game), each with its input
 //! validation and its answer in the problem's terms.
 
+mod bear_off;
 mod cat_and_mouse;
 mod connect_four;
 mod dots_and_boxes;
 mod interval_stone_games;
 mod kayles;
 mod nim;
+mod pig;
 mod ranks;
 mod stone_game_ii;
 mod stone_game_iii;
 mod stone_game_viii;
 mod tic_tac_toe;
 
+pub use bear_off::{
+    BearOff, BearOffMove, Checkers, MAX_BEAR_OFF_CHECKERS, MAX_BEAR_OFF_POINTS, Race,
+};
 pub use cat_and_mouse::{CatAndMouse, CatAndMouseII, Chase, MAX_CHASE_PLACES, MOUSE_TURNS};
 pub use connect_four::{Bitboard, ConnectFour, Drop, Position};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
@@ -21,6 +26,7 @@ pub use interval_stone_games::{
 };
 pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
+pub use pig::{MAX_PIG_GOAL, Pig, PigMove, PigState};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};
 

@@ -15,14 +15,16 @@ use std::marker::PhantomData;
 
 // The builder's methods (`value_range()`, `dense_index()`, …), in a file of their own.
 mod builder;
+mod chance;
 pub mod declaration;
 mod keys;
 mod step;
 
+pub use chance::{Chance, Probability};
 pub use keys::{CompactKey, Symmetry};
 pub use step::{Player, Score, Step, Turn};
 
-use declaration::{IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
+use declaration::{ChanceSlot, IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -333,8 +335,8 @@ pub trait StateAt: DenseIndex {
 /// each capability: `Capabilities::none().value_range().dense_index()`.
 ///
 /// The capability traits are recorded in the type (`R`: [`ValueRange`], `I`: [`DenseIndex`],
-/// `T`: [`Tiered`], `S`: [`Symmetry`], each [`Declared`](declaration::Declared) or
-/// [`Undeclared`]), so that the
+/// `T`: [`Tiered`], `S`: [`Symmetry`], `K`: [`CompactKey`], `C`: [`Chance`], each
+/// [`Declared`](declaration::Declared) or [`Undeclared`]), so that the
 /// solver runs the engine monomorphized for them; the facts that choose an engine but change no per-state code
 /// (outcome game, may cycle) are plain flags.
 pub struct Capabilities<
@@ -344,15 +346,16 @@ pub struct Capabilities<
     T = Undeclared,
     S = Undeclared,
     K = Undeclared,
+    C = Undeclared,
 > {
     outcome_game: bool,
     may_cycle: bool,
-    kinds: Kinds<G, R, I, T, S, K>,
+    kinds: Kinds<G, R, I, T, S, K, C>,
 }
 
 /// The declared kinds, in the type only (a function type: `Send`, `Sync` and `Copy` whatever
 /// the game).
-type Kinds<G, R, I, T, S, K> = PhantomData<fn(&G) -> (R, I, T, S, K)>;
+type Kinds<G, R, I, T, S, K, C> = PhantomData<fn(&G) -> (R, I, T, S, K, C)>;
 
 impl<G: Game> Capabilities<G> {
     /// Nothing declared.
@@ -377,6 +380,8 @@ pub trait Declares<G: Game>: sealed::Sealed {
     type Symmetry: SymmetrySlot<G>;
     /// [`Declared`](declaration::Declared) if the game declares its [`CompactKey`].
     type Key: KeySlot<G>;
+    /// [`Declared`](declaration::Declared) if the game declares [`Chance`] states.
+    type Chance: ChanceSlot<G>;
 
     /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
     fn outcome_game(&self) -> bool;
@@ -385,7 +390,7 @@ pub trait Declares<G: Game>: sealed::Sealed {
     fn may_cycle(&self) -> bool;
 }
 
-impl<G, R, I, T, S, K> Declares<G> for Capabilities<G, R, I, T, S, K>
+impl<G, R, I, T, S, K, C> Declares<G> for Capabilities<G, R, I, T, S, K, C>
 where
     G: Game,
     R: RangeSlot<G>,
@@ -393,12 +398,14 @@ where
     T: TierSlot<G>,
     S: SymmetrySlot<G>,
     K: KeySlot<G>,
+    C: ChanceSlot<G>,
 {
     type Range = R;
     type Index = I;
     type Tiers = T;
     type Symmetry = S;
     type Key = K;
+    type Chance = C;
 
     fn outcome_game(&self) -> bool {
         self.outcome_game
@@ -409,7 +416,7 @@ where
     }
 }
 
-impl<G: ?Sized, R, I, T, S, K> sealed::Sealed for Capabilities<G, R, I, T, S, K> {}
+impl<G: ?Sized, R, I, T, S, K, C> sealed::Sealed for Capabilities<G, R, I, T, S, K, C> {}
 
 mod sealed {
     /// Only the crate's declarations are declarations.

@@ -26,9 +26,11 @@ use std::mem::size_of;
 use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
+mod chance;
 mod violation;
 mod walk;
 
+pub use chance::check_chance;
 pub use violation::Violation;
 use walk::{explore, reference};
 

@@ -155,6 +155,26 @@ pub enum Violation<G: Game + ?Sized> {
         /// What an unmemoized negamax found, where it could.
         reference: Option<i128>,
     },
+    /// A chance state's outcomes' probabilities break the [`Chance`](crate::game::Chance)
+    /// contract (one not more than 0 or past 1, a sum other than 1, answers that change).
+    ChanceWrong {
+        /// The state.
+        state: G::State,
+        /// What is wrong.
+        problem: String,
+    },
+    /// An expectation (the exact expectimax engine's value, or a known value) disagrees with
+    /// a plain expectimax over the literal moves and outcomes.
+    ExpectationWrong {
+        /// The state.
+        state: G::State,
+        /// Whose value: `"the expectimax engine"` or `"known_value"`.
+        what: &'static str,
+        /// Its value.
+        claimed: crate::engines::chance::Rational,
+        /// The plain expectimax's.
+        reference: crate::engines::chance::Rational,
+    },
     /// The memoized engine disagrees with an unmemoized negamax.
     EngineDisagrees {
         /// The state.
@@ -420,6 +440,19 @@ where
                     None => Ok(()),
                 }
             }
+            Violation::ChanceWrong { state, problem } => {
+                write!(f, "at the chance state {state:?}: {problem}")
+            }
+            Violation::ExpectationWrong {
+                state,
+                what,
+                claimed,
+                reference,
+            } => write!(
+                f,
+                "{what} values {state:?} at {claimed}, a plain expectimax over its moves and \
+                 outcomes at {reference}"
+            ),
             Violation::EngineDisagrees {
                 state,
                 engine,

@@ -12,8 +12,11 @@
 //!   value every state (Connect Four);
 //! - [`retrograde`]: outcome games whose play can cycle (win, loss or draw, with remoteness);
 //! - [`tiers`]: layered games too large for one table, tier by tier, on rayon or, behind the
-//!   `distributed` feature, on timely dataflow.
+//!   `distributed` feature, on timely dataflow;
+//! - [`chance`]: games with dice or coins ([`Chance`](crate::game::Chance)): expectimax in
+//!   exact fractions, and value iteration with proved bounds where play may cycle.
 
+pub mod chance;
 pub mod exhaustive;
 pub(crate) mod kernel;
 pub mod pruning;

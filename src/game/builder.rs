@@ -3,10 +3,12 @@
 use std::marker::PhantomData;
 
 use super::declaration::{Declared, Ordered, Subsets};
-use super::{Capabilities, CompactKey, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
+use super::{
+    Capabilities, Chance, CompactKey, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange,
+};
 
-impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
-    fn with<R2, I2, T2, S2, K2>(self) -> Capabilities<G, R2, I2, T2, S2, K2> {
+impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
+    fn with<R2, I2, T2, S2, K2, C2>(self) -> Capabilities<G, R2, I2, T2, S2, K2, C2> {
         Capabilities {
             outcome_game: self.outcome_game,
             may_cycle: self.may_cycle,
@@ -17,7 +19,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
     /// moves once one reaches the top of the state's range (a win/lose game stops at its first
     /// winning move), and the pruning engine narrows its windows to it.
-    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S, K>
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S, K, C>
     where
         G: ValueRange,
     {
@@ -27,7 +29,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
     /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
     /// instead of hash tables, and retrograde analysis numbers states by their index.
-    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S, K>
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S, K, C>
     where
         G: DenseIndex,
     {
@@ -41,7 +43,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// it values every index `state_at` gives, reachable or not. A game that also declares
     /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
     /// dense layout in this order too.
-    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S, K>
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S, K, C>
     where
         G: StateAt,
     {
@@ -58,7 +60,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// bits' count rising), not only on one. There a move that breaks the declaration is an
     /// error that names it; one thread, sweeping from 0 up, needs only the order (the checker,
     /// [`check_dense`](crate::check::check_dense), reports such a move either way).
-    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S, K>
+    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S, K, C>
     where
         G: StateAt,
     {
@@ -66,7 +68,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     }
 
     /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
-    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S, K>
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S, K, C>
     where
         G: Tiered,
     {
@@ -88,7 +90,7 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// assert!(solved.plan().symmetry);
     /// assert_eq!(solved.value(), 1);
     /// ```
-    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared, K>
+    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared, K, C>
     where
         G: Symmetry,
     {
@@ -110,9 +112,21 @@ impl<G: Game, R, I, T, S, K> Capabilities<G, R, I, T, S, K> {
     /// assert_eq!((solved.plan().engine, solved.plan().compact_key), (Engine::Pruning, true));
     /// assert_eq!(solved.value(), 0); // 5×4 is a draw
     /// ```
-    pub fn compact_key(self) -> Capabilities<G, R, I, T, S, Declared>
+    pub fn compact_key(self) -> Capabilities<G, R, I, T, S, Declared, C>
     where
         G: CompactKey,
+    {
+        self.with()
+    }
+
+    /// Declares that some states are [`Chance`] states, whose outcomes a roll decides: the
+    /// solver's [`solve_chance`](crate::Solver::solve_chance) values them by expectation
+    /// (exact fractions where play cannot cycle; where it can, with [`may_cycle`](Self::may_cycle),
+    /// by value iteration with a proved error bound, tier by tier where the game declares
+    /// [`tiers`](Self::tiers)), and the engines for games without chance refuse the game.
+    pub fn chance(self) -> Capabilities<G, R, I, T, S, K, Declared>
+    where
+        G: Chance,
     {
         self.with()
     }

@@ -1,14 +1,16 @@
 //! What a game declares, as types: the markers [`Capabilities`](super::Capabilities) records
 //! for each capability trait ([`Declared`], [`Undeclared`], [`Ordered`], [`Subsets`]), the slots
-//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`], [`KeySlot`]),
-//! and the visitors through which code generic over games runs differently for each
-//! ([`OnRange`], [`OnIndex`], [`OnTiers`], [`OnSymmetry`], [`OnKey`]).
+//! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`], [`KeySlot`],
+//! [`ChanceSlot`]), and the visitors through which code generic over games runs differently for
+//! each ([`OnRange`], [`OnIndex`], [`OnTiers`], [`OnSymmetry`], [`OnKey`], [`OnChance`]).
 //!
 //! A game never names these: it declares with [`Capabilities`](super::Capabilities)' builder
 //! methods. They are for code that, like [`Solver`](crate::Solver), dispatches on what a game
 //! declared without naming the game.
 
-use super::{CompactKey, Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange};
+use super::{
+    Chance, CompactKey, Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange,
+};
 
 /// Marks a capability as declared in [`Capabilities`](super::Capabilities).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -224,4 +226,45 @@ impl<G: Game> KeySlot<G> for Undeclared {
     fn visit<V: OnKey<G>>(visitor: V) -> V::Output {
         visitor.undeclared()
     }
+}
+
+/// Where a [`Declares`] records whether the game declares [`Chance`] states: [`Declared`] or
+/// [`Undeclared`].
+pub trait ChanceSlot<G: Game> {
+    /// Whether the game declares it.
+    const DECLARED: bool;
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnChance<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game with and without declared [`Chance`] states (the
+/// expectation at a chance state, or the mover's choice everywhere).
+pub trait OnChance<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares chance states.
+    fn declared(self) -> Self::Output
+    where
+        G: Chance;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: Chance> ChanceSlot<G> for Declared {
+    const DECLARED: bool = true;
+    fn visit<V: OnChance<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> ChanceSlot<G> for Undeclared {
+    const DECLARED: bool = false;
+    fn visit<V: OnChance<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether `declared` (a game's [`Game::capabilities`]) declares [`Chance`] states.
+pub fn declares_chance<G: Game, D: Declares<G>>(_: &D) -> bool {
+    <D::Chance as ChanceSlot<G>>::DECLARED
 }

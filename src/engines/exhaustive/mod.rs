@@ -126,6 +126,7 @@ where
     R: RangeSource<G>,
 {
     let Options { limits, range } = options;
+    crate::engines::chance::refuse_chance(game, "the exhaustive engine")?;
     refuse_over_budget(game, &table, limits)?;
     let mut table = table;
     let start = game.start();

@@ -63,6 +63,7 @@ where
     R: RangeSource<G>,
 {
     let Options { limits, range } = options;
+    crate::engines::chance::refuse_chance(game, "the exhaustive engine")?;
     let workers = rayon::current_num_threads();
     let small = game
         .state_bound()

@@ -5,20 +5,22 @@ use super::combine;
 use crate::error::SolveError;
 use crate::game::{Game, Player, Score, Step, Turn};
 
-/// A move with its step and its exact value for the mover.
+/// A move with its step and its value for the mover: a [`Score`], exact, or for a game with
+/// chance ([`Chance`](crate::game::Chance)) a [`chance::Value`](crate::engines::chance::Value).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveValue<G: Game + ?Sized> {
-    /// The move.
+pub struct MoveValue<G: Game + ?Sized, V = Score> {
+    /// The move (at a chance state: the outcome).
     pub mv: G::Move,
     /// What the move does.
     pub step: Step<G::State>,
-    /// The move's value for its mover: `gain ± value(next)`.
-    pub value: Score,
+    /// The move's value for its mover: `gain ± value(next)` (at a chance state, for the
+    /// player whose turn it is there, had this outcome come up).
+    pub value: V,
 }
 
-/// One move of the optimal line of play.
+/// One move of the optimal line of play (at a chance state: the outcome the line assumes).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ply<G: Game + ?Sized> {
+pub struct Ply<G: Game + ?Sized, V = Score> {
     /// Who moves.
     pub player: Player,
     /// The state before the move.
@@ -30,7 +32,7 @@ pub struct Ply<G: Game + ?Sized> {
     /// Whether the turn passes after it.
     pub turn: Turn,
     /// The value of `state` for the mover (what the mover can still secure from here on).
-    pub value: Score,
+    pub value: V,
 }
 
 /// Every move of `state` with its exact value for the mover, in the game's move order, given
@@ -53,8 +55,14 @@ pub(crate) fn valued_moves<G: Game>(
 }
 
 /// The moves among `values` that reach the best value, in order (none if there is no move).
-pub(crate) fn best_of<G: Game>(values: Vec<MoveValue<G>>) -> Vec<G::Move> {
-    let Some(best) = values.iter().map(|m| m.value).max() else {
+pub(crate) fn best_of<G: Game, V: PartialOrd + Clone>(
+    values: Vec<MoveValue<G, V>>,
+) -> Vec<G::Move> {
+    let Some(best) = values
+        .iter()
+        .map(|m| m.value.clone())
+        .reduce(|best, value| if value > best { value } else { best })
+    else {
         return Vec::new();
     };
     values

@@ -153,6 +153,7 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// assert_eq!(pruner.value_of(&position).unwrap(), 1);
     /// ```
     pub fn new(game: &'g G, table: T, options: Options<R>) -> Result<Self, SolveError> {
+        crate::engines::chance::refuse_chance(game, "the pruning engine")?;
         let needed = table.peak_bytes(0);
         if needed > options.limits.memory_budget {
             return Err(SolveError::MemoryBudget {

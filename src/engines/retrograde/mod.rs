@@ -225,6 +225,7 @@ where
     G: Game,
     I: StateIds<G>,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     with_stored_moves(game, ids, options.limits, OneThread)
 }
 
@@ -271,6 +272,7 @@ pub fn solve_indexed<G>(
 where
     G: StateAt + Predecessors,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     over_index_space(game, options.limits, OneThread)
 }
 
@@ -283,6 +285,7 @@ where
     G: StateAt + Predecessors + Sync,
     G::State: Send + Sync,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     over_index_space(game, options.limits, Pool)
 }
 
@@ -368,6 +371,7 @@ where
     G: Predecessors,
     I: StateIds<G>,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     with_unmoves(game, ids, options.limits, OneThread)
 }
 
@@ -382,6 +386,7 @@ where
     G::State: Send + Sync,
     I: StateIds<G> + Sync,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     with_unmoves(game, ids, options.limits, Pool)
 }
 
@@ -398,5 +403,6 @@ where
     G::State: Send + Sync,
     I: StateIds<G>,
 {
+    crate::engines::chance::refuse_chance(game, "retrograde analysis")?;
     with_stored_moves(game, ids, options.limits, Pool)
 }

@@ -1,6 +1,7 @@
 //! The front door: [`Solver`] reads what a game declares ([`Game::capabilities`]) and runs the
 //! engine and table that suit it; every engine's result answers through [`Solved`].
 
+mod chance;
 mod declared;
 mod plan;
 mod run;
@@ -36,6 +37,12 @@ pub enum Engine {
     /// whose dense index orders it ([`ordered_index`](crate::Capabilities::ordered_index)):
     /// the array DP, on one thread. Its result answers as the exhaustive engine's does.
     Sweep,
+    /// Expectimax in exact fractions, for a game with [chance](crate::game::Chance) whose play
+    /// cannot cycle ([`chance::solve`](crate::engines::chance::solve)).
+    Expectimax,
+    /// Value iteration with proved bounds, for a game with chance whose play may cycle
+    /// ([`chance::iterate`](crate::engines::chance::iterate)), exact where its tiers are small.
+    ValueIteration,
 }
 
 /// Solves any [`Game`] with the engine and table that suit what the game declares.

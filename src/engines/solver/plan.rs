@@ -100,7 +100,9 @@ pub(super) struct Facts {
     /// The bits of the declared compact key.
     key_bits: Option<u32>,
     pub(super) outcome_game: bool,
-    may_cycle: bool,
+    pub(super) may_cycle: bool,
+    /// Whether the game declares chance states.
+    pub(super) chance: bool,
     /// For an acyclic outcome game whose dense index has at most [`RETROGRADE_STATES`] slots:
     /// the bytes retrograde analysis's moves would take if every state had as many as the
     /// start, at four bytes each (a guess that chooses the engine, never a value).
@@ -200,6 +202,7 @@ impl Facts {
             key_bits: <D::Key as KeySlot<G>>::visit(KeyBits(game)),
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
+            chance: crate::game::declaration::declares_chance(declared),
             retrograde_guess: None,
         };
         // The start's moves are listed only where they can choose the engine.
@@ -238,6 +241,25 @@ pub const RETROGRADE_STATES: u64 = 1 << 20;
 pub const RETROGRADE_BYTES: u64 = 256 << 20;
 
 impl<G: Game> Solver<'_, G> {
+    /// The plan of a chance engine: expectimax on a flat array where the game's dense index
+    /// fits the budget and pays, on the threads asked for; value iteration on one thread.
+    fn chance_plan(&self, facts: Facts, engine: Engine) -> Plan {
+        let budget = self.limits.memory_budget;
+        let expectimax = engine == Engine::Expectimax;
+        Plan {
+            engine,
+            threads: if expectimax { self.threads } else { 1 },
+            dense: expectimax
+                && facts.dense
+                && facts
+                    .index_len
+                    .is_some_and(|len| dense_pays(len, facts.state_bound, budget)),
+            cuts: Cuts::None,
+            symmetry: false,
+            compact_key: false,
+        }
+    }
+
     pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, SolveError> {
         self.choose(facts, true)
     }
@@ -258,6 +280,8 @@ impl<G: Game> Solver<'_, G> {
     fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, SolveError> {
         let engine = match self.engine {
             Some(engine) => engine,
+            None if facts.chance && facts.may_cycle => Engine::ValueIteration,
+            None if facts.chance => Engine::Expectimax,
             None if facts.tiers => Engine::Tiers,
             None if facts.may_cycle => Engine::Retrograde,
             None if facts.ordered => Engine::Sweep,
@@ -267,6 +291,16 @@ impl<G: Game> Solver<'_, G> {
             None if facts.key_bits.is_some() => Engine::Pruning,
             None => Engine::Exhaustive,
         };
+        let chance_engine = matches!(engine, Engine::Expectimax | Engine::ValueIteration);
+        if facts.chance && !chance_engine {
+            return Err(SolveError::Unsupported(format!(
+                "the game declares chance states, which {engine:?} cannot value (a roll is no \
+                 player's choice): solve it with Solver::solve_chance"
+            )));
+        }
+        if chance_engine {
+            return Ok(self.chance_plan(facts, engine));
+        }
         match engine {
             Engine::Tiers if !facts.tiers => {
                 return Err(SolveError::Unsupported(

@@ -112,6 +112,11 @@ where
                 with_range_of(declared, Exhaustive::<_, D>(run, sweep, PhantomData))
             }
             Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
+            Engine::Expectimax | Engine::ValueIteration => Err(SolveError::Unsupported(
+                "a chance engine's values are expectations, not scores: solve with \
+                 Solver::solve_chance"
+                    .into(),
+            )),
         }?;
         Ok(Answer {
             inner,

@@ -29,13 +29,13 @@ use crate::memo::{BoundTable, MemoTable, SlotValues};
 /// assert_eq!(solved.line()?.len(), 3);
 /// # Ok::<(), gamesolver::Error>(())
 /// ```
-pub trait Solved<G: Game> {
+pub trait Solved<G: Game, V: PartialOrd + Clone = Score> {
     /// The engine that solved the game.
     fn engine(&self) -> Engine;
 
     /// The start's value for the first player: `first's points − second's points` under
     /// perfect play (+1, 0, −1 for a win, draw or loss in an outcome game).
-    fn value(&self) -> Score;
+    fn value(&self) -> V;
 
     /// The state the solve started from.
     fn start(&self) -> &G::State;
@@ -43,10 +43,10 @@ pub trait Solved<G: Game> {
     /// The exact value of any state for its side to move. The exhaustive and pruning engines
     /// search if they must; retrograde analysis answers for the states reachable from the
     /// start, the tier solver for the tiers it kept ([`SolveError::Unanswerable`] otherwise).
-    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError>;
+    fn value_of(&mut self, state: &G::State) -> Result<V, SolveError>;
 
     /// Every move of `state` with its exact value for the mover, in the game's move order.
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError>;
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G, V>>, SolveError>;
 
     /// The moves of `state` that reach its value, in the game's move order (none for a final
     /// state).
@@ -57,13 +57,13 @@ pub trait Solved<G: Game> {
     /// The optimal line of play from the start (at each state, the first move in the game's
     /// order that keeps the value; retrograde analysis follows the fastest win and the slowest
     /// loss instead).
-    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError>;
+    fn line(&mut self) -> Result<Vec<Ply<G, V>>, SolveError>;
 
     /// The optimal line in which the side ahead ends the game as soon as it can and the side
     /// behind as late as it can (ties by the game's move order), if finding it values at most
     /// `moves` moves; `None` past that, or from an engine that does not measure remoteness
     /// (pruning, tiers). Retrograde analysis's [`line`](Solved::line) is this line already.
-    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
+    fn swift_line_within(&mut self, moves: usize) -> Result<Option<Vec<Ply<G, V>>>, SolveError> {
         let _ = moves;
         Ok(None)
     }

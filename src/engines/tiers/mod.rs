@@ -142,6 +142,7 @@ impl Options {
 /// assert_eq!(line[0].value, solution.value());
 /// ```
 pub fn solve<G: Tiered>(game: &G, options: Options) -> Result<TierSolution<'_, G>, SolveError> {
+    crate::engines::chance::refuse_chance(game, "the tier solver")?;
     run(game, options.limits, options.keep, Sequential)
 }
 
@@ -162,6 +163,7 @@ pub fn par_solve<G>(game: &G, options: Options) -> Result<TierSolution<'_, G>, S
 where
     G: Tiered + Sync,
 {
+    crate::engines::chance::refuse_chance(game, "the tier solver")?;
     run(game, options.limits, options.keep, Parallel)
 }
 
