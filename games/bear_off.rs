@@ -437,7 +437,7 @@ impl Game for BearOff {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().chance().outcome_game()
+        Capabilities::none().chance().dense_index().outcome_game()
     }
 }
 
@@ -454,3 +454,192 @@ impl Chance for BearOff {
         }
     }
 }
+
+/// Every state a place: the two sides' checkers as they are packed (24 bits each) and the
+/// roll. A sparse index (most places are no position): `--save` keeps the values by it, and
+/// a solve keeps them in a hash table.
+impl crate::game::DenseIndex for BearOff {
+    fn index_len(&self) -> usize {
+        1 << 53
+    }
+
+    fn index(&self, race: &Race) -> usize {
+        ((race.mover.0 as usize) << 29) | ((race.other.0 as usize) << 5) | usize::from(race.roll)
+    }
+}
+
+/// How the command line and the page read a bear-off race.
+#[cfg(feature = "cli")]
+mod cli {
+    use super::{BearOff, BearOffMove, Checkers, MAX_BEAR_OFF_POINTS, ROLLS, Race};
+    use crate::cli::serde_json::{Value, json};
+    use crate::cli::{Bundled, FromValues, Presented};
+    use crate::{InputError, Player};
+
+    /// The race on the command line: `gamesolver bear-off 6 3` (6 points, 3 checkers a side).
+    pub const GAME: Bundled = Bundled::game::<BearOff>(
+        "bear-off",
+        "A backgammon bear-off race: the VALUES are POINTS (1 to 6) and CHECKERS (1 to 15) a \
+         side, starting on the furthest point; the first player's winning chance",
+    );
+
+    impl BearOff {
+        /// A side's checkers in words: `6:2 4:1` (points with checkers, furthest first).
+        fn side_words(&self, side: Checkers) -> String {
+            let words: Vec<String> = (1..=self.points)
+                .rev()
+                .filter(|&point| side.on(point) > 0)
+                .map(|point| format!("{point}:{}", side.on(point)))
+                .collect();
+            if words.is_empty() {
+                "all off".into()
+            } else {
+                words.join(" ")
+            }
+        }
+    }
+
+    impl Presented for BearOff {
+        fn show(&self, race: &Race) -> String {
+            self.show_for(race, Player::First)
+        }
+
+        fn show_for(&self, race: &Race, to_move: Player) -> String {
+            let (mover, other) = (
+                self.player_name(to_move),
+                self.player_name(to_move.opponent()),
+            );
+            let rolled = race
+                .dice()
+                .map_or_else(String::new, |(low, high)| format!(", rolled {low}-{high}"));
+            format!(
+                "{mover} to play{rolled}: {} ({} pips); {other}: {} ({} pips).",
+                self.side_words(race.mover),
+                race.mover.pips(),
+                self.side_words(race.other),
+                race.other.pips()
+            )
+        }
+
+        /// A roll as `3-5`; a play as its checkers' moves, `6/3 5/off`.
+        fn move_name(&self, _: &Race, mv: &BearOffMove) -> String {
+            match mv {
+                BearOffMove::Roll(low, high) => format!("{low}-{high}"),
+                BearOffMove::Play(_, plays) => {
+                    let moves: Vec<String> = plays
+                        .iter()
+                        .filter(|(from, _)| *from > 0)
+                        .map(|&(from, to)| match to {
+                            0 => format!("{from}/off"),
+                            to => format!("{from}/{to}"),
+                        })
+                        .collect();
+                    moves.join(" ")
+                }
+            }
+        }
+
+        fn move_hint(&self) -> Option<&'static str> {
+            Some("each checker's move as FROM/TO or FROM/off, as listed: '6/3 5/off'")
+        }
+
+        /// `MOVER/OTHER`: each side's checkers on points 1, 2, … (the side to roll first),
+        /// as `0,2,1/1,0,3`; `:3-5` after it once the dice show 3 and 5.
+        fn position(&self, text: &str) -> Result<Race, InputError> {
+            let refuse = |problem: &str| {
+                InputError::InvalidState(format!(
+                    "{text:?} is no position ({problem}): give MOVER/OTHER, each side's checkers \
+                     on points 1, 2, … ({}), as 0,2,1/1,0,3, with :3-5 after it once the dice \
+                     show 3 and 5",
+                    self.points
+                ))
+            };
+            let (sides, roll) = match text.trim().split_once(':') {
+                Some((sides, roll)) => (sides, Some(roll)),
+                None => (text.trim(), None),
+            };
+            let (mover, other) = sides.split_once('/').ok_or_else(|| refuse("no '/'"))?;
+            let counts = |side: &str| -> Result<Vec<u8>, InputError> {
+                side.split(',')
+                    .map(|count| {
+                        count
+                            .trim()
+                            .parse::<u8>()
+                            .map_err(|_| refuse("a count is no number"))
+                    })
+                    .collect()
+            };
+            let mut race = self.race(self.side(&counts(mover)?)?, self.side(&counts(other)?)?);
+            if let Some(roll) = roll {
+                let dice = roll
+                    .split_once('-')
+                    .and_then(|(a, b)| {
+                        Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?))
+                    })
+                    .map(|(a, b)| (a.min(b), a.max(b)))
+                    .ok_or_else(|| refuse("the roll is no two dice"))?;
+                let at = ROLLS
+                    .iter()
+                    .position(|&roll| roll == dice)
+                    .ok_or_else(|| refuse("a die shows 1 to 6"))?;
+                race.roll = at as u8 + 1;
+            }
+            Ok(race)
+        }
+
+        fn view(&self, race: &Race) -> Value {
+            self.view_for(race, Player::First)
+        }
+
+        /// The dice view: the dice rolled, and each side's checkers by point.
+        fn view_for(&self, race: &Race, to_move: Player) -> Value {
+            let (mover, other) = (
+                self.player_name(to_move),
+                self.player_name(to_move.opponent()),
+            );
+            let dice: Vec<u8> = race.dice().map_or_else(Vec::new, |(low, high)| {
+                if low == high {
+                    vec![low; 4]
+                } else {
+                    vec![low, high]
+                }
+            });
+            let points = |side: Checkers| -> Vec<u8> {
+                (1..=MAX_BEAR_OFF_POINTS.min(self.points))
+                    .map(|point| side.on(point))
+                    .collect()
+            };
+            json!({
+                "kind": "dice",
+                "dice": dice,
+                "rolling": race.roll == 0 && !race.other.is_empty(),
+                "faces": 6,
+                "lines": [
+                    format!("{mover}: {} ({} pips)", self.side_words(race.mover), race.mover.pips()),
+                    format!("{other}: {} ({} pips)", self.side_words(race.other), race.other.pips()),
+                ],
+                "points": [points(race.mover), points(race.other)],
+            })
+        }
+    }
+
+    impl FromValues for BearOff {
+        const EXAMPLE: &'static str = "4 3";
+        const POSITION: Option<&'static str> = Some(
+            "MOVER/OTHER: each side's checkers on points 1, 2, … (the side to roll first), as \
+             0,2,1/1,0,3; :3-5 after it once the dice show 3 and 5",
+        );
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            match *values {
+                [points, checkers] => BearOff::new(points, checkers),
+                _ => Err(InputError::InvalidGame(format!(
+                    "bear-off takes POINTS CHECKERS: {} values given",
+                    values.len()
+                ))),
+            }
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
+pub(super) use cli::GAME;

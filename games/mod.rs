@@ -26,7 +26,7 @@ pub use interval_stone_games::{
 };
 pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
-pub use pig::{MAX_PIG_GOAL, Pig, PigMove, PigState};
+pub use pig::{Coin, Die, MAX_PIG_GOAL, Pig, PigMove, PigState, Piglet};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};
 
@@ -115,6 +115,9 @@ bundled! {
     connect_four::cli::GAME,
     cat_and_mouse::cli::cat_and_mouse::GAME,
     cat_and_mouse::cli::cat_and_mouse_ii::GAME,
+    pig::PIG,
+    pig::PIGLET,
+    bear_off::GAME,
 }
 
 #[cfg(all(test, feature = "cli"))]

@@ -10,6 +10,8 @@
 //! (a turn never lowers them). A state with its banked points and turn total at the goal is
 //! won: final, and known.
 
+use std::marker::PhantomData;
+
 use crate::error::InputError;
 use crate::game::{Capabilities, Chance, Declares, Game, Probability, Score, Step, Tiered, Turn};
 
@@ -29,13 +31,26 @@ pub const MAX_PIG_GOAL: u16 = 1000;
 /// # Ok::<(), gamesolver::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pig {
+pub struct Pig<K = Die> {
     goal: u16,
     /// The die's faces (2 for Piglet's coin).
     faces: u8,
     /// Piglet: the outcomes are tails (0) and heads (1), and heads scores 1.
     coin: bool,
+    /// Which game it is in the type ([`Die`] or [`Coin`]: how the command line reads it).
+    kind: PhantomData<fn() -> K>,
 }
+
+/// Pig's die, in the type of [`Pig`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Die;
+
+/// Piglet's coin, in the type of [`Piglet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Coin;
+
+/// Piglet: Pig with a coin ([`Pig::piglet`]).
+pub type Piglet = Pig<Coin>;
 
 /// A state of Pig: the mover's banked points, the opponent's, the turn total, and whether the
 /// die is in the air (a chance state, its outcomes the faces).
@@ -80,18 +95,22 @@ impl Pig {
             goal,
             faces,
             coin: false,
+            kind: PhantomData,
         })
     }
 
     /// Piglet to `goal`: a coin, heads adds 1 to the turn total, tails loses it.
-    pub fn piglet(goal: i64) -> Result<Pig, InputError> {
+    pub fn piglet(goal: i64) -> Result<Piglet, InputError> {
         Ok(Pig {
             goal: check_goal(goal)?,
             faces: 2,
             coin: true,
+            kind: PhantomData,
         })
     }
+}
 
+impl<K> Pig<K> {
     /// The goal.
     pub fn goal(&self) -> u16 {
         self.goal
@@ -162,7 +181,7 @@ fn check_goal(goal: i64) -> Result<u16, InputError> {
         })
 }
 
-impl Game for Pig {
+impl<K> Game for Pig<K> {
     type State = PigState;
     type Move = PigMove;
 
@@ -247,12 +266,13 @@ impl Game for Pig {
         Capabilities::none()
             .chance()
             .tiers()
+            .dense_index()
             .outcome_game()
             .may_cycle()
     }
 }
 
-impl Chance for Pig {
+impl<K> Chance for Pig<K> {
     fn is_chance(&self, state: &PigState) -> bool {
         state.rolling
     }
@@ -264,7 +284,7 @@ impl Chance for Pig {
 
 /// The tiers are the points banked in all (0 to twice the goal less 2); within a tier, the
 /// mover's banked points rising, then the turn total, then at rest before rolling.
-impl Tiered for Pig {
+impl<K> Tiered for Pig<K> {
     fn tier_count(&self) -> usize {
         2 * usize::from(self.goal) - 1
     }
@@ -309,3 +329,171 @@ impl Tiered for Pig {
         1
     }
 }
+
+/// Every state a place: the mover's banked points, the opponent's, the turn total (a larger
+/// one than the goal counts as the goal: such a state is won, and known) and whether the die
+/// is rolling. What `--save` keeps the values by.
+impl<K> crate::game::DenseIndex for Pig<K> {
+    fn index_len(&self) -> usize {
+        let goal = usize::from(self.goal);
+        goal * goal * (goal + 1) * 2
+    }
+
+    fn index(&self, state: &PigState) -> usize {
+        let goal = usize::from(self.goal);
+        let turn = usize::from(state.turn).min(goal);
+        ((usize::from(state.mine) * goal + usize::from(state.theirs)) * (goal + 1) + turn) * 2
+            + usize::from(state.rolling)
+    }
+}
+
+/// How the command line and the page read Pig and Piglet.
+#[cfg(feature = "cli")]
+mod cli {
+    use super::{Coin, Die, Pig, PigMove, PigState, Piglet};
+    use crate::cli::serde_json::{Value, json};
+    use crate::cli::{Bundled, FromValues, Presented};
+    use crate::{InputError, Player};
+
+    /// Pig on the command line: `gamesolver pig 100` (a six-sided die), `gamesolver pig 100 4`.
+    pub const PIG: Bundled = Bundled::game::<Pig>(
+        "pig",
+        "Pig: race to GOAL [FACES, default 6]: roll a die again and again, holding to bank the \
+         turn's points or losing them on a 1; the first player's winning chance",
+    );
+
+    /// Piglet: Pig with a coin.
+    pub const PIGLET: Bundled = Bundled::game::<Piglet>(
+        "piglet",
+        "Piglet: race to GOAL flipping a coin: heads adds 1, tails loses the turn's points; \
+         the first player's winning chance",
+    );
+
+    impl<K> Presented for Pig<K> {
+        fn show(&self, state: &PigState) -> String {
+            self.show_for(state, Player::First)
+        }
+
+        /// The scores with the players' names, the mover first.
+        fn show_for(&self, state: &PigState, to_move: Player) -> String {
+            let (mover, other) = (
+                self.player_name(to_move),
+                self.player_name(to_move.opponent()),
+            );
+            let doing = if state.rolling {
+                if self.coin {
+                    ", the coin in the air"
+                } else {
+                    ", the die rolling"
+                }
+            } else {
+                ""
+            };
+            format!(
+                "{mover} to play: {} banked and {} this turn{doing}; {other}: {} banked (goal {}).",
+                state.mine, state.turn, state.theirs, self.goal
+            )
+        }
+
+        /// `roll`, `hold`, or the face that came up (`1` to the faces; Piglet `heads`,
+        /// `tails`).
+        fn move_name(&self, _: &PigState, mv: &PigMove) -> String {
+            match mv {
+                PigMove::Roll if self.coin => "flip".into(),
+                PigMove::Roll => "roll".into(),
+                PigMove::Hold => "hold".into(),
+                PigMove::Rolled(0) if self.coin => "tails".into(),
+                PigMove::Rolled(_) if self.coin => "heads".into(),
+                PigMove::Rolled(face) => face.to_string(),
+            }
+        }
+
+        fn move_hint(&self) -> Option<&'static str> {
+            Some("roll (flip, for Piglet) or hold")
+        }
+
+        /// `MINE,THEIRS,TURN`: the banked points of the player to move and the opponent's,
+        /// and the turn total; `,r` after it while the die rolls.
+        fn position(&self, text: &str) -> Result<PigState, InputError> {
+            let refuse = || {
+                InputError::InvalidState(format!(
+                    "{text:?} is no position: give MINE,THEIRS,TURN (banked points of the player \
+                     to move and of the opponent, and the turn total), with ,r while the die \
+                     rolls"
+                ))
+            };
+            let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+            let (numbers, rolling) = match parts.as_slice() {
+                [a, b, c] => ([*a, *b, *c], false),
+                [a, b, c, "r"] => ([*a, *b, *c], true),
+                _ => return Err(refuse()),
+            };
+            let number = |text: &str| text.parse::<i64>().map_err(|_| refuse());
+            let mut state = self.state(
+                number(numbers[0])?,
+                number(numbers[1])?,
+                number(numbers[2])?,
+            )?;
+            state.rolling = rolling;
+            Ok(state)
+        }
+
+        fn view(&self, state: &PigState) -> Value {
+            self.view_for(state, Player::First)
+        }
+
+        /// The dice view: the scores, and the die (or coin) in the air while it rolls.
+        fn view_for(&self, state: &PigState, to_move: Player) -> Value {
+            let (mover, other) = (
+                self.player_name(to_move),
+                self.player_name(to_move.opponent()),
+            );
+            json!({
+                "kind": "dice",
+                "dice": [],
+                "rolling": state.rolling,
+                "faces": if self.coin { 2 } else { self.faces },
+                "lines": [
+                    format!("{mover}: {} banked + {} this turn", state.mine, state.turn),
+                    format!("{other}: {} banked", state.theirs),
+                    format!("goal: {}", self.goal),
+                ],
+            })
+        }
+    }
+
+    impl FromValues for Pig<Die> {
+        const EXAMPLE: &'static str = "20";
+        const POSITION: Option<&'static str> = Some(
+            "MINE,THEIRS,TURN: the points banked by the player to move and by the opponent, and \
+             the turn total (,r after it while the die rolls)",
+        );
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            match *values {
+                [goal] => Pig::new(goal, 6),
+                [goal, faces] => Pig::new(goal, faces),
+                _ => Err(InputError::InvalidGame(format!(
+                    "pig takes GOAL [FACES]: {} values given",
+                    values.len()
+                ))),
+            }
+        }
+    }
+
+    impl FromValues for Pig<Coin> {
+        const EXAMPLE: &'static str = "3";
+        const POSITION: Option<&'static str> = <Pig<Die> as FromValues>::POSITION;
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            match *values {
+                [goal] => Pig::piglet(goal),
+                _ => Err(InputError::InvalidGame(format!(
+                    "piglet takes GOAL: {} values given",
+                    values.len()
+                ))),
+            }
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
+pub(super) use cli::{PIG, PIGLET};

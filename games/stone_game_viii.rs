@@ -540,6 +540,7 @@ pub(super) mod cli {
             outcome: None,
             helper: None,
             withheld: false,
+            chance: None,
         })
     }
 

@@ -2,7 +2,8 @@
 //! table and threads its report names are what the library's plan says for the same game and
 //! threads, and what the library's solve then ran. The exceptions are named: the two games
 //! with a specialised solver (which `auto` runs before any engine), and the three games solved
-//! their own way (docs/architecture.md says why).
+//! their own way (docs/architecture.md says why). On the games with chance, `auto` is
+//! [`Solver::solve_chance`].
 
 #![cfg(feature = "cli")]
 
@@ -12,7 +13,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use gamesolver::games::{
-    DotsAndBoxes, Kayles, Nim, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
+    BearOff, DotsAndBoxes, Kayles, Nim, Pig, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
 };
 use gamesolver::{Engine, Game, Plan, Solved, Solver};
 use serde_json::Value;
@@ -65,6 +66,37 @@ where
     assert_eq!(report["threads"], plan.threads, "{args:?}: {plan:?}");
     assert_eq!(report["value"], solved.value(), "{args:?}");
     plan
+}
+
+/// Checks that `gamesolver ARGS` under `auto` runs what `Solver::solve_chance` runs for `game`
+/// (`engine` on `threads` threads), with the same winning chance.
+fn chance_agrees<G>(args: &[&str], game: &G, engine: Engine, threads: usize)
+where
+    G: Game + Sync,
+    G::State: Eq + std::hash::Hash + Send + Sync,
+    G::Move: Send,
+{
+    let solved = Solver::new(game).threads(THREADS).solve_chance().unwrap();
+    assert_eq!(
+        (solved.engine(), solved.threads()),
+        (engine, threads),
+        "{args:?}"
+    );
+    let report = report(args);
+    let name = match engine {
+        Engine::ValueIteration => "value-iteration",
+        _ => "expectimax",
+    };
+    assert_eq!(report["solver"], name, "{args:?}");
+    assert_eq!(report["threads"], threads, "{args:?}");
+    assert_eq!(report["table"], solved.table(), "{args:?}");
+    let chance = solved.value().win_chance();
+    assert_eq!(report["value"].as_f64(), Some(chance.to_f64()), "{args:?}");
+    assert_eq!(
+        report["exact"].as_str().map(str::to_string),
+        chance.exact().map(ToString::to_string),
+        "{args:?}"
+    );
 }
 
 #[test]
@@ -163,6 +195,16 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
     let grid = r#"{"grid":["M.C...F"],"catJump":1,"mouseJump":4}"#;
     assert_eq!(report(&["cat-and-mouse-ii", grid])["solver"], "retrograde");
     covered.extend(["connect-four", "cat-and-mouse", "cat-and-mouse-ii"]);
+
+    // Games with chance: `auto` is `Solver::solve_chance` on the threads offered: value
+    // iteration where play may cycle (one thread), expectimax otherwise.
+    let pig = Pig::new(12, 6).unwrap();
+    chance_agrees(&["pig", "12"], &pig, Engine::ValueIteration, 1);
+    let piglet = Pig::piglet(3).unwrap();
+    chance_agrees(&["piglet", "3"], &piglet, Engine::ValueIteration, 1);
+    let race = BearOff::new(3, 2).unwrap();
+    chance_agrees(&["bear-off", "3", "2"], &race, Engine::Expectimax, THREADS);
+    covered.extend(["pig", "piglet", "bear-off"]);
 
     // Every bundled game is covered: the names `--help` lists.
     let help = Command::new(env!("CARGO_BIN_EXE_gamesolver"))

@@ -64,6 +64,7 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
         outcome: None,
         helper: None,
         withheld: false,
+        chance: None,
     })
 }
 

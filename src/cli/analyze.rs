@@ -13,9 +13,10 @@ use serde::Serialize;
 
 use super::args::{AnalyzeArgs, strip_protection};
 use super::budget;
-use super::model::{Failure, Fields, Moves, Tally, Valued};
+use super::model::{ChanceMoves, Failure, Fields, Moves, Tally, Valued};
 use super::present::{Presented, after_moves, outcome_game, scene};
 use super::registry::{self, Analyze, Task};
+use super::report::Number;
 use super::saved;
 use super::solve;
 
@@ -129,6 +130,7 @@ impl Analyze<'_> {
             view: game.view_for(state, tally.to_move),
             scene: Some(Box::new(scene(game, *tally, valued.value, &valued.moves)?)),
             moves: valued.moves,
+            chance: None,
         })
     }
 
@@ -307,6 +309,9 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         .position
         .as_ref()
         .map_or("the start".to_string(), |text| format!("position {text}"));
+    if let Some(chance) = &analysis.chance {
+        return chance_text(analysis, chance, &at, out);
+    }
     if let Some(remoteness) = analysis.remoteness {
         writeln!(
             out,
@@ -372,12 +377,79 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
+/// [`text`] for a game with chance: winning chances (or expectations), and at a roll each
+/// outcome's probability.
+fn chance_text(
+    analysis: &Moves,
+    chance: &ChanceMoves,
+    at: &str,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let what = if analysis.outcomes {
+        "winning chance"
+    } else {
+        "expected points minus the opponent's from here on"
+    };
+    writeln!(
+        out,
+        "{} at {at}: for the player to move, a {what} of {} with best play.",
+        analysis.game.id(),
+        chance.value.words()
+    )?;
+    if let Some(board) = &analysis.board {
+        for row in board.lines() {
+            writeln!(out, "  {row}")?;
+        }
+    }
+    if analysis.moves.is_empty() {
+        return writeln!(out, "No move can be played here: the game is over.");
+    }
+    if chance.rolling {
+        writeln!(
+            out,
+            "A roll decides: each outcome, its probability and its {what} for the player whose \
+             roll it is:"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "Every move, best first (its {what} for the player to move):"
+        )?;
+    }
+    for (mv, (value, probability)) in analysis.moves.iter().zip(&chance.moves) {
+        let best = if mv.best { "  (best)" } else { "" };
+        let probability = probability
+            .as_ref()
+            .map_or_else(String::new, |probability| format!("{probability:>7}  "));
+        writeln!(
+            out,
+            "  {probability}{:>24}  {}{best}",
+            value.words(),
+            mv.words
+        )?;
+    }
+    Ok(())
+}
+
 /// The analysis as JSON.
 #[derive(Serialize)]
 struct JsonMoves<'a> {
     game: &'static str,
     position: &'a Option<String>,
-    value: Score,
+    value: Number,
+    /// A game with chance: the value as an exact fraction, where it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<&'a str>,
+    /// A game with chance: the proved bound on the value's error, where it is iterated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_bound: Option<f64>,
+    /// A game with chance: whether a roll decides the position (its moves are the outcomes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rolling: Option<bool>,
+    /// A game with chance: the first player's value at the position (winning chance or
+    /// expectation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_value: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
     /// Whether values are outcomes (+1, 0, -1), not points.
@@ -406,7 +478,16 @@ struct JsonScene<'a> {
 /// A move in JSON: its value, whether it is best, and its fields in the game's terms.
 #[derive(Serialize)]
 struct JsonMove<'a> {
-    value: Score,
+    value: Number,
+    /// A game with chance: the move's value as an exact fraction, where it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<&'a str>,
+    /// A game with chance: the proved bound on the value's error, where it is iterated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_bound: Option<f64>,
+    /// A game with chance, at a roll: the outcome's probability (`"1/6"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probability: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
     best: bool,
@@ -426,10 +507,15 @@ struct JsonMove<'a> {
 
 /// Writes the analysis as one JSON object and a newline.
 pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
+    let chance = analysis.chance.as_deref();
     let object = JsonMoves {
         game: analysis.game.id(),
         position: &analysis.position,
-        value: analysis.value,
+        value: Number::of(analysis.value, chance.map(|chance| &chance.value)),
+        exact: chance.and_then(|chance| chance.value.exact.as_deref()),
+        error_bound: chance.and_then(|chance| chance.value.error_bound),
+        rolling: chance.map(|chance| chance.rolling),
+        first_value: chance.map(|chance| chance.first.value),
         remoteness: analysis.remoteness,
         outcomes: analysis.outcomes,
         view: &analysis.view,
@@ -448,19 +534,25 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
             .moves
             .iter()
             .enumerate()
-            .map(|(at, mv)| JsonMove {
-                value: mv.value,
-                remoteness: mv.remoteness,
-                best: mv.best,
-                name: &mv.name,
-                words: &mv.words,
-                gain: mv.gain,
-                keeps_turn: mv.keeps_turn,
-                final_margin: analysis
-                    .scene
-                    .as_ref()
-                    .and_then(|scene| scene.finals.get(at).copied()),
-                fields: &mv.fields,
+            .map(|(at, mv)| {
+                let valued = chance.map(|chance| &chance.moves[at]);
+                JsonMove {
+                    value: Number::of(mv.value, valued.map(|(value, _)| value)),
+                    exact: valued.and_then(|(value, _)| value.exact.as_deref()),
+                    error_bound: valued.and_then(|(value, _)| value.error_bound),
+                    probability: valued.and_then(|(_, probability)| probability.as_deref()),
+                    remoteness: mv.remoteness,
+                    best: mv.best,
+                    name: &mv.name,
+                    words: &mv.words,
+                    gain: mv.gain,
+                    keeps_turn: mv.keeps_turn,
+                    final_margin: analysis
+                        .scene
+                        .as_ref()
+                        .and_then(|scene| scene.finals.get(at).copied()),
+                    fields: &mv.fields,
+                }
             })
             .collect(),
     };

@@ -144,6 +144,11 @@ pub struct PlayArgs {
     /// --at`); the side to move there counts as the first.
     #[arg(long, value_name = "POSITION")]
     pub at: Option<String>,
+
+    /// The seed of the dice a game with chance rolls (the same seed, the same rolls); default:
+    /// the clock.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 /// A side in `play`.

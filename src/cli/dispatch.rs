@@ -4,7 +4,8 @@
 
 use std::hash::Hash;
 
-use crate::game::declaration::visit_index;
+use crate::game::declaration::{ChanceSlot, OnChance, declares_chance, visit_index};
+use crate::game::{Chance, Declares, Game};
 use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
 use super::model::Failure;
@@ -27,16 +28,21 @@ impl Task<'_> {
         }
     }
 
-    /// Does the task with `game`: by its dense index where it declares one
-    /// ([`Capabilities::dense_index`](crate::Capabilities::dense_index)), else on hash tables
-    /// (and `--save`/`--load` refused).
+    /// Does the task with `game`: by expectation where it declares chance states
+    /// ([`Capabilities::chance`](crate::Capabilities::chance)); else by its dense index where it
+    /// declares one ([`Capabilities::dense_index`](crate::Capabilities::dense_index)), else on
+    /// hash tables (and `--save`/`--load` refused).
     pub fn with<G>(self, game: &G) -> Result<Done, Failure>
     where
         G: Presented + Sync,
-        G::State: Eq + Hash + Send + Sync,
-        G::Move: Send,
+        G::State: Eq + Hash + Send + Sync + std::fmt::Debug,
+        G::Move: Send + PartialEq + std::fmt::Debug,
     {
-        visit_index(&game.capabilities(), ByIndex { task: self, game })
+        let declared = game.capabilities();
+        if declares_chance(&declared) {
+            return visit_chance(&declared, ByChance { task: self, game });
+        }
+        visit_index(&declared, ByIndex { task: self, game })
     }
 
     /// Does the task with `game`, which declares no dense index.
@@ -73,6 +79,43 @@ impl Task<'_> {
             Task::Analyze(analyze) => analyze.with(game).map(Done::Moves),
             Task::Play(play) => play.with(game).map(|()| Done::Played),
         }
+    }
+}
+
+/// Runs `visitor` on the chance slot of `declared`.
+fn visit_chance<G: Game, D: Declares<G>, V: OnChance<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Chance as ChanceSlot<G>>::visit(visitor)
+}
+
+/// A task and its game with chance.
+struct ByChance<'a, 't, G> {
+    task: Task<'t>,
+    game: &'a G,
+}
+
+impl<G> OnChance<G> for ByChance<'_, '_, G>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync + std::fmt::Debug,
+    G::Move: Send + PartialEq + std::fmt::Debug,
+{
+    type Output = Result<Done, Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Chance,
+    {
+        self.task.with_chance(self.game)
+    }
+
+    fn undeclared(self) -> Self::Output {
+        visit_index(
+            &self.game.capabilities(),
+            ByIndex {
+                task: self.task,
+                game: self.game,
+            },
+        )
     }
 }
 

@@ -110,6 +110,7 @@ pub(crate) fn retrograde_report<G: Presented, I: StateIds<G>>(
         outcome: Some((outcome, remoteness)),
         helper: None,
         withheld: false,
+        chance: None,
     })
 }
 
@@ -151,6 +152,7 @@ pub(crate) fn presented<G: Presented>(
         outcome,
         helper: None,
         withheld: false,
+        chance: None,
     })
 }
 

@@ -78,6 +78,7 @@
 pub(crate) mod analyze;
 pub(crate) mod args;
 pub(crate) mod budget;
+pub(crate) mod chance;
 pub(crate) mod check;
 #[cfg(feature = "distributed")]
 pub(crate) mod cluster;

@@ -152,6 +152,72 @@ pub enum Answer {
     Winner(&'static str),
     /// Yes or no (LeetCode 1728: can the mouse win?).
     Bool(bool),
+    /// A probability or an expectation (a game with chance: the first player's winning chance,
+    /// or expected margin).
+    Real(Real),
+}
+
+/// A real number in an [`Answer`] (equal when its bits are).
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+#[serde(transparent)]
+pub struct Real(pub f64);
+
+impl PartialEq for Real {
+    fn eq(&self, other: &Real) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Real {}
+
+/// A value of a game with chance as the output shows it: a number (a winning chance, or an
+/// expectation), the exact fraction where the engine gives one, else the error bound it proved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChanceNumber {
+    /// The value as a number.
+    pub value: f64,
+    /// The exact fraction (`"4/7"`), where there is one.
+    pub exact: Option<String>,
+    /// The proved bound on the number's error, where it is not exact.
+    pub error_bound: Option<f64>,
+}
+
+impl ChanceNumber {
+    /// `value` as the output shows it.
+    pub fn of(value: &crate::engines::chance::Value) -> ChanceNumber {
+        ChanceNumber {
+            value: value.to_f64(),
+            exact: value.exact().map(ToString::to_string),
+            error_bound: (!value.is_exact()).then(|| value.error_bound()),
+        }
+    }
+
+    /// In words: `4/7 (0.571429)`, or `0.5305927253 (± 1.1e-12)`.
+    pub fn words(&self) -> String {
+        match &self.exact {
+            Some(exact) if exact.contains('/') => format!("{exact} ({:.6})", self.value),
+            Some(exact) => exact.clone(),
+            None => format!(
+                "{:.10} (± {:.1e})",
+                self.value,
+                self.error_bound.unwrap_or(0.0)
+            ),
+        }
+    }
+}
+
+/// The analysis of a position of a game with chance: the values as numbers (winning chances,
+/// or expectations), and whether a roll decides it.
+pub struct ChanceMoves {
+    /// The position's value for the player whose turn it is.
+    pub value: ChanceNumber,
+    /// Whether a roll decides the position: its moves are the outcomes.
+    pub rolling: bool,
+    /// Each move's value (for the mover; at a roll, for the player whose roll it is) and, at
+    /// a roll, its probability, in the order of [`Moves::moves`].
+    pub moves: Vec<(ChanceNumber, Option<String>)>,
+    /// The first player's value at the position (for the page's history).
+    pub first: ChanceNumber,
 }
 
 /// JSON fields in the game's own terms, in the order they were added; serialised as an object
@@ -288,6 +354,9 @@ pub struct Report {
     /// The solver did not keep what the line needs (a note says why): the empty line does not
     /// mean that the game is over.
     pub withheld: bool,
+    /// For a game with chance: the first player's value as a number (a winning chance or an
+    /// expectation), exact or with its error bound; `value` is then 0.
+    pub chance: Option<ChanceNumber>,
 }
 
 /// The moves of one position with their values.
@@ -309,6 +378,9 @@ pub struct Moves {
     pub moves: Vec<Valued>,
     /// The players, whose turn it is and the points so far, where the game has them.
     pub scene: Option<Box<Scene>>,
+    /// For a game with chance: the values as numbers (`value` and the moves' values are then
+    /// 0).
+    pub chance: Option<Box<ChanceMoves>>,
 }
 
 /// Who is to move and the points each player has gained, counted over the moves played from
@@ -425,6 +497,7 @@ impl Moves {
             view,
             moves,
             scene: None,
+            chance: None,
         }
     }
 }

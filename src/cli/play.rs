@@ -28,7 +28,7 @@ use super::saved;
 use super::solve;
 
 /// The longest line a move is read from; the rest of a longer line is read as further lines.
-const LINE_BYTES: u64 = 4096;
+pub(super) const LINE_BYTES: u64 = 4096;
 
 /// Reads the game, solves it, and plays it with the person on standard input and output.
 pub fn run(args: &PlayArgs) -> Result<(), Failure> {
@@ -437,7 +437,7 @@ fn ask<G: Presented>(
 
 /// Which of `names` the person means by `typed`: the one it equals, or the only one it
 /// starts, case, spaces and parentheses aside.
-fn chosen(names: &[String], typed: &str) -> Result<usize, String> {
+pub(super) fn chosen(names: &[String], typed: &str) -> Result<usize, String> {
     let plain = |text: &str| -> String {
         text.chars()
             .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')

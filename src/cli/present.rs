@@ -137,7 +137,7 @@ pub trait Presented: Game + Sized {
             // The tie's own word ("Draw", "Tie") as a result: "a draw", "a tie".
             Answer::Winner(who) if margin == 0 => format!("a {}", who.to_lowercase()),
             Answer::Winner(who) => format!("{who} wins"),
-            Answer::Number(_) | Answer::Bool(_) => {
+            Answer::Number(_) | Answer::Bool(_) | Answer::Real(_) => {
                 let (first, second) = (
                     self.player_name(Player::First),
                     self.player_name(Player::Second),

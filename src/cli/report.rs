@@ -52,6 +52,15 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             "the sweep in index order ({} table, 1 thread): {} states valued, {} children read",
             report.table, stats.stored, stats.hits
         ),
+        "expectimax" => format!(
+            "expectimax in exact fractions ({} table, {} {threads}): {} states stored, {} table \
+             hits",
+            report.table, report.threads, stats.stored, stats.hits
+        ),
+        "value-iteration" => format!(
+            "value iteration with proved bounds (by {}, 1 thread): {} states, {} updates",
+            report.table, stats.stored, stats.expanded
+        ),
         "alphabeta" => format!(
             "the pruning engine ({} bound table, {} {threads}): {} states searched, {} table \
              entries, {} answered by the table",
@@ -84,7 +93,13 @@ struct JsonReport<'a> {
     game: &'static str,
     n: usize,
     answer: &'a Answer,
-    value: Score,
+    value: Number,
+    /// A game with chance: the value as an exact fraction (`"4/7"`), where it is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<&'a str>,
+    /// A game with chance: the proved bound on the value's error, where it is iterated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_bound: Option<f64>,
     solver: &'static str,
     table: &'static str,
     threads: usize,
@@ -100,6 +115,26 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
     line: Entries<'a>,
+}
+
+/// A value in JSON: a whole number (a score), or a real one (a game with chance).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(super) enum Number {
+    /// A score.
+    Whole(Score),
+    /// A winning chance or an expectation.
+    Real(f64),
+}
+
+impl Number {
+    /// The score, or for a game with chance its number.
+    pub(super) fn of(score: Score, chance: Option<&super::model::ChanceNumber>) -> Number {
+        match chance {
+            Some(chance) => Number::Real(chance.value),
+            None => Number::Whole(score),
+        }
+    }
 }
 
 /// A line's moves, put in words one at a time as they are written (a line can be 10⁷ moves).
@@ -118,7 +153,12 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         game: report.game.id(),
         n: report.n,
         answer: &report.answer,
-        value: report.value,
+        value: Number::of(report.value, report.chance.as_ref()),
+        exact: report
+            .chance
+            .as_ref()
+            .and_then(|chance| chance.exact.as_deref()),
+        error_bound: report.chance.as_ref().and_then(|chance| chance.error_bound),
         solver: report.solver,
         table: report.table,
         threads: report.threads,

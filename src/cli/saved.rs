@@ -35,13 +35,13 @@ const REINDEXED: [&str; 1] = ["dots-and-boxes"];
 
 /// FNV-1a, 64 bits: the checksum over every byte before it (a guard against corruption, not
 /// against tampering).
-struct Fnv(u64);
+pub(super) struct Fnv(pub(super) u64);
 
 impl Fnv {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn add(&mut self, bytes: &[u8]) {
+    pub(super) fn add(&mut self, bytes: &[u8]) {
         for &byte in bytes {
             self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -49,17 +49,17 @@ impl Fnv {
 }
 
 /// A writer that checksums what passes through it.
-struct Summing<W> {
-    inner: W,
-    sum: Fnv,
+pub(super) struct Summing<W> {
+    pub(super) inner: W,
+    pub(super) sum: Fnv,
 }
 
 impl<W: Write> Summing<W> {
-    fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn put(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.sum.add(bytes);
         self.inner.write_all(bytes)
     }
-    fn varint(&mut self, mut value: u64) -> io::Result<()> {
+    pub(super) fn varint(&mut self, mut value: u64) -> io::Result<()> {
         let mut bytes = [0u8; 10];
         let mut used = 0;
         loop {
@@ -88,14 +88,14 @@ fn unzigzag(value: u64) -> i64 {
 }
 
 /// A reader that checksums what it reads, and says where the file ended too soon.
-struct Checked<'p, R> {
-    inner: R,
-    sum: Fnv,
-    path: &'p Path,
+pub(super) struct Checked<'p, R> {
+    pub(super) inner: R,
+    pub(super) sum: Fnv,
+    pub(super) path: &'p Path,
 }
 
 impl<R: Read> Checked<'_, R> {
-    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CliError> {
+    pub(super) fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], CliError> {
         let mut bytes = [0; N];
         self.inner.read_exact(&mut bytes).map_err(|error| {
             if error.kind() == io::ErrorKind::UnexpectedEof {
@@ -110,10 +110,10 @@ impl<R: Read> Checked<'_, R> {
         self.sum.add(&bytes);
         Ok(bytes)
     }
-    fn u64(&mut self, what: &str) -> Result<u64, CliError> {
+    pub(super) fn u64(&mut self, what: &str) -> Result<u64, CliError> {
         self.take::<8>(what).map(u64::from_le_bytes)
     }
-    fn varint(&mut self, what: &str) -> Result<u64, CliError> {
+    pub(super) fn varint(&mut self, what: &str) -> Result<u64, CliError> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.take::<1>(what)?[0];
@@ -130,7 +130,7 @@ impl<R: Read> Checked<'_, R> {
 }
 
 /// A file that is not the saved solution it should be.
-fn corrupt(path: &Path, problem: impl Into<String>) -> CliError {
+pub(super) fn corrupt(path: &Path, problem: impl Into<String>) -> CliError {
     CliError::Corrupt {
         path: path.display().to_string(),
         problem: problem.into(),
@@ -156,7 +156,7 @@ pub fn save(
     })
 }
 
-fn temporary_beside(path: &Path) -> PathBuf {
+pub(super) fn temporary_beside(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".{}.tmp", std::process::id()));
     path.with_file_name(name)

@@ -416,6 +416,7 @@ where
         outcome: None,
         helper: None,
         withheld,
+        chance: None,
     })
 }
 
@@ -614,6 +615,7 @@ fn distributed_shell<G: Presented>(cli: &Cli, game: &G, n: usize, value: crate::
         outcome: None,
         helper: None,
         withheld: true,
+        chance: None,
     }
 }
 

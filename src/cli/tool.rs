@@ -6,6 +6,7 @@ use crate::InputError;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use crate::game::declaration::OnChance;
 use crate::game::declaration::visit_index;
 use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
@@ -78,8 +79,8 @@ impl Bundled {
 fn with<G>(values: Vec<i64>, task: Task<'_>) -> Result<Done, Failure>
 where
     G: FromValues + Sync,
-    G::State: Eq + Hash + Send + Sync,
-    G::Move: Send,
+    G::State: Eq + Hash + Send + Sync + Debug,
+    G::Move: Send + PartialEq + Debug,
 {
     task.with(&G::from_values(&values)?)
 }
@@ -102,7 +103,44 @@ where
         options,
         summary,
     };
-    visit_index(&game.capabilities(), checking)
+    let declared = game.capabilities();
+    if crate::game::declaration::declares_chance(&declared) {
+        return visit_chance(&declared, checking);
+    }
+    visit_index(&declared, checking)
+}
+
+/// Runs `visitor` on the chance slot of `declared`.
+fn visit_chance<G: Game, D: crate::Declares<G>, V: OnChance<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Chance as crate::game::declaration::ChanceSlot<G>>::visit(visitor)
+}
+
+/// A game with chance: the chance checks ([`check_chance`](crate::check::check_chance)).
+impl<G> OnChance<G> for Checking<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    type Output = Result<(), Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: crate::game::Chance,
+    {
+        let options = crate::check::CheckOptions {
+            cyclic: crate::Declares::may_cycle(&self.game.capabilities()),
+            ..self.options.clone()
+        };
+        self.summary.reference = "a plain expectimax in fractions";
+        self.summary
+            .add_report(&crate::check::check_chance(self.game, &options))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.summary
+            .add_report(&crate::check::check(self.game, self.options))
+    }
 }
 
 /// A check under way: the checks of a dense index where the game declares one.

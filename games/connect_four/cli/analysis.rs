@@ -84,6 +84,7 @@ where
         view: view(&game, &here),
         moves: valued,
         scene: Some(Box::new(scene)),
+        chance: None,
     })
 }
 

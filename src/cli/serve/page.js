@@ -43,6 +43,26 @@ function toneOf(move, mover) {
   return mine > 0 ? "win" : mine < 0 ? "loss" : "draw";
 }
 
+// A game with chance's move: coloured by its winning chance for the player who plays it, from
+// red (0) through yellow to green (1); an expectation, by its sign.
+function chanceColour(move, position) {
+  if (!position.outcomes) return COLOUR[move.value > 0 ? "win" : move.value < 0 ? "loss" : "draw"];
+  return `hsl(${Math.round(120 * Math.min(1, Math.max(0, move.value)))}, 65%, 38%)`;
+}
+
+// A winning chance as a percentage; an expectation as a signed number.
+function chanceWords(value, position) {
+  if (position.outcomes) return `${(100 * value).toFixed(1)}%`;
+  const rounded = Math.round(value * 100) / 100;
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "0";
+}
+
+// A fraction as a number: "1/6" → 0.1666….
+function fraction(text) {
+  const [top, bottom] = String(text).split("/").map(Number);
+  return bottom ? top / bottom : top;
+}
+
 function signed(value) {
   return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
 }
@@ -57,6 +77,7 @@ function resultWords(final, position) {
 // A move's label: an outcome with its remoteness (W5: a win in 5 moves, this one included); a
 // score game's final margin for the mover.
 function words(move, position) {
+  if (position.chance) return chanceWords(move.value, position);
   if (position.outcomes) {
     const remote = move.remoteness === undefined || move.remoteness === null ? "" : move.remoteness;
     return (move.value > 0 ? "W" : move.value < 0 ? "L" : "D") + (move.value ? remote : "");
@@ -201,7 +222,29 @@ function positionOf(analysis, mover) {
     moves: analysis.moves.map((m) => ({ ...m, final: final(m.value, m.final_margin) })),
   };
   position.result = analysis.result ? analysis.result : resultWords(position.final, position);
+  if (analysis.rolling !== undefined) {
+    // A game with chance: values are winning chances (or expectations) for the mover, and
+    // `first` is the first player's at the position.
+    position.chance = true;
+    position.rolling = analysis.rolling;
+    position.first = analysis.first_value;
+    position.exact = analysis.exact;
+    const forFirst = (value) => (mover === 0 ? value : position.outcomes ? 1 - value : -value);
+    position.moves = analysis.moves.map((m) => ({ ...m, final: forFirst(m.value) }));
+    const [first] = position.players;
+    const exact = position.outcomes && analysis.exact && analysis.exact.includes("/") ? ` (${analysisExact(analysis, mover)})` : "";
+    position.result = position.outcomes
+      ? `${first} wins with probability ${chanceWords(position.first, position)}${exact}`
+      : `${first} expects ${chanceWords(position.first, position)}`;
+  }
   return position;
+}
+
+// The first player's exact winning chance, where the analysis gives the mover's exactly.
+function analysisExact(analysis, mover) {
+  if (mover === 0) return analysis.exact;
+  const [top, bottom] = analysis.exact.split("/").map(BigInt);
+  return `${bottom - top}/${bottom}`;
 }
 
 // Who moves after the last move played: the mover of the position before it, or the other
@@ -242,6 +285,11 @@ function show(position) {
 function statusWords(position) {
   const [first, second] = position.players;
   const name = position.players[position.mover];
+  if (position.chance) {
+    if (!position.moves.length) return `Game over. ${capitalised(position.result)}.`;
+    const doing = position.rolling ? "to roll" : "to move";
+    return `${capitalised(name)} ${doing}. With perfect play: ${position.result}.`;
+  }
   if (position.moves.length) {
     const moves = position.remoteness === 1 ? "move" : "moves";
     const remote = position.outcomes && position.value && position.remoteness ? ` in ${position.remoteness} ${moves}` : "";
@@ -288,12 +336,26 @@ function play(name) {
 function maybeSolverMoves(position) {
   const side = $("side").value;
   const solverSide = side === "first" ? 0 : side === "second" ? 1 : -1;
+  // A roll is the dice's: rolled at once when the solver plays that side, else by the button.
   if (position.moves.length && position.mover === solverSide) setTimeout(solverMove, 200);
+}
+
+// Rolls the dice: an outcome drawn by its probability.
+function roll() {
+  const current = page.history[page.played.length];
+  if (page.loading || !current || !current.rolling) return;
+  let draw = Math.random();
+  for (const move of current.moves) {
+    draw -= fraction(move.probability);
+    if (draw < 0) return play(move.name);
+  }
+  play(current.moves[current.moves.length - 1].name);
 }
 
 function solverMove() {
   const current = page.history[page.played.length];
   if (page.loading || !current || !current.moves.length) return;
+  if (current.rolling) return roll();
   const best = current.moves.find((m) => m.best) || current.moves[0];
   play(best.name);
 }
@@ -312,7 +374,21 @@ function listMoves(position) {
       class: move.best ? "best" : "",
     });
     const value = element("span", { class: "value" }, words(move, position));
-    value.style.background = COLOUR[kind];
+    value.style.background = position.chance ? chanceColour(move, position) : COLOUR[kind];
+    if (position.chance) {
+      if (move.exact) value.title = move.exact;
+      if (move.probability) item.setAttribute("data-probability", move.probability);
+      if (position.chance && move.probability) {
+        item.append(element("span", { class: "probability" }, `${move.probability} `));
+      }
+      const said = move.words ? capitalised(move.words) : move.name;
+      item.prepend(value);
+      if (move.best) item.append(element("span", { class: "star", title: "a best move" }, "\u2605 "));
+      item.append(said);
+      item.addEventListener("click", () => play(move.name));
+      list.append(item);
+      continue;
+    }
     const said = move.words ? capitalised(move.words) : move.name;
     item.append(value);
     if (move.best) item.append(element("span", { class: "star", title: "a best move" }, "\u2605 "));
@@ -353,7 +429,7 @@ function draw(position) {
   board.replaceChildren();
   const byName = new Map(position.moves.map((m) => [m.name, m]));
   const view = position.view;
-  const drawers = { grid, columns, heaps, piles, dots, graph, text };
+  const drawers = { grid, columns, heaps, piles, dots, graph, text, dice };
   const drawer = drawers[view.kind];
   if (drawer) board.append(drawer(view, byName, position));
   else board.append(element("pre", {}, JSON.stringify(view)));
@@ -362,6 +438,54 @@ function draw(position) {
 // A game without a picture: its state as text (`Presented::show`); the moves are the list's.
 function text(view) {
   return element("pre", { class: "shown" }, view.text);
+}
+
+// One die (or a coin, for two faces) showing `face` ("?" while in the air), its value's colour
+// where it is an outcome to click.
+function die(face, faces, move, position) {
+  const size = 56;
+  const svg = element("svg:svg", { viewBox: `0 0 ${size} ${size}`, width: size, height: size, class: "die" });
+  const fill = move ? chanceColour(move, position) : "#fff";
+  const shape = faces === 2
+    ? element("svg:circle", { cx: size / 2, cy: size / 2, r: size / 2 - 3, fill, stroke: "#333", "stroke-width": 2 })
+    : element("svg:rect", { x: 3, y: 3, width: size - 6, height: size - 6, rx: 9, fill, stroke: "#333", "stroke-width": 2 });
+  svg.append(move ? marked(shape, move, position) : shape);
+  const ink = move ? "#fff" : "#222";
+  const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]],
+    5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 3], [2, 1], [2, 3], [3, 1], [3, 3]] }[face];
+  if (faces !== 2 && pips) {
+    for (const [row, column] of pips) svg.append(element("svg:circle", { cx: (size * column) / 4, cy: (size * row) / 4, r: 5, fill: ink, "data-pip": face }));
+  } else {
+    label(svg, size / 2, size / 2, String(face), ink, 16);
+  }
+  if (move) label(svg, size / 2, size - 9, words(move, position), ink, 9);
+  return svg;
+}
+
+// A game with dice (Pig, a bear-off race): the players' lines, the dice rolled, and while the
+// dice are in the air, every outcome drawn as a die to click (coloured by its winning chance
+// for the player rolling) and a button that rolls them.
+function dice(view, byName, position) {
+  const wrap = element("div", { class: "dice-view" });
+  for (const line of view.lines || []) wrap.append(element("p", { class: "dice-line" }, line));
+  const row = element("div", { class: "dice", "data-rolled": (view.dice || []).join(",") });
+  for (const face of view.dice || []) row.append(die(face, view.faces, undefined, position));
+  wrap.append(row);
+  if (position.rolling) {
+    const outcomes = element("div", { class: "outcomes" });
+    for (const move of position.moves) {
+      const face = /^\d+$/.test(move.name) ? Number(move.name) : move.name;
+      const item = element("span", { class: "outcome", "data-move": move.name });
+      item.append(die(face, view.faces, move, position), element("small", {}, move.probability));
+      outcomes.append(item);
+    }
+    wrap.append(element("p", {}, "The dice are in the air: each outcome with its probability."));
+    wrap.append(outcomes);
+    const button = element("button", { type: "button", id: "roll" }, "Roll the dice");
+    button.addEventListener("click", roll);
+    wrap.append(button);
+  }
+  return wrap;
 }
 
 // A board whose moves drop into columns (Connect Four): each column's move above it, with its
@@ -538,6 +662,7 @@ function drawHistory() {
   svg.replaceChildren();
   const reached = page.history.slice(0, page.played.length + 1);
   if (!reached.length) return;
+  if (reached[reached.length - 1].chance) return drawChances(svg, reached);
   const last = reached[reached.length - 1];
   const [first, second] = last.players;
   const finals = reached.map((p) => (p.outcomes ? Math.sign(p.final) : p.final));
@@ -588,6 +713,42 @@ function drawHistory() {
     svg.append(dot);
     if (worse) label(svg, x(i), y(v) - 11, "?", "#c62828", 13);
     if (reached[i].outcomes && reached[i].remoteness) label(svg, x(i), y(v) + (v > 0 ? 11 : -11), String(reached[i].remoteness), "#555", 9);
+  });
+}
+
+// A game with chance's history: the first player's winning chance (or expected margin) after
+// each move and roll, with perfect play from there; a drop after a move of the first player's
+// (a rise after the second's) is a mistake, marked.
+function drawChances(svg, reached) {
+  const last = reached[reached.length - 1];
+  const [first] = last.players;
+  const values = reached.map((p) => p.first);
+  let top = last.outcomes ? 1 : Math.max(0, ...values);
+  let bottom = last.outcomes ? 0 : Math.min(0, ...values);
+  if (top === bottom) [top, bottom] = [top + 1, bottom - 1];
+  const left = 64, right = 350, high = 24, low = 136;
+  const x = (i) => left + ((right - left) * i) / Math.max(1, reached.length - 1);
+  const y = (v) => high + ((low - high) * (top - v)) / (top - bottom);
+  const axis = { stroke: "#555", "stroke-width": 1 };
+  svg.append(element("svg:line", { x1: left, y1: high, x2: left, y2: low, ...axis }));
+  svg.append(element("svg:line", { x1: left, y1: low, x2: right, y2: low, ...axis }));
+  const ticks = last.outcomes ? [[1, "100%"], [0.5, "50%"], [0, "0%"]] : [[top, String(top)], [0, "0"], [bottom, String(bottom)]];
+  for (const [v, said] of ticks) {
+    svg.append(element("svg:line", { x1: left - 4, y1: y(v), x2: left, y2: y(v), ...axis }));
+    svg.append(element("svg:text", { x: left - 6, y: y(v), "text-anchor": "end", "dominant-baseline": "middle", "font-size": 10, class: "tick" }, said));
+  }
+  svg.append(element("svg:text", { x: (left + right) / 2, y: low + 28, "text-anchor": "middle", "font-size": 11 }, "moves and rolls"));
+  const across = last.outcomes ? `${first}'s winning chance` : `${first}'s expected margin`;
+  svg.append(element("svg:text", { x: 12, y: (high + low) / 2, "text-anchor": "middle", "font-size": 11, transform: `rotate(-90 12 ${(high + low) / 2})` }, across));
+  svg.append(element("svg:polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), fill: "none", stroke: "#1565c0", "stroke-width": 2, id: "chance-line" }));
+  values.forEach((v, i) => {
+    const before = reached[i - 1];
+    const chosen = before && !before.rolling && before.moves.find((m) => m.name === page.played[i - 1]);
+    const worse = chosen && !chosen.best;
+    const dot = element("svg:circle", { cx: x(i), cy: y(v), r: worse ? 5 : 3, fill: worse ? "#c62828" : "#1565c0", "data-first": v, "data-mistake": worse ? "true" : "false" });
+    dot.append(element("svg:title", {}, `after ${i}: ${chanceWords(v, last)}` + (worse ? ` (a mistake by ${before.players[before.mover]})` : "")));
+    svg.append(dot);
+    if (worse) label(svg, x(i), y(v) - 11, "?", "#c62828", 13);
   });
 }
 

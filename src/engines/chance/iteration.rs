@@ -463,12 +463,16 @@ fn solve_compiled(
 /// Where the solution finds a state: its tier and index there, or `None`.
 type Finder<'g, S> = Box<dyn Fn(&S) -> Option<(usize, usize)> + 'g>;
 
+/// The state at a tier and index, where the solution can say (`None`: a hole).
+type Lister<'g, S> = Box<dyn Fn(usize, usize) -> Option<S> + 'g>;
+
 /// The result's queries.
 struct Iterated<'g, G: Game, X> {
     game: &'g G,
     roll: X,
     tiers: Vec<Option<Solved>>,
     find: Finder<'g, G::State>,
+    list: Lister<'g, G::State>,
     stats: Stats,
     table: &'static str,
 }
@@ -507,6 +511,18 @@ impl<G: Game, X: Roll<G>> Query<G> for Iterated<'_, G, X> {
     }
     fn threads(&self) -> usize {
         1
+    }
+    fn held(&self, each: &mut dyn FnMut(super::solution::Held<'_, G::State>, Value)) {
+        for (tier, solved) in self.tiers.iter().enumerate() {
+            let Some(solved) = solved else { continue };
+            for at in 0..solved.low.len() {
+                if let Some(state) = (self.list)(tier, at)
+                    && self.game.known_value(&state).is_none()
+                {
+                    each(super::solution::Held::State(&state), solved.value(at));
+                }
+            }
+        }
     }
 }
 
@@ -566,11 +582,18 @@ where
     drop(compiled);
     let value = solved.value(0);
     stats.elapsed = clock.elapsed();
+    let ids = std::sync::Arc::new(ids);
+    let listed = std::sync::Arc::clone(&ids);
+    let mut states: Vec<Option<G::State>> = vec![None; ids.len()];
+    for (state, &id) in listed.iter() {
+        states[id as usize] = Some(state.clone());
+    }
     let query = Iterated {
         game,
         roll,
         tiers: vec![Some(solved)],
         find: Box::new(move |state| ids.get(state).map(|&id| (0, id as usize))),
+        list: Box::new(move |_, at| states.get(at).cloned().flatten()),
         stats,
         table: "states",
     };
@@ -643,6 +666,7 @@ where
         roll,
         tiers,
         find: Box::new(move |state| Some((game.tier(state), game.rank(state) as usize))),
+        list: Box::new(move |tier, at| game.unrank(tier, at as u64)),
         stats,
         table: "tiers",
     };

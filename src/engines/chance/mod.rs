@@ -28,6 +28,7 @@
 pub(crate) mod expectimax;
 pub(crate) mod iteration;
 mod linear;
+mod loaded;
 mod policy;
 mod scaled;
 mod solution;
@@ -39,7 +40,9 @@ use crate::error::SolveError;
 use crate::game::{Chance, DenseIndex, Game, Probability, Tiered};
 
 pub(crate) use expectimax::Valuer;
+pub(crate) use loaded::loaded;
 pub use solution::{ChanceSolution, LINE_PLIES};
+pub(crate) use solution::{Held, combine};
 pub use value::{NotAFraction, Rational, Value};
 
 /// The options of the chance engines.

@@ -25,6 +25,16 @@ pub(crate) trait Query<G: Game> {
     fn table(&self) -> &'static str;
     /// The threads it ran on.
     fn threads(&self) -> usize;
+    /// Calls `each` with every value the result holds, with its state or its index.
+    fn held(&self, each: &mut dyn FnMut(Held<'_, G::State>, Value));
+}
+
+/// Where a held value belongs: its state, or its index in the game's dense index.
+pub(crate) enum Held<'a, S> {
+    /// The state.
+    State(&'a S),
+    /// The dense index.
+    Index(usize),
 }
 
 /// The most plies [`ChanceSolution::line`] draws: a game whose play can cycle may go on for
@@ -112,6 +122,11 @@ impl<'g, G: Game> ChanceSolution<'g, G> {
     /// The threads the solve ran on.
     pub fn threads(&self) -> usize {
         self.query.threads()
+    }
+
+    /// Calls `each` with every value the solution holds (what `--save` writes).
+    pub(crate) fn held(&self, each: &mut dyn FnMut(Held<'_, G::State>, Value)) {
+        self.query.held(each);
     }
 
     /// A line of optimal play whose rolls are drawn with `seed` (see [`Solved::line`]).

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use dashmap::DashMap;
 
 use super::scaled::Scaled;
+use super::solution::Held;
 use crate::game::{DenseIndex, Game};
 use crate::memo::FastHashBuilder;
 
@@ -48,6 +49,8 @@ pub(crate) trait ExactTable<G: Game> {
     fn bytes(&self) -> u64;
     /// Its name, for plans and messages.
     fn kind(&self) -> &'static str;
+    /// Calls `each` with every value it holds, with its state or index.
+    fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact));
 }
 
 /// A hash map, for one thread.
@@ -85,6 +88,11 @@ where
     }
     fn kind(&self) -> &'static str {
         "hash"
+    }
+    fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
+        for (state, value) in self.map.borrow().iter() {
+            each(Held::State(state), value);
+        }
     }
 }
 
@@ -130,6 +138,13 @@ impl<G: DenseIndex> ExactTable<G> for Dense {
     fn kind(&self) -> &'static str {
         "dense"
     }
+    fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(value) = slot.get() {
+                each(Held::Index(index), value);
+            }
+        }
+    }
 }
 
 /// A sharded hash map (DashMap), shared by every worker. No guard is held past a read.
@@ -169,6 +184,11 @@ where
     }
     fn kind(&self) -> &'static str {
         "sharded"
+    }
+    fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
+        for entry in self.map.iter() {
+            each(Held::State(entry.key()), entry.value());
+        }
     }
 }
 
@@ -213,5 +233,12 @@ impl<G: DenseIndex> ExactTable<G> for SharedDense {
     }
     fn kind(&self) -> &'static str {
         "atomic-dense"
+    }
+    fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some(value) = slot.get() {
+                each(Held::Index(index), value);
+            }
+        }
     }
 }
