@@ -450,6 +450,12 @@ struct JsonMoves<'a> {
     /// expectation).
     #[serde(skip_serializing_if = "Option::is_none")]
     first_value: Option<f64>,
+    /// A game with chance: the players' names (first, second).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    players: Option<[&'static str; 2]>,
+    /// A game with chance: `"first"` or `"second"`, who moves or rolls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    to_move: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
     /// Whether values are outcomes (+1, 0, -1), not points.
@@ -516,6 +522,14 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
         error_bound: chance.and_then(|chance| chance.value.error_bound),
         rolling: chance.map(|chance| chance.rolling),
         first_value: chance.map(|chance| chance.first.value),
+        players: chance.map(|chance| chance.players),
+        to_move: chance.map(|chance| {
+            if chance.to_move.is_first() {
+                "first"
+            } else {
+                "second"
+            }
+        }),
         remoteness: analysis.remoteness,
         outcomes: analysis.outcomes,
         view: &analysis.view,

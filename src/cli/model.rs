@@ -218,6 +218,10 @@ pub struct ChanceMoves {
     pub moves: Vec<(ChanceNumber, Option<String>)>,
     /// The first player's value at the position (for the page's history).
     pub first: ChanceNumber,
+    /// The first player's name, then the second's.
+    pub players: [&'static str; 2],
+    /// Who moves (or rolls) at the position, counted from the position analysed.
+    pub to_move: Player,
 }
 
 /// JSON fields in the game's own terms, in the order they were added; serialised as an object

@@ -329,6 +329,61 @@ def test_kayles_a_game_in_one_file_is_drawn_and_played_with_no_page_code(server,
     page.close()
 
 
+def chance_moves(page):
+    """The moves a game with chance lists: name -> (value, best, probability)."""
+    listed = {}
+    for item in page.query_selector_all("#moves li[data-move]"):
+        listed[item.get_attribute("data-move")] = (
+            float(item.get_attribute("data-value")),
+            item.get_attribute("data-best") == "true",
+            item.get_attribute("data-probability"),
+        )
+    return listed
+
+
+def test_a_game_with_dice_draws_the_dice_its_winning_chances_and_their_history(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/piglet?values=2")
+    ready(page)
+    expected = analyze_cli("piglet", "2")
+    # Every move with the command line's winning chance, the best starred, as a percentage.
+    listed = chance_moves(page)
+    assert listed == {m["name"]: (m["value"], m["best"], None) for m in expected["moves"]}
+    labels = page.eval_on_selector_all("#moves li span.value", "s => s.map(x => x.textContent)")
+    assert "57.1%" in labels
+    assert "4/7" in page.text_content("#status")
+    # The flip puts the coin in the air: each outcome drawn as a coin to click, with its chance.
+    page.click('#moves li[data-move="flip"]')
+    page.wait_for_selector("#roll")
+    ready(page)
+    rolling = analyze_cli("piglet", "2", "--after", "flip")
+    outcomes = page.eval_on_selector_all("#board .outcome", "o => o.map(x => x.dataset.move)")
+    assert sorted(outcomes) == sorted(m["name"] for m in rolling["moves"])
+    assert {name: probability for name, (_, _, probability) in chance_moves(page).items()} == {
+        "tails": "1/2",
+        "heads": "1/2",
+    }
+    # The tool rolls: one outcome is played, by its probability.
+    before = page.evaluate("location.search")
+    page.click("#roll")
+    page.wait_for_function("before => location.search !== before", arg=before)
+    ready(page)
+    played = page.text_content("#played")
+    assert played.startswith("Played: flip ") and played.split()[-1] in ("heads", "tails"), played
+    # The history plots the first player's winning chance after each move and roll.
+    firsts = page.eval_on_selector_all("#history circle", "d => d.map(x => Number(x.dataset.first))")
+    assert len(firsts) == 3 and all(0 <= f <= 1 for f in firsts), firsts
+    assert abs(firsts[0] - 4 / 7) < 1e-12
+    # Pig: dice with pips; the screenshot is docs/serve's.
+    page.goto(f"{url}/play/pig?values=20&after=roll")
+    ready(page)
+    assert page.eval_on_selector_all("#board .outcome", "o => o.length") == 6
+    assert page.eval_on_selector_all("#board circle[data-pip]", "p => p.length") == 21
+    page.screenshot(path=str(SHOTS / "pig.png"))
+    page.close()
+
+
 def test_a_cancelled_move_keeps_the_board_and_goes_to_redo(server, browser):
     _, url = server
     page = browser.new_page(viewport={"width": 1000, "height": 760})

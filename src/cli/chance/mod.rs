@@ -320,6 +320,11 @@ where
             rolling,
             moves: numbers,
             first: ChanceNumber::of(&first),
+            players: [
+                game.player_name(Player::First),
+                game.player_name(Player::Second),
+            ],
+            to_move: tally.to_move,
         })),
     })
 }

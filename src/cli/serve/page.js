@@ -458,7 +458,6 @@ function die(face, faces, move, position) {
   } else {
     label(svg, size / 2, size / 2, String(face), ink, 16);
   }
-  if (move) label(svg, size / 2, size - 9, words(move, position), ink, 9);
   return svg;
 }
 
@@ -476,7 +475,7 @@ function dice(view, byName, position) {
     for (const move of position.moves) {
       const face = /^\d+$/.test(move.name) ? Number(move.name) : move.name;
       const item = element("span", { class: "outcome", "data-move": move.name });
-      item.append(die(face, view.faces, move, position), element("small", {}, move.probability));
+      item.append(die(face, view.faces, move, position), element("small", {}, `${words(move, position)} \u00b7 ${move.probability}`));
       outcomes.append(item);
     }
     wrap.append(element("p", {}, "The dice are in the air: each outcome with its probability."));
