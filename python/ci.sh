@@ -8,7 +8,8 @@ venv=target/python-ci
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --upgrade pip
-"$venv/bin/pip" install --quiet maturin pytest open-spiel
+# cvxpy: OpenSpiel's value_iteration, which the tests compare the chance engines with, needs it.
+"$venv/bin/pip" install --quiet maturin pytest open-spiel cvxpy
 # The wheel for the tests is built without link-time optimisation and in more codegen units
 # (a few minutes less on two cores; the benchmarks use a wheel built with the release profile).
 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \

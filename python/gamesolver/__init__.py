@@ -196,12 +196,30 @@ class Game:
       nothing: searches stop at the first winning move.
     - ``may_cycle = True``: play may return to an earlier state (an outcome game only; solved
       by retrograde analysis, with draws and remoteness).
+
+    Chance (dice, coins): a game whose states may be *chance states* defines both
+
+    - ``is_chance(state)``: whether a roll decides ``state``: its ``moves`` are then the
+      outcomes, and ``play`` plays the one that came up (its ``keeps_turn`` says whether the
+      player whose roll it is moves next);
+    - ``probability(state, outcome)``: the outcome's probability, exactly: a
+      :class:`fractions.Fraction` (``Fraction(1, 6)``), or ``(numerator, denominator)``; a float
+      is refused. A chance state's probabilities sum to exactly 1.
+
+    Such a game is solved by expectation: ``value`` is the expected points difference (in a
+    win/lose game ``P(win) - P(loss)``, and ``win_chance`` the winning chance), a
+    :class:`fractions.Fraction` where exact (every game whose play cannot cycle; a game that may
+    cycle where it is small enough), else a float within ``error_bound`` of the true value
+    (proved). A game whose play may cycle (Pig) sets ``may_cycle = True`` and declares bounds on
+    its values (``outcome_game = True``, or ``value_range``).
     """
 
     known_value = None
     value_range = None
     outcome_game = False
     may_cycle = False
+    is_chance = None
+    probability = None
 
     def start(self) -> Hashable:
         raise NotImplementedError("a game defines start()")

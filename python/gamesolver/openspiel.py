@@ -1,7 +1,8 @@
 """Exact solutions of OpenSpiel's games (``pip install open-spiel``).
 
-:func:`solve` solves any deterministic, perfect-information, two-player, zero-sum, sequential
-OpenSpiel game exactly from a state, with every legal action's value::
+:func:`solve` solves any perfect-information, two-player, zero-sum, sequential OpenSpiel game,
+deterministic or with explicit chance nodes, exactly from a state, with every legal action's
+value::
 
     >>> import pyspiel
     >>> from gamesolver import openspiel
@@ -17,10 +18,23 @@ gains the mover its return (in a game won, lost or drawn, returns -1, 0, +1, the
 payoff instead: an outcome game, whose search stops at a winning move and whose remoteness is
 measured); a move after which the same player moves again (Dots and Boxes' extra turns) keeps
 the turn.
+
+A chance node is a chance state whose outcomes are its ``chance_outcomes()``. OpenSpiel gives
+their probabilities as floats: each is read as the nearest fraction with a denominator up to a
+million (``0.16666666666666666`` is 1/6), and the last as 1 less the others, so that they sum to
+exactly 1 (a probability that no such fraction matches within 1e-9 is refused). A chance node is
+valued for the player who moved into it (player 0 at the start). A game with chance is solved by
+value iteration over every state reachable from the start (its play may cycle, as Pig's does),
+with proved bounds, exact where it is small enough::
+
+    >>> solved = openspiel.solve(pyspiel.load_game("pig", {"winscore": 6}))
+    >>> round((1 + solved.value) / 2, 6), solved.error_bound < 1e-9   # the first player's chance
+    (0.774194, True)
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Callable, Dict, Hashable, List, Optional, Tuple, Union
 
 from . import InputError, Result, UnsupportedError, _native, _user
@@ -36,8 +50,8 @@ def _refuse_unless_solvable(game: Any) -> None:
     missing = []
     if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         missing.append(f"sequential moves (it has {kind.dynamics})")
-    if kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
-        missing.append(f"no chance (it has {kind.chance_mode})")
+    if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+        missing.append(f"explicit chance outcomes (it has {kind.chance_mode})")
     if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         missing.append(f"perfect information (it has {kind.information})")
     if game.num_players() != 2:
@@ -48,6 +62,13 @@ def _refuse_unless_solvable(game: Any) -> None:
         raise UnsupportedError(
             f"{name} cannot be solved exactly here: it needs " + ", ".join(missing), "unsupported"
         )
+
+
+def pyspiel_deterministic() -> Any:
+    """OpenSpiel's chance mode of a game without chance."""
+    import pyspiel
+
+    return pyspiel.GameType.ChanceMode.DETERMINISTIC
 
 
 def _whole(value: float, what: str) -> int:
@@ -81,16 +102,64 @@ class OpenSpielGame:
         #: search stops at a winning move and remoteness is measured.
         self.outcome_game = self.value_range == (-1, 1)
         self._payoffs: Dict[Hashable, int] = {}
+        #: Explicit chance nodes make a game with chance: its play may cycle (Pig's does), so
+        #: it is solved by value iteration over every reachable state.
+        self._chance = game.get_type().chance_mode != pyspiel_deterministic()
+        self.may_cycle = self._chance
+        # The player each chance node is valued for (who moved into it), and its outcomes'
+        # probabilities as fractions.
+        self._perspective: Dict[Hashable, int] = {}
+        self._probabilities: Dict[Hashable, Dict[int, Fraction]] = {}
+        if not self._chance:
+            self.is_chance = None
+            self.probability = None
 
     def _default_key(self, state: Any) -> Hashable:
-        if self._observed:
+        if self._observed and not state.is_chance_node():
             return (state.current_player(), state.observation_string(0))
         return (state.current_player(), str(state))
 
-    def _known(self, state: Any) -> Hashable:
+    def _known(self, state: Any, perspective: int = 0) -> Hashable:
         key = self._key(state)
+        if state.is_chance_node():
+            # A chance node is valued for the player who moved into it: part of its key.
+            key = ("chance", perspective, key)
+            self._perspective[key] = perspective
         self._states.setdefault(key, state)
         return key
+
+    def _mover(self, key: Hashable) -> int:
+        """The player a state is valued for: who moves, or at a chance node who moved into it."""
+        state = self._states[key]
+        if state.is_chance_node():
+            return self._perspective[key]
+        return state.current_player()
+
+    def is_chance(self, key: Hashable) -> bool:
+        """Whether the state is a chance node."""
+        return self._states[key].is_chance_node()
+
+    def probability(self, key: Hashable, action: int) -> Fraction:
+        """The probability of a chance node's outcome, as a fraction (see the module's docs)."""
+        known = self._probabilities.get(key)
+        if known is None:
+            outcomes = self._states[key].chance_outcomes()
+            known = {}
+            for at, (outcome, probability) in enumerate(outcomes):
+                if at == len(outcomes) - 1:
+                    exact = 1 - sum(known.values())
+                else:
+                    exact = Fraction(probability).limit_denominator(1_000_000)
+                if exact <= 0 or abs(float(exact) - probability) > 1e-9:
+                    raise UnsupportedError(
+                        f"the chance outcome {outcome} has probability {probability}, which no "
+                        "fraction with a denominator up to a million matches within 1e-9 (or "
+                        "the outcomes' probabilities do not sum to 1)",
+                        "unsupported",
+                    )
+                known[outcome] = exact
+            self._probabilities[key] = known
+        return known[action]
 
     def state_of(self, key: Hashable) -> Any:
         """The OpenSpiel state of a key that the solve met."""
@@ -103,20 +172,33 @@ class OpenSpielGame:
         state = self._states[key]
         if state.is_terminal():
             return []
+        if state.is_chance_node():
+            return [outcome for outcome, _ in state.chance_outcomes()]
         return state.legal_actions()
 
     def play(self, key: Hashable, action: int) -> Tuple[Hashable, int, bool]:
         state = self._states[key]
-        mover = state.current_player()
+        mover = self._mover(key)
+        rolled = state.is_chance_node()
         child = state.child(action)
         if child.is_terminal():
             gain = _whole(child.returns()[mover], "a return")
+            if rolled:
+                # The roll ends the game: the terminal state is the same player's to value.
+                key = self._known(child)
+                if not self.outcome_game:
+                    return key, gain, True
+                self._payoffs[key] = gain
+                return key, 0, True
             if not self.outcome_game:
                 return self._known(child), gain, False
             # The side that would move next loses what the mover won.
             key = self._known(child)
             self._payoffs[key] = -gain
             return key, 0, False
+        if child.is_chance_node():
+            # A roll after a move: valued for the mover, whose turn it is.
+            return self._known(child, mover), 0, True
         return self._known(child), 0, child.current_player() == mover
 
     def payoff(self, key: Hashable) -> int:
@@ -154,6 +236,10 @@ def solve(
     to the end, the winner hurrying and the loser stalling). Fields not asked for are ``None``.
     A terminal state has value ``returns()[0]`` for player 0 and no actions.
 
+    A game with chance's ``value`` is the return that player expects: a
+    :class:`fractions.Fraction` where it is exact, else a float within ``error_bound`` (proved)
+    of it; ``error_bound`` is 0 where the value is exact (``None`` for a game without chance).
+
     ``key`` maps a state to a hashable key that equal positions share (the default: the player
     to move and the observation string). ``memory_limit`` caps the process's growth while it
     solves, OpenSpiel's states included (:class:`gamesolver.MemoryBudgetError` past it).
@@ -176,6 +262,7 @@ def solve(
             {
                 "player": 0,
                 "value": _whole(root.returns()[0], "a return"),
+                "error_bound": None,
                 "best_action": None,
                 "values": {} if moves else None,
                 "best_actions": [] if moves else None,
@@ -205,8 +292,9 @@ def solve(
         values = {entry["move"]: entry["value"] for entry in solved["moves"]}
     return Result(
         {
-            "player": root.current_player(),
+            "player": max(0, root.current_player()),
             "value": solved["value"],
+            "error_bound": solved.get("error_bound"),
             "best_action": solved["best_move"],
             "values": values,
             "best_actions": solved["best_moves"],

@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
+use gamesolver::game::{Chance, Probability};
 use gamesolver::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -258,6 +259,8 @@ pub struct Declared {
     pub outcome_game: bool,
     /// `may_cycle` is true.
     pub may_cycle: bool,
+    /// `is_chance(state)` and `probability(state, outcome)` are defined: chance states.
+    pub chance: bool,
 }
 
 /// A game's declared range: a method of the state, or one `(low, high)` for every state.
@@ -307,10 +310,10 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
 
 impl Declared {
     /// `declared` with the flags the game sets (outcome game, may cycle).
-    fn flags<G: Game, R, I, T, S, K>(
+    fn flags<G: Game, R, I, T, S, K, C>(
         self,
-        declared: Capabilities<G, R, I, T, S, K>,
-    ) -> Capabilities<G, R, I, T, S, K> {
+        declared: Capabilities<G, R, I, T, S, K, C>,
+    ) -> Capabilities<G, R, I, T, S, K, C> {
         let declared = if self.outcome_game {
             declared.outcome_game()
         } else {
@@ -332,6 +335,8 @@ pub struct PyGame {
     payoff: Py<PyAny>,
     known_value: Option<Py<PyAny>>,
     value_range: Option<Range>,
+    /// `is_chance(state)` and `probability(state, outcome)`, where the game has chance states.
+    chance: Option<(Py<PyAny>, Py<PyAny>)>,
     /// The state to solve from, if not the game's `start()`.
     from: Option<Py<PyAny>>,
     states: Interner,
@@ -377,6 +382,45 @@ fn flag(game: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     }
 }
 
+/// A probability from Python: a `Fraction` (anything with whole `numerator` and
+/// `denominator`), an `int`, or `(numerator, denominator)`; each part a whole number from 0 to
+/// 2**64 - 1.
+fn fraction(value: &Bound<'_, PyAny>) -> PyResult<Probability> {
+    let shape = || {
+        PyTypeError::new_err(format!(
+            "probability() must give a fractions.Fraction (or numerator and denominator as a \
+             tuple of ints), not {}: probabilities are exact",
+            value
+                .repr()
+                .map_or_else(|_| "that".into(), |r| r.to_string())
+        ))
+    };
+    let part = |part: Bound<'_, PyAny>| -> PyResult<u64> {
+        if !part.is_instance_of::<PyInt>() {
+            return Err(shape());
+        }
+        part.extract::<u64>().map_err(|_| shape())
+    };
+    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
+        return Ok(Probability::new(part(value.clone())?, 1));
+    }
+    if let Ok(parts) = value.cast::<PyTuple>() {
+        if parts.len() != 2 {
+            return Err(shape());
+        }
+        return Ok(Probability::new(
+            part(parts.get_item(0)?)?,
+            part(parts.get_item(1)?)?,
+        ));
+    }
+    match (value.getattr("numerator"), value.getattr("denominator")) {
+        (Ok(numerator), Ok(denominator)) if !value.is_instance_of::<pyo3::types::PyFloat>() => {
+            Ok(Probability::new(part(numerator)?, part(denominator)?))
+        }
+        _ => Err(shape()),
+    }
+}
+
 /// `value` as a bool, if it is one.
 fn boolean(value: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
     value
@@ -402,10 +446,21 @@ impl PyGame {
     ) -> PyResult<PyGame> {
         let py = game.py();
         let value_range = range(game)?;
+        let chance = match (optional(game, "is_chance")?, optional(game, "probability")?) {
+            (Some(is_chance), Some(probability)) => Some((is_chance, probability)),
+            (None, None) => None,
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "a game with chance defines both is_chance(state) and \
+                     probability(state, outcome)",
+                ));
+            }
+        };
         let declared = Declared {
             range: value_range.is_some(),
             outcome_game: flag(game, "outcome_game")?,
             may_cycle: flag(game, "may_cycle")?,
+            chance: chance.is_some(),
         };
         let dead = PyTuple::new(py, ["<no state: a callback failed>"])?;
         Ok(PyGame {
@@ -415,6 +470,7 @@ impl PyGame {
             payoff: method(game, "payoff")?,
             known_value: optional(game, "known_value")?,
             value_range,
+            chance,
             from: from.map(|from| from.clone().unbind()),
             states: Interner::new(py, dead.as_any())?,
             pending: Mutex::new(HashMap::new()),
@@ -497,6 +553,38 @@ impl PyGame {
             watch.step(new)?;
         }
         Ok(id)
+    }
+
+    /// Whether `state` is a chance state (`is_chance(state)`).
+    fn chance_at(&self, state: &Id) -> bool {
+        let Some((is_chance, _)) = &self.chance else {
+            return false;
+        };
+        if *state == DEAD {
+            return false;
+        }
+        self.guarded(false, |py| {
+            let answer = is_chance.bind(py).call1((self.state(py, *state)?,))?;
+            boolean(&answer, "is_chance()")
+        })
+    }
+
+    /// The probability of `outcome` at the chance state `state` (`probability(state,
+    /// outcome)`): a `Fraction`, an `int`, or `(numerator, denominator)`; a float is refused
+    /// (probabilities are exact).
+    fn probability_of(&self, state: &Id, outcome: &PyMove) -> Probability {
+        let Some((_, probability)) = &self.chance else {
+            return Probability::ONE;
+        };
+        if *state == DEAD {
+            return Probability::ONE;
+        }
+        self.guarded(Probability::ONE, |py| {
+            let given = probability
+                .bind(py)
+                .call1((self.state(py, *state)?, outcome.0.bind(py)))?;
+            fraction(&given)
+        })
     }
 
     /// A score from Python, with the callback's name in the message if it is not one.
@@ -730,8 +818,15 @@ impl Game for Ranged {
 
 impl ValueRange for Ranged {
     fn value_range(&self, state: &Id) -> (Score, Score) {
+        self.0.range_of(state)
+    }
+}
+
+impl PyGame {
+    /// The game's `value_range` at `state` (the widest range where it declares none).
+    fn range_of(&self, state: &Id) -> (Score, Score) {
         let wide = (-Score::MAX, Score::MAX);
-        let method = match &self.0.value_range {
+        let method = match &self.value_range {
             None => return wide,
             Some(Range::Fixed(low, high)) => return (*low, *high),
             Some(Range::Call(method)) => method,
@@ -739,9 +834,72 @@ impl ValueRange for Ranged {
         if *state == DEAD {
             return (0, 0);
         }
-        self.0.guarded(wide, |py| {
-            let value = method.bind(py).call1((self.0.state(py, *state)?,))?;
+        self.guarded(wide, |py| {
+            let value = method.bind(py).call1((self.state(py, *state)?,))?;
             bounds(&value)
         })
+    }
+}
+
+/// A Python game with chance states: the same game, with its chance declared.
+pub struct Chancy(pub PyGame);
+
+/// A Python game with chance states and a value range.
+pub struct ChancyRanged(pub PyGame);
+
+/// The [`Game`] of a wrapper of [`PyGame`], every method the game's, and `$declared` its
+/// declaration.
+macro_rules! delegated_game {
+    ($wrapper:ty, $declared:expr) => {
+        impl Game for $wrapper {
+            type State = Id;
+            type Move = PyMove;
+
+            fn start(&self) -> Id {
+                self.0.start()
+            }
+            fn moves(&self, state: &Id) -> impl Iterator<Item = PyMove> {
+                self.0.moves(state)
+            }
+            fn moves_into(&self, state: &Id, moves: &mut Vec<PyMove>) {
+                self.0.moves_into(state, moves);
+            }
+            fn moves_batch(&self, state: &Id, batch: usize, moves: &mut Vec<PyMove>) -> bool {
+                self.0.moves_batch(state, batch, moves)
+            }
+            fn play(&self, state: &Id, mv: &PyMove) -> Step<Id> {
+                self.0.play(state, mv)
+            }
+            fn payoff(&self, state: &Id) -> Score {
+                self.0.payoff(state)
+            }
+            fn known_value(&self, state: &Id) -> Option<Score> {
+                self.0.known_value(state)
+            }
+            fn state_text(&self, state: &Id) -> Option<String> {
+                self.0.state_text(state)
+            }
+            fn capabilities(&self) -> impl Declares<Self> {
+                self.0.declared.flags($declared)
+            }
+        }
+
+        impl Chance for $wrapper {
+            fn is_chance(&self, state: &Id) -> bool {
+                self.0.chance_at(state)
+            }
+            fn probability(&self, state: &Id, outcome: &PyMove) -> Probability {
+                self.0.probability_of(state, outcome)
+            }
+        }
+    };
+}
+
+delegated_game!(Chancy, Capabilities::none().chance());
+delegated_game!(ChancyRanged, Capabilities::none().value_range().chance());
+
+impl ValueRange for ChancyRanged {
+    fn value_range(&self, state: &Id) -> (Score, Score) {
+        self.0.range_of(state)
     }
 }

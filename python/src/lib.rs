@@ -8,14 +8,18 @@ mod game;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use gamesolver::check::{CheckOptions, CheckReport, check, check_outcome, check_ranged};
+use gamesolver::check::{
+    CheckOptions, CheckReport, check, check_chance, check_outcome, check_ranged,
+};
+use gamesolver::engines::chance::Value;
+use gamesolver::game::Probability;
 use gamesolver::{Engine, Game, Limits, Player, Solved, Solver, Turn};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use game::{Id, PyGame, PyMove, Ranged, Shown};
+use game::{Chancy, ChancyRanged, Id, PyGame, PyMove, Ranged, Shown};
 
 create_exception!(
     _native,
@@ -284,6 +288,156 @@ where
     Ok(result)
 }
 
+/// A value of a game with chance in Python: a `fractions.Fraction` where it is exact, else a
+/// float (the midpoint of its proved bounds).
+fn python_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    match value.exact() {
+        Some(exact) => py
+            .import("fractions")?
+            .getattr("Fraction")?
+            .call1((exact.to_string(),)),
+        None => Ok(value.to_f64().into_pyobject(py)?.into_any()),
+    }
+}
+
+/// Solves a game with chance written in Python by expectation ([`Solver::solve_chance`]) and
+/// describes the result as a dict: value (a Fraction where exact, else a float), error_bound,
+/// win_chance (an outcome game), best_move, engine, start, moves, best_moves, line (each roll
+/// with its probability), outcome and remoteness (None: a roll decides them), stats.
+fn chance_solved<'py, G>(
+    py: Python<'py>,
+    game: &G,
+    inner: &PyGame,
+    asked: &Asked,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    G: Game<State = Id, Move = PyMove> + Sync,
+{
+    let solved = Solver::new(game)
+        .threads(1)
+        .limits(asked.limits)
+        .solve_chance();
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
+    let mut solved = solved.map_err(refusal)?;
+    let start = *solved.start();
+    let best = solved.best_moves(&start);
+    let moves = asked.moves.then(|| solved.move_values(&start));
+    let line = asked.line.then(|| solved.line());
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
+    let best = best.map_err(refusal)?;
+    let value = solved.value();
+    let result = PyDict::new(py);
+    result.set_item("value", python_value(py, &value)?)?;
+    result.set_item("error_bound", value.error_bound())?;
+    let outcome_game = gamesolver::Declares::outcome_game(&game.capabilities());
+    result.set_item(
+        "win_chance",
+        if outcome_game {
+            Some(python_value(py, &value.win_chance())?)
+        } else {
+            None
+        },
+    )?;
+    result.set_item("best_move", best.first().map(|mv| mv.0.clone_ref(py)))?;
+    result.set_item(
+        "engine",
+        match solved.engine() {
+            Engine::ValueIteration => "value-iteration",
+            _ => "expectimax",
+        },
+    )?;
+    result.set_item("start", inner.state(py, start)?)?;
+    match moves {
+        Some(moves) => {
+            let moves = moves.map_err(refusal)?;
+            let (listed, best_moves) = (PyList::empty(py), PyList::empty(py));
+            let rolling = solved.is_chance(&start);
+            for mv in &moves {
+                let entry = PyDict::new(py);
+                let value = mv.mv.0.bind(py);
+                entry.set_item("move", value)?;
+                entry.set_item("value", python_value(py, &mv.value)?)?;
+                let is_best = best.contains(&mv.mv);
+                entry.set_item("best", is_best)?;
+                if rolling {
+                    entry.set_item(
+                        "probability",
+                        python_probability(py, solved.probability(&start, &mv.mv))?,
+                    )?;
+                }
+                if is_best {
+                    best_moves.append(value)?;
+                }
+                listed.append(entry)?;
+            }
+            result.set_item("moves", listed)?;
+            result.set_item("best_moves", best_moves)?;
+        }
+        None => {
+            result.set_item("moves", py.None())?;
+            result.set_item("best_moves", py.None())?;
+        }
+    }
+    match line {
+        Some(line) => {
+            let line = line.map_err(refusal)?;
+            let plies = PyList::empty(py);
+            for ply in &line {
+                let entry = PyDict::new(py);
+                entry.set_item(
+                    "player",
+                    match ply.player {
+                        Player::First => "first",
+                        Player::Second => "second",
+                    },
+                )?;
+                entry.set_item("state", inner.state(py, ply.state)?)?;
+                entry.set_item("move", ply.mv.0.bind(py))?;
+                entry.set_item("points", ply.gain)?;
+                entry.set_item("keeps_turn", ply.turn == Turn::Keep)?;
+                entry.set_item("value", python_value(py, &ply.value)?)?;
+                if solved.is_chance(&ply.state) {
+                    entry.set_item("roll", true)?;
+                    entry.set_item(
+                        "probability",
+                        python_probability(py, solved.probability(&ply.state, &ply.mv))?,
+                    )?;
+                }
+                plies.append(entry)?;
+            }
+            result.set_item("line", plies)?;
+        }
+        None => result.set_item("line", py.None())?,
+    }
+    result.set_item("outcome", py.None())?;
+    result.set_item("remoteness", py.None())?;
+    let stats = solved.stats();
+    let figures = PyDict::new(py);
+    figures.set_item("stored", stats.stored)?;
+    figures.set_item("expanded", stats.expanded)?;
+    figures.set_item("hits", stats.hits)?;
+    figures.set_item("known", stats.known)?;
+    figures.set_item("terminal", stats.terminal)?;
+    figures.set_item("max_depth", stats.max_depth)?;
+    figures.set_item("seconds", stats.elapsed.as_secs_f64())?;
+    result.set_item("stats", figures)?;
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
+    Ok(result)
+}
+
+/// A probability as a `fractions.Fraction`.
+fn python_probability(py: Python<'_>, probability: Probability) -> PyResult<Bound<'_, PyAny>> {
+    py.import("fractions")?
+        .getattr("Fraction")?
+        .call1((probability.numerator(), probability.denominator()))
+}
+
 /// The first of `start`'s moves (in the game's order) that keeps its value, from the values
 /// the solve stored (a won game's search stops at that move: it is known); `None` where the
 /// game is over.
@@ -342,6 +496,20 @@ fn solve_game<'py>(
         remoteness,
     };
     let plain = PyGame::new(game, at, limits.memory_budget)?;
+    if plain.declared().chance {
+        if engine.is_some() {
+            return Err(PyValueError::new_err(
+                "a game with chance is solved by expectation: leave engine= out",
+            ));
+        }
+        return if plain.declared().range {
+            let ranged = ChancyRanged(plain);
+            chance_solved(py, &ranged, &ranged.0, &asked)
+        } else {
+            let chancy = Chancy(plain);
+            chance_solved(py, &chancy, &chancy.0, &asked)
+        };
+    }
     if plain.declared().range {
         let ranged = Ranged(plain);
         solved(py, &ranged, &ranged.0, &asked)
@@ -392,7 +560,27 @@ fn check_game<'py>(
     let plain = PyGame::new(game, None, options.limits.memory_budget)?;
     let declared = plain.declared();
     let _shown = Shown::of(py, &plain);
-    let result = if declared.range {
+    let result = if declared.chance {
+        let options = CheckOptions {
+            cyclic: declared.may_cycle,
+            ..options
+        };
+        if declared.range {
+            let game = ChancyRanged(plain);
+            let checked = check_chance(&game, &options);
+            if let Some(failure) = game.0.failure() {
+                return Err(failure);
+            }
+            report(py, checked)?
+        } else {
+            let game = Chancy(plain);
+            let checked = check_chance(&game, &options);
+            if let Some(failure) = game.0.failure() {
+                return Err(failure);
+            }
+            report(py, checked)?
+        }
+    } else if declared.range {
         let ranged = Ranged(plain);
         let checked = check_ranged(&ranged, &options);
         if let Some(failure) = ranged.0.failure() {

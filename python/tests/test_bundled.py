@@ -91,6 +91,7 @@ def test_every_game_is_listed():
     assert set(gamesolver.GAMES) == {
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
         "nim", "kayles", "tic-tac-toe", "dots-and-boxes", "connect-four", "cat-and-mouse", "cat-and-mouse-ii",
+        "pig", "piglet", "bear-off",
     }
 
 

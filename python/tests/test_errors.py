@@ -92,7 +92,7 @@ CASES = [
     ("retrograde for a score game", lambda: gamesolver.solve(Countdown(), engine="retrograde"), gamesolver.UnsupportedError, "outcome_game = True"),
     ("remoteness from the pruning engine", lambda: gamesolver.solve(Countdown(), engine="pruning", remoteness=True), gamesolver.UnsupportedError, "remoteness"),
     ("an OpenSpiel game that cycles", openspiel_cycle, gamesolver.UnsupportedError, "key="),
-    ("an OpenSpiel game with chance", openspiel_unsupported, gamesolver.UnsupportedError, "no chance"),
+    ("an OpenSpiel game of imperfect information", openspiel_unsupported, gamesolver.UnsupportedError, "perfect information"),
 ]
 
 

@@ -97,7 +97,7 @@ def test_connect_four_with_30_stones_or_more(seed):
 @pytest.mark.parametrize(
     "name, missing",
     [
-        ("kuhn_poker", "no chance"),
+        ("kuhn_poker", "perfect information"),
         ("matrix_rps", "sequential moves"),
         ("tiny_hanabi", "perfect information"),
     ],
@@ -185,3 +185,29 @@ except MemoryError as error:
     kind, before, peak = done.stdout.split()
     assert kind == "MemoryError"
     assert int(peak) < int(before) + 1.15 * (300 << 20), (before, peak)
+
+
+def test_pig_agrees_with_openspiels_own_value_iteration():
+    """OpenSpiel's pig has chance nodes and cycles: solved by value iteration with proved
+    bounds, it agrees with OpenSpiel's value_iteration (to its threshold, 1e-6) and with the
+    bundled Pig, exactly."""
+    from open_spiel.python.algorithms import value_iteration
+
+    game = pyspiel.load_game("pig", {"winscore": 10})
+    solved = openspiel.solve(game, moves=True)
+    theirs = value_iteration.value_iteration(game, -1, 1e-6, cyclic_game=True)
+    start = game.new_initial_state()
+    assert abs(solved.value - theirs[str(start)]) < 1e-6
+    assert solved.error_bound < 1e-9
+    assert abs((1 + solved.value) / 2 - 0.709424) < 1e-6
+    bundled = gamesolver.solve("pig", [10, 6])
+    assert abs((1 + solved.value) / 2 - bundled.value) <= solved.error_bound + 1e-15
+    # Rolling is the first best action (0: roll, 1: stop).
+    assert solved.best_action == 0 and set(solved.values) == {0, 1}
+
+
+def test_a_small_game_with_chance_is_exact():
+    solved = openspiel.solve(pyspiel.load_game("pig", {"winscore": 2}))
+    # Small enough for exact policy iteration: a fraction, with no error.
+    assert solved.error_bound == 0
+    assert solved.value == int(solved.value) or hasattr(solved.value, "denominator")
