@@ -144,6 +144,8 @@ fn every_expectimax_table_and_thread_count_gives_the_same_exact_value() {
 struct RandomChance {
     size: u32,
     seed: u64,
+    /// A node whose `known_value` lies (99, beyond any value of the game), for the checker.
+    lie: Option<u32>,
 }
 
 fn mix(mut z: u64) -> u64 {
@@ -207,6 +209,9 @@ impl Game for RandomChance {
     fn payoff(&self, node: &u32) -> Score {
         (self.draw(*node, 80) % 7) as Score - 3
     }
+    fn known_value(&self, node: &u32) -> Option<Score> {
+        (self.lie == Some(*node)).then_some(99)
+    }
     fn capabilities(&self) -> impl Declares<Self> {
         Capabilities::none().chance()
     }
@@ -265,7 +270,11 @@ fn plain_value(game: &RandomChance, node: u32) -> (i128, i128) {
 #[test]
 fn random_games_with_chance_agree_with_a_plain_expectimax() {
     for seed in 0..40 {
-        let game = RandomChance { size: 14, seed };
+        let game = RandomChance {
+            size: 14,
+            seed,
+            lie: None,
+        };
         let (numerator, denominator) = plain_value(&game, 0);
         let expected = Rational::new(
             i64::try_from(numerator).unwrap(),
@@ -279,6 +288,46 @@ fn random_games_with_chance_agree_with_a_plain_expectimax() {
         let report = check_chance(&game, &CheckOptions::default());
         assert!(report.is_ok(), "seed {seed}: {report}");
     }
+}
+
+#[test]
+fn the_checker_finds_a_known_value_that_lies_and_the_engine_it_misled() {
+    let mut tried = 0;
+    for seed in 0..10 {
+        // A node the start reaches that has moves or outcomes of its own.
+        let honest = RandomChance {
+            size: 14,
+            seed,
+            lie: None,
+        };
+        let Some(node) = honest
+            .targets(0)
+            .into_iter()
+            .find(|&n| !honest.targets(n).is_empty())
+        else {
+            continue;
+        };
+        let game = RandomChance {
+            lie: Some(node),
+            ..honest
+        };
+        let report = check_chance(&game, &CheckOptions::default());
+        let wrong: Vec<&str> = report
+            .violations
+            .iter()
+            .filter_map(|violation| match violation {
+                Violation::ExpectationWrong { state, what, .. } if *state == node => Some(*what),
+                _ => None,
+            })
+            .collect();
+        assert!(wrong.contains(&"known_value"), "seed {seed}: {report}");
+        assert!(
+            wrong.contains(&"the expectimax engine"),
+            "seed {seed}: {report}"
+        );
+        tried += 1;
+    }
+    assert!(tried >= 5, "{tried} games with a node to lie about");
 }
 
 #[test]

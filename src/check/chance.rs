@@ -3,6 +3,8 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use hashbrown::HashMap;
+
 use super::walk::explore;
 use super::{CheckOptions, CheckReport, Violation, keep};
 use crate::engines::chance::{self, Rational};
@@ -12,9 +14,10 @@ use crate::game::{Chance, Turn};
 /// [`check`](super::check), plus the [`Chance`] contract on every state met: a chance state's
 /// outcomes each have a probability more than 0, the same on every call, and together exactly
 /// one. Where the game cannot cycle, the exact expectimax engine's values are compared with a
-/// plain, unmemoized expectimax over the literal moves and outcomes in fractions (the
-/// comparison with an unmemoized negamax that [`check`](super::check) makes does not apply:
-/// a roll is no player's choice), and so are the game's known values.
+/// plain expectimax over the literal moves and outcomes in fractions (a recursion with a hash
+/// map of its own, each state's value kept once it is whole, and `known_value` not read; the
+/// comparison with an unmemoized negamax that [`check`](super::check) makes does not apply: a
+/// roll is no player's choice), and so are the game's known values.
 ///
 /// ```
 /// use gamesolver::check::{check_chance, CheckOptions};
@@ -76,6 +79,11 @@ where
     report
 }
 
+/// How many states in a row whose subgame outgrows the node budget end the comparisons: the
+/// states come smallest subgame first, so the rest are mostly larger still, and each miss
+/// costs up to the whole budget (a game written in Python pays for every node).
+const MISSES_IN_A_ROW: usize = 32;
+
 /// Compares the engine's and the known values with a plain expectimax, on the states met last
 /// (usually the smallest subgames) whose subgame fits the node budget.
 fn compare_values<G>(
@@ -90,14 +98,19 @@ where
     G::Move: PartialEq + Debug,
 {
     let mut valuer = chance::Valuer::new(game, options.limits);
+    // The reference's values, shared by every comparison: a state's value is searched once.
+    let mut known = HashMap::new();
+    let mut misses = 0;
     for state in states.iter().rev() {
-        if report.values_compared >= options.value_checks {
+        if report.values_compared >= options.value_checks || misses == MISSES_IN_A_ROW {
             break;
         }
         let mut budget = options.reference_nodes;
-        let Some(reference) = expectation(game, state, &mut budget, 0) else {
+        let Some(reference) = expectation(game, state, &mut budget, 0, &mut known) else {
+            misses += 1;
             continue;
         };
+        misses = 0;
         report.values_compared += 1;
         if let Some(known) = game.known_value(state)
             && Rational::from_integer(known) != reference
@@ -137,14 +150,23 @@ where
     Ok(())
 }
 
-/// Plain expectimax over the literal moves and outcomes, ignoring `known_value`, in fractions;
-/// `None` once `budget` nodes are spent or the line gets too deep.
-fn expectation<G: Chance>(
+/// Plain expectimax over the literal moves and outcomes, ignoring `known_value`, in fractions,
+/// each whole value kept in `known`; `None` once `budget` new states are spent or the line gets
+/// too deep.
+fn expectation<G>(
     game: &G,
     state: &G::State,
     budget: &mut usize,
     depth: usize,
-) -> Option<Rational> {
+    known: &mut HashMap<G::State, Rational>,
+) -> Option<Rational>
+where
+    G: Chance,
+    G::State: Eq + Hash,
+{
+    if let Some(value) = known.get(state) {
+        return Some(value.clone());
+    }
     if *budget == 0 || depth > super::walk::REFERENCE_DEPTH {
         return None;
     }
@@ -159,7 +181,7 @@ fn expectation<G: Chance>(
     let mut best: Option<Rational> = None;
     for mv in &moves {
         let step = game.play(state, mv);
-        let child = expectation(game, &step.next, budget, depth + 1)?;
+        let child = expectation(game, &step.next, budget, depth + 1, known)?;
         let value = Rational::combine(step.gain, step.turn == Turn::Keep, &child);
         if chance {
             let probability = game.probability(state, mv);
@@ -168,5 +190,7 @@ fn expectation<G: Chance>(
             best = Some(value);
         }
     }
-    Some(if chance { sum } else { best.expect("a move") })
+    let value = if chance { sum } else { best.expect("a move") };
+    known.insert(state.clone(), value.clone());
+    Some(value)
 }
