@@ -79,6 +79,23 @@ fn bear_off_is_exact_on_any_thread_count() {
     assert_eq!(one["solver"], "expectimax");
     let exact = one["exact"].as_str().unwrap();
     assert!(exact.contains('/'), "{exact}");
+    // A fraction too long to read is written as its decimal in words, whole in the JSON.
+    let long = json(&["bear-off", "5", "4"]);
+    let exact = long["exact"].as_str().unwrap();
+    let (numerator, denominator) = exact.split_once('/').unwrap();
+    assert!(exact.len() > 31, "{exact}");
+    let value = numerator.parse::<f64>().unwrap() / denominator.parse::<f64>().unwrap();
+    assert!((value - long["value"].as_f64().unwrap()).abs() < 1e-15);
+    let words = String::from_utf8(gamesolver(&["bear-off", "5", "4"], None).stdout).unwrap();
+    let headline = words.lines().next().unwrap();
+    assert_eq!(
+        headline,
+        format!(
+            "With perfect play, Alice wins with probability {value:.10} (exact: {}-digit \
+             fraction).",
+            denominator.len()
+        )
+    );
 }
 
 #[test]

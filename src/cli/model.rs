@@ -182,6 +182,9 @@ pub struct ChanceNumber {
     pub error_bound: Option<f64>,
 }
 
+/// The longest exact fraction the text output writes out (a fraction of 15 digits over 15).
+pub(crate) const FRACTION_WRITTEN: usize = 31;
+
 impl ChanceNumber {
     /// `value` as the output shows it.
     pub fn of(value: &crate::engines::chance::Value) -> ChanceNumber {
@@ -192,10 +195,18 @@ impl ChanceNumber {
         }
     }
 
-    /// In words: `4/7 (0.571429)`, or `0.5305927253 (± 1.1e-12)`.
+    /// In words: `4/7 (0.571429)`, or `0.5305927253 (± 1.1e-12)`; an exact fraction longer
+    /// than [`FRACTION_WRITTEN`] as its decimal, `0.6512002123 (exact: 32-digit fraction)`
+    /// (`--json` has it whole).
     pub fn words(&self) -> String {
         match &self.exact {
-            Some(exact) if exact.contains('/') => format!("{exact} ({:.6})", self.value),
+            Some(exact) if exact.contains('/') && exact.len() <= FRACTION_WRITTEN => {
+                format!("{exact} ({:.6})", self.value)
+            }
+            Some(exact) if exact.contains('/') => {
+                let digits = exact.len() - exact.find('/').map_or(0, |slash| slash + 1);
+                format!("{:.10} (exact: {digits}-digit fraction)", self.value)
+            }
             Some(exact) => exact.clone(),
             None => format!(
                 "{:.10} (± {:.1e})",

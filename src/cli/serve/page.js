@@ -240,12 +240,17 @@ function positionOf(analysis, mover) {
   return position;
 }
 
-// The first player's exact winning chance, where the analysis gives the mover's exactly.
+// The first player's exact winning chance, where the analysis gives the mover's exactly: the
+// fraction, or where it is longer than the command line writes out, that it is exact and how
+// long (the API's JSON has it whole).
 function analysisExact(analysis, mover) {
-  if (mover === 0) return analysis.exact;
   const [top, bottom] = analysis.exact.split("/").map(BigInt);
-  return `${bottom - top}/${bottom}`;
+  const exact = mover === 0 ? analysis.exact : `${bottom - top}/${bottom}`;
+  return exact.length <= FRACTION_WRITTEN ? exact : `exact: a ${String(bottom).length}-digit fraction`;
 }
+
+// The longest fraction written out, as the command line's words (src/cli/model.rs).
+const FRACTION_WRITTEN = 31;
 
 // Who moves after the last move played: the mover of the position before it, or the other
 // (where the answer does not say: a user's game served by an older binary).
