@@ -1,4 +1,4 @@
-//! A user's games in the whole command line: two games gamesolver does not bundle, run with
+//! A user's games in the whole command line: three games gamesolver does not bundle, run with
 //! everything the bundled games have (solve, `analyze`, `play`, `check`, `--json`, progress,
 //! the memory budget and time limit) by implementing [`Presented`] and [`FromValues`] and
 //! calling [`main_with`](gamesolver::cli::main_with).
@@ -13,12 +13,19 @@
 //! flips two neighbouring `+` into `--`; a player who cannot move loses. Its states are the
 //! 2⁶⁴ rows, so it declares no index: it is solved on hash tables, through `Solver`.
 //!
+//! **Hog** (the dice game of Berkeley's CS 61A, its core). On a turn a player chooses how many
+//! dice to roll, 1 to MOST (3 if not given); if any shows a 1 the turn scores 1, else their
+//! sum; the first to GOAL wins. A game with chance (docs/adding-a-game.md, section 10): the
+//! first player's winning chance, an exact fraction (every turn scores, so play cannot cycle).
+//!
 //! ```text
 //! cargo run --example user_tool -- divisor-game 12
 //! cargo run --example user_tool -- analyze divisor-game 12 --at 9
 //! cargo run --example user_tool -- play divisor-game 12
 //! cargo run --example user_tool -- flip-game 1 1 1 1 0 1 1 1
 //! cargo run --example user_tool -- check flip-game 1 1 1 1 1 1 1 1 1 1
+//! cargo run --example user_tool -- hog 20
+//! cargo run --example user_tool -- play hog 20 --seed 7
 //! ```
 //!
 //! tests/user_tool.rs runs this binary and this file's tests.
@@ -26,10 +33,10 @@
 use gamesolver::InputError;
 use std::process::ExitCode;
 
+use gamesolver::cli::serde_json::{Value, json};
 use gamesolver::cli::{Bundled, FromValues, Presented};
-use gamesolver::{
-    Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn, game::StateAt,
-};
+use gamesolver::game::{Chance, Probability, StateAt};
+use gamesolver::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 
 /// The Divisor Game from N.
 #[derive(Debug)]
@@ -217,13 +224,13 @@ impl Presented for FlipGame {
 
     /// The row as cells for the analysis page (`serve`): a click on a cell flips it and the
     /// next, where both hold `+`.
-    fn view(&self, row: &u64) -> gamesolver::cli::serde_json::Value {
+    fn view(&self, row: &u64) -> Value {
         let cells: Vec<String> = self.text(*row).chars().map(String::from).collect();
         let pairs = row & (row >> 1);
         let move_at: Vec<Option<String>> = (0..self.cells)
             .map(|cell| (pairs >> cell & 1 == 1).then(|| (cell + 1).to_string()))
             .collect();
-        gamesolver::cli::serde_json::json!({
+        json!({
             "kind": "grid", "rows": 1, "columns": self.cells, "cells": cells, "move_at": move_at
         })
     }
@@ -278,6 +285,246 @@ impl FromValues for FlipGame {
     }
 }
 
+/// Hog, the dice game of Berkeley's CS 61A, at its core: on a turn a player chooses how many
+/// dice to roll, 1 to `most`; if any die shows a 1 the turn scores 1 ("Pig Out"), else the
+/// sum of the dice. The first to reach `goal` wins.
+#[derive(Debug)]
+pub struct Hog {
+    /// The score that wins.
+    pub goal: u32,
+    /// The most dice a player may roll.
+    pub most: u32,
+    /// `ways[k][s]`: how many of the 6ᵏ rolls of k dice show no 1 and sum to s.
+    ways: Vec<Vec<u64>>,
+}
+
+/// The scores, the player to move's first, and the dice in the air (0 while choosing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HogState {
+    /// The player to move's score.
+    pub mine: u32,
+    /// The opponent's.
+    pub theirs: u32,
+    /// How many dice are rolling; 0 when the player to move chooses.
+    pub rolling: u32,
+}
+
+/// A choice or an outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HogMove {
+    /// Roll this many dice.
+    Roll(u32),
+    /// The dice came up: the turn scores this (1 for a Pig Out).
+    Scored(u32),
+}
+
+/// The most dice the command line lets a player roll (6¹⁰ rolls: the probabilities' common
+/// denominator fits in 64 bits).
+const MOST_DICE: i64 = 10;
+
+impl Hog {
+    /// Hog to `goal` with at most `most` dice a turn.
+    pub fn new(goal: u32, most: u32) -> Hog {
+        // Dice that show 2 to 6: k + 1 dice from k, a face at a time.
+        let mut ways = vec![vec![1u64]];
+        for k in 1..=most as usize {
+            let mut next = vec![0; 6 * k + 1];
+            for (sum, &count) in ways[k - 1].iter().enumerate() {
+                for face in 2..=6 {
+                    next[sum + face] += count;
+                }
+            }
+            ways.push(next);
+        }
+        Hog { goal, most, ways }
+    }
+}
+
+impl Game for Hog {
+    type State = HogState;
+    type Move = HogMove;
+
+    fn start(&self) -> HogState {
+        HogState {
+            mine: 0,
+            theirs: 0,
+            rolling: 0,
+        }
+    }
+
+    /// Choosing: roll 1 to `most` dice (none once the opponent has reached the goal). Rolling:
+    /// every score the dice can give, a Pig Out's 1 first.
+    fn moves(&self, state: &HogState) -> impl Iterator<Item = HogMove> {
+        let over = state.theirs >= self.goal;
+        let choosing = (state.rolling == 0 && !over).then_some(1..=self.most);
+        let k = state.rolling as usize;
+        let scores = (k > 0).then(|| {
+            let sums = (2 * k..=6 * k).map(|sum| HogMove::Scored(sum as u32));
+            std::iter::once(HogMove::Scored(1)).chain(sums)
+        });
+        choosing
+            .into_iter()
+            .flatten()
+            .map(HogMove::Roll)
+            .chain(scores.into_iter().flatten())
+    }
+
+    fn play(&self, state: &HogState, mv: &HogMove) -> Step<HogState> {
+        match *mv {
+            // The dice are in the air: still this player's turn.
+            HogMove::Roll(dice) => Step {
+                next: HogState {
+                    rolling: dice,
+                    ..*state
+                },
+                gain: 0,
+                turn: Turn::Keep,
+            },
+            // The turn's score is banked and the other player moves.
+            HogMove::Scored(points) => Step {
+                next: HogState {
+                    mine: state.theirs,
+                    theirs: state.mine + points,
+                    rolling: 0,
+                },
+                gain: 0,
+                turn: Turn::Pass,
+            },
+        }
+    }
+
+    /// The game is over when the player who just moved reached the goal: the player to move
+    /// has lost.
+    fn payoff(&self, state: &HogState) -> Score {
+        if state.theirs >= self.goal { -1 } else { 0 }
+    }
+
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().chance().outcome_game()
+    }
+}
+
+/// The dice: the states where they roll, and each score's chance.
+impl Chance for Hog {
+    fn is_chance(&self, state: &HogState) -> bool {
+        state.rolling > 0
+    }
+
+    fn probability(&self, state: &HogState, mv: &HogMove) -> Probability {
+        let k = state.rolling;
+        let rolls = 6u64.pow(k);
+        match *mv {
+            // Some die shows a 1: every roll but the 5ᵏ without one.
+            HogMove::Scored(1) => Probability::new(rolls - 5u64.pow(k), rolls),
+            HogMove::Scored(sum) => Probability::new(self.ways[k as usize][sum as usize], rolls),
+            HogMove::Roll(_) => unreachable!("asked only of a roll's outcomes"),
+        }
+    }
+}
+
+/// How the command line shows it: the scores; a choice is `roll K`, an outcome the points it
+/// scores (the page draws each as a die).
+impl Presented for Hog {
+    fn show(&self, state: &HogState) -> String {
+        self.show_for(state, Player::First)
+    }
+
+    fn show_for(&self, state: &HogState, to_move: Player) -> String {
+        let (mover, other) = (
+            self.player_name(to_move),
+            self.player_name(to_move.opponent()),
+        );
+        let dice = match state.rolling {
+            0 => String::new(),
+            1 => ", 1 die rolling".into(),
+            k => format!(", {k} dice rolling"),
+        };
+        format!(
+            "{mover} {} to {other} {} (goal {}){dice}",
+            state.mine, state.theirs, self.goal
+        )
+    }
+
+    fn move_name(&self, _: &HogState, mv: &HogMove) -> String {
+        match mv {
+            HogMove::Roll(dice) => format!("roll {dice}"),
+            HogMove::Scored(points) => points.to_string(),
+        }
+    }
+
+    fn move_hint(&self) -> Option<&'static str> {
+        Some("roll K: roll K dice")
+    }
+
+    /// `MINE,THEIRS`, and `,K` while K dice roll.
+    fn position(&self, text: &str) -> Result<HogState, InputError> {
+        let numbers: Result<Vec<u32>, _> = text.split(',').map(|n| n.trim().parse()).collect();
+        let (mine, theirs, rolling) = match numbers.as_deref() {
+            Ok(&[mine, theirs]) => (mine, theirs, 0),
+            Ok(&[mine, theirs, rolling]) => (mine, theirs, rolling),
+            _ => (u32::MAX, 0, 0),
+        };
+        if mine >= self.goal || theirs > self.goal + 6 * self.most || rolling > self.most {
+            return Err(InputError::InvalidState(format!(
+                "{text:?} is no position: give MINE,THEIRS (the scores of the player to move \
+                 and of the other, MINE below the goal {}), and ,K while K dice (1 to {}) roll",
+                self.goal, self.most
+            )));
+        }
+        Ok(HogState {
+            mine,
+            theirs,
+            rolling,
+        })
+    }
+
+    /// The page's dice view: the scores, and while the dice roll, every score to click.
+    fn view_for(&self, state: &HogState, to_move: Player) -> Value {
+        let (mover, other) = (
+            self.player_name(to_move),
+            self.player_name(to_move.opponent()),
+        );
+        json!({
+            "kind": "dice",
+            "dice": [],
+            "rolling": state.rolling > 0,
+            "faces": 6,
+            "lines": [
+                format!("{mover}: {}", state.mine),
+                format!("{other}: {}", state.theirs),
+                format!("goal: {}", self.goal),
+            ],
+        })
+    }
+
+    fn view(&self, state: &HogState) -> Value {
+        self.view_for(state, Player::First)
+    }
+}
+
+/// Built from GOAL and, optionally, the most dice a turn (default 3).
+impl FromValues for Hog {
+    const EXAMPLE: &'static str = "20";
+    const POSITION: Option<&'static str> = Some(
+        "MINE,THEIRS: the scores of the player to move and of the other (,K while K dice roll)",
+    );
+
+    fn from_values(values: &[i64]) -> Result<Self, InputError> {
+        let (goal, most) = match *values {
+            [goal] => (goal, 3),
+            [goal, most] => (goal, most),
+            _ => (0, 0),
+        };
+        if !(1..=200).contains(&goal) || !(1..=MOST_DICE).contains(&most) {
+            return Err(InputError::InvalidGame(format!(
+                "hog takes GOAL (1 to 200) and, if you like, the most dice a turn (1 to \
+                 {MOST_DICE}; 3 if not given)"
+            )));
+        }
+        Ok(Hog::new(goal as u32, most as u32))
+    }
+}
+
 /// The command line's entries for the games.
 const DIVISOR_GAME: Bundled = Bundled::game::<DivisorGame>(
     "divisor-game",
@@ -288,8 +535,14 @@ const FLIP_GAME: Bundled = Bundled::game::<FlipGame>(
     "LeetCode 294: flip two neighbouring + into --; who cannot move loses",
 );
 
+const HOG: Bundled = Bundled::game::<Hog>(
+    "hog",
+    "Hog: roll 1 to MOST dice a turn (a 1 scores 1, else their sum); first to GOAL wins; the \
+     first player's winning chance",
+);
+
 fn main() -> ExitCode {
-    gamesolver::cli::main_with(&[&DIVISOR_GAME, &FLIP_GAME])
+    gamesolver::cli::main_with(&[&DIVISOR_GAME, &FLIP_GAME, &HOG])
 }
 
 #[cfg(test)]
@@ -377,6 +630,67 @@ pub mod tests {
         assert!(report.is_ok(), "{report}");
     }
 
+    /// Hog by its literal rules, independent of the engine: the winning chance of the player
+    /// to choose at `mine` to `theirs`, each choice's rolls dealt out die by die (all 6ᵏ).
+    pub fn hog_chance(
+        goal: u32,
+        most: u32,
+        (mine, theirs): (u32, u32),
+        memo: &mut std::collections::HashMap<(u32, u32), f64>,
+    ) -> f64 {
+        if theirs >= goal {
+            return 0.0;
+        }
+        if let Some(&known) = memo.get(&(mine, theirs)) {
+            return known;
+        }
+        let mut best = 0.0f64;
+        for dice in 1..=most {
+            let rolls = 6u32.pow(dice);
+            let mut chance = 0.0;
+            for roll in 0..rolls {
+                let faces: Vec<u32> = (0..dice).map(|d| roll / 6u32.pow(d) % 6 + 1).collect();
+                let points = if faces.contains(&1) {
+                    1
+                } else {
+                    faces.iter().sum()
+                };
+                chance += 1.0 - hog_chance(goal, most, (theirs, mine + points), memo);
+            }
+            best = best.max(chance / f64::from(rolls));
+        }
+        memo.insert((mine, theirs), best);
+        best
+    }
+
+    #[test]
+    fn hog_agrees_with_its_rules_dealt_out_die_by_die() {
+        use gamesolver::Solved;
+        for (goal, most) in [(1, 1), (5, 1), (8, 2), (12, 3), (16, 2), (11, 4)] {
+            let game = Hog::new(goal, most);
+            let mut solved = Solver::new(&game).solve_chance().unwrap();
+            let mut memo = std::collections::HashMap::new();
+            for mine in 0..goal {
+                for theirs in 0..goal {
+                    let state = HogState {
+                        mine,
+                        theirs,
+                        rolling: 0,
+                    };
+                    let value = solved.value_of(&state).unwrap().win_chance();
+                    assert!(value.is_exact(), "play cannot cycle: exact");
+                    let expected = hog_chance(goal, most, (mine, theirs), &mut memo);
+                    assert!(
+                        (value.to_f64() - expected).abs() < 1e-12,
+                        "goal {goal}, {most} dice: {mine} to {theirs}: {value} against {expected}"
+                    );
+                }
+            }
+        }
+        let report = gamesolver::check::check_chance(&Hog::new(14, 3), &CheckOptions::default());
+        assert!(report.is_ok(), "{report}");
+    }
+
     #[test]
     fn refuses_values_that_make_no_game() {
         for values in [&[][..], &[0], &[MOST + 1], &[3, 4], &[-5]] {
@@ -391,6 +705,9 @@ pub mod tests {
         assert_eq!(DivisorGame::from_values(&[12]).unwrap().start, 12);
         for values in [&[][..], &[2], &[1, -1], &[1; 65]] {
             assert!(FlipGame::from_values(values).is_err(), "{values:?}");
+        }
+        for values in [&[][..], &[0], &[201], &[20, 0], &[20, 11], &[20, 3, 1]] {
+            assert!(Hog::from_values(values).is_err(), "{values:?}");
         }
     }
 }

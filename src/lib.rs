@@ -68,3 +68,9 @@ pub use game::{
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The guide's examples that stand alone (`rust`, not `rust,ignore`: those are excerpts of
+/// examples/countdown.rs and examples/user_tool.rs, which are compiled and tested as they are).
+#[cfg(doctest)]
+#[doc = include_str!("../docs/adding-a-game.md")]
+pub struct GuideDoctests;

@@ -1,10 +1,10 @@
 //! A user's games in the whole command line: examples/user_tool.rs (the Divisor Game, LeetCode
-//! 1025, with a dense index, and Flip Game II, LeetCode 294, without one: two games the library
-//! does not bundle) run as its own binary, through every command a bundled game has: solve
-//! (words and `--json`), `analyze`, `check`, `--save` and `--load` (refused for the game with
-//! no index), `play` in a pseudo-terminal, and refusals of bad input. Values are checked
-//! against the rules played out by brute force, and Flip Game II against Sprague–Grundy
-//! theory, on random inputs.
+//! 1025, with a dense index, Flip Game II, LeetCode 294, without one, and Hog, a dice game: three
+//! games the library does not bundle) run as its own binary, through every command a bundled
+//! game has: solve (words and `--json`), `analyze`, `check`, `--save` and `--load` (refused for
+//! the game with no index), `play` in a pseudo-terminal, and refusals of bad input. Values are
+//! checked against the rules played out by brute force, Flip Game II against Sprague–Grundy
+//! theory, on random inputs, and Hog against its rules dealt out die by die.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
@@ -254,7 +254,7 @@ fn check_passes_and_bad_input_is_refused_with_a_message() {
     // The tool names itself and its games, not gamesolver's.
     let first = help.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("Exact solutions of divisor-game and flip-game")
+        first.starts_with("Exact solutions of divisor-game, flip-game and hog")
             && first.contains("user_tool")
             && !first.contains("Stone Games"),
         "{first}"
@@ -385,6 +385,120 @@ fn a_game_with_no_index_is_played_in_a_terminal() -> Result<(), rexpect::error::
     // ++++: only the middle pair (2) leaves Bob no move.
     p.exp_string("Alice plays 2.")?;
     p.exp_string("Game over: Alice wins. You lose.")?;
+    p.exp_eof()?;
+    assert_eq!(exit_code(&p), 0);
+    Ok(())
+}
+
+/// Hog's winning chance for the player to choose at `mine` to `theirs`, by its rules dealt out
+/// die by die (the example's own oracle, independent of the engine).
+fn hog_chance(goal: u32, most: u32, scores: (u32, u32)) -> f64 {
+    user_tool::tests::hog_chance(goal, most, scores, &mut Default::default())
+}
+
+/// A fraction string's value.
+fn fraction(text: &str) -> f64 {
+    let (numerator, denominator) = text.split_once('/').unwrap_or((text, "1"));
+    numerator.parse::<f64>().unwrap() / denominator.parse::<f64>().unwrap()
+}
+
+#[test]
+fn a_dice_game_is_solved_exactly_analysed_by_its_outcomes_and_checked() {
+    for (goal, most) in [(9, 2), (15, 3), (20, 1)] {
+        let values = [goal.to_string(), most.to_string()];
+        let report = json(&["hog", &values[0], &values[1], "--json"]);
+        let expected = hog_chance(goal, most, (0, 0));
+        let value = report["value"].as_f64().unwrap();
+        assert!((value - expected).abs() < 1e-12, "{report}");
+        // Play cannot cycle (every turn scores): exact, by expectimax.
+        let exact = report["exact"].as_str().unwrap();
+        assert!((fraction(exact) - expected).abs() < 1e-12, "{exact}");
+        assert_eq!(report["solver"], "expectimax");
+        assert!(report.get("error_bound").is_none(), "{report}");
+        // The line alternates a choice and the roll it brings.
+        let line = report["line"].as_array().unwrap();
+        for pair in line.chunks(2) {
+            assert!(
+                pair[0]["move"].as_str().unwrap().starts_with("roll "),
+                "{pair:?}"
+            );
+            if let Some(outcome) = pair.get(1) {
+                assert_eq!(outcome["roll"], true, "{outcome}");
+            }
+        }
+    }
+    // A choice's value is the chance the rules give after its roll; at a roll, the outcomes'
+    // probabilities sum to 1 and their chances, weighted, to the position's.
+    let analysis = json(&["analyze", "hog", "20", "3", "--at", "15,18", "--json"]);
+    let best = analysis["moves"].as_array().unwrap()[0].clone();
+    assert_eq!(best["name"], "roll 2");
+    assert!((fraction(best["exact"].as_str().unwrap()) - 5495.0 / 7776.0).abs() < 1e-15);
+    let rolled = json(&["analyze", "hog", "20", "3", "--at", "15,18,2", "--json"]);
+    assert_eq!(rolled["rolling"], true, "{rolled}");
+    let outcomes = rolled["moves"].as_array().unwrap();
+    let total: f64 = outcomes
+        .iter()
+        .map(|m| fraction(m["probability"].as_str().unwrap()))
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    let mean: f64 = outcomes
+        .iter()
+        .map(|m| fraction(m["probability"].as_str().unwrap()) * m["value"].as_f64().unwrap())
+        .sum();
+    assert!((mean - 5495.0 / 7776.0).abs() < 1e-12, "{rolled}");
+    // After a Pig Out (1) at 15 to 18, the opponent chooses at 18 to 16.
+    let pig_out = outcomes.iter().find(|m| m["name"] == "1").unwrap();
+    assert!(
+        (pig_out["value"].as_f64().unwrap() - (1.0 - hog_chance(20, 3, (18, 16)))).abs() < 1e-12
+    );
+    let check = run(&["check", "hog", "16", "3"]);
+    assert!(
+        stdout(&check).contains("no violation"),
+        "{}",
+        stdout(&check)
+    );
+    for (values, message) in [
+        (&["hog", "0"][..], "GOAL (1 to 200)"),
+        (&["hog", "20", "11"], "1 to 10"),
+        (&["analyze", "hog", "20", "--at", "25,3"], "is no position"),
+    ] {
+        // Bad input: a message naming the problem, exit code 1.
+        let output = run(values);
+        assert_eq!(output.status.code(), Some(1), "{values:?}");
+        assert!(
+            stderr(&output).contains(message),
+            "{values:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_dice_game_is_played_with_the_tool_rolling() -> Result<(), rexpect::error::Error> {
+    let mut command = Command::new(tool());
+    command
+        .args(["play", "hog", "8", "1", "--seed", "7"])
+        .env("NO_COLOR", "1");
+    let mut p = rexpect::session::spawn_command(command, Some(30_000))?;
+    p.exp_string("the dice are rolled for both (seed 7)")?;
+    p.exp_string("Your move (roll 1): ")?;
+    p.send_line("?")?;
+    p.exp_string("Every move with its winning chance for you:")?;
+    p.exp_string("Your move (")?;
+    p.send_line("roll 1")?;
+    p.exp_string("Alice rolls: ")?;
+    // One die a turn until someone has 8: the game ends, won or lost.
+    let mut turns = 0;
+    loop {
+        let (_, matched) = p.exp_regex(r"Your move \(roll 1\): |Game over: [^\n]*")?;
+        if matched.starts_with("Game over") {
+            break;
+        }
+        p.send_line("roll 1")?;
+        turns += 1;
+        assert!(turns < 20, "a game to 8 with a die a turn ends");
+    }
     p.exp_eof()?;
     assert_eq!(exit_code(&p), 0);
     Ok(())

@@ -1,8 +1,12 @@
 """Games with chance written in Python: exact fractions against a plain recursion in
-fractions; Piglet against Neller and Presser's values; what is refused, and how."""
+fractions; Piglet against Neller and Presser's values; the guide's Hog against its rules;
+what is refused, and how."""
 
 import functools
+import itertools
+import pathlib
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -162,3 +166,44 @@ def test_a_bundled_game_with_chance_gives_its_exact_value_as_the_command_line():
     assert abs(solved.value - 4 / 7) < 1e-15
     solved = gamesolver.solve("pig", [20])
     assert solved.error_bound < 1e-9 and "exact" not in solved
+
+
+def guide_hog():
+    """The Hog of docs/adding-a-game.md (section 10), run as the guide prints it."""
+    guide = pathlib.Path(__file__).resolve().parents[2] / "docs" / "adding-a-game.md"
+    blocks = re.findall(r"```python\n(.*?)```", guide.read_text(), re.S)
+    (code,) = [block for block in blocks if "class Hog" in block]
+    scope = {}
+    exec(compile(code, str(guide), "exec"), scope)
+    return scope["Hog"], scope["solved"]
+
+
+def hog_by_its_rules(goal, most):
+    """The first player's winning chance at Hog, each roll dealt out die by die, in fractions."""
+
+    @functools.cache
+    def chance(mine, theirs):
+        if theirs >= goal:
+            return Fraction(0)
+        best = Fraction(0)
+        for dice in range(1, most + 1):
+            total = Fraction(0)
+            for faces in itertools.product(range(1, 7), repeat=dice):
+                points = 1 if 1 in faces else sum(faces)
+                total += 1 - chance(theirs, mine + points)
+            best = max(best, total / 6**dice)
+        return best
+
+    return chance(0, 0)
+
+
+def test_the_guides_hog_is_exact_and_agrees_with_its_rules():
+    Hog, solved = guide_hog()
+    assert isinstance(solved.win_chance, Fraction)
+    assert abs(float(solved.win_chance) - 0.623208316994703) < 1e-15
+    for goal, most in [(6, 1), (10, 2), (13, 3)]:
+        game = Hog(goal, most)
+        result = gamesolver.solve(game)
+        assert result.win_chance == hog_by_its_rules(goal, most)
+        assert result.value == 2 * result.win_chance - 1 and result.error_bound == 0
+        assert gamesolver.check(game).ok

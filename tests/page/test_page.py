@@ -589,7 +589,7 @@ def user_tool_server():
 def test_a_users_game_is_served_through_its_presentation(user_tool_server, browser):
     tool, url = user_tool_server
     names = [game["name"] for game in json.loads(request(f"{url}/api/games")[1])["games"]]
-    assert names == ["divisor-game", "flip-game"]
+    assert names == ["divisor-game", "flip-game", "hog"]
     page = browser.new_page(viewport={"width": 1000, "height": 600})
     page.goto(f"{url}/play/flip-game?values=1%201%201%201%200%201%201%201")
     ready(page)
@@ -609,4 +609,40 @@ def test_a_users_game_is_served_through_its_presentation(user_tool_server, brows
     page.goto(f"{url}/play/divisor-game?values=12")
     ready(page)
     assert page.text_content("#board pre") == "N = 12"
+    page.close()
+
+
+def test_a_users_dice_game_draws_its_dice_chances_and_history(user_tool_server, browser):
+    """Hog, the guide's chance game (examples/user_tool.rs): the page has no code for it."""
+    tool, url = user_tool_server
+
+    def analysed(*args):
+        done = subprocess.run([tool, "analyze", "hog", "--json", *args], capture_output=True, text=True, check=True)
+        return json.loads(done.stdout)
+
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/hog?values=12%202")
+    ready(page)
+    expected = analysed("12", "2")
+    assert chance_moves(page) == {m["name"]: (m["value"], m["best"], None) for m in expected["moves"]}
+    # Two dice in the air: every score drawn as a die, with its probability (a Pig Out, 1, or
+    # a sum from 4 to 12), as the command line gives them.
+    page.click('#moves li[data-move="roll 2"]')
+    page.wait_for_selector("#roll")
+    ready(page)
+    rolling = analysed("12", "2", "--after", "roll 2")
+    outcomes = page.eval_on_selector_all("#board .outcome", "o => o.map(x => x.dataset.move)")
+    assert sorted(outcomes, key=int) == ["1"] + [str(s) for s in range(4, 13)]
+    assert {name: (value, probability) for name, (value, _, probability) in chance_moves(page).items()} == {
+        m["name"]: (m["value"], m["probability"]) for m in rolling["moves"]
+    }
+    assert chance_moves(page)["1"][2] == "11/36"
+    page.screenshot(path=str(SHOTS / "hog.png"))
+    # The tool rolls; the history plots the first player's winning chance after each step.
+    before = page.evaluate("location.search")
+    page.click("#roll")
+    page.wait_for_function("before => location.search !== before", arg=before)
+    ready(page)
+    firsts = page.eval_on_selector_all("#history circle", "d => d.map(x => Number(x.dataset.first))")
+    assert len(firsts) == 3 and abs(firsts[0] - expected["first_value"]) < 1e-12, firsts
     page.close()
