@@ -10,11 +10,13 @@
 //! checkers to move), and that to the opponent's position between rolls. The race cannot go
 //! round, so expectimax values it in exact fractions, storing only the positions between rolls.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::error::InputError;
 use crate::game::{Capabilities, Chance, Declares, Game, Probability, Score, Step, Turn};
+use crate::memo::FastHashBuilder;
 
 /// The most points a side's checkers may stand on: the home board.
 pub const MAX_BEAR_OFF_POINTS: u8 = 6;
@@ -68,7 +70,7 @@ const PLAY_TABLE_POSITIONS: u64 = 4096;
 
 /// Each position's number, and the plays of every position and roll, by position and roll.
 struct PlayTable {
-    numbers: hashbrown::HashMap<u32, u32>,
+    numbers: HashMap<u32, u32, FastHashBuilder>,
     plays: Vec<Box<[BearOffMove]>>,
 }
 

@@ -369,6 +369,7 @@ where
     fn threads(&self) -> usize {
         self.threads
     }
+    #[cfg(feature = "cli")]
     fn held(&self, each: &mut dyn FnMut(super::solution::Held<'_, G::State>, Value)) {
         self.table.each(&mut |place, value| {
             each(place, Value::from_exact(value.value.to_rational()));

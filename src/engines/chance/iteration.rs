@@ -464,6 +464,7 @@ fn solve_compiled(
 type Finder<'g, S> = Box<dyn Fn(&S) -> Option<(usize, usize)> + 'g>;
 
 /// The state at a tier and index, where the solution can say (`None`: a hole).
+#[cfg(feature = "cli")]
 type Lister<'g, S> = Box<dyn Fn(usize, usize) -> Option<S> + 'g>;
 
 /// The result's queries.
@@ -472,6 +473,7 @@ struct Iterated<'g, G: Game, X> {
     roll: X,
     tiers: Vec<Option<Solved>>,
     find: Finder<'g, G::State>,
+    #[cfg(feature = "cli")]
     list: Lister<'g, G::State>,
     stats: Stats,
     table: &'static str,
@@ -512,6 +514,7 @@ impl<G: Game, X: Roll<G>> Query<G> for Iterated<'_, G, X> {
     fn threads(&self) -> usize {
         1
     }
+    #[cfg(feature = "cli")]
     fn held(&self, each: &mut dyn FnMut(super::solution::Held<'_, G::State>, Value)) {
         for (tier, solved) in self.tiers.iter().enumerate() {
             let Some(solved) = solved else { continue };
@@ -582,17 +585,21 @@ where
     drop(compiled);
     let value = solved.value(0);
     stats.elapsed = clock.elapsed();
-    let ids = std::sync::Arc::new(ids);
-    let listed = std::sync::Arc::clone(&ids);
-    let mut states: Vec<Option<G::State>> = vec![None; ids.len()];
-    for (state, &id) in listed.iter() {
-        states[id as usize] = Some(state.clone());
-    }
+    // The states by id, for `--save` to write (the command line only).
+    #[cfg(feature = "cli")]
+    let states = {
+        let mut states: Vec<Option<G::State>> = vec![None; ids.len()];
+        for (state, &id) in ids.iter() {
+            states[id as usize] = Some(state.clone());
+        }
+        states
+    };
     let query = Iterated {
         game,
         roll,
         tiers: vec![Some(solved)],
         find: Box::new(move |state| ids.get(state).map(|&id| (0, id as usize))),
+        #[cfg(feature = "cli")]
         list: Box::new(move |_, at| states.get(at).cloned().flatten()),
         stats,
         table: "states",
@@ -666,6 +673,7 @@ where
         roll,
         tiers,
         find: Box::new(move |state| Some((game.tier(state), game.rank(state) as usize))),
+        #[cfg(feature = "cli")]
         list: Box::new(move |tier, at| game.unrank(tier, at as u64)),
         stats,
         table: "tiers",

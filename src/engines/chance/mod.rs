@@ -28,6 +28,8 @@
 pub(crate) mod expectimax;
 pub(crate) mod iteration;
 mod linear;
+// Reading a saved solution back (`--load`), which only the command line does.
+#[cfg(feature = "cli")]
 mod loaded;
 mod policy;
 mod scaled;
@@ -40,8 +42,10 @@ use crate::error::SolveError;
 use crate::game::{Chance, DenseIndex, Game, Probability, Tiered};
 
 pub(crate) use expectimax::Valuer;
+#[cfg(feature = "cli")]
 pub(crate) use loaded::loaded;
 pub use solution::{ChanceSolution, LINE_PLIES};
+#[cfg(feature = "cli")]
 pub(crate) use solution::{Held, combine};
 pub use value::{NotAFraction, Rational, Value};
 

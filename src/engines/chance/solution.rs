@@ -26,10 +26,12 @@ pub(crate) trait Query<G: Game> {
     /// The threads it ran on.
     fn threads(&self) -> usize;
     /// Calls `each` with every value the result holds, with its state or its index.
+    #[cfg(feature = "cli")]
     fn held(&self, each: &mut dyn FnMut(Held<'_, G::State>, Value));
 }
 
 /// Where a held value belongs: its state, or its index in the game's dense index.
+#[cfg(feature = "cli")]
 pub(crate) enum Held<'a, S> {
     /// The state.
     State(&'a S),
@@ -125,6 +127,7 @@ impl<'g, G: Game> ChanceSolution<'g, G> {
     }
 
     /// Calls `each` with every value the solution holds (what `--save` writes).
+    #[cfg(feature = "cli")]
     pub(crate) fn held(&self, each: &mut dyn FnMut(Held<'_, G::State>, Value)) {
         self.query.held(each);
     }

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use dashmap::DashMap;
 
 use super::scaled::Scaled;
+#[cfg(feature = "cli")]
 use super::solution::Held;
 use crate::game::{DenseIndex, Game};
 use crate::memo::FastHashBuilder;
@@ -50,6 +51,7 @@ pub(crate) trait ExactTable<G: Game> {
     /// Its name, for plans and messages.
     fn kind(&self) -> &'static str;
     /// Calls `each` with every value it holds, with its state or index.
+    #[cfg(feature = "cli")]
     fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact));
 }
 
@@ -89,6 +91,7 @@ where
     fn kind(&self) -> &'static str {
         "hash"
     }
+    #[cfg(feature = "cli")]
     fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
         for (state, value) in self.map.borrow().iter() {
             each(Held::State(state), value);
@@ -138,6 +141,7 @@ impl<G: DenseIndex> ExactTable<G> for Dense {
     fn kind(&self) -> &'static str {
         "dense"
     }
+    #[cfg(feature = "cli")]
     fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
         for (index, slot) in self.slots.iter().enumerate() {
             if let Some(value) = slot.get() {
@@ -185,6 +189,7 @@ where
     fn kind(&self) -> &'static str {
         "sharded"
     }
+    #[cfg(feature = "cli")]
     fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
         for entry in self.map.iter() {
             each(Held::State(entry.key()), entry.value());
@@ -234,6 +239,7 @@ impl<G: DenseIndex> ExactTable<G> for SharedDense {
     fn kind(&self) -> &'static str {
         "atomic-dense"
     }
+    #[cfg(feature = "cli")]
     fn each(&self, each: &mut dyn FnMut(Held<'_, G::State>, &Exact)) {
         for (index, slot) in self.slots.iter().enumerate() {
             if let Some(value) = slot.get() {
