@@ -6,7 +6,7 @@
 //! and the analysis page read it. It is registered by one line in `src/cli/games/mod.rs`.
 
 use crate::error::InputError;
-use crate::game::{Capabilities, Declares, Game, Score, Step, Symmetry, Turn};
+use crate::game::{Capabilities, Declares, Game, Impartial, Score, Step, Symmetry, Turn};
 
 /// The most cells a row may have: a position is one 64-bit word, a bit per cell.
 pub const MAX_KAYLES_CELLS: usize = 64;
@@ -121,10 +121,28 @@ impl Game for Kayles {
         -1
     }
 
-    /// Won or lost: a state's search stops at its first winning move; rows with the same runs
-    /// of pins, in any order, are stored once.
+    /// Impartial (its value is a nimber), each run of pins a part; for the engines that
+    /// search the whole row, rows with the same runs of pins, in any order, are stored once.
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none().outcome_game().symmetry()
+        Capabilities::none().impartial().symmetry()
+    }
+}
+
+/// Each run of pins is a part: the run alone, from the left of the row.
+impl Impartial for Kayles {
+    fn split(&self, pins: &u64, parts: &mut Vec<u64>) {
+        let mut rest = *pins;
+        while rest != 0 {
+            let start = rest.trailing_zeros();
+            let length = (rest >> start).trailing_ones();
+            let run = if length >= 64 {
+                !0
+            } else {
+                (1u64 << length) - 1
+            };
+            parts.push(run);
+            rest &= !(run << start);
+        }
     }
 }
 

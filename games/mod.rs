@@ -4,7 +4,10 @@
 mod bear_off;
 mod cat_and_mouse;
 mod connect_four;
+mod cram;
+mod dawsons_kayles;
 mod dots_and_boxes;
+mod grundys_game;
 mod interval_stone_games;
 mod kayles;
 mod nim;
@@ -20,7 +23,10 @@ pub use bear_off::{
 };
 pub use cat_and_mouse::{CatAndMouse, CatAndMouseII, Chase, MAX_CHASE_PLACES, MOUSE_TURNS};
 pub use connect_four::{Bitboard, ConnectFour, Drop, Position};
+pub use cram::{Cram, Domino, MAX_CRAM_CELLS};
+pub use dawsons_kayles::{DawsonsKayles, MAX_ROW_PINS, Pair};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
+pub use grundys_game::{GrundysGame, MAX_HEAP, Split};
 pub use interval_stone_games::{
     End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,
 };
@@ -110,6 +116,9 @@ bundled! {
     stone_game_viii::cli::GAME,
     nim::cli::GAME,
     kayles::GAME,
+    dawsons_kayles::GAME,
+    grundys_game::GAME,
+    cram::GAME,
     tic_tac_toe::cli::GAME,
     dots_and_boxes::cli::GAME,
     connect_four::cli::GAME,

@@ -3,7 +3,9 @@
 //! player to move wins, −1 if they lose.
 
 use crate::error::InputError;
-use crate::game::{Capabilities, Declares, DenseIndex, Game, Score, Step, Turn, ValueRange};
+use crate::game::{
+    Capabilities, Declares, DenseIndex, Game, Impartial, Nimber, Score, Step, Turn, ValueRange,
+};
 
 /// The most positions a Nim instance may have (the product of `heap + 1`): 2⁴⁰.
 pub const MAX_NIM_POSITIONS: u64 = 1 << 40;
@@ -176,10 +178,25 @@ impl Game for Nim {
     }
 
     fn capabilities(&self) -> impl Declares<Self> {
-        Capabilities::none()
-            .value_range()
-            .dense_index()
-            .outcome_game()
+        Capabilities::none().value_range().dense_index().impartial()
+    }
+}
+
+/// Each heap is a part: the position with that heap alone (the others empty), worth its size
+/// (Bouton, 1901: a heap of n counters has the options 0, …, n − 1).
+impl Impartial for Nim {
+    fn split(&self, position: &u64, parts: &mut Vec<u64>) {
+        for k in 0..self.heaps.len() {
+            let size = self.heap(*position, k);
+            if size > 0 {
+                parts.push(u64::from(size) * self.stride[k]);
+            }
+        }
+    }
+
+    fn known_nimber(&self, part: &u64) -> Option<Nimber> {
+        let heaps = (0..self.heaps.len()).map(|k| self.heap(*part, k));
+        Some(heaps.fold(0, |xor, size| xor ^ size))
     }
 }
 

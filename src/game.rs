@@ -17,14 +17,18 @@ use std::marker::PhantomData;
 mod builder;
 mod chance;
 pub mod declaration;
+mod impartial;
 mod keys;
 mod step;
 
 pub use chance::{Chance, Probability};
+pub use impartial::{Impartial, Nimber};
 pub use keys::{CompactKey, Symmetry};
 pub use step::{Player, Score, Step, Turn};
 
-use declaration::{ChanceSlot, IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared};
+use declaration::{
+    ChanceSlot, ImpartialSlot, IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared,
+};
 
 /// A two-player, perfect-information, zero-sum game, given by its rules.
 ///
@@ -335,7 +339,7 @@ pub trait StateAt: DenseIndex {
 /// each capability: `Capabilities::none().value_range().dense_index()`.
 ///
 /// The capability traits are recorded in the type (`R`: [`ValueRange`], `I`: [`DenseIndex`],
-/// `T`: [`Tiered`], `S`: [`Symmetry`], `K`: [`CompactKey`], `C`: [`Chance`], each
+/// `T`: [`Tiered`], `S`: [`Symmetry`], `K`: [`CompactKey`], `C`: [`Chance`], `N`: [`Impartial`], each
 /// [`Declared`](declaration::Declared) or [`Undeclared`]), so that the
 /// solver runs the engine monomorphized for them; the facts that choose an engine but change no per-state code
 /// (outcome game, may cycle) are plain flags.
@@ -347,15 +351,16 @@ pub struct Capabilities<
     S = Undeclared,
     K = Undeclared,
     C = Undeclared,
+    N = Undeclared,
 > {
     outcome_game: bool,
     may_cycle: bool,
-    kinds: Kinds<G, R, I, T, S, K, C>,
+    kinds: Kinds<G, R, I, T, S, K, C, N>,
 }
 
 /// The declared kinds, in the type only (a function type: `Send`, `Sync` and `Copy` whatever
 /// the game).
-type Kinds<G, R, I, T, S, K, C> = PhantomData<fn(&G) -> (R, I, T, S, K, C)>;
+type Kinds<G, R, I, T, S, K, C, N> = PhantomData<fn(&G) -> (R, I, T, S, K, C, N)>;
 
 impl<G: Game> Capabilities<G> {
     /// Nothing declared.
@@ -382,6 +387,8 @@ pub trait Declares<G: Game>: sealed::Sealed {
     type Key: KeySlot<G>;
     /// [`Declared`](declaration::Declared) if the game declares [`Chance`] states.
     type Chance: ChanceSlot<G>;
+    /// [`Declared`](declaration::Declared) if the game declares itself [`Impartial`].
+    type Impartial: ImpartialSlot<G>;
 
     /// Whether the game is an outcome game ([`Capabilities::outcome_game`]).
     fn outcome_game(&self) -> bool;
@@ -390,7 +397,7 @@ pub trait Declares<G: Game>: sealed::Sealed {
     fn may_cycle(&self) -> bool;
 }
 
-impl<G, R, I, T, S, K, C> Declares<G> for Capabilities<G, R, I, T, S, K, C>
+impl<G, R, I, T, S, K, C, N> Declares<G> for Capabilities<G, R, I, T, S, K, C, N>
 where
     G: Game,
     R: RangeSlot<G>,
@@ -399,6 +406,7 @@ where
     S: SymmetrySlot<G>,
     K: KeySlot<G>,
     C: ChanceSlot<G>,
+    N: ImpartialSlot<G>,
 {
     type Range = R;
     type Index = I;
@@ -406,6 +414,7 @@ where
     type Symmetry = S;
     type Key = K;
     type Chance = C;
+    type Impartial = N;
 
     fn outcome_game(&self) -> bool {
         self.outcome_game
@@ -416,7 +425,7 @@ where
     }
 }
 
-impl<G: ?Sized, R, I, T, S, K, C> sealed::Sealed for Capabilities<G, R, I, T, S, K, C> {}
+impl<G: ?Sized, R, I, T, S, K, C, N> sealed::Sealed for Capabilities<G, R, I, T, S, K, C, N> {}
 
 mod sealed {
     /// Only the crate's declarations are declarations.

@@ -13,7 +13,8 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use gamesolver::games::{
-    BearOff, DotsAndBoxes, Kayles, Nim, Pig, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
+    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, StoneGame,
+    StoneGameIII, StoneGameVII, TicTacToe,
 };
 use gamesolver::{Engine, Game, Plan, Solved, Solver};
 use serde_json::Value;
@@ -41,6 +42,7 @@ fn names(plan: &Plan) -> (&'static str, Option<&'static str>) {
         (Engine::Pruning, _, _) => ("alphabeta", Some("sharded")),
         // The tier solver's table is named by its values' width.
         (Engine::Tiers, _, _) => ("tier", None),
+        (Engine::Nimbers, _, _) => ("nimbers", Some("parts")),
         (engine, ..) => panic!("an engine this test does not know: {engine:?}"),
     }
 }
@@ -148,22 +150,48 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
             &StoneGameVII::new(vec![5, 3, 1, 4, 2]).unwrap(),
         ),
     );
-    // Outcome games: retrograde analysis where small, else the exhaustive engine.
-    let plan = agrees(&["nim", "3,4,5"], &Nim::new(vec![3, 4, 5]).unwrap());
+    // Impartial games: their nimbers, on one thread, whatever else they declare (Nim a
+    // dense index, Kayles a symmetry).
+    for (args, plan) in [
+        (
+            &["nim", "3,4,5"][..],
+            agrees(&["nim", "3,4,5"], &Nim::new(vec![3, 4, 5]).unwrap()),
+        ),
+        (
+            &["nim", "1,65535"],
+            agrees(&["nim", "1,65535"], &Nim::new(vec![1, 65_535]).unwrap()),
+        ),
+        (
+            &["kayles", "3", "4"],
+            agrees(&["kayles", "3", "4"], &Kayles::new(&[3, 4]).unwrap()),
+        ),
+        (
+            &["cram", "3", "4"],
+            agrees(&["cram", "3", "4"], &Cram::new(3, 4).unwrap()),
+        ),
+        (
+            &["dawsons-kayles", "5", "7"],
+            agrees(
+                &["dawsons-kayles", "5", "7"],
+                &DawsonsKayles::new(&[5, 7]).unwrap(),
+            ),
+        ),
+        (
+            &["grundys-game", "10"],
+            agrees(&["grundys-game", "10"], &GrundysGame::new(&[10]).unwrap()),
+        ),
+    ] {
+        assert_eq!(
+            (plan.engine, plan.threads),
+            (Engine::Nimbers, 1),
+            "{args:?}"
+        );
+        check(args[0], plan);
+    }
+    // An outcome game that is not impartial: retrograde analysis where small.
+    let plan = agrees(&["tic-tac-toe"], &TicTacToe);
     assert_eq!(plan.engine, Engine::Retrograde);
-    check("nim", plan);
-    let plan = agrees(&["nim", "1,65535"], &Nim::new(vec![1, 65_535]).unwrap());
-    assert_eq!(
-        plan.engine,
-        Engine::Exhaustive,
-        "too many moves a state for retrograde"
-    );
-    check("nim", plan);
-    check("tic-tac-toe", agrees(&["tic-tac-toe"], &TicTacToe));
-    check(
-        "kayles",
-        agrees(&["kayles", "3", "4"], &Kayles::new(&[3, 4]).unwrap()),
-    );
+    check("tic-tac-toe", plan);
     let plan = agrees(
         &["dots-and-boxes", "1", "2"],
         &DotsAndBoxes::new(1, 2).unwrap(),

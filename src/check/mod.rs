@@ -27,10 +27,12 @@ use std::ops::RangeInclusive;
 use std::time::{Duration, Instant};
 
 mod chance;
+mod impartial;
 mod violation;
 mod walk;
 
 pub use chance::check_chance;
+pub use impartial::check_impartial;
 pub use violation::Violation;
 use walk::{explore, reference};
 

@@ -163,6 +163,27 @@ pub enum Violation<G: Game + ?Sized> {
         /// What is wrong.
         problem: String,
     },
+    /// A game declared impartial breaks the contract of [`Impartial`](crate::game::Impartial)
+    /// at a state (a move that keeps the turn).
+    NotImpartial {
+        /// The state.
+        state: G::State,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A nimber (the XOR of a state's declared parts', the nimber engine's, or a known
+    /// nimber the engine read) disagrees with the mex over the state's literal moves, never
+    /// split.
+    NimberWrong {
+        /// The state.
+        state: G::State,
+        /// Whose nimber.
+        what: &'static str,
+        /// Its nimber.
+        claimed: crate::game::Nimber,
+        /// The plain mex's.
+        reference: crate::game::Nimber,
+    },
     /// An expectation (the exact expectimax engine's value, or a known value) disagrees with
     /// a plain expectimax over the literal moves and outcomes.
     ExpectationWrong {
@@ -440,6 +461,22 @@ where
                     None => Ok(()),
                 }
             }
+            Violation::NotImpartial { state, problem } => {
+                write!(
+                    f,
+                    "the game declares itself impartial, but at {state:?}: {problem}"
+                )
+            }
+            Violation::NimberWrong {
+                state,
+                what,
+                claimed,
+                reference,
+            } => write!(
+                f,
+                "{what} gives {state:?} the nimber {claimed}; the mex over its literal moves, \
+                 never split, gives {reference}"
+            ),
             Violation::ChanceWrong { state, problem } => {
                 write!(f, "at the chance state {state:?}: {problem}")
             }

@@ -3,10 +3,12 @@
 use std::hash::Hash;
 use std::io::{self, Write};
 
-use crate::engines::exhaustive;
+use crate::engines::{exhaustive, nimbers};
+use crate::game::declaration::{OnImpartial, visit_impartial};
+use crate::game::{Impartial, Nimber};
 use crate::memo::{DenseTable, HashTable, MemoTable};
 use crate::{
-    DenseIndex, Error, Game, Limits, Player, Score, Tiered, Turn,
+    DenseIndex, Error, Game, Limits, Player, Score, Solved, Tiered, Turn,
     engines::{MoveValue, Ply, RangeJob, RangeSource, with_declared_range},
 };
 use serde::Serialize;
@@ -76,6 +78,11 @@ impl Analyze<'_> {
     {
         let (cli, limits) = (self.cli, self.limits);
         let state = self.state(game)?;
+        if cli.load.is_none()
+            && let Some(valued) = by_nimbers(game, &state.0, limits)
+        {
+            return self.moves(game, &state, valued?);
+        }
         let valued = if let Some(path) = &cli.load {
             let table = saved::load(path, cli.game, self.at.1, game, limits.memory_budget)?;
             valued(game, table, &state.0, limits)?
@@ -99,6 +106,9 @@ impl Analyze<'_> {
             return Err(saved::needs_dense_index(self.cli.game));
         }
         let state = self.state(game)?;
+        if let Some(valued) = by_nimbers(game, &state.0, self.limits) {
+            return self.moves(game, &state, valued?);
+        }
         let valued = valued(game, HashTable::new(), &state.0, self.limits)?;
         self.moves(game, &state, valued)
     }
@@ -131,6 +141,7 @@ impl Analyze<'_> {
             scene: Some(Box::new(scene(game, *tally, valued.value, &valued.moves)?)),
             moves: valued.moves,
             chance: None,
+            nimber: valued.nimber,
         })
     }
 
@@ -165,6 +176,83 @@ struct Valuation {
     value: Score,
     remoteness: Option<Option<u32>>,
     moves: Vec<Valued>,
+    /// An impartial game's nimber at the position.
+    nimber: Option<Nimber>,
+}
+
+/// The valuation of `state` by its nimbers, for a game that declares itself impartial (`None`
+/// for another game): each move's value and the nimber it leaves, and the remoteness where
+/// measuring it stays within [`SWIFT_MOVES`](crate::engines::SWIFT_MOVES) moves.
+fn by_nimbers<G>(game: &G, state: &G::State, limits: Limits) -> Option<Result<Valuation, Error>>
+where
+    G: Presented,
+    G::State: Eq + Hash,
+{
+    visit_impartial(
+        &game.capabilities(),
+        ByNimbers {
+            game,
+            state,
+            limits,
+        },
+    )
+}
+
+/// [`by_nimbers`]' visitor.
+struct ByNimbers<'a, G: Game> {
+    game: &'a G,
+    state: &'a G::State,
+    limits: Limits,
+}
+
+impl<G: Presented> OnImpartial<G> for ByNimbers<'_, G>
+where
+    G::State: Eq + Hash,
+{
+    type Output = Option<Result<Valuation, Error>>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Impartial,
+    {
+        Some(nimber_valuation(self.game, self.state, self.limits))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        None
+    }
+}
+
+/// [`by_nimbers`]' work.
+fn nimber_valuation<G>(game: &G, state: &G::State, limits: Limits) -> Result<Valuation, Error>
+where
+    G: Presented + Impartial,
+    G::State: Eq + Hash,
+{
+    let options = nimbers::Options::new().limits(limits);
+    let mut solved = nimbers::solve_at(game, state.clone(), options)?;
+    let value = solved.value();
+    let remoteness = solved.remoteness(state)?;
+    let mut moves = Vec::new();
+    let mut left = hashbrown::HashMap::new();
+    for mv in solved.move_values(state)? {
+        let nimber = solved.nimber_of(&mv.step.next)?.unwrap_or_default();
+        left.insert(game.move_name(state, &mv.mv), nimber);
+        let after = match remoteness {
+            Some(_) => solved.remoteness(&mv.step.next)?.map(|moves| moves + 1),
+            None => None,
+        };
+        moves.push((mv, remoteness.map(|_| after)));
+    }
+    let mut valuation = described_with(game, state, (value, remoteness.map(Some)), moves);
+    for mv in &mut valuation.moves {
+        if let Some(&nimber) = left.get(&mv.name) {
+            mv.words = format!("{}, leaving *{nimber}", mv.words);
+            mv.fields = std::mem::take(&mut mv.fields).with("nimber", nimber);
+        }
+    }
+    valuation.nimber = solved.nimber();
+    Ok(valuation)
 }
 
 /// The value of `state` and of each of its moves, best first, in the game's words, cutting
@@ -300,6 +388,7 @@ fn described_with<G: Presented>(
         value,
         remoteness,
         moves,
+        nimber: None,
     }
 }
 
@@ -332,6 +421,14 @@ pub fn text(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
             analysis.game.id(),
             analysis.value
         )?;
+    }
+    if let Some(nimber) = analysis.nimber {
+        let meaning = if nimber == 0 {
+            "lost for the player to move: every move leaves a nimber other than 0"
+        } else {
+            "won for the player to move: a winning move leaves *0"
+        };
+        writeln!(out, "Its nimber is {nimber}, {meaning}.")?;
     }
     if let Some(board) = &analysis.board {
         for row in board.lines() {
@@ -458,6 +555,9 @@ struct JsonMoves<'a> {
     to_move: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     remoteness: Option<Option<u32>>,
+    /// An impartial game: the position's nimber.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nimber: Option<Nimber>,
     /// Whether values are outcomes (+1, 0, -1), not points.
     outcomes: bool,
     view: &'a serde_json::Value,
@@ -531,6 +631,7 @@ pub fn json(analysis: &Moves, out: &mut impl Write) -> io::Result<()> {
             }
         }),
         remoteness: analysis.remoteness,
+        nimber: analysis.nimber,
         outcomes: analysis.outcomes,
         view: &analysis.view,
         scene: analysis.scene.as_ref().map(|scene| JsonScene {

@@ -36,6 +36,8 @@ pub(crate) struct EngineRun<G: Game> {
     /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
     /// loser as slowly), so that its length is the remoteness.
     pub(crate) swift: bool,
+    /// An impartial game's nimber at the start, from the nimber engine.
+    pub(crate) nimber: Option<crate::game::Nimber>,
 }
 
 /// An outcome game's headline, with how long the game lasts when it is won or lost.
@@ -48,6 +50,18 @@ pub(super) fn lasting(headline: String, remoteness: Option<u32>) -> String {
         ),
         None => headline,
     }
+}
+
+/// An impartial game's nimber, in words.
+pub(super) fn nimber_words(nimber: crate::game::Nimber) -> String {
+    format!(
+        "Nimber: {nimber} (the position is worth *{nimber}: {}).",
+        if nimber == 0 {
+            "a loss for the player to move, who cannot leave a position of nimber 0"
+        } else {
+            "a win for the player to move, who moves to a position of nimber 0"
+        }
+    )
 }
 
 /// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
@@ -136,6 +150,10 @@ pub(crate) fn presented<G: Presented>(
         (outcome, (outcome != Outcome::Draw).then_some(plies as u32))
     });
     let headline = game.headline(run.value);
+    let mut notes: Vec<String> = game.legend().map(str::to_string).into_iter().collect();
+    if let Some(nimber) = run.nimber {
+        notes.insert(0, nimber_words(nimber));
+    }
     Ok(Report {
         game: cli.game,
         n,
@@ -147,8 +165,10 @@ pub(crate) fn presented<G: Presented>(
         threads: run.threads,
         stats: run.stats,
         line: game.entries(&run.line),
-        notes: game.legend().map(str::to_string).into_iter().collect(),
-        json: None,
+        notes,
+        json: run
+            .nimber
+            .map(|nimber| super::model::Fields::new().with("nimber", nimber)),
         outcome,
         helper: None,
         withheld: false,
@@ -182,6 +202,7 @@ pub(crate) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         stats: solution.stats(),
         analysis,
         swift: false,
+        nimber: None,
     })
 }
 
@@ -287,6 +308,7 @@ where
         stats: solution.stats(),
         analysis: None,
         swift,
+        nimber: None,
     })
 }
 

@@ -396,6 +396,8 @@ pub struct Moves {
     /// For a game with chance: the values as numbers (`value` and the moves' values are then
     /// 0).
     pub chance: Option<Box<ChanceMoves>>,
+    /// For an impartial game: the position's nimber (each move's is among its fields).
+    pub nimber: Option<crate::game::Nimber>,
 }
 
 /// Who is to move and the points each player has gained, counted over the moves played from
@@ -513,6 +515,7 @@ impl Moves {
             moves,
             scene: None,
             chance: None,
+            nimber: None,
         }
     }
 }

@@ -185,6 +185,7 @@ pub(super) fn solver_choice(cli: &Cli) -> (Option<Engine>, usize) {
 pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
     match (plan.engine, plan.threads, plan.dense) {
         (Engine::Sweep, _, _) => ("sweep", "dense"),
+        (Engine::Nimbers, _, _) => ("nimbers", "parts"),
         (Engine::Pruning, 1, _) => ("alphabeta", "hash"),
         (Engine::Pruning, _, _) => ("alphabeta", "sharded"),
         (Engine::Retrograde, _, true) => ("retrograde", "arrays"),
@@ -255,6 +256,7 @@ where
         // The solve kept within the budget; what is left to fit is the line in words.
         held: 0,
         swift,
+        nimber: solved.nimber(),
     };
     Ok(presented(cli, game, n, run, limits)?)
 }

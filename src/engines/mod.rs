@@ -14,11 +14,14 @@
 //! - [`tiers`]: layered games too large for one table, tier by tier, on rayon or, behind the
 //!   `distributed` feature, on timely dataflow;
 //! - [`chance`]: games with dice or coins ([`Chance`](crate::game::Chance)): expectimax in
-//!   exact fractions, and value iteration with proved bounds where play may cycle.
+//!   exact fractions, and value iteration with proved bounds where play may cycle;
+//! - [`nimbers`]: impartial games ([`Impartial`](crate::game::Impartial)): each independent
+//!   part's nimber, and Lemoine–Viennot's search for win or loss.
 
 pub mod chance;
 pub mod exhaustive;
 pub(crate) mod kernel;
+pub mod nimbers;
 pub mod pruning;
 pub mod retrograde;
 pub(crate) mod solver;

@@ -4,11 +4,12 @@ use std::marker::PhantomData;
 
 use super::declaration::{Declared, Ordered, Subsets};
 use super::{
-    Capabilities, Chance, CompactKey, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange,
+    Capabilities, Chance, CompactKey, DenseIndex, Game, Impartial, StateAt, Symmetry, Tiered,
+    ValueRange,
 };
 
-impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
-    fn with<R2, I2, T2, S2, K2, C2>(self) -> Capabilities<G, R2, I2, T2, S2, K2, C2> {
+impl<G: Game, R, I, T, S, K, C, N> Capabilities<G, R, I, T, S, K, C, N> {
+    fn with<R2, I2, T2, S2, K2, C2, N2>(self) -> Capabilities<G, R2, I2, T2, S2, K2, C2, N2> {
         Capabilities {
             outcome_game: self.outcome_game,
             may_cycle: self.may_cycle,
@@ -19,7 +20,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// Declares the game's [`ValueRange`]: the exhaustive engine stops scanning a state's
     /// moves once one reaches the top of the state's range (a win/lose game stops at its first
     /// winning move), and the pruning engine narrows its windows to it.
-    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S, K, C>
+    pub fn value_range(self) -> Capabilities<G, Declared, I, T, S, K, C, N>
     where
         G: ValueRange,
     {
@@ -29,7 +30,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// Declares the game's [`DenseIndex`]: values are kept in flat arrays
     /// ([`DenseTable`](crate::memo::DenseTable), [`AtomicDenseTable`](crate::memo::AtomicDenseTable))
     /// instead of hash tables, and retrograde analysis numbers states by their index.
-    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S, K, C>
+    pub fn dense_index(self) -> Capabilities<G, R, Declared, T, S, K, C, N>
     where
         G: DenseIndex,
     {
@@ -43,7 +44,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// it values every index `state_at` gives, reachable or not. A game that also declares
     /// [`tiers`](Self::tiers) is solved by the tier solver, which on one thread values its
     /// dense layout in this order too.
-    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S, K, C>
+    pub fn ordered_index(self) -> Capabilities<G, R, Ordered, T, S, K, C, N>
     where
         G: StateAt,
     {
@@ -60,7 +61,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// bits' count rising), not only on one. There a move that breaks the declaration is an
     /// error that names it; one thread, sweeping from 0 up, needs only the order (the checker,
     /// [`check_dense`](crate::check::check_dense), reports such a move either way).
-    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S, K, C>
+    pub fn subset_index(self) -> Capabilities<G, R, Subsets, T, S, K, C, N>
     where
         G: StateAt,
     {
@@ -68,7 +69,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     }
 
     /// Declares the game's [`Tiered`] layering: the solver solves it tier by tier.
-    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S, K, C>
+    pub fn tiers(self) -> Capabilities<G, R, I, Declared, S, K, C, N>
     where
         G: Tiered,
     {
@@ -82,15 +83,16 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// tier solver and retrograde analysis value every index or state and ignore it.
     ///
     /// ```
-    /// use gamesolver::{games::Kayles, Solved, Solver};
+    /// use gamesolver::{games::Kayles, Engine, Solved, Solver};
     ///
-    /// // Kayles declares that only its runs of pins count: 5, 6 and 6, 5 are stored once.
+    /// // Kayles declares that only its runs of pins count: 5, 6 and 6, 5 are stored once by
+    /// // the exhaustive engine (its own plan is its nimbers, each run a part).
     /// let game = Kayles::new(&[5, 6]).unwrap();
-    /// let solved = Solver::new(&game).solve().unwrap();
+    /// let solved = Solver::new(&game).engine(Engine::Exhaustive).solve().unwrap();
     /// assert!(solved.plan().symmetry);
     /// assert_eq!(solved.value(), 1);
     /// ```
-    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared, K, C>
+    pub fn symmetry(self) -> Capabilities<G, R, I, T, Declared, K, C, N>
     where
         G: Symmetry,
     {
@@ -112,7 +114,7 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// assert_eq!((solved.plan().engine, solved.plan().compact_key), (Engine::Pruning, true));
     /// assert_eq!(solved.value(), 0); // 5×4 is a draw
     /// ```
-    pub fn compact_key(self) -> Capabilities<G, R, I, T, S, Declared, C>
+    pub fn compact_key(self) -> Capabilities<G, R, I, T, S, Declared, C, N>
     where
         G: CompactKey,
     {
@@ -124,11 +126,37 @@ impl<G: Game, R, I, T, S, K, C> Capabilities<G, R, I, T, S, K, C> {
     /// (exact fractions where play cannot cycle; where it can, with [`may_cycle`](Self::may_cycle),
     /// by value iteration with a proved error bound, tier by tier where the game declares
     /// [`tiers`](Self::tiers)), and the engines for games without chance refuse the game.
-    pub fn chance(self) -> Capabilities<G, R, I, T, S, K, Declared>
+    pub fn chance(self) -> Capabilities<G, R, I, T, S, K, Declared, N>
     where
         G: Chance,
     {
         self.with()
+    }
+
+    /// Declares the game [`Impartial`] under the normal play convention (both players have the
+    /// same moves, and who cannot move loses), and with it an [outcome
+    /// game](Self::outcome_game): the [`Solver`](crate::Solver) computes nimbers
+    /// ([`engines::nimbers`](crate::engines::nimbers)), each independent part of a position
+    /// ([`Impartial::split`]) stored once, and its answer gives the start's
+    /// [`nimber`](crate::Solved::nimber).
+    ///
+    /// ```
+    /// use gamesolver::{games::Kayles, Engine, Solved, Solver};
+    ///
+    /// // Kayles declares itself impartial, each run of pins a part: 3 ^ 4 ^ 5 (nimbers 3, 1, 4).
+    /// let game = Kayles::new(&[3, 4, 5]).unwrap();
+    /// let solved = Solver::new(&game).solve().unwrap();
+    /// assert_eq!((solved.engine(), solved.nimber()), (Engine::Nimbers, Some(3 ^ 1 ^ 4)));
+    /// ```
+    pub fn impartial(self) -> Capabilities<G, R, I, T, S, K, C, Declared>
+    where
+        G: Impartial,
+    {
+        Capabilities {
+            outcome_game: true,
+            ..self
+        }
+        .with()
     }
 
     /// Declares an *outcome game*: every final state's payoff is +1 (won for the side to

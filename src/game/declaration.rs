@@ -1,15 +1,17 @@
 //! What a game declares, as types: the markers [`Capabilities`](super::Capabilities) records
 //! for each capability trait ([`Declared`], [`Undeclared`], [`Ordered`], [`Subsets`]), the slots
 //! that hold them ([`RangeSlot`], [`IndexSlot`], [`TierSlot`], [`SymmetrySlot`], [`KeySlot`],
-//! [`ChanceSlot`]), and the visitors through which code generic over games runs differently for
-//! each ([`OnRange`], [`OnIndex`], [`OnTiers`], [`OnSymmetry`], [`OnKey`], [`OnChance`]).
+//! [`ChanceSlot`], [`ImpartialSlot`]), and the visitors through which code generic over games
+//! runs differently for each ([`OnRange`], [`OnIndex`], [`OnTiers`], [`OnSymmetry`], [`OnKey`],
+//! [`OnChance`], [`OnImpartial`]).
 //!
 //! A game never names these: it declares with [`Capabilities`](super::Capabilities)' builder
 //! methods. They are for code that, like [`Solver`](crate::Solver), dispatches on what a game
 //! declared without naming the game.
 
 use super::{
-    Chance, CompactKey, Declares, DenseIndex, Game, StateAt, Symmetry, Tiered, ValueRange,
+    Chance, CompactKey, Declares, DenseIndex, Game, Impartial, StateAt, Symmetry, Tiered,
+    ValueRange,
 };
 
 /// Marks a capability as declared in [`Capabilities`](super::Capabilities).
@@ -267,4 +269,50 @@ impl<G: Game> ChanceSlot<G> for Undeclared {
 /// Whether `declared` (a game's [`Game::capabilities`]) declares [`Chance`] states.
 pub fn declares_chance<G: Game, D: Declares<G>>(_: &D) -> bool {
     <D::Chance as ChanceSlot<G>>::DECLARED
+}
+
+/// Where a [`Declares`] records whether the game declares itself [`Impartial`]: [`Declared`]
+/// or [`Undeclared`].
+pub trait ImpartialSlot<G: Game> {
+    /// Whether the game declares it.
+    const DECLARED: bool;
+    /// Calls the visitor's method for this slot.
+    fn visit<V: OnImpartial<G>>(visitor: V) -> V::Output;
+}
+
+/// Code that runs differently for a game that declares itself [`Impartial`] (its nimbers are
+/// computed, part by part) and for one that does not.
+pub trait OnImpartial<G: Game> {
+    /// What the visit gives.
+    type Output;
+    /// The game declares itself impartial.
+    fn declared(self) -> Self::Output
+    where
+        G: Impartial;
+    /// It does not.
+    fn undeclared(self) -> Self::Output;
+}
+
+impl<G: Impartial> ImpartialSlot<G> for Declared {
+    const DECLARED: bool = true;
+    fn visit<V: OnImpartial<G>>(visitor: V) -> V::Output {
+        visitor.declared()
+    }
+}
+
+impl<G: Game> ImpartialSlot<G> for Undeclared {
+    const DECLARED: bool = false;
+    fn visit<V: OnImpartial<G>>(visitor: V) -> V::Output {
+        visitor.undeclared()
+    }
+}
+
+/// Whether `declared` (a game's [`Game::capabilities`]) declares the game [`Impartial`].
+pub fn declares_impartial<G: Game, D: Declares<G>>(_: &D) -> bool {
+    <D::Impartial as ImpartialSlot<G>>::DECLARED
+}
+
+/// Runs `visitor` on the impartial slot of `declared` (a game's [`Game::capabilities`]).
+pub fn visit_impartial<G: Game, D: Declares<G>, V: OnImpartial<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Impartial as ImpartialSlot<G>>::visit(visitor)
 }

@@ -85,6 +85,7 @@ where
         moves: valued,
         scene: Some(Box::new(scene)),
         chance: None,
+        nimber: None,
     })
 }
 

@@ -326,5 +326,6 @@ where
             ],
             to_move: tally.to_move,
         })),
+        nimber: None,
     })
 }

@@ -43,6 +43,10 @@ pub enum Engine {
     /// Value iteration with proved bounds, for a game with chance whose play may cycle
     /// ([`chance::iterate`](crate::engines::chance::iterate)), exact where its tiers are small.
     ValueIteration,
+    /// Nimbers, for an [impartial](crate::game::Impartial) game: each independent part's
+    /// nimber computed once ([`nimbers::solve`](crate::engines::nimbers::solve)), a position
+    /// worth the XOR of its parts'.
+    Nimbers,
 }
 
 /// Solves any [`Game`] with the engine and table that suit what the game declares.
@@ -200,21 +204,20 @@ impl<'g, G: Game> Solver<'g, G> {
     /// What [`solve`](Solver::solve) will run, or why it cannot.
     ///
     /// ```
-    /// use gamesolver::{engines::Cuts, games::Nim, Engine, Solver};
+    /// use gamesolver::{engines::Cuts, games::{Nim, TicTacToe}, Engine, Solver};
     ///
     /// // A small outcome game: retrograde analysis, on one thread, its states numbered by the
     /// // dense index (for the remoteness and the swift line).
+    /// let plan = Solver::new(&TicTacToe).threads(2).plan()?;
+    /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Retrograde, 1, true));
+    /// // An impartial game: its nimbers, part by part, on one thread.
     /// let game = Nim::new(vec![3, 4, 5])?;
     /// let plan = Solver::new(&game).threads(2).plan()?;
-    /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Retrograde, 1, true));
+    /// assert_eq!((plan.engine, plan.threads), (Engine::Nimbers, 1));
     /// // The exhaustive engine when asked, cutting on the declared range.
     /// let plan = Solver::new(&game).threads(2).engine(Engine::Exhaustive).plan()?;
     /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Exhaustive, 2, true));
     /// assert_eq!(plan.cuts, Cuts::Declared);
-    /// // Past `RETROGRADE_STATES` slots: the exhaustive engine.
-    /// let game = Nim::new(vec![200, 200, 200])?;
-    /// let plan = Solver::new(&game).threads(2).plan()?;
-    /// assert_eq!((plan.engine, plan.threads), (Engine::Exhaustive, 2));
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     pub fn plan(&self) -> Result<Plan, SolveError> {
@@ -349,6 +352,14 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
 
     fn values_by_index(&self) -> Option<crate::memo::SlotValues<'_>> {
         self.inner.values_by_index()
+    }
+
+    fn nimber(&self) -> Option<crate::game::Nimber> {
+        self.inner.nimber()
+    }
+
+    fn nimber_of(&mut self, state: &G::State) -> Result<Option<crate::game::Nimber>, SolveError> {
+        self.inner.nimber_of(state)
     }
 
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {

@@ -103,6 +103,8 @@ pub(super) struct Facts {
     pub(super) may_cycle: bool,
     /// Whether the game declares chance states.
     pub(super) chance: bool,
+    /// Whether the game declares itself impartial.
+    pub(super) impartial: bool,
     /// For an acyclic outcome game whose dense index has at most [`RETROGRADE_STATES`] slots:
     /// the bytes retrograde analysis's moves would take if every state had as many as the
     /// start, at four bytes each (a guess that chooses the engine, never a value).
@@ -203,6 +205,7 @@ impl Facts {
             outcome_game: declared.outcome_game(),
             may_cycle: declared.may_cycle(),
             chance: crate::game::declaration::declares_chance(declared),
+            impartial: crate::game::declaration::declares_impartial(declared),
             retrograde_guess: None,
         };
         // The start's moves are listed only where they can choose the engine.
@@ -282,6 +285,7 @@ impl<G: Game> Solver<'_, G> {
             Some(engine) => engine,
             None if facts.chance && facts.may_cycle => Engine::ValueIteration,
             None if facts.chance => Engine::Expectimax,
+            None if facts.impartial => Engine::Nimbers,
             None if facts.tiers => Engine::Tiers,
             None if facts.may_cycle => Engine::Retrograde,
             None if facts.ordered => Engine::Sweep,
@@ -300,6 +304,23 @@ impl<G: Game> Solver<'_, G> {
         }
         if chance_engine {
             return Ok(self.chance_plan(facts, engine));
+        }
+        if engine == Engine::Nimbers {
+            if !facts.impartial {
+                return Err(SolveError::Unsupported(
+                    "the nimber engine needs a game that declares itself impartial \
+                     (Capabilities::impartial, with an implementation of Impartial)"
+                        .into(),
+                ));
+            }
+            return Ok(Plan {
+                engine,
+                threads: 1,
+                dense: false,
+                cuts: Cuts::None,
+                symmetry: false,
+                compact_key: false,
+            });
         }
         match engine {
             Engine::Tiers if !facts.tiers => {

@@ -20,13 +20,14 @@ use crate::engines::retrograde::{DenseIds, HashIds};
 use crate::engines::tiers::KeepTiers;
 use crate::engines::{
     exhaustive::{self, sweep},
-    pruning, retrograde, tiers,
+    nimbers, pruning, retrograde, tiers,
 };
 use crate::error::SolveError;
 use crate::game::{
-    Declares, Game,
+    Declares, Game, Impartial,
     declaration::{
-        IndexSlot, KeySlot, OnIndex, OnKey, OnSymmetry, OnTiers, SymmetrySlot, TierSlot,
+        IndexSlot, KeySlot, OnImpartial, OnIndex, OnKey, OnSymmetry, OnTiers, SymmetrySlot,
+        TierSlot, visit_impartial,
     },
 };
 use crate::memo::{
@@ -112,6 +113,7 @@ where
                 with_range_of(declared, Exhaustive::<_, D>(run, sweep, PhantomData))
             }
             Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
+            Engine::Nimbers => visit_impartial(declared, ByNimbers(self)),
             Engine::Expectimax | Engine::ValueIteration => Err(SolveError::Unsupported(
                 "a chance engine's values are expectations, not scores: solve with \
                  Solver::solve_chance"
@@ -123,6 +125,35 @@ where
             outcome_game: facts.outcome_game,
             plan,
         })
+    }
+}
+
+/// The nimber engine, for a game that declares itself impartial.
+struct ByNimbers<'g, G>(Solver<'g, G>);
+
+impl<'g, G> OnImpartial<G> for ByNimbers<'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Impartial,
+    {
+        let Solver { game, limits, .. } = self.0;
+        Ok(Box::new(nimbers::solve(
+            game,
+            nimbers::Options::new().limits(limits),
+        )?))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        unreachable!(
+            "the plan runs the nimber engine only on a game that declares itself impartial"
+        )
     }
 }
 

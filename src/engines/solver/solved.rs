@@ -8,7 +8,7 @@ use crate::engines::pruning::Pruned;
 use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
 use crate::engines::{exhaustive::Solution, tiers::TierSolution};
 use crate::error::SolveError;
-use crate::game::{Game, Score, Tiered};
+use crate::game::{Game, Nimber, Score, Tiered};
 use crate::memo::{BoundTable, MemoTable, SlotValues};
 
 /// A solved game, whichever engine solved it: the questions every result answers.
@@ -91,17 +91,38 @@ pub trait Solved<G: Game, V: PartialOrd + Clone = Score> {
     /// engine as the plain solve.
     ///
     /// ```
-    /// use gamesolver::{games::Nim, Solved, Solver};
+    /// use gamesolver::{games::TicTacToe, DenseIndex, Game, Solved, Solver};
     ///
-    /// let game = Nim::new(vec![1, 2])?;
-    /// let solved = Solver::new(&game).solve()?; // retrograde analysis, by the dense index
+    /// let solved = Solver::new(&TicTacToe).solve()?; // retrograde analysis, by the dense index
     /// let values: Vec<_> = solved.values_by_index().expect("held by index").collect();
-    /// assert_eq!(values.len(), 6); // (1 + 1) × (2 + 1) positions
-    /// assert_eq!(values[5], Some(1)); // the start: won
+    /// assert_eq!(values.len(), TicTacToe.index_len());
+    /// assert_eq!(values[TicTacToe.index(&TicTacToe.start())], Some(0)); // the start: a draw
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     fn values_by_index(&self) -> Option<SlotValues<'_>> {
         None
+    }
+
+    /// The start's [`Nimber`], for an [impartial](crate::game::Impartial) game solved by its
+    /// nimbers ([`Engine::Nimbers`]); `None` from the other engines.
+    ///
+    /// ```
+    /// use gamesolver::{games::GrundysGame, Solved, Solver};
+    ///
+    /// // A heap of 8: 7+1 leaves 0 ^ 0, 6+2 leaves 1 ^ 0, 5+3 leaves 2 ^ 1; the mex of 0, 1, 3.
+    /// let game = GrundysGame::new(&[8])?;
+    /// assert_eq!(Solver::new(&game).solve()?.nimber(), Some(2));
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    fn nimber(&self) -> Option<Nimber> {
+        None
+    }
+
+    /// The [`Nimber`] of any state, for an impartial game solved by its nimbers (each a search
+    /// on the solve's table); `Ok(None)` from the other engines.
+    fn nimber_of(&mut self, state: &G::State) -> Result<Option<Nimber>, SolveError> {
+        let _ = state;
+        Ok(None)
     }
 }
 
