@@ -293,6 +293,48 @@ impl Impartial for Cram {
             parts.push(self.canonical_region(region));
         }
     }
+
+    /// A region that its half turn maps onto itself, where no domino is its own image, is
+    /// lost for the player to move (nimber 0): the other answers each domino with its image
+    /// (every even by even board, for one).
+    fn known_nimber(&self, region: &u128) -> Option<crate::game::Nimber> {
+        self.mirrors_itself(*region).then_some(0)
+    }
+}
+
+impl Cram {
+    /// Whether `region` (at the board's top left, as [`split`](Impartial::split) gives its
+    /// parts) is its own half turn, with no cell and no domino its own image.
+    fn mirrors_itself(&self, region: u128) -> bool {
+        let (mut height, mut width) = (0, 0);
+        let mut rest = region;
+        while rest != 0 {
+            let row = rest & self.row_mask;
+            width = width.max(128 - row.leading_zeros() as usize);
+            height += 1;
+            rest = rest.checked_shr(self.columns as u32).unwrap_or(0);
+        }
+        if height == 0 {
+            return false;
+        }
+        let mut turned = 0u128;
+        for at in 0..height {
+            let row = self.row(region, at);
+            turned |= (row.reverse_bits() >> (128 - width)) << ((height - 1 - at) * self.columns);
+        }
+        if turned != region {
+            return false;
+        }
+        // The middle: a cell that is its own image (both sides odd), or two cells side by side
+        // that are each other's (one side odd, the other even).
+        let cell = |row: usize, column: usize| region >> (row * self.columns + column) & 1 == 1;
+        match (height % 2, width % 2) {
+            (1, 1) => !cell(height / 2, width / 2),
+            (1, 0) => !(cell(height / 2, width / 2 - 1) && cell(height / 2, width / 2)),
+            (0, 1) => !(cell(height / 2 - 1, width / 2) && cell(height / 2, width / 2)),
+            _ => true,
+        }
+    }
 }
 
 /// How the command line and the analysis page read Cram.

@@ -107,7 +107,45 @@ where
     if crate::game::declaration::declares_chance(&declared) {
         return visit_chance(&declared, checking);
     }
+    if crate::game::declaration::declares_impartial(&declared) {
+        return crate::game::declaration::visit_impartial(&declared, checking);
+    }
     visit_index(&declared, checking)
+}
+
+/// An impartial game: the game's checks (and its dense index's), then the impartial ones
+/// ([`check_impartial`](crate::check::check_impartial)).
+impl<G> crate::game::declaration::OnImpartial<G> for Checking<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    type Output = Result<(), Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: crate::game::Impartial,
+    {
+        let Checking {
+            game,
+            options,
+            summary,
+        } = self;
+        let plain = Checking {
+            game,
+            options,
+            summary: &mut *summary,
+        };
+        visit_index(&game.capabilities(), plain)?;
+        summary.reference = "a mex over the literal moves, never split";
+        summary.add_report(&crate::check::check_impartial(game, options))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.summary
+            .add_report(&crate::check::check(self.game, self.options))
+    }
 }
 
 /// Runs `visitor` on the chance slot of `declared`.

@@ -13,7 +13,10 @@ use crate::game::{Game, Impartial, Nimber, Player, Score, Step, Turn};
 use crate::memo::FastHashBuilder;
 
 /// An impartial game solved by its nimbers: the start's nimber, and any state's, each move's
-/// and the line's on demand (each a search on the same table).
+/// and the line's on demand, each a search on the same table. Values (win or loss), the line
+/// and the remoteness ask only whether positions are won ([`Nimbers::wins`], cut at the first
+/// winning move); [`nimber_of`](Solved::nimber_of) and
+/// [`move_nimbers`](NimberSolution::move_nimbers) compute the nimbers whole.
 pub struct NimberSolution<'g, G: Impartial> {
     nimbers: Nimbers<'g, G>,
     start: G::State,
@@ -107,7 +110,7 @@ where
             return Ok(None);
         }
         let game = self.nimbers.game();
-        let wins = self.nimbers.nimber(state)? != 0;
+        let wins = self.nimbers.wins(state)?;
         let mut best: Option<u32> = None;
         for mv in game.moves(state) {
             if *budget == 0 {
@@ -116,7 +119,7 @@ where
             *budget -= 1;
             let next = game.play(state, &mv).next;
             // The winner looks only at the moves that keep the win: to a nimber of 0.
-            if wins && self.nimbers.nimber(&next)? != 0 {
+            if wins && self.nimbers.wins(&next)? {
                 continue;
             }
             let Some(after) = self.remoteness_within(&next, budget, depth + 1)? else {
@@ -140,10 +143,10 @@ where
         let Some(&remoteness) = self.remote.get(state) else {
             return Ok(None);
         };
-        let wins = self.nimbers.nimber(state)? != 0;
+        let wins = self.nimbers.wins(state)?;
         for mv in game.moves(state) {
             let step = game.play(state, &mv);
-            if wins && self.nimbers.nimber(&step.next)? != 0 {
+            if wins && self.nimbers.wins(&step.next)? {
                 continue;
             }
             if remoteness > 0 && self.remote.get(&step.next) == Some(&(remoteness - 1)) {
@@ -156,7 +159,12 @@ where
 
 /// +1 for a nimber that is not 0 (won for the player to move), −1 for 0.
 fn value_of_nimber(nimber: Nimber) -> Score {
-    if nimber == 0 { -1 } else { 1 }
+    value_of_wins(nimber != 0)
+}
+
+/// +1 for a position won for the player to move, −1 for one lost.
+fn value_of_wins(wins: bool) -> Score {
+    if wins { 1 } else { -1 }
 }
 
 impl<G> Solved<G> for NimberSolution<'_, G>
@@ -177,7 +185,7 @@ where
     }
 
     fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
-        Ok(value_of_nimber(self.nimbers.nimber(state)?))
+        Ok(value_of_wins(self.nimbers.wins(state)?))
     }
 
     fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
@@ -185,7 +193,7 @@ where
         let mut values = Vec::new();
         for mv in game.moves(state) {
             let step = game.play(state, &mv);
-            let value = -value_of_nimber(self.nimbers.nimber(&step.next)?);
+            let value = -value_of_wins(self.nimbers.wins(&step.next)?);
             values.push(MoveValue { mv, step, value });
         }
         Ok(values)
@@ -199,15 +207,15 @@ where
         let mut player = Player::First;
         let mut line = Vec::new();
         loop {
-            let nimber = self.nimbers.nimber(&state)?;
+            let lost = !self.nimbers.wins(&state)?;
             let mut chosen = None;
             for mv in game.moves(&state) {
                 let step = game.play(&state, &mv);
-                let wins = self.nimbers.nimber(&step.next)? == 0;
+                let wins = !self.nimbers.wins(&step.next)?;
                 if chosen.is_none() || wins {
                     chosen = Some((mv, step));
                 }
-                if wins || nimber == 0 {
+                if wins || lost {
                     break;
                 }
             }
@@ -220,7 +228,7 @@ where
                 mv,
                 gain: step.gain,
                 turn: step.turn,
-                value: value_of_nimber(nimber),
+                value: value_of_wins(!lost),
             });
             state = step.next;
             if step.turn == Turn::Pass {
@@ -257,7 +265,7 @@ where
         let mut line = Vec::new();
         let (mut state, mut player) = (start, Player::First);
         while let Some((mv, step)) = self.swift_move(&state)? {
-            let value = value_of_nimber(self.nimbers.nimber(&state)?);
+            let value = value_of_wins(self.nimbers.wins(&state)?);
             line.push(Ply {
                 player,
                 state,
