@@ -132,6 +132,7 @@ fn engine_name(engine: Engine) -> &'static str {
         Engine::Retrograde => "retrograde",
         Engine::Tiers => "tiers",
         Engine::Sweep => "sweep",
+        Engine::Nimbers => "nimbers",
         _ => "other",
     }
 }

@@ -90,8 +90,8 @@ def test_every_bundled_game_equals_the_command_line(cli, seed):
 def test_every_game_is_listed():
     assert set(gamesolver.GAMES) == {
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
-        "nim", "kayles", "tic-tac-toe", "dots-and-boxes", "connect-four", "cat-and-mouse", "cat-and-mouse-ii",
-        "pig", "piglet", "bear-off",
+        "nim", "kayles", "dawsons-kayles", "grundys-game", "cram", "tic-tac-toe", "dots-and-boxes",
+        "connect-four", "cat-and-mouse", "cat-and-mouse-ii", "pig", "piglet", "bear-off",
     }
 
 
