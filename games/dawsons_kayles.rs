@@ -42,22 +42,13 @@ pub struct Pair {
 impl DawsonsKayles {
     /// Rows of the given lengths (each 1 to [`MAX_ROW_PINS`] pins; at least one row).
     pub fn new(rows: &[i64]) -> Result<Self, InputError> {
-        super::check_count("Dawson's Kayles", "row", "rows", rows.len(), 1)?;
-        let rows = rows
-            .iter()
-            .enumerate()
-            .map(|(index, &pins)| {
-                u32::try_from(pins)
-                    .ok()
-                    .filter(|pins| (1..=MAX_ROW_PINS).contains(pins))
-                    .ok_or(InputError::OutOfRange {
-                        unit: "row",
-                        position: index + 1,
-                        value: pins,
-                        rule: "a row has 1 to 1048576 pins",
-                    })
-            })
-            .collect::<Result<_, _>>()?;
+        let rows = super::sizes(
+            "Dawson's Kayles",
+            ("row", "rows"),
+            rows,
+            MAX_ROW_PINS,
+            "a row has 1 to 1048576 pins",
+        )?;
         Ok(DawsonsKayles { rows })
     }
 
@@ -166,7 +157,7 @@ mod cli {
 
         /// `--at`: the rows' lengths, as `5,3,7`.
         fn position(&self, text: &str) -> Result<Vec<u32>, InputError> {
-            rows_at(text, "row", "pins")
+            super::super::sizes_at(text, "row", "pins", super::MAX_ROW_PINS)
         }
 
         /// "Alice knocks down pins 2:3-4"; in JSON `{"player", "move"}`.
@@ -207,26 +198,6 @@ mod cli {
                 "move_at": if rows.is_empty() { vec![None; columns] } else { move_at },
             })
         }
-    }
-
-    /// A position given as lengths, `5,3,7`: each at least 1 (a row or heap gone is left out).
-    pub(super) fn rows_at(text: &str, unit: &str, of: &str) -> Result<Vec<u32>, InputError> {
-        text.split(',')
-            .filter(|part| !part.trim().is_empty())
-            .map(|part| {
-                part.trim()
-                    .parse::<u32>()
-                    .ok()
-                    .filter(|&size| (1..=super::MAX_ROW_PINS).contains(&size))
-                    .ok_or_else(|| {
-                        InputError::InvalidState(format!(
-                            "{part:?} is no {unit} (give each {unit}'s {of}, 1 to {}, joined by \
-                             commas, as 5,3,7)",
-                            super::MAX_ROW_PINS
-                        ))
-                    })
-            })
-            .collect()
     }
 
     impl FromValues for DawsonsKayles {

@@ -44,22 +44,13 @@ pub struct Split {
 impl GrundysGame {
     /// Heaps of the given sizes (each 1 to [`MAX_HEAP`] counters; at least one heap).
     pub fn new(heaps: &[i64]) -> Result<Self, InputError> {
-        super::check_count("Grundy's game", "heap", "heaps", heaps.len(), 1)?;
-        let heaps = heaps
-            .iter()
-            .enumerate()
-            .map(|(index, &counters)| {
-                u32::try_from(counters)
-                    .ok()
-                    .filter(|counters| (1..=MAX_HEAP).contains(counters))
-                    .ok_or(InputError::OutOfRange {
-                        unit: "heap",
-                        position: index + 1,
-                        value: counters,
-                        rule: "a heap has 1 to 1048576 counters",
-                    })
-            })
-            .collect::<Result<_, _>>()?;
+        let heaps = super::sizes(
+            "Grundy's game",
+            ("heap", "heaps"),
+            heaps,
+            MAX_HEAP,
+            "a heap has 1 to 1048576 counters",
+        )?;
         Ok(GrundysGame { heaps })
     }
 
@@ -159,21 +150,7 @@ mod cli {
 
         /// `--at`: the heaps' sizes, as `7,3,2`.
         fn position(&self, text: &str) -> Result<Vec<u32>, InputError> {
-            text.split(',')
-                .filter(|part| !part.trim().is_empty())
-                .map(|part| {
-                    part.trim()
-                        .parse::<u32>()
-                        .ok()
-                        .filter(|&size| (1..=MAX_HEAP).contains(&size))
-                        .ok_or_else(|| {
-                            InputError::InvalidState(format!(
-                                "{part:?} is no heap (give each heap's counters, 1 to \
-                                 {MAX_HEAP}, joined by commas, as 7,3,2)"
-                            ))
-                        })
-                })
-                .collect()
+            super::super::sizes_at(text, "heap", "counters", MAX_HEAP)
         }
 
         /// "Alice splits heap 1 (10) into 7 and 3"; in JSON `{"player", "heap", "take"}`.

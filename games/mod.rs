@@ -77,6 +77,54 @@ fn check_count(
     Ok(())
 }
 
+/// Sizes (rows of pins, heaps of counters), at least one, each `1..=max`; the first out of
+/// range is rejected with its position and `rule`.
+fn sizes(
+    game: &'static str,
+    (unit, units): (&'static str, &'static str),
+    values: &[i64],
+    max: u32,
+    rule: &'static str,
+) -> Result<Vec<u32>, InputError> {
+    check_count(game, unit, units, values.len(), 1)?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, &size)| {
+            u32::try_from(size)
+                .ok()
+                .filter(|size| (1..=max).contains(size))
+                .ok_or(InputError::OutOfRange {
+                    unit,
+                    position: index + 1,
+                    value: size,
+                    rule,
+                })
+        })
+        .collect()
+}
+
+/// A position given as sizes joined by commas (`5,3,7`), each `1..=max` (a row or heap gone
+/// is left out): `analyze --at` and `play --at` of Dawson's Kayles and Grundy's game.
+#[cfg(feature = "cli")]
+fn sizes_at(text: &str, unit: &str, of: &str, max: u32) -> Result<Vec<u32>, InputError> {
+    text.split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| {
+            part.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|size| (1..=max).contains(size))
+                .ok_or_else(|| {
+                    InputError::InvalidState(format!(
+                        "{part:?} is no {unit} (give each {unit}'s {of}, 1 to {max}, joined by \
+                         commas, as 5,3,7)"
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// Every value positive; the first that is not is rejected with its position.
 fn check_positive(
     values: &[i64],

@@ -17,10 +17,9 @@
 //!   stops once none that was asked is left. A part searched to its end enters the table with
 //!   its nimber, a part cut off keeps the nimbers it was found not to have.
 //!
-//! Measured on Cram (docs/performance.md), the whole computation is the faster way to a
-//! board's nimber (4×7: 0.39 s against 1.4 s by searching 0, 1, 2, … in turn: the searches
-//! cut off ask again about the same parts), so [`solve`] computes it; the searches answer
-//! win-or-loss questions.
+//! On Cram the whole computation is the faster way to a board's nimber (docs/performance.md:
+//! searching 0, then 1, then 2 … re-expands the same parts for each candidate), so [`solve`]
+//! computes it; the searches answer win-or-loss questions.
 //!
 //! ```
 //! use gamesolver::engines::nimbers::{Nimbers, Options};
