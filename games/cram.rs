@@ -40,6 +40,9 @@ pub struct Cram {
     /// The cells of the first row.
     row_mask: u128,
     start: u128,
+    /// A row's cells (bits `0..columns`, up to the count of rows) set down the first column
+    /// instead: `transposed[row]` has bit `column · columns` for each bit `column` of `row`.
+    transposed: Box<[u128]>,
 }
 
 /// A move: a domino on `cell` and the cell to its right (`down`: the cell below).
@@ -89,6 +92,11 @@ impl Cram {
         } else {
             (1u128 << columns) - 1
         };
+        let mut transposed = vec![0u128; 1 << rows.min(columns)];
+        for row in 1..transposed.len() {
+            let column = row.trailing_zeros() as usize;
+            transposed[row] = transposed[row & (row - 1)] | 1 << (column * columns);
+        }
         Ok(Cram {
             rows,
             columns,
@@ -97,6 +105,7 @@ impl Cram {
             first,
             row_mask,
             start: board,
+            transposed: transposed.into_boxed_slice(),
         })
     }
 
@@ -132,13 +141,50 @@ impl Cram {
         (right | (right << 1) | below | (below << self.columns)) & empty
     }
 
+    /// `cells` less the *extra tufts*: a tuft is a cell with one neighbour in `cells` (its
+    /// centre), and of the tufts of one centre all but one are dropped. The nimber stays: a
+    /// domino on a tuft covers its centre and leaves the centre's other tufts alone, so
+    /// covering one tuft or another leaves the same game, and a move that covers neither
+    /// leaves the tufts tufts of the same centre.
+    fn without_extra_tufts(&self, cells: u128) -> u128 {
+        let columns = self.columns;
+        let right = cells & (cells >> 1) & self.across;
+        let left = cells & ((cells & self.across) << 1);
+        let below = cells & (cells >> columns);
+        let above = cells & (cells << columns);
+        let two = (right & (left | below | above)) | (left & (below | above)) | (below & above);
+        let tufts = (right | left | below | above) & !two;
+        if tufts == 0 {
+            return cells;
+        }
+        // The centres met so far; a tuft whose centre was met is dropped.
+        let mut met = (tufts & below) << columns;
+        let mut dropped = 0;
+        let centres = (tufts & right) << 1;
+        dropped |= (centres & met) >> 1;
+        met |= centres;
+        let centres = (tufts & above) >> columns;
+        dropped |= (centres & met) << columns;
+        met |= centres;
+        let centres = (tufts & left) >> 1;
+        dropped |= (centres & met) << 1;
+        cells & !dropped
+    }
+
     /// The region of `cells` that holds `seed`'s cells: grown across and down until it holds
     /// every cell of `cells` joined to them.
     fn region(&self, cells: u128, seed: u128) -> u128 {
+        // The cells that lead to the cell on their right.
+        let runs = cells & self.across;
         let mut region = seed;
         loop {
+            // Rightwards along whole runs at once: adding a run's cells in the region to the
+            // run carries up from the lowest of them to the run's end, clearing what it passes
+            // and setting the cell past the end (the run's last cell, where it is one).
+            let carried = runs.wrapping_add(region & runs);
             let grown = (region
-                | ((region << 1) & !self.first)
+                | (runs & !carried)
+                | (carried & !runs)
                 | ((region >> 1) & self.across)
                 | (region << self.columns)
                 | (region >> self.columns))
@@ -158,35 +204,65 @@ impl Cram {
         }
         let columns = self.columns;
         let top = region.trailing_zeros() as usize / columns;
-        let (mut height, mut left, mut right) = (0, u32::MAX, 0);
-        let mut rest = region >> (top * columns);
+        let shape = region >> (top * columns);
+        // One pass over the rows: the columns they use, how many, and the rows bottom up.
+        let (mut spread, mut height, mut down) = (0, 0, 0u128);
+        let mut rest = shape;
         while rest != 0 {
             let row = rest & self.row_mask;
-            if row != 0 {
-                left = left.min(row.trailing_zeros());
-                right = right.max(127 - row.leading_zeros());
-            }
+            spread |= row;
+            down = (down << columns) | row;
             height += 1;
-            rest = if columns == 128 { 0 } else { rest >> columns };
+            rest = rest.checked_shr(columns as u32).unwrap_or(0);
         }
-        let width = (right - left + 1) as usize;
+        let left = spread.trailing_zeros() as usize;
+        let width = 128 - spread.leading_zeros() as usize - left;
         // Its rows from the board's top left: a region moved left and up whole (no cell of one
         // row crosses into another: each lies at or right of the region's left edge).
-        let plain = region >> (top * columns + left as usize);
-        let mut best = self.smallest_image(plain, height, width);
+        let (shape, down) = (shape >> left, down >> left);
+        let across = self.half_turn(down, height, width);
+        let mut best = shape
+            .min(down)
+            .min(across)
+            .min(self.half_turn(shape, height, width));
         if width <= self.rows && height <= columns {
-            let mut turned = 0u128;
+            // Transposed, and transposed after the flip across (the transpose flipped down).
+            let (mut turned, mut turned_down) = (0u128, 0u128);
             for at in 0..height {
-                let mut row = self.row(plain, at);
-                while row != 0 {
-                    let column = row.trailing_zeros() as usize;
-                    row &= row - 1;
-                    turned |= 1 << (column * columns + at);
-                }
+                turned |= self.transposed[self.row(shape, at) as usize] << at;
+                turned_down |= self.transposed[self.row(across, at) as usize] << at;
             }
-            best = best.min(self.smallest_image(turned, width, height));
+            best = best
+                .min(turned)
+                .min(turned_down)
+                .min(self.half_turn(turned, width, height))
+                .min(self.half_turn(turned_down, width, height));
         }
         best
+    }
+
+    /// The columns that `shape` (its top row at the board's top) holds a cell in, as the bits
+    /// of one row, and its count of rows.
+    fn spread(&self, shape: u128) -> (u128, usize) {
+        let (mut spread, mut height) = (0, 0);
+        let mut rest = shape;
+        while rest != 0 {
+            spread |= rest & self.row_mask;
+            height += 1;
+            rest = rest.checked_shr(self.columns as u32).unwrap_or(0);
+        }
+        (spread, height)
+    }
+
+    /// The first and last rows and columns that hold a cell of `cells` (not empty).
+    fn extent(&self, cells: u128) -> (i64, i64, i64, i64) {
+        let columns = self.columns as i64;
+        let top = i64::from(cells.trailing_zeros()) / columns;
+        let bottom = i64::from(127 - cells.leading_zeros()) / columns;
+        let (spread, _) = self.spread(cells);
+        let left = i64::from(spread.trailing_zeros());
+        let last = i64::from(127 - spread.leading_zeros());
+        (top, bottom, left, last)
     }
 
     /// Row `at` of a shape placed at the board's top left.
@@ -194,19 +270,11 @@ impl Cram {
         shape.checked_shr((at * self.columns) as u32).unwrap_or(0) & self.row_mask
     }
 
-    /// The smallest of the four images of `shape` (placed at the board's top left, `height`
-    /// rows of `width` cells), flipped across, down, or both.
-    fn smallest_image(&self, shape: u128, height: usize, width: usize) -> u128 {
-        let flip = |row: u128| row.reverse_bits() >> (128 - width);
-        let (mut across, mut down, mut both) = (0u128, 0u128, 0u128);
-        for at in 0..height {
-            let row = self.row(shape, at);
-            let (here, there) = (at * self.columns, (height - 1 - at) * self.columns);
-            across |= flip(row) << here;
-            down |= row << there;
-            both |= flip(row) << there;
-        }
-        shape.min(across).min(down).min(both)
+    /// `shape` (placed at the board's top left, `height` rows of `width` cells) turned half
+    /// round: reversing all 128 bits turns it about the word's middle, and the shift brings
+    /// it back to the top left.
+    fn half_turn(&self, shape: u128, height: usize, width: usize) -> u128 {
+        shape.reverse_bits() >> (128 - ((height - 1) * self.columns + width))
     }
 
     /// The board as text, row by row: `.` an empty cell, `#` a filled one.
@@ -236,29 +304,44 @@ impl Game for Cram {
         self.start
     }
 
-    /// Cell by cell from the top left: the domino across from each cell, then the one down.
+    /// From the middle of the empty cells outwards (the moves that cut a region in two first):
+    /// the dominoes down, by their distance from the middle column, then the dominoes across,
+    /// by their distance from the middle row; ties from the top left.
     fn moves(&self, empty: &u128) -> impl Iterator<Item = Domino> {
         let right = empty & (empty >> 1) & self.across;
         let below = empty & (empty >> self.columns);
-        let mut starts = right | below;
-        let mut pending: Option<u8> = None;
-        std::iter::from_fn(move || {
-            if let Some(cell) = pending.take() {
-                return Some(Domino { cell, down: true });
+        let count = (right.count_ones() + below.count_ones()) as usize;
+        let mut moves = Vec::with_capacity(count);
+        if count > 0 {
+            let (top, bottom, left, last) = self.extent(*empty);
+            // Twice the middle row and column, so that a middle between two stays whole.
+            let (middle_row, middle_column) = (top + bottom, left + last);
+            let columns = self.columns as i64;
+            // Each move as a key that sorts: across or down, distance, cell (at most two moves
+            // a cell, 128 cells).
+            let mut keys = [0u32; 2 * MAX_CRAM_CELLS];
+            let mut at = 0;
+            for (mut cells, across) in [(below, 0u32), (right, 1)] {
+                while cells != 0 {
+                    let cell = cells.trailing_zeros() as i64;
+                    cells &= cells - 1;
+                    let distance = if across == 1 {
+                        (2 * (cell / columns) - middle_row).unsigned_abs()
+                    } else {
+                        (2 * (cell % columns) - middle_column).unsigned_abs()
+                    };
+                    keys[at] = across << 24 | (distance as u32) << 8 | cell as u32;
+                    at += 1;
+                }
             }
-            if starts == 0 {
-                return None;
-            }
-            let cell = starts.trailing_zeros() as u8;
-            starts &= starts - 1;
-            let (across, down) = (right >> cell & 1 == 1, below >> cell & 1 == 1);
-            if across {
-                pending = down.then_some(cell);
-                Some(Domino { cell, down: false })
-            } else {
-                Some(Domino { cell, down: true })
-            }
-        })
+            let keys = &mut keys[..at];
+            keys.sort_unstable();
+            moves.extend(keys.iter().map(|&key| Domino {
+                cell: key as u8,
+                down: key >> 24 == 0,
+            }));
+        }
+        moves.into_iter()
     }
 
     fn play(&self, empty: &u128, domino: &Domino) -> Step<u128> {
@@ -282,11 +365,12 @@ impl Game for Cram {
 }
 
 /// A board is the sum of its regions: the empty cells joined across and down, without the
-/// cells no domino can reach. Each region is moved to the top left and turned to its
+/// cells no domino can reach and without a cell's extra tufts (a region of the same nimber,
+/// see `without_extra_tufts`). Each region is moved to the top left and turned to its
 /// representative among its mirror images.
 impl Impartial for Cram {
     fn split(&self, empty: &u128, parts: &mut Vec<u128>) {
-        let mut live = self.live(*empty);
+        let mut live = self.without_extra_tufts(self.live(*empty));
         while live != 0 {
             let region = self.region(live, live & live.wrapping_neg());
             live &= !region;
@@ -300,29 +384,24 @@ impl Impartial for Cram {
     fn known_nimber(&self, region: &u128) -> Option<crate::game::Nimber> {
         self.mirrors_itself(*region).then_some(0)
     }
+
+    /// A region's count of cells.
+    fn weight(&self, region: &u128) -> u64 {
+        u64::from(region.count_ones())
+    }
 }
 
 impl Cram {
     /// Whether `region` (at the board's top left, as [`split`](Impartial::split) gives its
     /// parts) is its own half turn, with no cell and no domino its own image.
     fn mirrors_itself(&self, region: u128) -> bool {
-        let (mut height, mut width) = (0, 0);
-        let mut rest = region;
-        while rest != 0 {
-            let row = rest & self.row_mask;
-            width = width.max(128 - row.leading_zeros() as usize);
-            height += 1;
-            rest = rest.checked_shr(self.columns as u32).unwrap_or(0);
-        }
-        if height == 0 {
+        // Its cells pair off with their images: an odd count cannot.
+        if region == 0 || region.count_ones() % 2 == 1 {
             return false;
         }
-        let mut turned = 0u128;
-        for at in 0..height {
-            let row = self.row(region, at);
-            turned |= (row.reverse_bits() >> (128 - width)) << ((height - 1 - at) * self.columns);
-        }
-        if turned != region {
+        let (spread, height) = self.spread(region);
+        let width = 128 - spread.leading_zeros() as usize;
+        if self.half_turn(region, height, width) != region {
             return false;
         }
         // The middle: a cell that is its own image (both sides odd), or two cells side by side

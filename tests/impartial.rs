@@ -125,6 +125,77 @@ fn cram_5x5_from_random_positions_and_even_by_even_boards() {
     }
 }
 
+#[test]
+fn the_pruned_searches_answer_every_nimber_asked_as_the_whole_board_mex() {
+    // Half the cells filled at random leaves many small regions, tufts and stars (a cell with
+    // several one-neighbour cells, which the split drops but one of); one engine per board
+    // keeps its table and its refuted nimbers from position to position.
+    let mut random = Random(2020);
+    for (rows, columns) in [(3, 6), (4, 5), (5, 4), (4, 6), (2, 9)] {
+        let mut memo = HashMap::new();
+        let board = (1u128 << (rows * columns)) - 1;
+        let game = Cram::new(rows as i64, columns as i64).unwrap();
+        let mut kept = Nimbers::new(&game, Options::new());
+        for round in 0..60 {
+            let filled = match round % 3 {
+                0 => random.next() as u128,
+                1 => random.next() as u128 & random.next() as u128,
+                _ => random.next() as u128 & random.next() as u128 & random.next() as u128,
+            } & board;
+            let empty = board & !filled;
+            let oracle = cram_oracle(rows, columns, empty, &mut memo);
+            let mut fresh = Nimbers::new(&game, Options::new());
+            assert_eq!(
+                fresh.nimber(&empty).unwrap(),
+                oracle,
+                "{rows}x{columns} {empty:b}"
+            );
+            for asked in [oracle + 2, oracle + 1, 0, oracle, 1] {
+                let mut fresh = Nimbers::new(&game, Options::new());
+                assert_eq!(fresh.equals(&empty, asked).unwrap(), asked == oracle);
+                assert_eq!(kept.equals(&empty, asked).unwrap(), asked == oracle);
+            }
+            assert_eq!(kept.wins(&empty).unwrap(), oracle != 0);
+            assert_eq!(kept.nimber(&empty).unwrap(), oracle);
+        }
+    }
+}
+
+#[test]
+fn a_star_is_worth_one_domino_whatever_its_count_of_tufts() {
+    // A centre with tufts on three or four sides: every move covers the centre, so the star is
+    // one domino (nimber 1); beside a row of three (nimber 1) the sum is 0.
+    let game = Cram::new(3, 7).unwrap();
+    let star = |text: &str| {
+        let mut empty = 0u128;
+        for (at, cell) in text.chars().filter(|c| *c != '/').enumerate() {
+            if cell == '.' {
+                empty |= 1 << at;
+            }
+        }
+        empty
+    };
+    let mut memo = HashMap::new();
+    for text in [
+        ".#.####/...####/.#.####",
+        "##.####/#..####/##.####",
+        ".#.#...",
+        "##.##../#...##./##.####",
+    ] {
+        let mut empty = star(text);
+        empty &= (1u128 << 21) - 1;
+        let oracle = cram_oracle(3, 7, empty, &mut memo);
+        let mut nimbers = Nimbers::new(&game, Options::new());
+        assert_eq!(nimbers.nimber(&empty).unwrap(), oracle, "{text}");
+    }
+    let plus = star("#.#####/...####/#.#####");
+    assert_eq!(cram_oracle(3, 7, plus, &mut memo), 1);
+    assert_eq!(
+        Nimbers::new(&game, Options::new()).nimber(&plus).unwrap(),
+        1
+    );
+}
+
 /// A row of Dawson's Kayles over its literal rules: pins as bits, a move knocks down two
 /// standing pins side by side; the whole row, never split.
 fn dawson_oracle(pins: u64, memo: &mut HashMap<u64, Nimber>) -> Nimber {

@@ -28,8 +28,10 @@ pub type Nimber = u32;
 /// - [`split`](Impartial::split) appends states of this game (the *parts*) whose sum is `state`:
 ///   the moves of `state` are the moves of its parts, each changing one part and leaving the
 ///   others as they were. A part with no move may be left out (its nimber is 0); a state with
-///   no move may have no part. Equal parts share one stored nimber, so a part should be in a
-///   canonical form: two parts that are the same game (a region of a board and its mirror
+///   no move may have no part. A part may also be a smaller game of the same nimber (Cram drops
+///   all but one of the cells that hang off the same cell): the engine only reads parts'
+///   nimbers, and plays whole states. Equal parts share one stored nimber, so a part should be
+///   in a canonical form: two parts that are the same game (a region of a board and its mirror
 ///   image, a run of pins wherever it stands) should be equal states. The default: the state
 ///   itself, one part.
 ///
@@ -90,5 +92,14 @@ pub trait Impartial: Game {
     fn known_nimber(&self, part: &Self::State) -> Option<Nimber> {
         let _ = part;
         None
+    }
+
+    /// How much work valuing the part `part` takes, roughly, for the search's order: of a
+    /// position's options, those whose parts weigh less are searched first, and of an option's
+    /// parts, the heaviest is the one searched against the nimbers asked (the others are
+    /// valued whole). Any number is correct; a good one is faster. The default: the count of
+    /// its moves (a game with a cheaper measure, such as a region's count of cells, says so).
+    fn weight(&self, part: &Self::State) -> u64 {
+        self.moves(part).count() as u64
     }
 }

@@ -2,24 +2,25 @@
 //! its options'), a position that splits into independent parts valued as the XOR of its
 //! parts', and each part stored once, by its canonical form.
 //!
-//! Two searches share one table of parts' nimbers:
+//! The searches share one table of parts' nimbers:
 //!
-//! - [`Nimbers::nimber`]: the whole nimber, every option's nimber computed (the mex of the
-//!   options', each option the XOR of its parts'), on an explicit stack, so that a deep game
-//!   does not overflow the thread's stack;
 //! - [`Nimbers::wins`] and [`Nimbers::equals`]: whether a position is won, or has a given
 //!   nimber, by Lemoine and Viennot's rule ("Nimbers are inevitable", 2012): of a position's
-//!   parts, those whose nimber is not yet known are computed all but the one with the most
-//!   moves, and that one is *searched* for the nimbers that would bring the sum to the one
-//!   asked, by Beling and Rogalski's pruning ("On pruning search trees of impartial games",
-//!   2020): a part's nimber is the least of its candidates `0..=moves` that no option's nimber
-//!   rules out, each option is asked only about the candidates still in play, and the search
-//!   stops once none that was asked is left. A part searched to its end enters the table with
-//!   its nimber, a part cut off keeps the nimbers it was found not to have.
-//!
-//! On Cram the whole computation is the faster way to a board's nimber (docs/performance.md:
-//! searching 0, then 1, then 2 … re-expands the same parts for each candidate), so [`solve`]
-//! computes it; the searches answer win-or-loss questions.
+//!   parts whose nimbers are not known, all but the heaviest (the game's
+//!   [`weight`](crate::game::Impartial::weight)) are valued, and the heaviest is *searched*
+//!   for the one nimber that brings the sum to the one asked;
+//! - a part is searched by Beling and Rogalski's pruning ("On pruning search trees of impartial
+//!   games", 2020): its nimber is one of `0..=moves`, each option takes one candidate away (its
+//!   nimber where it is asked about it and answers, else the largest), each option is asked
+//!   only about the candidates but the largest, up to the largest asked, and the search stops
+//!   once no asked candidate is left. Options are searched lightest first, and those the table
+//!   already values first of all. A part searched to its end enters the table with its
+//!   nimber, a part cut off keeps the nimbers it was found not to have;
+//! - [`Nimbers::nimber`]: the whole nimber, its heaviest part by aspiration sets (is it 0? each
+//!   option asked only that; then 1, …), the others by the pruned search;
+//! - [`Nimbers::part_nimber`]: every option's nimber computed, on an explicit stack: where the
+//!   pruned search would recurse too deep for the thread's stack, or a part has more moves
+//!   than the candidate sets hold (256).
 //!
 //! ```
 //! use gamesolver::engines::nimbers::{Nimbers, Options};
@@ -42,10 +43,9 @@ use crate::error::SolveError;
 use crate::game::{Game, Impartial, Nimber};
 use crate::memo::FastHashBuilder;
 
+mod search;
 mod set;
 mod solution;
-
-use set::NimberSet;
 
 pub use solution::{NimberSolution, solve, solve_at};
 
@@ -144,8 +144,10 @@ enum Lookup {
 pub struct Nimbers<'g, G: Impartial> {
     game: &'g G,
     table: HashMap<G::State, Nimber, FastHashBuilder>,
-    /// The nimbers each part searched without an answer is known not to have.
-    excluded: HashMap<G::State, NimberSet, FastHashBuilder>,
+    /// The nimbers below 64 that each part searched without an answer is known not to have,
+    /// as bits (larger ones are not kept: forgetting is safe, and small nimbers are the ones
+    /// asked).
+    excluded: HashMap<G::State, u64, FastHashBuilder>,
     frames: Vec<Frame<G>>,
     /// How many frames of `frames` are open (their parts marked in progress in `table`).
     open: usize,
@@ -206,185 +208,17 @@ where
         }
     }
 
-    /// The parts of `state`.
+    /// The parts of `state`, less any two equal ones (their nimbers cancel).
     pub fn parts(&self, state: &G::State) -> Vec<G::State> {
         let mut parts = Vec::new();
         self.game.split(state, &mut parts);
+        cancel_pairs(&mut parts, 0);
         parts
-    }
-
-    /// The nimber of `state`: the XOR of its parts' nimbers.
-    pub fn nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError> {
-        let mut xor = 0;
-        for part in self.parts(state) {
-            xor ^= self.part_nimber(part)?;
-        }
-        Ok(xor)
     }
 
     /// The nimber of `state` if the table already holds every part's, without searching.
     pub fn known(&self, state: &G::State) -> Option<Nimber> {
         self.parts(state)
-            .iter()
-            .try_fold(0, |xor, part| match self.lookup(part) {
-                Lookup::Known(nimber) => Some(xor ^ nimber),
-                _ => None,
-            })
-    }
-
-    /// Whether the player to move at `state` wins: whether its nimber is not 0, found by
-    /// [`in_set`](Nimbers::in_set) asked only about 0.
-    pub fn wins(&mut self, state: &G::State) -> Result<bool, SolveError> {
-        self.equals(state, 0).map(|lost| !lost)
-    }
-
-    /// Whether `state`'s nimber is `nimber`, searched with cut-offs (Lemoine–Viennot over its
-    /// parts, Beling–Rogalski within the last).
-    pub fn equals(&mut self, state: &G::State, nimber: Nimber) -> Result<bool, SolveError> {
-        let Some(asked) = NimberSet::single(nimber) else {
-            return Ok(self.nimber(state)? == nimber);
-        };
-        Ok(self.sum_in_set(self.parts(state), asked, 0)? == Some(nimber))
-    }
-
-    /// The nimber of the sum of `parts` if it lies in `asked`: the parts whose nimbers are known
-    /// are read, the others computed all but the one with the most moves, and that one
-    /// searched for the nimbers that would bring the sum into `asked`.
-    fn sum_in_set(
-        &mut self,
-        parts: Vec<G::State>,
-        asked: NimberSet,
-        depth: usize,
-    ) -> Result<Option<Nimber>, SolveError> {
-        let mut xor = 0;
-        let mut unknown = Vec::new();
-        for part in parts {
-            match self.lookup(&part) {
-                Lookup::InProgress => return Err(cycle(depth)),
-                Lookup::Known(nimber) => {
-                    self.stats.hits += 1;
-                    xor ^= nimber;
-                }
-                Lookup::Missing => unknown.push(part),
-            }
-        }
-        if unknown.is_empty() {
-            return Ok(asked.contains(xor).then_some(xor));
-        }
-        let largest = if unknown.len() == 1 {
-            0
-        } else {
-            (0..unknown.len())
-                .max_by_key(|&at| self.game.moves(&unknown[at]).count())
-                .unwrap_or(0)
-        };
-        let last = unknown.swap_remove(largest);
-        for part in unknown {
-            xor ^= self
-                .part_in_set(part, NimberSet::ALL, depth)?
-                .ok_or_else(unasked)?;
-        }
-        let Some(shifted) = asked.xor(xor) else {
-            // A nimber past the sets' room: compute the last part whole.
-            let nimber = xor ^ self.part_nimber(last)?;
-            return Ok(asked.contains(nimber).then_some(nimber));
-        };
-        Ok(self
-            .part_in_set(last, shifted, depth)?
-            .map(|nimber| nimber ^ xor))
-    }
-
-    /// The nimber of `part` if it lies in `asked` (`None`: it does not), by Beling and
-    /// Rogalski's search: its nimber is the least of the candidates `0..=moves` that no
-    /// option's nimber rules out, so each option is asked only about the candidates still in
-    /// play up to the largest asked one, and the search stops once no asked candidate is left.
-    /// Options whose parts' nimbers are all known are read first. A part searched to its end
-    /// has its exact nimber stored.
-    fn part_in_set(
-        &mut self,
-        part: G::State,
-        asked: NimberSet,
-        depth: usize,
-    ) -> Result<Option<Nimber>, SolveError> {
-        match self.lookup(&part) {
-            Lookup::Known(nimber) => {
-                self.stats.hits += 1;
-                return Ok(asked.contains(nimber).then_some(nimber));
-            }
-            Lookup::InProgress => return Err(cycle(depth)),
-            Lookup::Missing => {}
-        }
-        let excluded = self.excluded.get(&part).copied();
-        let asked = match excluded {
-            Some(excluded) => asked.without(excluded),
-            None => asked,
-        };
-        if asked.is_empty() {
-            self.stats.hits += 1;
-            return Ok(None);
-        }
-        let moves: Vec<G::Move> = self.game.moves(&part).collect();
-        let candidates = NimberSet::up_to(moves.len() as Nimber);
-        let (Some(mut candidates), false) = (candidates, depth >= SEARCH_DEPTH) else {
-            // Too deep for the native stack, or more moves than the sets hold.
-            let nimber = self.part_nimber(part)?;
-            return Ok(asked.contains(nimber).then_some(nimber));
-        };
-        self.check_now()?;
-        self.stats.expanded += 1;
-        self.stats.max_depth = self.stats.max_depth.max(depth + 1);
-        // First the options whose nimbers the table holds; the rest kept for the search.
-        let mut open = Vec::new();
-        for mv in &moves {
-            let mut parts = Vec::new();
-            self.game.split(&self.game.play(&part, mv).next, &mut parts);
-            match self.known_sum(&parts) {
-                Some(nimber) => candidates.remove(nimber),
-                None => open.push(parts),
-            }
-        }
-        for parts in open {
-            let wanted = candidates.and(asked);
-            let Some(top) = wanted.max() else {
-                self.exclude(part, asked, excluded.is_some())?;
-                return Ok(None);
-            };
-            // Only a candidate up to the largest one asked matters: a smaller one left in
-            // play would be the nimber.
-            let relevant = candidates.up_to_and_with(top);
-            if let Some(nimber) = self.sum_in_set(parts, relevant, depth + 1)? {
-                candidates.remove(nimber);
-            }
-        }
-        // Every candidate below the least left is an option's nimber, and that one is none (an
-        // option of it was asked about it): if it is asked, it is the nimber. If it is not,
-        // neither is the nimber (had an asked one been the nimber, the least left would have
-        // been asked about too, and removed).
-        let nimber = candidates.min().unwrap_or(0);
-        if !asked.contains(nimber) {
-            self.exclude(part, asked, excluded.is_some())?;
-            return Ok(None);
-        }
-        if excluded.is_some() {
-            self.excluded.remove(&part);
-        }
-        self.store(part, nimber)?;
-        Ok(Some(nimber))
-    }
-
-    /// Notes that `part`'s nimber is none of `asked` (`held`: the part has an entry already).
-    fn exclude(&mut self, part: G::State, asked: NimberSet, held: bool) -> Result<(), SolveError> {
-        if !held && self.excluded.len() == self.excluded.capacity() {
-            self.check()?;
-        }
-        let entry = self.excluded.entry(part).or_insert(NimberSet([0; 4]));
-        *entry = entry.or(asked);
-        Ok(())
-    }
-
-    /// The nimber of a sum of parts if every part's is known.
-    fn known_sum(&self, parts: &[G::State]) -> Option<Nimber> {
-        parts
             .iter()
             .try_fold(0, |xor, part| match self.lookup(part) {
                 Lookup::Known(nimber) => Some(xor ^ nimber),
@@ -415,7 +249,7 @@ where
     /// The bytes the tables hold, about.
     fn bytes(&self) -> u64 {
         let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
-        let excluded = size_of::<(G::State, NimberSet)>() as u64 + 1;
+        let excluded = size_of::<(G::State, u64)>() as u64 + 1;
         (self.table.capacity() as u64)
             .saturating_mul(entry)
             .saturating_add((self.excluded.capacity() as u64).saturating_mul(excluded))
@@ -593,6 +427,20 @@ where
 /// is one of its candidates).
 fn unasked() -> SolveError {
     SolveError::InvalidGame("a part's nimber lies outside its candidates".into())
+}
+
+/// Removes from `parts[from..]` every two equal parts: a part added to itself is worth 0.
+fn cancel_pairs<S: PartialEq>(parts: &mut Vec<S>, from: usize) {
+    let mut at = from;
+    while at < parts.len() {
+        match (at + 1..parts.len()).find(|&other| parts[other] == parts[at]) {
+            Some(other) => {
+                parts.swap_remove(other);
+                parts.swap_remove(at);
+            }
+            None => at += 1,
+        }
+    }
 }
 
 /// A part met again below itself.

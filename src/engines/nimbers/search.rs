@@ -1,0 +1,362 @@
+//! The searches of [`Nimbers`]: a part's nimber by Beling and Rogalski's pruning, a sum's by
+//! Lemoine and Viennot's rule, and a position's whole nimber by aspiration sets.
+//!
+//! A part with `n` moves has a nimber in `0..=n` (the mex of `n` nimbers), so its search starts
+//! from those `n + 1` *candidates* and takes one away for each option: the option's nimber
+//! where the option is asked about it and answers, else the largest candidate. Taking the
+//! largest is safe: the least candidate never taken is the mex (were the mex taken as the
+//! largest, every candidate left would lie below it, yet each of those is an option's nimber
+//! or was taken itself). So each option is asked only about the candidates but the largest,
+//! and only up to the largest nimber the caller asks about; once no asked nimber is left, the
+//! search stops. A part searched to its end enters the table with its nimber.
+
+use super::set::NimberSet;
+use super::{Lookup, Nimbers, SEARCH_DEPTH, cancel_pairs, cycle, unasked};
+use crate::error::SolveError;
+use crate::game::{Impartial, Nimber};
+
+/// An option of a part being searched: its parts whose nimbers are not known
+/// (`parts[first..first + len]`, the heaviest first) and the XOR of the others'.
+#[derive(Clone, Copy)]
+struct Option_ {
+    first: usize,
+    len: usize,
+    xor: Nimber,
+    weight: u64,
+}
+
+/// A part's options, split and read against the table.
+struct Options<S> {
+    /// The options whose parts' nimbers are not all known, the lightest first.
+    open: Vec<Option_>,
+    /// Their unknown parts.
+    parts: Vec<S>,
+}
+
+impl<G> Nimbers<'_, G>
+where
+    G: Impartial,
+    G::State: Eq + std::hash::Hash,
+{
+    /// The nimber of `state`: the XOR of its parts', the heaviest part by aspiration sets
+    /// ([`root_nimber`](Nimbers::root_nimber)), the others by the pruned search.
+    pub fn nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError> {
+        let mut parts = self.parts(state);
+        let heaviest = self.heaviest(&parts);
+        let mut xor = 0;
+        if let Some(at) = heaviest {
+            let last = parts.swap_remove(at);
+            for part in parts {
+                xor ^= self.value(part, 0)?;
+            }
+            xor ^= self.root_nimber(last)?;
+        }
+        Ok(xor)
+    }
+
+    /// Whether the player to move at `state` wins: whether its nimber is not 0.
+    pub fn wins(&mut self, state: &G::State) -> Result<bool, SolveError> {
+        self.equals(state, 0).map(|lost| !lost)
+    }
+
+    /// Whether `state`'s nimber is `nimber`, searched with cut-offs: Lemoine and Viennot over its
+    /// parts (all but the heaviest valued, the heaviest searched for the one nimber that brings
+    /// the sum to `nimber`), Beling and Rogalski within.
+    pub fn equals(&mut self, state: &G::State, nimber: Nimber) -> Result<bool, SolveError> {
+        let Some(asked) = NimberSet::single(nimber) else {
+            return Ok(self.nimber(state)? == nimber);
+        };
+        let parts = self.parts(state);
+        Ok(self.sum_in_set(parts, asked, 0)? == Some(nimber))
+    }
+
+    /// The index of the part of `parts` whose nimber is not known and which has the most moves.
+    fn heaviest(&self, parts: &[G::State]) -> Option<usize> {
+        (0..parts.len())
+            .filter(|&at| matches!(self.lookup(&parts[at]), Lookup::Missing))
+            .max_by_key(|&at| self.weight(&parts[at]))
+            .or((!parts.is_empty()).then_some(0))
+    }
+
+    /// How hard a part is to value, about: the game's [`weight`](Impartial::weight).
+    fn weight(&self, part: &G::State) -> u64 {
+        self.game.weight(part)
+    }
+
+    /// The nimber of the sum of `parts` where it lies in `asked` (or is found on the way);
+    /// `None`: it does not lie in `asked`.
+    fn sum_in_set(
+        &mut self,
+        mut parts: Vec<G::State>,
+        asked: NimberSet,
+        depth: usize,
+    ) -> Result<Option<Nimber>, SolveError> {
+        let Some(at) = self.heaviest(&parts) else {
+            return Ok(Some(0));
+        };
+        let last = parts.swap_remove(at);
+        let mut xor = 0;
+        for part in parts {
+            xor ^= self.value(part, depth)?;
+        }
+        match asked.xor(xor) {
+            Some(shifted) => Ok(self
+                .part_in_set(last, shifted, depth)?
+                .map(|nimber| nimber ^ xor)),
+            None => Ok(Some(xor ^ self.value(last, depth)?)),
+        }
+    }
+
+    /// The nimber of one part, exactly.
+    fn value(&mut self, part: G::State, depth: usize) -> Result<Nimber, SolveError> {
+        self.part_in_set(part, NimberSet::ALL, depth)?
+            .ok_or_else(unasked)
+    }
+
+    /// Splits each option of `part` (its moves `moves`) and reads its parts against the table:
+    /// an option whose parts' nimbers are all known takes its nimber from `candidates`, the
+    /// others are returned, lightest first. `None`: `candidates` no longer meets `asked` (the
+    /// search can stop before it splits the rest).
+    fn options(
+        &mut self,
+        part: &G::State,
+        moves: &[G::Move],
+        candidates: &mut NimberSet,
+        asked: NimberSet,
+    ) -> Result<Option<Options<G::State>>, SolveError> {
+        let mut options = Options {
+            open: Vec::with_capacity(moves.len()),
+            parts: Vec::new(),
+        };
+        for mv in moves {
+            let first = options.parts.len();
+            let next = self.game.play(part, mv).next;
+            self.game.split(&next, &mut options.parts);
+            cancel_pairs(&mut options.parts, first);
+            let mut xor = 0;
+            let mut at = first;
+            while at < options.parts.len() {
+                match self.lookup(&options.parts[at]) {
+                    Lookup::Known(nimber) => {
+                        self.stats.hits += 1;
+                        xor ^= nimber;
+                        options.parts.swap_remove(at);
+                    }
+                    Lookup::InProgress => return Err(cycle(0)),
+                    Lookup::Missing => at += 1,
+                }
+            }
+            let len = options.parts.len() - first;
+            if len == 0 {
+                candidates.remove(xor);
+                if candidates.and(asked).is_empty() {
+                    return Ok(None);
+                }
+                continue;
+            }
+            let mut weight = 0;
+            let mut heaviest = (0, first);
+            for at in first..first + len {
+                let part_weight = self.weight(&options.parts[at]);
+                // Squared: an option cut in two small parts comes before one left whole.
+                weight += part_weight.saturating_mul(part_weight);
+                if part_weight > heaviest.0 {
+                    heaviest = (part_weight, at);
+                }
+            }
+            options.parts.swap(first, heaviest.1);
+            options.open.push(Option_ {
+                first,
+                len,
+                xor,
+                weight,
+            });
+        }
+        options.open.sort_by_key(|option| option.weight);
+        Ok(Some(options))
+    }
+
+    /// Values all but the heaviest part of `option` (folding their nimbers into its XOR), so
+    /// that only the heaviest is left to search.
+    fn narrow(
+        &mut self,
+        option: &mut Option_,
+        parts: &[G::State],
+        depth: usize,
+    ) -> Result<(), SolveError> {
+        while option.len > 1 {
+            option.len -= 1;
+            option.xor ^= self.value(parts[option.first + option.len].clone(), depth)?;
+        }
+        Ok(())
+    }
+
+    /// The nimber of `part` where it lies in `asked` or the search finds it on the way (then it
+    /// is stored); `None`: it does not lie in `asked`. Beling and Rogalski's search (the
+    /// module's documentation).
+    pub(super) fn part_in_set(
+        &mut self,
+        part: G::State,
+        asked: NimberSet,
+        depth: usize,
+    ) -> Result<Option<Nimber>, SolveError> {
+        match self.lookup(&part) {
+            Lookup::Known(nimber) => {
+                self.stats.hits += 1;
+                return Ok(Some(nimber));
+            }
+            Lookup::InProgress => return Err(cycle(depth)),
+            Lookup::Missing => {}
+        }
+        // What earlier searches of the part ruled out.
+        let excluded = self.excluded.get(&part).copied();
+        let asked = match excluded {
+            Some(excluded) => asked.without(NimberSet([excluded, 0, 0, 0])),
+            None => asked,
+        };
+        let Some(top) = asked.max() else {
+            return Ok(None);
+        };
+        let moves: Vec<G::Move> = self.game.moves(&part).collect();
+        let candidates = NimberSet::up_to(moves.len() as Nimber);
+        let (Some(mut candidates), false) = (candidates, depth >= SEARCH_DEPTH) else {
+            // Too deep for the native stack, or more moves than the sets hold.
+            return self.part_nimber(part).map(Some);
+        };
+        self.check_now()?;
+        self.stats.expanded += 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth + 1);
+        // A game that cycles, against its declaration, recurses past `SEARCH_DEPTH` and is
+        // caught by `part_nimber`'s marks.
+        let Some(exact) = self.search_part(&part, &moves, &mut candidates, asked, top, depth)?
+        else {
+            self.exclude(part, asked, excluded.is_some())?;
+            return Ok(None);
+        };
+        // The least candidate left is the nimber where every option answered, or where it is
+        // at most the largest asked (see the module's documentation).
+        let nimber = candidates.min().unwrap_or(0);
+        if exact || nimber <= top {
+            if excluded.is_some() {
+                self.excluded.remove(&part);
+            }
+            self.store(part, nimber)?;
+            return Ok(Some(nimber));
+        }
+        self.exclude(part, asked, excluded.is_some())?;
+        Ok(None)
+    }
+
+    /// Notes that `part`'s nimber is none of `asked` (`held`: the part has an entry already).
+    fn exclude(&mut self, part: G::State, asked: NimberSet, held: bool) -> Result<(), SolveError> {
+        if !held && self.excluded.len() == self.excluded.capacity() {
+            self.check()?;
+        }
+        *self.excluded.entry(part).or_insert(0) |= asked.0[0];
+        Ok(())
+    }
+
+    /// [`part_in_set`](Nimbers::part_in_set)'s loop over the options: takes candidates away,
+    /// and says whether every option answered; `None` where it stopped early, no asked
+    /// candidate left.
+    fn search_part(
+        &mut self,
+        part: &G::State,
+        moves: &[G::Move],
+        candidates: &mut NimberSet,
+        asked: NimberSet,
+        top: Nimber,
+        depth: usize,
+    ) -> Result<Option<bool>, SolveError> {
+        let Some(Options { open, parts }) = self.options(part, moves, candidates, asked)? else {
+            return Ok(None);
+        };
+        let relevant = NimberSet::ALL.up_to_and_with(top);
+        let mut exact = true;
+        for mut option in open {
+            if candidates.and(asked).is_empty() {
+                return Ok(None);
+            }
+            let largest = candidates.max().unwrap_or(0);
+            let mut others = *candidates;
+            others.remove(largest);
+            let ask = others.and(relevant);
+            self.narrow(&mut option, &parts, depth + 1)?;
+            let found = match ask.xor(option.xor) {
+                _ if ask.is_empty() => None,
+                Some(shifted) => self
+                    .part_in_set(parts[option.first].clone(), shifted, depth + 1)?
+                    .map(|nimber| nimber ^ option.xor),
+                None => Some(option.xor ^ self.value(parts[option.first].clone(), depth + 1)?),
+            };
+            match found {
+                Some(nimber) if others.contains(nimber) => candidates.remove(nimber),
+                Some(_) => candidates.remove(largest),
+                None => {
+                    candidates.remove(largest);
+                    exact = false;
+                }
+            }
+        }
+        Ok(Some(exact))
+    }
+
+    /// The nimber of one part by aspiration sets: is it 0? (each option asked only whether
+    /// its nimber is 0), then 1, and so on; an option that answers with its nimber is not
+    /// asked again.
+    fn root_nimber(&mut self, part: G::State) -> Result<Nimber, SolveError> {
+        match self.lookup(&part) {
+            Lookup::Known(nimber) => return Ok(nimber),
+            Lookup::InProgress => return Err(cycle(0)),
+            Lookup::Missing => {}
+        }
+        let moves: Vec<G::Move> = self.game.moves(&part).collect();
+        if moves.len() >= 256 {
+            return self.value(part, 0);
+        }
+        self.stats.expanded += 1;
+        let nimber = self.aspire(&part, &moves)?;
+        self.store(part, nimber)?;
+        Ok(nimber)
+    }
+
+    /// [`root_nimber`](Nimbers::root_nimber)'s loop over the candidates.
+    fn aspire(&mut self, part: &G::State, moves: &[G::Move]) -> Result<Nimber, SolveError> {
+        // The candidates no option's nimber was found to rule out.
+        let mut candidates = NimberSet::up_to(moves.len() as Nimber).ok_or_else(unasked)?;
+        let Some(Options { mut open, parts }) =
+            self.options(part, moves, &mut candidates, NimberSet::ALL)?
+        else {
+            return Err(unasked());
+        };
+        'candidates: for candidate in 0..moves.len() as Nimber {
+            if !candidates.contains(candidate) {
+                continue;
+            }
+            let mut at = 0;
+            while at < open.len() {
+                let option = &mut open[at];
+                self.narrow(option, &parts, 1)?;
+                let option = open[at];
+                let first = parts[option.first].clone();
+                let found = match NimberSet::single(candidate ^ option.xor) {
+                    Some(asked) => self.part_in_set(first, asked, 1)?,
+                    None => Some(self.value(first, 1)?),
+                };
+                match found {
+                    Some(nimber) => {
+                        open.remove(at);
+                        let nimber = nimber ^ option.xor;
+                        if nimber == candidate {
+                            continue 'candidates;
+                        }
+                        candidates.remove(nimber);
+                    }
+                    None => at += 1,
+                }
+            }
+            return Ok(candidate);
+        }
+        Ok(moves.len() as Nimber)
+    }
+}
