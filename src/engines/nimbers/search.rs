@@ -208,12 +208,6 @@ where
             Lookup::InProgress => return Err(cycle(depth)),
             Lookup::Missing => {}
         }
-        // What earlier searches of the part ruled out.
-        let excluded = self.excluded.get(&part).copied();
-        let asked = match excluded {
-            Some(excluded) => asked.without(NimberSet([excluded, 0, 0, 0])),
-            None => asked,
-        };
         let Some(top) = asked.max() else {
             return Ok(None);
         };
@@ -230,30 +224,16 @@ where
         // caught by `part_nimber`'s marks.
         let Some(exact) = self.search_part(&part, &moves, &mut candidates, asked, top, depth)?
         else {
-            self.exclude(part, asked, excluded.is_some())?;
             return Ok(None);
         };
         // The least candidate left is the nimber where every option answered, or where it is
         // at most the largest asked (see the module's documentation).
         let nimber = candidates.min().unwrap_or(0);
         if exact || nimber <= top {
-            if excluded.is_some() {
-                self.excluded.remove(&part);
-            }
             self.store(part, nimber)?;
             return Ok(Some(nimber));
         }
-        self.exclude(part, asked, excluded.is_some())?;
         Ok(None)
-    }
-
-    /// Notes that `part`'s nimber is none of `asked` (`held`: the part has an entry already).
-    fn exclude(&mut self, part: G::State, asked: NimberSet, held: bool) -> Result<(), SolveError> {
-        if !held && self.excluded.len() == self.excluded.capacity() {
-            self.check()?;
-        }
-        *self.excluded.entry(part).or_insert(0) |= asked.0[0];
-        Ok(())
     }
 
     /// [`part_in_set`](Nimbers::part_in_set)'s loop over the options: takes candidates away,

@@ -49,14 +49,6 @@ impl NimberSet {
         }
     }
 
-    pub(super) fn without(self, other: NimberSet) -> NimberSet {
-        let mut set = self;
-        for (bits, other) in set.0.iter_mut().zip(other.0) {
-            *bits &= !other;
-        }
-        set
-    }
-
     pub(super) fn is_empty(self) -> bool {
         self.0 == [0; 4]
     }
