@@ -15,8 +15,7 @@
 //!   only about the candidates but the largest, up to the largest asked, and the search stops
 //!   once no asked candidate is left. Options are searched lightest first, and those the table
 //!   already values first of all. A part searched to its end enters the table with its
-//!   nimber; a part cut off is searched again where it is met again (keeping what it was found
-//!   not to be cost Cram 4×11 nine times the memory and saved no time);
+//!   nimber; a part cut off is searched again where it is met again;
 //! - [`Nimbers::nimber`]: the whole nimber, its heaviest part by aspiration sets (is it 0? each
 //!   option asked only that; then 1, …), the others by the pruned search;
 //! - [`Nimbers::part_nimber`]: every option's nimber computed, on an explicit stack: where the

@@ -18,7 +18,7 @@ use crate::game::{Impartial, Nimber};
 /// An option of a part being searched: its parts whose nimbers are not known
 /// (`parts[first..first + len]`, the heaviest first) and the XOR of the others'.
 #[derive(Clone, Copy)]
-struct Option_ {
+struct Open {
     first: usize,
     len: usize,
     xor: Nimber,
@@ -26,9 +26,9 @@ struct Option_ {
 }
 
 /// A part's options, split and read against the table.
-struct Options<S> {
+struct Opened<S> {
     /// The options whose parts' nimbers are not all known, the lightest first.
-    open: Vec<Option_>,
+    open: Vec<Open>,
     /// Their unknown parts.
     parts: Vec<S>,
 }
@@ -70,7 +70,8 @@ where
         Ok(self.sum_in_set(parts, asked, 0)? == Some(nimber))
     }
 
-    /// The index of the part of `parts` whose nimber is not known and which has the most moves.
+    /// The index of the heaviest part of `parts` (the game's weight) whose nimber is not known
+    /// (the first part where every part's is).
     fn heaviest(&self, parts: &[G::State]) -> Option<usize> {
         (0..parts.len())
             .filter(|&at| matches!(self.lookup(&parts[at]), Lookup::Missing))
@@ -123,8 +124,8 @@ where
         moves: &[G::Move],
         candidates: &mut NimberSet,
         asked: NimberSet,
-    ) -> Result<Option<Options<G::State>>, SolveError> {
-        let mut options = Options {
+    ) -> Result<Option<Opened<G::State>>, SolveError> {
+        let mut options = Opened {
             open: Vec::with_capacity(moves.len()),
             parts: Vec::new(),
         };
@@ -165,7 +166,7 @@ where
                 }
             }
             options.parts.swap(first, heaviest.1);
-            options.open.push(Option_ {
+            options.open.push(Open {
                 first,
                 len,
                 xor,
@@ -180,7 +181,7 @@ where
     /// that only the heaviest is left to search.
     fn narrow(
         &mut self,
-        option: &mut Option_,
+        option: &mut Open,
         parts: &[G::State],
         depth: usize,
     ) -> Result<(), SolveError> {
@@ -211,10 +212,13 @@ where
         let Some(top) = asked.max() else {
             return Ok(None);
         };
+        if depth >= SEARCH_DEPTH {
+            // Too deep for the native stack.
+            return self.part_nimber(part).map(Some);
+        }
         let moves: Vec<G::Move> = self.game.moves(&part).collect();
-        let candidates = NimberSet::up_to(moves.len() as Nimber);
-        let (Some(mut candidates), false) = (candidates, depth >= SEARCH_DEPTH) else {
-            // Too deep for the native stack, or more moves than the sets hold.
+        let Some(mut candidates) = NimberSet::up_to(moves.len() as Nimber) else {
+            // More moves than the sets hold.
             return self.part_nimber(part).map(Some);
         };
         self.check_now()?;
@@ -248,7 +252,7 @@ where
         top: Nimber,
         depth: usize,
     ) -> Result<Option<bool>, SolveError> {
-        let Some(Options { open, parts }) = self.options(part, moves, candidates, asked)? else {
+        let Some(Opened { open, parts }) = self.options(part, moves, candidates, asked)? else {
             return Ok(None);
         };
         let relevant = NimberSet::ALL.up_to_and_with(top);
@@ -292,7 +296,8 @@ where
         }
         let moves: Vec<G::Move> = self.game.moves(&part).collect();
         if moves.len() >= 256 {
-            return self.value(part, 0);
+            // More moves than the candidate sets hold: the whole mex.
+            return self.part_nimber(part);
         }
         self.stats.expanded += 1;
         let nimber = self.aspire(&part, &moves)?;
@@ -304,7 +309,7 @@ where
     fn aspire(&mut self, part: &G::State, moves: &[G::Move]) -> Result<Nimber, SolveError> {
         // The candidates no option's nimber was found to rule out.
         let mut candidates = NimberSet::up_to(moves.len() as Nimber).ok_or_else(unasked)?;
-        let Some(Options { mut open, parts }) =
+        let Some(Opened { mut open, parts }) =
             self.options(part, moves, &mut candidates, NimberSet::ALL)?
         else {
             return Err(unasked());
