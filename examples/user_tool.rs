@@ -1,4 +1,4 @@
-//! A user's games in the whole command line: three games gamesolver does not bundle, run with
+//! A user's games in the whole command line: four games gamesolver does not bundle, run with
 //! everything the bundled games have (solve, `analyze`, `play`, `check`, `--json`, progress,
 //! the memory budget and time limit) by implementing [`Presented`] and [`FromValues`] and
 //! calling [`main_with`](gamesolver::cli::main_with).
@@ -18,6 +18,11 @@
 //! sum; the first to GOAL wins. A game with chance (docs/adding-a-game.md, section 10): the
 //! first player's winning chance, an exact fraction (every turn scores, so play cannot cycle).
 //!
+//! **Node Kayles** (docs/adding-a-game.md, section 11). A graph of N vertices; a move takes a
+//! vertex and its neighbours off it; a player who cannot move loses. Impartial, and what is left
+//! falls apart into connected pieces: it declares both, and the answer is the nimber, each
+//! piece's found once (values: N, then each edge as two vertices from 0).
+//!
 //! ```text
 //! cargo run --example user_tool -- divisor-game 12
 //! cargo run --example user_tool -- analyze divisor-game 12 --at 9
@@ -26,6 +31,8 @@
 //! cargo run --example user_tool -- check flip-game 1 1 1 1 1 1 1 1 1 1
 //! cargo run --example user_tool -- hog 20
 //! cargo run --example user_tool -- play hog 20 --seed 7
+//! cargo run --example user_tool -- node-kayles 9 0 1 1 2 2 3 3 0 4 5 5 6 6 7 7 8
+//! cargo run --example user_tool -- analyze node-kayles 9 0 1 1 2 2 3 3 0 4 5 5 6 6 7 7 8
 //! ```
 //!
 //! tests/user_tool.rs runs this binary and this file's tests.
@@ -35,7 +42,7 @@ use std::process::ExitCode;
 
 use gamesolver::cli::serde_json::{Value, json};
 use gamesolver::cli::{Bundled, FromValues, Presented};
-use gamesolver::game::{Chance, Probability, StateAt};
+use gamesolver::game::{Chance, Impartial, Nimber, Probability, StateAt};
 use gamesolver::{Capabilities, Declares, DenseIndex, Game, Player, Score, Step, Turn};
 
 /// The Divisor Game from N.
@@ -525,6 +532,182 @@ impl FromValues for Hog {
     }
 }
 
+/// Node Kayles on a graph of up to 64 vertices, the guide's impartial game
+/// (docs/adding-a-game.md, section 11): a move takes a vertex and its neighbours off the graph;
+/// a player who cannot move loses.
+#[derive(Debug)]
+pub struct NodeKayles {
+    /// `neighbours[v]`: bit `w` set where an edge joins `v` and `w`.
+    pub neighbours: Vec<u64>,
+}
+
+/// The vertices of a set of them, lowest first.
+fn vertices(mut set: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let vertex = (set != 0).then(|| set.trailing_zeros())?;
+        set &= set - 1;
+        Some(vertex)
+    })
+}
+
+impl Game for NodeKayles {
+    /// The vertices left: bit `v` set while `v` is on the graph.
+    type State = u64;
+    /// The vertex taken (with its neighbours).
+    type Move = u32;
+
+    fn start(&self) -> u64 {
+        u64::MAX >> (64 - self.neighbours.len())
+    }
+
+    fn moves(&self, left: &u64) -> impl Iterator<Item = u32> {
+        vertices(*left)
+    }
+
+    fn play(&self, left: &u64, &vertex: &u32) -> Step<u64> {
+        let taken = 1 << vertex | self.neighbours[vertex as usize];
+        Step {
+            next: left & !taken,
+            gain: 0,
+            turn: Turn::Pass,
+        }
+    }
+
+    /// No vertex left: the player to move has lost.
+    fn payoff(&self, _left: &u64) -> Score {
+        -1
+    }
+
+    /// Impartial under the normal play convention, and split into its connected pieces.
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().impartial()
+    }
+}
+
+impl NodeKayles {
+    /// The connected piece of `left` that holds `vertex`.
+    fn piece(&self, left: u64, vertex: u32) -> u64 {
+        let mut piece = 1 << vertex;
+        let mut frontier = piece;
+        while frontier != 0 {
+            let reached =
+                vertices(frontier).fold(0, |reached, v| reached | self.neighbours[v as usize]);
+            frontier = reached & left & !piece;
+            piece |= frontier;
+        }
+        piece
+    }
+}
+
+/// What is left falls apart into connected pieces, each a game of its own; a lone vertex is
+/// worth *1 and needs no search.
+impl Impartial for NodeKayles {
+    fn split(&self, left: &u64, parts: &mut Vec<u64>) {
+        let mut rest = *left;
+        while rest != 0 {
+            let piece = self.piece(rest, rest.trailing_zeros());
+            rest &= !piece;
+            parts.push(piece);
+        }
+    }
+
+    fn known_nimber(&self, part: &u64) -> Option<Nimber> {
+        (part.count_ones() == 1).then_some(1)
+    }
+}
+
+/// How the command line shows it: the vertices left and the edges between them; a move is the
+/// vertex taken.
+impl Presented for NodeKayles {
+    fn show(&self, left: &u64) -> String {
+        let listed: Vec<String> = vertices(*left).map(|v| v.to_string()).collect();
+        let edges: Vec<String> = vertices(*left)
+            .flat_map(|v| {
+                vertices(self.neighbours[v as usize] & left)
+                    .filter(move |&w| w > v)
+                    .map(move |w| format!("{v}-{w}"))
+            })
+            .collect();
+        format!(
+            "vertices left: {}\nedges: {}",
+            if listed.is_empty() {
+                "none".into()
+            } else {
+                listed.join(" ")
+            },
+            if edges.is_empty() {
+                "none".into()
+            } else {
+                edges.join(" ")
+            }
+        )
+    }
+
+    fn move_name(&self, _left: &u64, vertex: &u32) -> String {
+        vertex.to_string()
+    }
+
+    /// The graph for the analysis page (`serve`): every vertex on a circle, the edges between
+    /// the vertices left; a click on a vertex left takes it.
+    fn view(&self, left: &u64) -> Value {
+        let graph: Vec<Vec<u32>> = (0..self.neighbours.len())
+            .map(|v| match left >> v & 1 {
+                1 => vertices(self.neighbours[v] & left).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        json!({"kind": "graph", "graph": graph})
+    }
+
+    fn position(&self, position: &str) -> Result<u64, InputError> {
+        let count = self.neighbours.len();
+        position
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|word| !word.is_empty())
+            .try_fold(0u64, |left, word| match word.parse::<usize>() {
+                Ok(v) if v < count => Ok(left | 1 << v),
+                _ => Err(InputError::InvalidState(format!(
+                    "a position is the vertices left, each from 0 to {}: not {word:?}",
+                    count - 1
+                ))),
+            })
+    }
+
+    fn legend(&self) -> Option<&'static str> {
+        Some("each move is the vertex taken off the graph with its neighbours, from 0")
+    }
+}
+
+/// Built from the number of vertices N and the edges as pairs of vertices (from 0).
+impl FromValues for NodeKayles {
+    const EXAMPLE: &'static str = "9 0 1 1 2 2 3 3 0 4 5 5 6 6 7 7 8";
+    const POSITION: Option<&'static str> = Some("'0 1 3': the vertices left");
+
+    fn from_values(values: &[i64]) -> Result<Self, InputError> {
+        let refuse = || {
+            InputError::InvalidGame(
+                "node kayles takes the number of vertices N (1 to 64), then each edge as two \
+                 vertices from 0 to N - 1"
+                    .into(),
+            )
+        };
+        let (&count, edges) = values.split_first().ok_or_else(refuse)?;
+        if !(1..=64).contains(&count) || edges.len() % 2 == 1 {
+            return Err(refuse());
+        }
+        let mut neighbours = vec![0u64; count as usize];
+        for edge in edges.chunks(2) {
+            let [v, w] = [edge[0], edge[1]];
+            if !(0..count).contains(&v) || !(0..count).contains(&w) || v == w {
+                return Err(refuse());
+            }
+            neighbours[v as usize] |= 1 << w;
+            neighbours[w as usize] |= 1 << v;
+        }
+        Ok(NodeKayles { neighbours })
+    }
+}
+
 /// The command line's entries for the games.
 const DIVISOR_GAME: Bundled = Bundled::game::<DivisorGame>(
     "divisor-game",
@@ -535,6 +718,11 @@ const FLIP_GAME: Bundled = Bundled::game::<FlipGame>(
     "LeetCode 294: flip two neighbouring + into --; who cannot move loses",
 );
 
+const NODE_KAYLES: Bundled = Bundled::game::<NodeKayles>(
+    "node-kayles",
+    "Node Kayles on a graph: take a vertex and its neighbours; who cannot move loses; the nimber",
+);
+
 const HOG: Bundled = Bundled::game::<Hog>(
     "hog",
     "Hog: roll 1 to MOST dice a turn (a 1 scores 1, else their sum); first to GOAL wins; the \
@@ -542,7 +730,7 @@ const HOG: Bundled = Bundled::game::<Hog>(
 );
 
 fn main() -> ExitCode {
-    gamesolver::cli::main_with(&[&DIVISOR_GAME, &FLIP_GAME, &HOG])
+    gamesolver::cli::main_with(&[&DIVISOR_GAME, &FLIP_GAME, &HOG, &NODE_KAYLES])
 }
 
 #[cfg(test)]
@@ -691,6 +879,81 @@ pub mod tests {
         assert!(report.is_ok(), "{report}");
     }
 
+    /// Node Kayles by its literal rules, independent of the engine: the mex of the whole
+    /// graph's options, never split into pieces.
+    pub fn node_kayles_nimber(
+        neighbours: &[u64],
+        left: u64,
+        memo: &mut std::collections::HashMap<u64, u32>,
+    ) -> u32 {
+        if let Some(&known) = memo.get(&left) {
+            return known;
+        }
+        let options: Vec<u32> = (0..neighbours.len())
+            .filter(|&v| left >> v & 1 == 1)
+            .map(|v| node_kayles_nimber(neighbours, left & !(1 << v | neighbours[v]), memo))
+            .collect();
+        let nimber = (0..).find(|g| !options.contains(g)).unwrap();
+        memo.insert(left, nimber);
+        nimber
+    }
+
+    #[test]
+    fn node_kayles_agrees_with_the_whole_graphs_mex() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..80 {
+            let count = 1 + next() % 16;
+            let mut values = vec![count as i64];
+            // From a few edges (many pieces) to many (one piece).
+            let edges = next() % (1 + count * (1 + round % 3));
+            for _ in 0..edges {
+                let (v, w) = (next() % count, next() % count);
+                if v != w {
+                    values.extend([v as i64, w as i64]);
+                }
+            }
+            let game = NodeKayles::from_values(&values).unwrap();
+            let mut memo = std::collections::HashMap::new();
+            let expected = node_kayles_nimber(&game.neighbours, game.start(), &mut memo);
+            let solved = Solver::new(&game).solve().unwrap();
+            assert_eq!(solved.nimber(), Some(expected), "{values:?}");
+            assert_eq!(
+                solved.value(),
+                if expected == 0 { -1 } else { 1 },
+                "{values:?}"
+            );
+        }
+        // Node Kayles on a path of n vertices is Dawson's chess (OEIS A002187).
+        let dawson = [
+            0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0,
+        ];
+        for (n, &expected) in dawson.iter().enumerate().skip(1) {
+            let mut values = vec![n as i64];
+            values.extend((1..n as i64).flat_map(|v| [v - 1, v]));
+            let game = NodeKayles::from_values(&values).unwrap();
+            assert_eq!(
+                Solver::new(&game).solve().unwrap().nimber(),
+                Some(expected),
+                "path {n}"
+            );
+        }
+        let example: Vec<i64> = NodeKayles::EXAMPLE
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let report = gamesolver::check::check_impartial(
+            &NodeKayles::from_values(&example).unwrap(),
+            &CheckOptions::default(),
+        );
+        assert!(report.is_ok(), "{report}");
+    }
+
     #[test]
     fn refuses_values_that_make_no_game() {
         for values in [&[][..], &[0], &[MOST + 1], &[3, 4], &[-5]] {
@@ -709,5 +972,17 @@ pub mod tests {
         for values in [&[][..], &[0], &[201], &[20, 0], &[20, 11], &[20, 3, 1]] {
             assert!(Hog::from_values(values).is_err(), "{values:?}");
         }
+        for values in [
+            &[][..],
+            &[0],
+            &[65],
+            &[3, 0],
+            &[3, 0, 3],
+            &[3, 1, 1],
+            &[3, -1, 2],
+        ] {
+            assert!(NodeKayles::from_values(values).is_err(), "{values:?}");
+        }
+        assert_eq!(NodeKayles::from_values(&[64]).unwrap().start(), u64::MAX);
     }
 }

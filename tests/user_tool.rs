@@ -1,16 +1,19 @@
 //! A user's games in the whole command line: examples/user_tool.rs (the Divisor Game, LeetCode
-//! 1025, with a dense index, Flip Game II, LeetCode 294, without one, and Hog, a dice game: three
-//! games the library does not bundle) run as its own binary, through every command a bundled
-//! game has: solve (words and `--json`), `analyze`, `check`, `--save` and `--load` (refused for
-//! the game with no index), `play` in a pseudo-terminal, and refusals of bad input. Values are
-//! checked against the rules played out by brute force, Flip Game II against Sprague–Grundy
-//! theory, on random inputs, and Hog against its rules dealt out die by die.
+//! 1025, with a dense index, Flip Game II, LeetCode 294, without one, Hog, a dice game, and Node
+//! Kayles, an impartial game: four games the library does not bundle) run as its own binary,
+//! through every command a bundled game has: solve (words and `--json`), `analyze`, `check`,
+//! `--save` and `--load` (refused for the game with no index), `play` in a pseudo-terminal, and
+//! refusals of bad input. Values are checked against the rules played out by brute force, Flip
+//! Game II against Sprague–Grundy theory, on random inputs, Hog against its rules dealt out die
+//! by die, and Node Kayles' nimbers against the whole graph's mex.
 #![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+use gamesolver::Game;
+use gamesolver::cli::FromValues;
 use serde_json::Value;
 
 /// The example's source, as a module: its own unit tests run here too (the example binary is
@@ -254,7 +257,7 @@ fn check_passes_and_bad_input_is_refused_with_a_message() {
     // The tool names itself and its games, not gamesolver's.
     let first = help.lines().next().unwrap_or_default();
     assert!(
-        first.starts_with("Exact solutions of divisor-game, flip-game and hog")
+        first.starts_with("Exact solutions of divisor-game, flip-game, hog and node-kayles")
             && first.contains("user_tool")
             && !first.contains("Stone Games"),
         "{first}"
@@ -368,6 +371,96 @@ fn a_game_with_no_index_is_solved_on_hash_tables_as_theory_says() {
     let check = run(&["check", "flip-game", "1", "1", "1", "1", "1", "1", "1", "1"]);
     assert!(
         stdout(&check).contains("no violation"),
+        "{}",
+        stdout(&check)
+    );
+}
+
+/// The guide's impartial game (docs/adding-a-game.md, section 11) in the tool: the nimber in
+/// the words and in `--json`, each move's nimber in `analyze`, against the whole graph's mex.
+#[test]
+fn node_kayles_gives_its_nimber_and_each_moves() {
+    let mut memo = std::collections::HashMap::new();
+    for (case, seed) in numbers(11, 12, 1 << 30).into_iter().enumerate() {
+        let count = 3 + case as i64 % 12;
+        let mut values = vec![count];
+        for edge in 0..count {
+            let (v, w) = (edge, (edge + 1 + (seed >> edge) as i64 % 3) % count);
+            if v != w {
+                values.extend([v, w]);
+            }
+        }
+        let game = user_tool::NodeKayles::from_values(&values).unwrap();
+        memo.clear();
+        let expected =
+            user_tool::tests::node_kayles_nimber(&game.neighbours, game.start(), &mut memo);
+        let texts: Vec<String> = values.iter().map(i64::to_string).collect();
+        let mut args = vec!["node-kayles"];
+        args.extend(texts.iter().map(String::as_str));
+        args.push("--json");
+        let report = json(&args);
+        assert_eq!(report["nimber"], expected, "{values:?}: {report}");
+        assert_eq!(
+            report["value"],
+            if expected == 0 { -1 } else { 1 },
+            "{values:?}"
+        );
+        args.insert(0, "analyze");
+        let analysis = json(&args);
+        for entry in analysis["moves"].as_array().unwrap() {
+            let vertex: usize = entry["move"].as_str().unwrap().parse().unwrap();
+            let left = game.start() & !(1 << vertex | game.neighbours[vertex]);
+            let after = user_tool::tests::node_kayles_nimber(&game.neighbours, left, &mut memo);
+            assert_eq!(entry["nimber"], after, "{values:?}: vertex {vertex}");
+            assert_eq!(
+                entry["value"] == 1,
+                after == 0,
+                "{values:?}: vertex {vertex}"
+            );
+        }
+    }
+    let words = run(&["node-kayles", "5", "0", "1", "1", "2", "2", "3", "3", "4"]);
+    assert!(stdout(&words).contains("*3"), "{}", stdout(&words));
+    // Edges 0-1 and 2-3: two pieces of *1 and a lone vertex (*1) are *1; the two pieces alone *0.
+    let at = |position| {
+        json(&[
+            "analyze",
+            "node-kayles",
+            "4",
+            "0",
+            "1",
+            "2",
+            "3",
+            "--at",
+            position,
+            "--json",
+        ])
+    };
+    assert_eq!(at("0 1 2")["nimber"], 0);
+    assert_eq!(at("0 1")["nimber"], 1);
+    assert_eq!(at("0 1 2 3")["nimber"], 0);
+    let refused = run(&["node-kayles", "3", "0", "7"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        stderr(&refused).contains("node kayles takes"),
+        "{}",
+        stderr(&refused)
+    );
+    let check = run(&[
+        "check",
+        "node-kayles",
+        "6",
+        "0",
+        "1",
+        "1",
+        "2",
+        "3",
+        "4",
+        "4",
+        "5",
+    ]);
+    assert!(
+        check.status.success() && stdout(&check).contains("no violation"),
         "{}",
         stdout(&check)
     );

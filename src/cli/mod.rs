@@ -55,7 +55,7 @@
 //! }
 //! ```
 //!
-//! examples/user_tool.rs is a whole one with two games, tested through its binary.
+//! examples/user_tool.rs is a whole one with four games, tested through its binary.
 //!
 //! Inside, the command line is in layers; a module imports only modules of the layers below
 //! its own (tests/layers.rs checks that no import circle forms; docs/architecture.md says how):

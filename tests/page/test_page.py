@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -589,7 +590,7 @@ def user_tool_server():
 def test_a_users_game_is_served_through_its_presentation(user_tool_server, browser):
     tool, url = user_tool_server
     names = [game["name"] for game in json.loads(request(f"{url}/api/games")[1])["games"]]
-    assert names == ["divisor-game", "flip-game", "hog"]
+    assert names == ["divisor-game", "flip-game", "hog", "node-kayles"]
     page = browser.new_page(viewport={"width": 1000, "height": 600})
     page.goto(f"{url}/play/flip-game?values=1%201%201%201%200%201%201%201")
     ready(page)
@@ -645,4 +646,34 @@ def test_a_users_dice_game_draws_its_dice_chances_and_history(user_tool_server, 
     ready(page)
     firsts = page.eval_on_selector_all("#history circle", "d => d.map(x => Number(x.dataset.first))")
     assert len(firsts) == 3 and abs(firsts[0] - expected["first_value"]) < 1e-12, firsts
+    page.close()
+
+
+def test_a_users_impartial_game_marks_each_move_by_the_nimber_it_leaves(user_tool_server, browser):
+    """Node Kayles, the guide's impartial game (examples/user_tool.rs), drawn as a graph."""
+    tool, url = user_tool_server
+    values = "9 0 1 1 2 2 3 3 0 4 5 5 6 6 7 7 8"
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.goto(f"{url}/play/node-kayles?values={urllib.parse.quote(values)}")
+    ready(page)
+    analysed = subprocess.run(
+        [tool, "analyze", "node-kayles", "--json", "--", values], capture_output=True, text=True, check=True
+    )
+    expected = json.loads(analysed.stdout)
+    nimbers = {m["name"]: str(m["nimber"]) for m in expected["moves"]}
+    assert len(nimbers) == 9 and "0" in nimbers.values()
+    listed = page.eval_on_selector_all("#moves li", "l => l.map(x => [x.dataset.move, x.dataset.nimber])")
+    assert dict(listed) == nimbers
+    labels = page.eval_on_selector_all("#moves li .value", "l => l.map(x => x.textContent)")
+    assert all(re.fullmatch(r"[WL]\d+ \*\d+", label) for label in labels), labels
+    drawn = page.eval_on_selector_all("#board .move", "n => n.map(x => [x.dataset.move, x.dataset.nimber])")
+    assert dict(drawn) == nimbers
+    assert f"nimber is *{expected['nimber']}" in page.text_content("#status")
+    page.screenshot(path=str(SHOTS / "node-kayles.png"))
+    # A move to *0 wins: after it, every move leaves a non-zero nimber.
+    best = next(name for name, nimber in nimbers.items() if nimber == "0")
+    click_move(page, best)
+    after = page.eval_on_selector_all("#moves li", "l => l.map(x => Number(x.dataset.nimber))")
+    assert after and all(n != 0 for n in after), after
+    assert "nimber is *0" in page.text_content("#status")
     page.close()

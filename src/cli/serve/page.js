@@ -80,9 +80,16 @@ function words(move, position) {
   if (position.chance) return chanceWords(move.value, position);
   if (position.outcomes) {
     const remote = move.remoteness === undefined || move.remoteness === null ? "" : move.remoteness;
-    return (move.value > 0 ? "W" : move.value < 0 ? "L" : "D") + (move.value ? remote : "");
+    const outcome = (move.value > 0 ? "W" : move.value < 0 ? "L" : "D") + (move.value ? remote : "");
+    return nimbered(move) ? `${outcome} *${move.nimber}` : outcome;
   }
   return signed(position.mover === 0 ? move.final : -move.final);
+}
+
+// An impartial game's move carries the nimber of the position it leaves (*0: lost for the
+// opponent, so a winning move).
+function nimbered(move) {
+  return move.nimber !== undefined && move.nimber !== null;
 }
 
 function capitalised(text) {
@@ -298,7 +305,8 @@ function statusWords(position) {
   if (position.moves.length) {
     const moves = position.remoteness === 1 ? "move" : "moves";
     const remote = position.outcomes && position.value && position.remoteness ? ` in ${position.remoteness} ${moves}` : "";
-    return `${capitalised(name)} to move. With perfect play: ${position.result}${remote}.`;
+    const nimber = nimbered(position.analysis) ? ` The position's nimber is *${position.analysis.nimber}.` : "";
+    return `${capitalised(name)} to move. With perfect play: ${position.result}${remote}.${nimber}`;
   }
   const score = position.outcomes ? "" : ` ${first} ${position.points[0]}, ${second} ${position.points[1]}:`;
   return `Game over.${score} ${capitalised(position.result)}.`;
@@ -378,6 +386,7 @@ function listMoves(position) {
       "data-best": move.best,
       class: move.best ? "best" : "",
     });
+    if (nimbered(move)) item.setAttribute("data-nimber", move.nimber);
     const value = element("span", { class: "value" }, words(move, position));
     value.style.background = position.chance ? chanceColour(move, position) : COLOUR[kind];
     if (position.chance) {
@@ -416,6 +425,10 @@ function marked(node, move, position) {
   node.setAttribute("data-value", move.value);
   node.setAttribute("data-final", move.final);
   node.setAttribute("data-tone", toneOf(move, position.mover));
+  if (nimbered(move)) {
+    node.setAttribute("data-nimber", move.nimber);
+    node.append(element("svg:title", {}, `${move.name}: leaves *${move.nimber}`));
+  }
   node.addEventListener("click", () => play(move.name));
   return node;
 }

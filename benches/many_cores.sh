@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The many-core figures of docs/performance.md, as one prepared run (a borrowed machine's minutes
+# are few): the empty 7x6 Connect Four board against c4 on THREADS threads (and on 4), the tier
+# solver on Dots and Boxes 3x4 at 2, 4, 8 and THREADS threads, and the distributed solver
+# (timely) with 1xTHREADS and 4x(THREADS/4) workers on localhost.
+#
+#   BIN=gamesolver C4DIR=dir benches/many_cores.sh [THREADS] [PAIRS]
+#
+# BIN: a release binary built with `--features distributed` (default target/release/gamesolver);
+# C4DIR: where benches/c4/build.sh put c4-empty-7x6-tTHREADS-134217757 (c4's 1 GB table),
+# c4-empty-7x6-tTHREADS-8388593 (64 MB) and c4-empty-7x6-t4-134217757; without it c4 is skipped.
+# PAIRS (default 5) interleaved runs of each solver of the empty board. Every line is printed as
+# it is measured: label, wall seconds, peak KiB (GNU time), and the answer, which must be +1 for
+# Connect Four and 0 for Dots and Boxes 3x4.
+set -u
+cd "$(dirname "$0")/.."
+threads=${1:-16}; pairs=${2:-5}
+bin=${BIN:-target/release/gamesolver}
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+echo "machine: $(nproc) cpus, $(lscpu | sed -n 's/^Model name: *//p'), L3 $(lscpu | sed -n 's/^L3 cache: *//p')"
+
+run() {
+    local label=$1; shift
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$out/mem" "$@" > "$out/stdout" 2> "$out/stderr"
+    local rc=$?
+    end=$(date +%s%N)
+    local answer
+    answer=$(grep -o '"value":-\?[0-9]*\|score is -\?[0-9]*' "$out/stdout" | head -1)
+    echo "$label $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') s" \
+        "rc=$rc peak=$(tail -1 "$out/mem") KiB $answer"
+}
+
+c4() { [ -n "${C4DIR:-}" ] && run "c4 t$1 $2" "$C4DIR/c4-empty-7x6-t$1-$2"; }
+ours() { run "gamesolver connect-four t$1" "$bin" connect-four --threads "$1" --json; }
+
+timely() {
+    local processes=$1 workers=$2 index
+    : > "$out/hosts"
+    for ((index = 0; index < processes; index++)); do
+        echo "127.0.0.1:$((21000 + index))" >> "$out/hosts"
+    done
+    for ((index = 1; index < processes; index++)); do
+        "$bin" dots-and-boxes 3 4 --solver distributed --workers "$workers" --processes \
+            "$processes" --process "$index" --hostfile "$out/hosts" > /dev/null 2>&1 &
+    done
+    local cluster=()
+    [ "$processes" -gt 1 ] && cluster=(--processes "$processes" --process 0 --hostfile "$out/hosts")
+    run "timely ${processes}x${workers}" "$bin" dots-and-boxes 3 4 --solver distributed \
+        --workers "$workers" "${cluster[@]}" --json
+    wait
+}
+
+for ((pair = 0; pair < pairs; pair++)); do
+    c4 "$threads" 134217757; ours "$threads"; c4 "$threads" 8388593
+done
+c4 4 134217757; ours 4
+for t in "$threads" 8 4 2; do
+    run "tier 3x4 t$t" "$bin" dots-and-boxes 3 4 --solver tier --threads "$t" --json
+done
+timely 1 "$threads"
+timely 4 $((threads / 4))
