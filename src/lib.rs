@@ -43,6 +43,8 @@
 //! Nim, Tic-tac-toe, Dots and Boxes, Connect Four, and Cat and Mouse (913, 1728).
 
 #![deny(missing_docs)]
+// docs.rs (Cargo.toml: `--cfg docsrs`, nightly) labels each feature-gated item with its feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod check;
 #[cfg(feature = "cli")]

@@ -212,6 +212,16 @@ class Game:
     cycle where it is small enough), else a float within ``error_bound`` of the true value
     (proved). A game whose play may cycle (Pig) sets ``may_cycle = True`` and declares bounds on
     its values (``outcome_game = True``, or ``value_range``).
+
+    Impartial games (both players have the same moves; who cannot move loses): a game that says
+    ``impartial = True`` (its ``payoff`` is -1, its moves gain nothing, its play ends) is solved
+    for its *nimber* (``nimber`` in the result, 0 a loss for the player to move; with
+    ``moves=True`` each move's ``nimber``, the one it leaves). It may also define
+
+    - ``split(state)``: the independent parts of ``state`` (an iterable of states of the same
+      game, each a game of its own): the nimber is the XOR of theirs, and each part's is found
+      once, wherever it sits. Equal parts should be equal states (a canonical form).
+    - ``known_nimber(part)``: a part's nimber where it is known without search, else None.
     """
 
     known_value = None
@@ -220,6 +230,9 @@ class Game:
     may_cycle = False
     is_chance = None
     probability = None
+    impartial = False
+    split = None
+    known_nimber = None
 
     def start(self) -> Hashable:
         raise NotImplementedError("a game defines start()")
@@ -406,8 +419,9 @@ def solve(
     For a game object: ``engine`` ("auto", "exhaustive", "pruning", "retrograde"),
     ``memory_limit`` and ``time_limit`` apply. The result has ``value`` (for the player to
     move at the start), ``best_move`` (the first move in the game's order that keeps it;
-    ``None`` if the game is over), ``outcome`` for outcome games, ``engine``, ``start`` and
-    ``stats``: what a memoized recursion of the same game costs. More on request:
+    ``None`` if the game is over), ``outcome`` for outcome games, ``nimber`` for an impartial
+    game (else ``None``), ``engine``, ``start`` and ``stats``: what a memoized recursion of the
+    same game costs. More on request:
 
     - ``moves=True``: ``moves`` (every first move's value) and ``best_moves``: each first
       move's value is a solve of its own, where the value needs only those the search tried;

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Mutex;
 
-use gamesolver::game::{Chance, Probability};
+use gamesolver::game::{Chance, Impartial, Nimber, Probability};
 use gamesolver::{Capabilities, Declares, Game, Score, Step, Turn, ValueRange};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -261,6 +261,8 @@ pub struct Declared {
     pub may_cycle: bool,
     /// `is_chance(state)` and `probability(state, outcome)` are defined: chance states.
     pub chance: bool,
+    /// `impartial` is true: both players have the same moves and who cannot move loses.
+    pub impartial: bool,
 }
 
 /// A game's declared range: a method of the state, or one `(low, high)` for every state.
@@ -310,10 +312,10 @@ fn bounds(value: &Bound<'_, PyAny>) -> PyResult<(Score, Score)> {
 
 impl Declared {
     /// `declared` with the flags the game sets (outcome game, may cycle).
-    fn flags<G: Game, R, I, T, S, K, C>(
+    fn flags<G: Game, R, I, T, S, K, C, P>(
         self,
-        declared: Capabilities<G, R, I, T, S, K, C>,
-    ) -> Capabilities<G, R, I, T, S, K, C> {
+        declared: Capabilities<G, R, I, T, S, K, C, P>,
+    ) -> Capabilities<G, R, I, T, S, K, C, P> {
         let declared = if self.outcome_game {
             declared.outcome_game()
         } else {
@@ -337,6 +339,9 @@ pub struct PyGame {
     value_range: Option<Range>,
     /// `is_chance(state)` and `probability(state, outcome)`, where the game has chance states.
     chance: Option<(Py<PyAny>, Py<PyAny>)>,
+    /// An impartial game's `split(state)` and `known_nimber(part)`, where it defines them.
+    split: Option<Py<PyAny>>,
+    known_nimber: Option<Py<PyAny>>,
     /// The state to solve from, if not the game's `start()`.
     from: Option<Py<PyAny>>,
     states: Interner,
@@ -461,7 +466,20 @@ impl PyGame {
             outcome_game: flag(game, "outcome_game")?,
             may_cycle: flag(game, "may_cycle")?,
             chance: chance.is_some(),
+            impartial: flag(game, "impartial")?,
         };
+        let (split, known_nimber) = (optional(game, "split")?, optional(game, "known_nimber")?);
+        if declared.impartial && (declared.chance || declared.may_cycle || declared.range) {
+            return Err(PyTypeError::new_err(
+                "an impartial game (impartial = True) has no chance states, no value_range and \
+                 no may_cycle: its value is its nimber, and its play ends",
+            ));
+        }
+        if !declared.impartial && (split.is_some() || known_nimber.is_some()) {
+            return Err(PyTypeError::new_err(
+                "split() and known_nimber() are for an impartial game: set impartial = True",
+            ));
+        }
         let dead = PyTuple::new(py, ["<no state: a callback failed>"])?;
         Ok(PyGame {
             start: method(game, "start")?,
@@ -471,6 +489,8 @@ impl PyGame {
             known_value: optional(game, "known_value")?,
             value_range,
             chance,
+            split,
+            known_nimber,
             from: from.map(|from| from.clone().unbind()),
             states: Interner::new(py, dead.as_any())?,
             pending: Mutex::new(HashMap::new()),
@@ -847,6 +867,10 @@ pub struct Chancy(pub PyGame);
 /// A Python game with chance states and a value range.
 pub struct ChancyRanged(pub PyGame);
 
+/// A Python game that says `impartial = True`: the same game, declared impartial, split by its
+/// `split(state)` where it defines one.
+pub struct Split(pub PyGame);
+
 /// The [`Game`] of a wrapper of [`PyGame`], every method the game's, and `$declared` its
 /// declaration.
 macro_rules! delegated_game {
@@ -883,7 +907,12 @@ macro_rules! delegated_game {
                 self.0.declared.flags($declared)
             }
         }
+    };
+}
 
+/// The [`Chance`] of a wrapper of [`PyGame`]: the game's `is_chance` and `probability`.
+macro_rules! delegated_chance {
+    ($wrapper:ty) => {
         impl Chance for $wrapper {
             fn is_chance(&self, state: &Id) -> bool {
                 self.0.chance_at(state)
@@ -897,6 +926,61 @@ macro_rules! delegated_game {
 
 delegated_game!(Chancy, Capabilities::none().chance());
 delegated_game!(ChancyRanged, Capabilities::none().value_range().chance());
+delegated_game!(Split, Capabilities::none().impartial());
+delegated_chance!(Chancy);
+delegated_chance!(ChancyRanged);
+
+impl Impartial for Split {
+    /// The game's `split(state)`: an iterable of parts (states of the game), each a game of its
+    /// own; without it the whole state is one part.
+    fn split(&self, state: &Id, parts: &mut Vec<Id>) {
+        let Some(split) = &self.0.split else {
+            parts.push(*state);
+            return;
+        };
+        if *state == DEAD {
+            return;
+        }
+        let before = parts.len();
+        self.0.guarded((), |py| {
+            let listed = split.bind(py).call1((self.0.state(py, *state)?,))?;
+            for part in listed.try_iter()? {
+                parts.push(self.0.state_id(&part?)?);
+            }
+            Ok(())
+        });
+        if self.0.has_failed() {
+            parts.truncate(before);
+        }
+    }
+
+    /// The game's `known_nimber(part)`: a whole number from 0 to 2**32 - 1, or `None` to search.
+    fn known_nimber(&self, part: &Id) -> Option<Nimber> {
+        let known = self.0.known_nimber.as_ref()?;
+        if *part == DEAD {
+            return Some(0);
+        }
+        self.0.guarded(None, |py| {
+            let value = known.bind(py).call1((self.0.state(py, *part)?,))?;
+            if value.is_none() {
+                return Ok(None);
+            }
+            if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+                return Err(PyTypeError::new_err(format!(
+                    "known_nimber() must give a whole number or None, not {}",
+                    value
+                        .repr()
+                        .map_or_else(|_| "that".into(), |r| r.to_string())
+                )));
+            }
+            value.extract::<Nimber>().map(Some).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "known_nimber() must give a nimber from 0 to 2**32 - 1, not {value}"
+                ))
+            })
+        })
+    }
+}
 
 impl ValueRange for ChancyRanged {
     fn value_range(&self, state: &Id) -> (Score, Score) {

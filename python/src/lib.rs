@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use gamesolver::check::{
-    CheckOptions, CheckReport, check, check_chance, check_outcome, check_ranged,
+    CheckOptions, CheckReport, check, check_chance, check_impartial, check_outcome, check_ranged,
 };
 use gamesolver::engines::chance::Value;
 use gamesolver::game::Probability;
@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use game::{Chancy, ChancyRanged, Id, PyGame, PyMove, Ranged, Shown};
+use game::{Chancy, ChancyRanged, Id, PyGame, PyMove, Ranged, Shown, Split};
 
 create_exception!(
     _native,
@@ -185,6 +185,18 @@ where
     let start = *answer.start();
     let best_move = first_best_move(game, &mut answer, &start);
     let moves = asked.moves.then(|| answer.move_values(&start));
+    // An impartial game's nimber, and each move's (the nimber of the position it leaves).
+    let nimber = answer.nimber();
+    let move_nimbers = match (&moves, nimber) {
+        (Some(Ok(moves)), Some(_)) => Some(
+            moves
+                .iter()
+                .map(|mv| answer.nimber_of(&game.play(&start, &mv.mv).next))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(refusal)?,
+        ),
+        _ => None,
+    };
     // Remoteness only when asked, from every engine alike: the pruning engine does not
     // measure it, and elsewhere it can cost far more than the solve (it values every move of
     // the states on the winner's fastest lines).
@@ -219,6 +231,7 @@ where
     let best_move = best_move.map_err(refusal)?;
     let result = PyDict::new(py);
     result.set_item("value", answer.value())?;
+    result.set_item("nimber", nimber)?;
     result.set_item("best_move", best_move.map(|mv| mv.0))?;
     result.set_item("engine", engine_name(answer.engine()))?;
     result.set_item("start", inner.state(py, start)?)?;
@@ -227,12 +240,15 @@ where
         Some(moves) => {
             let (listed, best_moves) = (PyList::empty(py), PyList::empty(py));
             let best = moves.iter().map(|mv| mv.value).max();
-            for mv in &moves {
+            for (index, mv) in moves.iter().enumerate() {
                 let entry = PyDict::new(py);
                 let value = mv.mv.0.bind(py);
                 entry.set_item("move", value)?;
                 entry.set_item("value", mv.value)?;
                 entry.set_item("best", Some(mv.value) == best)?;
+                if let Some(nimbers) = &move_nimbers {
+                    entry.set_item("nimber", nimbers[index])?;
+                }
                 if Some(mv.value) == best {
                     best_moves.append(value)?;
                 }
@@ -511,7 +527,10 @@ fn solve_game<'py>(
             chance_solved(py, &chancy, &chancy.0, &asked)
         };
     }
-    if plain.declared().range {
+    if plain.declared().impartial {
+        let split = Split(plain);
+        solved(py, &split, &split.0, &asked)
+    } else if plain.declared().range {
         let ranged = Ranged(plain);
         solved(py, &ranged, &ranged.0, &asked)
     } else {
@@ -561,7 +580,14 @@ fn check_game<'py>(
     let plain = PyGame::new(game, None, options.limits.memory_budget)?;
     let declared = plain.declared();
     let _shown = Shown::of(py, &plain);
-    let result = if declared.chance {
+    let result = if declared.impartial {
+        let game = Split(plain);
+        let checked = check_impartial(&game, &options);
+        if let Some(failure) = game.0.failure() {
+            return Err(failure);
+        }
+        report(py, checked)?
+    } else if declared.chance {
         let options = CheckOptions {
             cyclic: declared.may_cycle,
             ..options

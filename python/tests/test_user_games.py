@@ -293,11 +293,13 @@ def test_the_readme_and_the_guides_python_examples_run():
     comments give (`expression   # value`) are what it computes."""
     import pathlib
     import re
+    import textwrap
 
     root = pathlib.Path(__file__).resolve().parents[2]
     for page in (root / "README.md", root / "docs" / "python.md"):
         scope = {}  # a page's blocks go on from one another, as a reader's session does
         for block in re.findall(r"```python\n(.*?)```", page.read_text(), re.S):
+            block = textwrap.dedent(block)  # a block inside a list item is indented
             if "pyspiel" in block:
                 pytest.importorskip("pyspiel")
             for line in block.splitlines():
@@ -306,3 +308,98 @@ def test_the_readme_and_the_guides_python_examples_run():
                     exec(compile(block[: block.index(line)], str(page), "exec"), scope)
                     assert eval(shown.group(1), scope) == int(shown.group(2)), (page.name, line)
             exec(compile(block, str(page), "exec"), scope)
+
+
+class Kayles(gamesolver.Game):
+    """Rows of pins; a move knocks down one pin or two neighbours, which may split a row in
+    two; who cannot move loses. Impartial: its rows are independent parts."""
+
+    impartial = True
+
+    def __init__(self, rows, split=True):
+        self.rows = tuple(sorted(rows))
+        if not split:
+            self.split = None
+
+    def start(self):
+        return self.rows
+
+    def moves(self, rows):
+        for index, row in enumerate(rows):
+            if index and rows[index - 1] == row:
+                continue  # the same moves as the row before it
+            for take in (1, 2):
+                for left in range(row - take + 1):
+                    if left <= row - take - left:
+                        yield index, take, left
+
+    def play(self, rows, move):
+        index, take, left = move
+        right = rows[index] - take - left
+        rest = rows[:index] + rows[index + 1:] + (left, right)
+        return tuple(sorted(r for r in rest if r)), 0, False
+
+    def payoff(self, rows):
+        return -1
+
+    def split(self, rows):
+        return [(row,) for row in rows]
+
+
+def kayles_oracle(rows):
+    """Kayles by the literal rules, never split: the mex over the whole position."""
+
+    @functools.cache
+    def nimber(rows):
+        seen = set()
+        for index, row in enumerate(rows):
+            for take in (1, 2):
+                for left in range(row - take + 1):
+                    right = row - take - left
+                    rest = rows[:index] + rows[index + 1:] + (left, right)
+                    seen.add(nimber(tuple(sorted(r for r in rest if r))))
+        return next(g for g in range(len(seen) + 1) if g not in seen)
+
+    return nimber(tuple(sorted(rows)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_impartial_game_gives_the_nimber_of_the_literal_rules(seed):
+    rng = random.Random(seed)
+    for _ in range(6):
+        rows = [rng.randint(1, 7) for _ in range(rng.randint(1, 3))]
+        expected = kayles_oracle(rows)
+        for split in (True, False):
+            result = gamesolver.solve(Kayles(rows, split=split), moves=True)
+            assert result.nimber == expected, (rows, split)
+            assert result.value == (1 if expected else -1), rows
+            for entry in result.moves:
+                after, _, _ = Kayles(rows).play(Kayles(rows).rows, entry["move"])
+                assert entry["nimber"] == kayles_oracle(after), (rows, entry)
+                assert entry["value"] == (1 if entry["nimber"] == 0 else -1), (rows, entry)
+    # Kayles' nimbers from the row of 1 pin (OEIS A002186).
+    assert [gamesolver.solve(Kayles([n])).nimber for n in range(1, 13)] == [1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
+    assert gamesolver.check(Kayles([3, 4, 5])).ok
+
+
+class WrongSplit(Kayles):
+    def split(self, rows):
+        return [rows[:1]] if rows else []  # forgets every row but the first
+
+
+def test_an_impartial_declaration_is_checked_and_refused_where_it_cannot_hold():
+    assert not gamesolver.check(WrongSplit([2, 3, 4])).ok
+    assert gamesolver.solve(Wythoff(3, 4)).nimber is None
+
+    class Cycling(Kayles):
+        may_cycle = True
+
+    with pytest.raises(TypeError, match="impartial"):
+        gamesolver.solve(Cycling([3]))
+
+    class NotDeclared(Wythoff):
+        def split(self, heaps):
+            return [heaps]
+
+    with pytest.raises(TypeError, match="impartial = True"):
+        gamesolver.solve(NotDeclared(1, 2))

@@ -66,7 +66,10 @@ pub fn main_with(games: &'static [&'static Bundled]) -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         static REPORTED: AtomicBool = AtomicBool::new(false);
         if !REPORTED.swap(true, Ordering::Relaxed) {
-            let message = info.payload_as_str().unwrap_or("a panic");
+            let payload = info.payload();
+            let message = (payload.downcast_ref::<&str>().copied())
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic");
             let place = info
                 .location()
                 .map_or_else(String::new, |at| format!(" at {at}"));

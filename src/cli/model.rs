@@ -336,7 +336,7 @@ impl Line {
 
     /// The moves in order, each in words.
     pub fn entries(&self) -> impl Iterator<Item = Cow<'_, Entry>> {
-        (0..self.len()).map(|index| match self {
+        (0..self.len()).map(move |index| match self {
             Line::Entries(entries) => Cow::Borrowed(&entries[index]),
             Line::Lazy { entry, .. } => Cow::Owned(entry(index)),
         })

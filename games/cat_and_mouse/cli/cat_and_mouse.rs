@@ -7,7 +7,8 @@ use crate::{
     engines::{Ply, retrograde::Outcome},
 };
 
-use super::{self as common, in_moves};
+use super::super::cli as common;
+use super::in_moves;
 use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
 use crate::cli::present::{Presented, integers};
 use crate::cli::registry::{Bundled, Own, Solves};

@@ -8,7 +8,8 @@ use crate::{
 };
 use serde::Deserialize;
 
-use super::{self as common, in_moves};
+use super::super::cli as common;
+use super::in_moves;
 use crate::cli::args::Cli;
 use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
 use crate::cli::present::{Presented, integers};

@@ -38,8 +38,8 @@ where
     G: Impartial,
     G::State: Eq + std::hash::Hash,
 {
-    /// The nimber of `state`: the XOR of its parts', the heaviest part by aspiration sets
-    /// ([`root_nimber`](Nimbers::root_nimber)), the others by the pruned search.
+    /// The nimber of `state`: the XOR of its parts', the heaviest part by aspiration sets (is it
+    /// 0? then 1? …), the others by the pruned search.
     pub fn nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError> {
         let mut parts = self.parts(state);
         let heaviest = self.heaviest(&parts);
