@@ -181,9 +181,10 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
             agrees(&["grundys-game", "10"], &GrundysGame::new(&[10]).unwrap()),
         ),
     ] {
+        // On the threads offered: the root's options searched at once.
         assert_eq!(
             (plan.engine, plan.threads),
-            (Engine::Nimbers, 1),
+            (Engine::Nimbers, THREADS),
             "{args:?}"
         );
         check(args[0], plan);

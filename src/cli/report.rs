@@ -49,9 +49,9 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             report.threads, stats.stored, stats.max_depth, stats.expanded
         ),
         "nimbers" => format!(
-            "the nimber engine (1 thread): {} parts' nimbers stored, {} parts searched, {} \
+            "the nimber engine ({} {threads}): {} parts' nimbers stored, {} parts searched, {} \
              table hits",
-            stats.stored, stats.expanded, stats.hits
+            report.threads, stats.stored, stats.expanded, stats.hits
         ),
         "sweep" => format!(
             "the sweep in index order ({} table, 1 thread): {} states valued, {} children read",

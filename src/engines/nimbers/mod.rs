@@ -20,7 +20,11 @@
 //!   option asked only that; then 1, …), the others by the pruned search;
 //! - [`Nimbers::part_nimber`]: every option's nimber computed, on an explicit stack: where the
 //!   pruned search would recurse too deep for the thread's stack, or a part has more moves
-//!   than the candidate sets hold (256).
+//!   than the candidate sets hold (256);
+//! - [`Nimbers::par_nimber`]: the whole nimber on the current rayon pool: the aspiration sets'
+//!   question for each candidate (has an option this nimber?) is asked of the heaviest part's
+//!   options at once, each option searched by a worker of its own, and every part's nimber any
+//!   worker finds goes to one table they share ([`par_solve`]).
 //!
 //! ```
 //! use gamesolver::engines::nimbers::{Nimbers, Options};
@@ -34,8 +38,10 @@
 //! # Ok::<(), gamesolver::Error>(())
 //! ```
 
+use std::sync::Arc;
 use std::time::Instant;
 
+use dashmap::DashMap;
 use hashbrown::HashMap;
 
 use crate::engines::kernel::{CHECK_EVERY, Limits, Stats};
@@ -47,7 +53,7 @@ mod search;
 mod set;
 mod solution;
 
-pub use solution::{NimberSolution, solve, solve_at};
+pub use solution::{NimberSolution, par_solve, par_solve_at, solve, solve_at};
 
 /// A table entry that marks a part whose nimber is being computed: met again below itself, it
 /// is a cycle.
@@ -74,6 +80,10 @@ impl Options {
         Options { limits }
     }
 }
+
+/// The parts' nimbers that the workers of a parallel search share (exact nimbers only: a
+/// worker's marks of the parts it is computing stay in its own table).
+type Shared<S> = Arc<DashMap<S, Nimber, FastHashBuilder>>;
 
 /// One part on the explicit stack: its moves, the option being read, its parts, and the
 /// nimbers of the options read so far.
@@ -143,7 +153,10 @@ enum Lookup {
 /// The nimber engine: a table of parts' nimbers, and the searches that fill it.
 pub struct Nimbers<'g, G: Impartial> {
     game: &'g G,
+    /// The parts' nimbers; with `shared`, only the marks of the parts being computed.
     table: HashMap<G::State, Nimber, FastHashBuilder>,
+    /// In a parallel search, the nimbers every worker has found (and this engine stores).
+    shared: Option<Shared<G::State>>,
     frames: Vec<Frame<G>>,
     /// How many frames of `frames` are open (their parts marked in progress in `table`).
     open: usize,
@@ -164,6 +177,7 @@ where
         Nimbers {
             game,
             table: HashMap::default(),
+            shared: None,
             frames: Vec::new(),
             open: 0,
             limits: options.limits,
@@ -181,10 +195,72 @@ where
         self.game
     }
 
+    /// A worker of a parallel search: the same game, limits and clock, its own table of marks,
+    /// and the shared table of nimbers (made on the first worker).
+    fn worker(&mut self) -> Self {
+        let shared = self
+            .shared
+            .get_or_insert_with(|| Arc::new(DashMap::with_hasher(FastHashBuilder::default())))
+            .clone();
+        Nimbers {
+            game: self.game,
+            table: HashMap::default(),
+            shared: Some(shared),
+            frames: Vec::new(),
+            open: 0,
+            limits: self.limits,
+            deadline: self.deadline,
+            stats: Stats::default(),
+            started: self.started,
+        }
+    }
+
+    /// Moves this engine's nimbers into the shared table, for workers to read (the marks of
+    /// parts being computed stay).
+    fn share(&mut self) {
+        let shared = self
+            .shared
+            .get_or_insert_with(|| Arc::new(DashMap::with_hasher(FastHashBuilder::default())));
+        let known: Vec<G::State> = (self.table.iter())
+            .filter(|&(_, &nimber)| nimber != IN_PROGRESS)
+            .map(|(part, _)| part.clone())
+            .collect();
+        for part in known {
+            if let Some(nimber) = self.table.remove(&part) {
+                shared.insert(part, nimber);
+            }
+        }
+    }
+
+    /// After a parallel search: the shared table's nimbers back in this engine's own table (a
+    /// hash map read without locks), where the memory allows it; else the shared table stays.
+    fn unshare(&mut self) {
+        let Some(shared) = self.shared.take() else {
+            return;
+        };
+        let shared = match Arc::try_unwrap(shared) {
+            Ok(shared) => shared,
+            Err(still) => {
+                self.shared = Some(still);
+                return;
+            }
+        };
+        let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
+        let needed = (shared.len() as u64)
+            .saturating_mul(entry)
+            .saturating_mul(2);
+        if needed > self.limits.memory_budget || self.table.try_reserve(shared.len()).is_err() {
+            self.shared = Some(Arc::new(shared));
+            return;
+        }
+        self.table.extend(shared);
+    }
+
     /// What the searches did so far (`stored`: parts' nimbers in the table).
     pub fn stats(&self) -> Stats {
+        let shared = self.shared.as_ref().map_or(0, |shared| shared.len());
         Stats {
-            stored: self.table.len(),
+            stored: self.table.len() + shared,
             elapsed: self.started.elapsed(),
             ..self.stats
         }
@@ -199,7 +275,10 @@ where
         match self.table.get(part) {
             Some(&IN_PROGRESS) => Lookup::InProgress,
             Some(&nimber) => Lookup::Known(nimber),
-            None => Lookup::Missing,
+            None => match self.shared.as_ref().and_then(|shared| shared.get(part)) {
+                Some(nimber) => Lookup::Known(*nimber),
+                None => Lookup::Missing,
+            },
         }
     }
 
@@ -229,8 +308,15 @@ where
         Ok(())
     }
 
-    /// Stores `part`'s nimber.
+    /// Stores `part`'s nimber (in the shared table, in a parallel search).
     fn store(&mut self, part: G::State, nimber: Nimber) -> Result<(), SolveError> {
+        if let Some(shared) = &self.shared {
+            // The limits are checked by parts searched (`check_now`): the shared table's
+            // length takes a lock on each of its shards.
+            self.table.remove(&part);
+            shared.insert(part, nimber);
+            return Ok(());
+        }
         if self.table.len() == self.table.capacity() {
             self.grow()?;
         }
@@ -241,10 +327,12 @@ where
         Ok(())
     }
 
-    /// The bytes the tables hold, about.
+    /// The bytes the tables hold, about (the shared table's counted by every worker).
     fn bytes(&self) -> u64 {
         let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
+        let shared = self.shared.as_ref().map_or(0, |shared| shared.len()) as u64;
         (self.table.capacity() as u64)
+            .saturating_add(shared.saturating_mul(2))
             .saturating_mul(entry)
             .saturating_add((self.frames.len() as u64).saturating_mul(size_of::<Frame<G>>() as u64))
     }
@@ -279,19 +367,19 @@ where
         {
             return Err(SolveError::TimeLimit {
                 limit,
-                progress: format!("{} parts' nimbers stored", self.table.len()),
+                progress: format!("{} parts' nimbers stored", self.stats().stored),
             });
         }
         let bytes = self.bytes();
         if bytes > self.limits.memory_budget {
             return Err(SolveError::MemoryBudget {
-                what: format!("the table of {} parts' nimbers", self.table.len()),
+                what: format!("the table of {} parts' nimbers", self.stats().stored),
                 needed: bytes,
                 budget: self.limits.memory_budget,
             });
         }
         if let Some(progress) = self.limits.progress {
-            progress.record(self.table.len() as u64, bytes);
+            progress.record(self.stats().stored as u64, bytes);
         }
         Ok(())
     }
@@ -330,6 +418,7 @@ where
             let Nimbers {
                 game,
                 table,
+                shared,
                 frames,
                 stats,
                 ..
@@ -341,7 +430,10 @@ where
                     let part = &frame.parts[frame.part_at];
                     let known = match game.known_nimber(part) {
                         Some(nimber) => Some(nimber),
-                        None => table.get(part).copied(),
+                        None => table.get(part).copied().or_else(|| {
+                            let shared = shared.as_ref()?;
+                            shared.get(part).map(|nimber| *nimber)
+                        }),
                     };
                     match known {
                         Some(IN_PROGRESS) => return Err(cycle(depth)),

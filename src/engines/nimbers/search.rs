@@ -12,6 +12,7 @@
 
 use super::set::NimberSet;
 use super::{Lookup, Nimbers, SEARCH_DEPTH, cancel_pairs, cycle, unasked};
+use crate::engines::kernel::Stats;
 use crate::error::SolveError;
 use crate::game::{Impartial, Nimber};
 
@@ -52,6 +53,149 @@ where
             xor ^= self.root_nimber(last)?;
         }
         Ok(xor)
+    }
+
+    /// [`nimber`](Nimbers::nimber) on the current rayon pool: the heaviest part's aspiration
+    /// sets asked of its options at once, each option searched by a worker of its own; every
+    /// nimber found goes to a table the workers share, which this engine keeps reading after.
+    pub fn par_nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError>
+    where
+        G: Sync,
+        G::State: Send + Sync,
+        G::Move: Send,
+    {
+        // From here on this engine stores in the shared table too.
+        self.share();
+        let mut parts = self.parts(state);
+        let Some(at) = self.heaviest(&parts) else {
+            return Ok(0);
+        };
+        let last = parts.swap_remove(at);
+        let mut xor = 0;
+        for part in parts {
+            xor ^= self.value(part, 0)?;
+        }
+        let nimber = xor ^ self.par_root_nimber(last)?;
+        // The questions asked after (the line, the moves) read one table, without locks.
+        self.unshare();
+        Ok(nimber)
+    }
+
+    /// [`root_nimber`](Nimbers::root_nimber) with each candidate asked of the options at once.
+    fn par_root_nimber(&mut self, part: G::State) -> Result<Nimber, SolveError>
+    where
+        G: Sync,
+        G::State: Send + Sync,
+        G::Move: Send,
+    {
+        match self.lookup(&part) {
+            Lookup::Known(nimber) => return Ok(nimber),
+            Lookup::InProgress => return Err(cycle(0)),
+            Lookup::Missing => {}
+        }
+        let moves: Vec<G::Move> = self.game.moves(&part).collect();
+        if moves.len() >= 256 || rayon::current_num_threads() < 2 {
+            return self.root_nimber(part);
+        }
+        self.stats.expanded += 1;
+        let mut candidates = NimberSet::up_to(moves.len() as Nimber).ok_or_else(unasked)?;
+        let Some(Opened { mut open, parts }) =
+            self.options(&part, &moves, &mut candidates, NimberSet::ALL)?
+        else {
+            return Err(unasked());
+        };
+        // Options that are the same sum of parts (mirror-image moves) are asked once: two
+        // workers would search the same parts side by side.
+        let mut distinct: Vec<Open> = Vec::with_capacity(open.len());
+        for option in open {
+            let same = |kept: &Open| {
+                let theirs = &parts[kept.first..kept.first + kept.len];
+                kept.xor == option.xor
+                    && kept.len == option.len
+                    && parts[option.first..option.first + option.len]
+                        .iter()
+                        .all(|part| theirs.contains(part))
+            };
+            if !distinct.iter().any(same) {
+                distinct.push(option);
+            }
+        }
+        open = distinct;
+        for candidate in 0..moves.len() as Nimber {
+            if !candidates.contains(candidate) {
+                continue;
+            }
+            let (kept, found, stats) = self.ask_all(&open, &parts, candidate)?;
+            self.stats.expanded += stats.expanded;
+            self.stats.hits += stats.hits;
+            self.stats.max_depth = self.stats.max_depth.max(stats.max_depth);
+            open = kept;
+            for &nimber in &found {
+                candidates.remove(nimber);
+            }
+            if !found.contains(&candidate) {
+                self.store(part, candidate)?;
+                return Ok(candidate);
+            }
+        }
+        let nimber = moves.len() as Nimber;
+        self.store(part, nimber)?;
+        Ok(nimber)
+    }
+
+    /// Asks every option of `open` at once whether its nimber is `candidate`, each by a worker
+    /// of its own; once one says yes, the options not yet started are not asked. Returns the
+    /// options still open (those that were not found, their lighter parts valued), the
+    /// nimbers found (each option's whose search found it), and what the workers did.
+    #[allow(clippy::type_complexity)]
+    fn ask_all(
+        &mut self,
+        open: &[Open],
+        parts: &[G::State],
+        candidate: Nimber,
+    ) -> Result<(Vec<Open>, Vec<Nimber>, Stats), SolveError>
+    where
+        G: Sync,
+        G::State: Send + Sync,
+        G::Move: Send,
+    {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        let yes = AtomicBool::new(false);
+        let workers: Vec<Self> = open.iter().map(|_| self.worker()).collect();
+        let replies: Vec<Result<(Open, Option<Nimber>, Stats), SolveError>> = (open.par_iter())
+            .zip(workers)
+            .map(|(option, mut worker)| {
+                let mut option = *option;
+                if yes.load(Ordering::Relaxed) {
+                    return Ok((option, None, worker.stats));
+                }
+                worker.narrow(&mut option, parts, 1)?;
+                let first = parts[option.first].clone();
+                let found = match NimberSet::single(candidate ^ option.xor) {
+                    Some(asked) => worker.part_in_set(first, asked, 1)?,
+                    None => Some(worker.value(first, 1)?),
+                };
+                let found = found.map(|nimber| nimber ^ option.xor);
+                if found == Some(candidate) {
+                    yes.store(true, Ordering::Relaxed);
+                }
+                Ok((option, found, worker.stats))
+            })
+            .collect();
+        let (mut kept, mut found, mut stats) = (Vec::new(), Vec::new(), Stats::default());
+        for reply in replies {
+            let (option, nimber, done) = reply?;
+            stats.expanded += done.expanded;
+            stats.hits += done.hits;
+            stats.max_depth = stats.max_depth.max(done.max_depth);
+            match nimber {
+                Some(nimber) => found.push(nimber),
+                None => kept.push(option),
+            }
+        }
+        Ok((kept, found, stats))
     }
 
     /// Whether the player to move at `state` wins: whether its nimber is not 0.

@@ -72,6 +72,52 @@ where
     })
 }
 
+/// [`solve`] on the current rayon pool ([`Nimbers::par_nimber`]): the start's heaviest part's
+/// options searched at once, each by a worker, on a table of parts' nimbers they share. On a
+/// pool of one thread, [`solve`].
+///
+/// ```
+/// use gamesolver::engines::nimbers::{self, Options};
+/// use gamesolver::games::Cram;
+/// use gamesolver::Solved;
+///
+/// // Cram on 4×5 cells: nimber 2 (a win for the first player), on two threads.
+/// let game = Cram::new(4, 5)?;
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let solved = pool.install(|| nimbers::par_solve(&game, Options::new()))?;
+/// assert_eq!((solved.nimber(), solved.value()), (Some(2), 1));
+/// # Ok::<(), gamesolver::Error>(())
+/// ```
+pub fn par_solve<G>(game: &G, options: Options) -> Result<NimberSolution<'_, G>, SolveError>
+where
+    G: Impartial + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    par_solve_at(game, game.start(), options)
+}
+
+/// [`par_solve`] from `start`, any of the game's positions.
+pub fn par_solve_at<G>(
+    game: &G,
+    start: G::State,
+    options: Options,
+) -> Result<NimberSolution<'_, G>, SolveError>
+where
+    G: Impartial + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let mut nimbers = Nimbers::new(game, options);
+    let nimber = nimbers.par_nimber(&start)?;
+    Ok(NimberSolution {
+        nimbers,
+        start,
+        nimber,
+        remote: HashMap::default(),
+    })
+}
+
 impl<'g, G> NimberSolution<'g, G>
 where
     G: Impartial,

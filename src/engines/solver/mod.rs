@@ -210,10 +210,10 @@ impl<'g, G: Game> Solver<'g, G> {
     /// // dense index (for the remoteness and the swift line).
     /// let plan = Solver::new(&TicTacToe).threads(2).plan()?;
     /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Retrograde, 1, true));
-    /// // An impartial game: its nimbers, part by part, on one thread.
+    /// // An impartial game: its nimbers, part by part, on the threads asked for.
     /// let game = Nim::new(vec![3, 4, 5])?;
     /// let plan = Solver::new(&game).threads(2).plan()?;
-    /// assert_eq!((plan.engine, plan.threads), (Engine::Nimbers, 1));
+    /// assert_eq!((plan.engine, plan.threads), (Engine::Nimbers, 2));
     /// // The exhaustive engine when asked, cutting on the declared range.
     /// let plan = Solver::new(&game).threads(2).engine(Engine::Exhaustive).plan()?;
     /// assert_eq!((plan.engine, plan.threads, plan.dense), (Engine::Exhaustive, 2, true));

@@ -315,7 +315,7 @@ impl<G: Game> Solver<'_, G> {
             }
             return Ok(Plan {
                 engine,
-                threads: 1,
+                threads: self.threads,
                 dense: false,
                 cuts: Cuts::None,
                 symmetry: false,

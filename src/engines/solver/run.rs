@@ -113,7 +113,7 @@ where
                 with_range_of(declared, Exhaustive::<_, D>(run, sweep, PhantomData))
             }
             Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
-            Engine::Nimbers => visit_impartial(declared, ByNimbers(self)),
+            Engine::Nimbers => visit_impartial(declared, ByNimbers(run)),
             Engine::Expectimax | Engine::ValueIteration => Err(SolveError::Unsupported(
                 "a chance engine's values are expectations, not scores: solve with \
                  Solver::solve_chance"
@@ -128,14 +128,15 @@ where
     }
 }
 
-/// The nimber engine, for a game that declares itself impartial.
-struct ByNimbers<'g, G>(Solver<'g, G>);
+/// The nimber engine, for a game that declares itself impartial (on the pool, where there is
+/// one).
+struct ByNimbers<'a, 'g, G>(Run<'a, 'g, G>);
 
-impl<'g, G> OnImpartial<G> for ByNimbers<'g, G>
+impl<'g, G> OnImpartial<G> for ByNimbers<'_, 'g, G>
 where
     G: Game + Sync + 'g,
     G::State: Eq + Hash + Send + Sync + 'g,
-    G::Move: 'g,
+    G::Move: Send + 'g,
 {
     type Output = Boxed<'g, G>;
 
@@ -143,11 +144,12 @@ where
     where
         G: Impartial,
     {
-        let Solver { game, limits, .. } = self.0;
-        Ok(Box::new(nimbers::solve(
-            game,
-            nimbers::Options::new().limits(limits),
-        )?))
+        let Solver { game, limits, .. } = self.0.solver;
+        let options = nimbers::Options::new().limits(limits);
+        Ok(match self.0.pool {
+            Some(pool) => Box::new(pool.install(|| nimbers::par_solve(game, options))?),
+            None => Box::new(nimbers::solve(game, options)?),
+        })
     }
 
     fn undeclared(self) -> Self::Output {
