@@ -269,16 +269,19 @@ where
     /// What is known of `part`'s nimber, without searching.
     #[inline]
     fn lookup(&self, part: &G::State) -> Lookup {
+        // The table first: most parts met are stored ones, and a part the game knows is never
+        // stored (nor marked in progress), so the order changes no answer.
+        match self.table.get(part) {
+            Some(&IN_PROGRESS) => return Lookup::InProgress,
+            Some(&nimber) => return Lookup::Known(nimber),
+            None => {}
+        }
         if let Some(nimber) = self.game.known_nimber(part) {
             return Lookup::Known(nimber);
         }
-        match self.table.get(part) {
-            Some(&IN_PROGRESS) => Lookup::InProgress,
-            Some(&nimber) => Lookup::Known(nimber),
-            None => match self.shared.as_ref().and_then(|shared| shared.get(part)) {
-                Some(nimber) => Lookup::Known(*nimber),
-                None => Lookup::Missing,
-            },
+        match self.shared.as_ref().and_then(|shared| shared.get(part)) {
+            Some(nimber) => Lookup::Known(*nimber),
+            None => Lookup::Missing,
         }
     }
 
