@@ -183,12 +183,7 @@ impl Game for FlipGame {
 
     fn moves(&self, row: &u64) -> impl Iterator<Item = u32> {
         // Cells i and i + 1 both `+`: bit i of `row & row >> 1`, lowest first.
-        let mut pairs = row & (row >> 1);
-        std::iter::from_fn(move || {
-            let cell = (pairs != 0).then(|| pairs.trailing_zeros())?;
-            pairs &= pairs - 1;
-            Some(cell)
-        })
+        bits(row & (row >> 1))
     }
 
     fn play(&self, row: &u64, cell: &u32) -> Step<u64> {
@@ -541,8 +536,8 @@ pub struct NodeKayles {
     pub neighbours: Vec<u64>,
 }
 
-/// The vertices of a set of them, lowest first.
-fn vertices(mut set: u64) -> impl Iterator<Item = u32> {
+/// The set bits of `set` (cells of a row, vertices of a graph), lowest first.
+fn bits(mut set: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         let vertex = (set != 0).then(|| set.trailing_zeros())?;
         set &= set - 1;
@@ -561,7 +556,7 @@ impl Game for NodeKayles {
     }
 
     fn moves(&self, left: &u64) -> impl Iterator<Item = u32> {
-        vertices(*left)
+        bits(*left)
     }
 
     fn play(&self, left: &u64, &vertex: &u32) -> Step<u64> {
@@ -591,7 +586,7 @@ impl NodeKayles {
         let mut frontier = piece;
         while frontier != 0 {
             let reached =
-                vertices(frontier).fold(0, |reached, v| reached | self.neighbours[v as usize]);
+                bits(frontier).fold(0, |reached, v| reached | self.neighbours[v as usize]);
             frontier = reached & left & !piece;
             piece |= frontier;
         }
@@ -620,10 +615,10 @@ impl Impartial for NodeKayles {
 /// vertex taken.
 impl Presented for NodeKayles {
     fn show(&self, left: &u64) -> String {
-        let listed: Vec<String> = vertices(*left).map(|v| v.to_string()).collect();
-        let edges: Vec<String> = vertices(*left)
+        let listed: Vec<String> = bits(*left).map(|v| v.to_string()).collect();
+        let edges: Vec<String> = bits(*left)
             .flat_map(|v| {
-                vertices(self.neighbours[v as usize] & left)
+                bits(self.neighbours[v as usize] & left)
                     .filter(move |&w| w > v)
                     .map(move |w| format!("{v}-{w}"))
             })
@@ -652,7 +647,7 @@ impl Presented for NodeKayles {
     fn view(&self, left: &u64) -> Value {
         let graph: Vec<Vec<u32>> = (0..self.neighbours.len())
             .map(|v| match left >> v & 1 {
-                1 => vertices(self.neighbours[v] & left).collect(),
+                1 => bits(self.neighbours[v] & left).collect(),
                 _ => Vec::new(),
             })
             .collect();

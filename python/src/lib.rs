@@ -539,10 +539,19 @@ fn solve_game<'py>(
 }
 
 /// A check's report as a dict.
-fn report<'py, G>(py: Python<'py>, report: CheckReport<G>) -> PyResult<Bound<'py, PyDict>>
+/// `inner`'s callback failure, if one failed during the check (the report would be of a game
+/// that stopped answering), else the report.
+fn report<'py, G>(
+    py: Python<'py>,
+    inner: &PyGame,
+    report: CheckReport<G>,
+) -> PyResult<Bound<'py, PyDict>>
 where
     G: Game<State = Id, Move = PyMove>,
 {
+    if let Some(failure) = inner.failure() {
+        return Err(failure);
+    }
     let result = PyDict::new(py);
     result.set_item("ok", report.is_ok())?;
     result.set_item("states", report.states)?;
@@ -580,58 +589,26 @@ fn check_game<'py>(
     let plain = PyGame::new(game, None, options.limits.memory_budget)?;
     let declared = plain.declared();
     let _shown = Shown::of(py, &plain);
+    let cyclic = CheckOptions {
+        cyclic: declared.may_cycle,
+        ..options.clone()
+    };
     let result = if declared.impartial {
         let game = Split(plain);
-        let checked = check_impartial(&game, &options);
-        if let Some(failure) = game.0.failure() {
-            return Err(failure);
-        }
-        report(py, checked)?
+        report(py, &game.0, check_impartial(&game, &options))?
+    } else if declared.chance && declared.range {
+        let game = ChancyRanged(plain);
+        report(py, &game.0, check_chance(&game, &cyclic))?
     } else if declared.chance {
-        let options = CheckOptions {
-            cyclic: declared.may_cycle,
-            ..options
-        };
-        if declared.range {
-            let game = ChancyRanged(plain);
-            let checked = check_chance(&game, &options);
-            if let Some(failure) = game.0.failure() {
-                return Err(failure);
-            }
-            report(py, checked)?
-        } else {
-            let game = Chancy(plain);
-            let checked = check_chance(&game, &options);
-            if let Some(failure) = game.0.failure() {
-                return Err(failure);
-            }
-            report(py, checked)?
-        }
+        let game = Chancy(plain);
+        report(py, &game.0, check_chance(&game, &cyclic))?
     } else if declared.range {
         let ranged = Ranged(plain);
-        let checked = check_ranged(&ranged, &options);
-        if let Some(failure) = ranged.0.failure() {
-            return Err(failure);
-        }
-        report(py, checked)?
+        report(py, &ranged.0, check_ranged(&ranged, &options))?
     } else if declared.outcome_game || declared.may_cycle {
-        let checked = check_outcome(
-            &plain,
-            &CheckOptions {
-                cyclic: declared.may_cycle,
-                ..options
-            },
-        );
-        if let Some(failure) = plain.failure() {
-            return Err(failure);
-        }
-        report(py, checked)?
+        report(py, &plain, check_outcome(&plain, &cyclic))?
     } else {
-        let checked = check(&plain, &options);
-        if let Some(failure) = plain.failure() {
-            return Err(failure);
-        }
-        report(py, checked)?
+        report(py, &plain, check(&plain, &options))?
     };
     Ok(result)
 }

@@ -150,6 +150,33 @@ enum Lookup {
     Missing,
 }
 
+/// What `table` (and `shared`, in a parallel search) and the game know of `part`'s nimber. The
+/// table first: most parts met are stored ones, and a part the game knows is never stored (nor
+/// marked in progress), so the order changes no answer.
+#[inline]
+fn look_up<G: Impartial>(
+    game: &G,
+    table: &HashMap<G::State, Nimber, FastHashBuilder>,
+    shared: Option<&Shared<G::State>>,
+    part: &G::State,
+) -> Lookup
+where
+    G::State: Eq + std::hash::Hash,
+{
+    match table.get(part) {
+        Some(&IN_PROGRESS) => return Lookup::InProgress,
+        Some(&nimber) => return Lookup::Known(nimber),
+        None => {}
+    }
+    if let Some(nimber) = game.known_nimber(part) {
+        return Lookup::Known(nimber);
+    }
+    match shared.and_then(|shared| shared.get(part)) {
+        Some(nimber) => Lookup::Known(*nimber),
+        None => Lookup::Missing,
+    }
+}
+
 /// The nimber engine: a table of parts' nimbers, and the searches that fill it.
 pub struct Nimbers<'g, G: Impartial> {
     game: &'g G,
@@ -195,17 +222,19 @@ where
         self.game
     }
 
-    /// A worker of a parallel search: the same game, limits and clock, its own table of marks,
-    /// and the shared table of nimbers (made on the first worker).
-    fn worker(&mut self) -> Self {
-        let shared = self
-            .shared
+    /// The table shared with the workers of a parallel search (made the first time).
+    fn shared(&mut self) -> &Shared<G::State> {
+        self.shared
             .get_or_insert_with(|| Arc::new(DashMap::with_hasher(FastHashBuilder::default())))
-            .clone();
+    }
+
+    /// A worker of a parallel search: the same game, limits and clock, its own table of marks,
+    /// and the shared table of nimbers.
+    fn worker(&mut self) -> Self {
         Nimbers {
             game: self.game,
             table: HashMap::default(),
-            shared: Some(shared),
+            shared: Some(self.shared().clone()),
             frames: Vec::new(),
             open: 0,
             limits: self.limits,
@@ -218,17 +247,12 @@ where
     /// Moves this engine's nimbers into the shared table, for workers to read (the marks of
     /// parts being computed stay).
     fn share(&mut self) {
-        let shared = self
-            .shared
-            .get_or_insert_with(|| Arc::new(DashMap::with_hasher(FastHashBuilder::default())));
-        let known: Vec<G::State> = (self.table.iter())
-            .filter(|&(_, &nimber)| nimber != IN_PROGRESS)
-            .map(|(part, _)| part.clone())
-            .collect();
-        for part in known {
-            if let Some(nimber) = self.table.remove(&part) {
-                shared.insert(part, nimber);
-            }
+        let shared = self.shared().clone();
+        for (part, nimber) in self
+            .table
+            .extract_if(|_, &mut nimber| nimber != IN_PROGRESS)
+        {
+            shared.insert(part, nimber);
         }
     }
 
@@ -269,20 +293,7 @@ where
     /// What is known of `part`'s nimber, without searching.
     #[inline]
     fn lookup(&self, part: &G::State) -> Lookup {
-        // The table first: most parts met are stored ones, and a part the game knows is never
-        // stored (nor marked in progress), so the order changes no answer.
-        match self.table.get(part) {
-            Some(&IN_PROGRESS) => return Lookup::InProgress,
-            Some(&nimber) => return Lookup::Known(nimber),
-            None => {}
-        }
-        if let Some(nimber) = self.game.known_nimber(part) {
-            return Lookup::Known(nimber);
-        }
-        match self.shared.as_ref().and_then(|shared| shared.get(part)) {
-            Some(nimber) => Lookup::Known(*nimber),
-            None => Lookup::Missing,
-        }
+        look_up(self.game, &self.table, self.shared.as_ref(), part)
     }
 
     /// The parts of `state`, less any two equal ones (their nimbers cancel).
@@ -330,7 +341,8 @@ where
         Ok(())
     }
 
-    /// The bytes the tables hold, about (the shared table's counted by every worker).
+    /// The bytes the tables hold, about: the shared table's (counted by every worker) as twice
+    /// its length, the room a table that doubles as it grows may hold.
     fn bytes(&self) -> u64 {
         let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
         let shared = self.shared.as_ref().map_or(0, |shared| shared.len()) as u64;
@@ -431,21 +443,14 @@ where
                 // Read the option's parts; open the first whose nimber is not known.
                 while frame.part_at < frame.parts.len() {
                     let part = &frame.parts[frame.part_at];
-                    let known = match game.known_nimber(part) {
-                        Some(nimber) => Some(nimber),
-                        None => table.get(part).copied().or_else(|| {
-                            let shared = shared.as_ref()?;
-                            shared.get(part).map(|nimber| *nimber)
-                        }),
-                    };
-                    match known {
-                        Some(IN_PROGRESS) => return Err(cycle(depth)),
-                        Some(nimber) => {
+                    match look_up(*game, table, shared.as_ref(), part) {
+                        Lookup::InProgress => return Err(cycle(depth)),
+                        Lookup::Known(nimber) => {
                             stats.hits += 1;
                             frame.xor ^= nimber;
                             frame.part_at += 1;
                         }
-                        None => break,
+                        Lookup::Missing => break,
                     }
                 }
                 if frame.part_at < frame.parts.len() {

@@ -12,7 +12,6 @@
 
 use super::set::NimberSet;
 use super::{Lookup, Nimbers, SEARCH_DEPTH, cancel_pairs, cycle, unasked};
-use crate::engines::kernel::Stats;
 use crate::error::SolveError;
 use crate::game::{Impartial, Nimber};
 
@@ -24,6 +23,13 @@ struct Open {
     len: usize,
     xor: Nimber,
     weight: u64,
+}
+
+/// What asking a part's open options about one candidate found: the options still open
+/// (their lighter parts valued), and the nimbers of those that answered.
+struct Asked {
+    open: Vec<Open>,
+    found: Vec<Nimber>,
 }
 
 /// A part's options, split and read against the table.
@@ -42,6 +48,34 @@ where
     /// The nimber of `state`: the XOR of its parts', the heaviest part by aspiration sets (is it
     /// 0? then 1? …), the others by the pruned search.
     pub fn nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError> {
+        self.nimber_by(state, Self::ask_in_turn)
+    }
+
+    /// [`nimber`](Nimbers::nimber) on the current rayon pool: for each candidate, the heaviest
+    /// part's options are asked at once, each by a worker of its own, and every nimber found
+    /// goes to a table the workers share, which comes back into this engine's table after. On
+    /// a pool of one thread, [`nimber`](Nimbers::nimber).
+    pub fn par_nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError>
+    where
+        G: Sync,
+        G::State: Send + Sync,
+        G::Move: Send,
+    {
+        if rayon::current_num_threads() < 2 {
+            return self.nimber(state);
+        }
+        self.share();
+        let nimber = self.nimber_by(state, Self::ask_all);
+        // The questions asked after (the line, the moves) read one table, without locks.
+        self.unshare();
+        nimber
+    }
+
+    /// [`nimber`](Nimbers::nimber), the heaviest part's options asked by `ask`.
+    fn nimber_by<F>(&mut self, state: &G::State, ask: F) -> Result<Nimber, SolveError>
+    where
+        F: FnMut(&mut Self, Vec<Open>, &[G::State], Nimber) -> Result<Asked, SolveError>,
+    {
         let mut parts = self.parts(state);
         let heaviest = self.heaviest(&parts);
         let mut xor = 0;
@@ -50,152 +84,9 @@ where
             for part in parts {
                 xor ^= self.value(part, 0)?;
             }
-            xor ^= self.root_nimber(last)?;
+            xor ^= self.root_nimber(last, ask)?;
         }
         Ok(xor)
-    }
-
-    /// [`nimber`](Nimbers::nimber) on the current rayon pool: the heaviest part's aspiration
-    /// sets asked of its options at once, each option searched by a worker of its own; every
-    /// nimber found goes to a table the workers share, which this engine keeps reading after.
-    pub fn par_nimber(&mut self, state: &G::State) -> Result<Nimber, SolveError>
-    where
-        G: Sync,
-        G::State: Send + Sync,
-        G::Move: Send,
-    {
-        // From here on this engine stores in the shared table too.
-        self.share();
-        let mut parts = self.parts(state);
-        let Some(at) = self.heaviest(&parts) else {
-            return Ok(0);
-        };
-        let last = parts.swap_remove(at);
-        let mut xor = 0;
-        for part in parts {
-            xor ^= self.value(part, 0)?;
-        }
-        let nimber = xor ^ self.par_root_nimber(last)?;
-        // The questions asked after (the line, the moves) read one table, without locks.
-        self.unshare();
-        Ok(nimber)
-    }
-
-    /// [`root_nimber`](Nimbers::root_nimber) with each candidate asked of the options at once.
-    fn par_root_nimber(&mut self, part: G::State) -> Result<Nimber, SolveError>
-    where
-        G: Sync,
-        G::State: Send + Sync,
-        G::Move: Send,
-    {
-        match self.lookup(&part) {
-            Lookup::Known(nimber) => return Ok(nimber),
-            Lookup::InProgress => return Err(cycle(0)),
-            Lookup::Missing => {}
-        }
-        let moves: Vec<G::Move> = self.game.moves(&part).collect();
-        if moves.len() >= 256 || rayon::current_num_threads() < 2 {
-            return self.root_nimber(part);
-        }
-        self.stats.expanded += 1;
-        let mut candidates = NimberSet::up_to(moves.len() as Nimber).ok_or_else(unasked)?;
-        let Some(Opened { mut open, parts }) =
-            self.options(&part, &moves, &mut candidates, NimberSet::ALL)?
-        else {
-            return Err(unasked());
-        };
-        // Options that are the same sum of parts (mirror-image moves) are asked once: two
-        // workers would search the same parts side by side.
-        let mut distinct: Vec<Open> = Vec::with_capacity(open.len());
-        for option in open {
-            let same = |kept: &Open| {
-                let theirs = &parts[kept.first..kept.first + kept.len];
-                kept.xor == option.xor
-                    && kept.len == option.len
-                    && parts[option.first..option.first + option.len]
-                        .iter()
-                        .all(|part| theirs.contains(part))
-            };
-            if !distinct.iter().any(same) {
-                distinct.push(option);
-            }
-        }
-        open = distinct;
-        for candidate in 0..moves.len() as Nimber {
-            if !candidates.contains(candidate) {
-                continue;
-            }
-            let (kept, found, stats) = self.ask_all(&open, &parts, candidate)?;
-            self.stats.expanded += stats.expanded;
-            self.stats.hits += stats.hits;
-            self.stats.max_depth = self.stats.max_depth.max(stats.max_depth);
-            open = kept;
-            for &nimber in &found {
-                candidates.remove(nimber);
-            }
-            if !found.contains(&candidate) {
-                self.store(part, candidate)?;
-                return Ok(candidate);
-            }
-        }
-        let nimber = moves.len() as Nimber;
-        self.store(part, nimber)?;
-        Ok(nimber)
-    }
-
-    /// Asks every option of `open` at once whether its nimber is `candidate`, each by a worker
-    /// of its own; once one says yes, the options not yet started are not asked. Returns the
-    /// options still open (those that were not found, their lighter parts valued), the
-    /// nimbers found (each option's whose search found it), and what the workers did.
-    #[allow(clippy::type_complexity)]
-    fn ask_all(
-        &mut self,
-        open: &[Open],
-        parts: &[G::State],
-        candidate: Nimber,
-    ) -> Result<(Vec<Open>, Vec<Nimber>, Stats), SolveError>
-    where
-        G: Sync,
-        G::State: Send + Sync,
-        G::Move: Send,
-    {
-        use rayon::prelude::*;
-        use std::sync::atomic::{AtomicBool, Ordering};
-
-        let yes = AtomicBool::new(false);
-        let workers: Vec<Self> = open.iter().map(|_| self.worker()).collect();
-        let replies: Vec<Result<(Open, Option<Nimber>, Stats), SolveError>> = (open.par_iter())
-            .zip(workers)
-            .map(|(option, mut worker)| {
-                let mut option = *option;
-                if yes.load(Ordering::Relaxed) {
-                    return Ok((option, None, worker.stats));
-                }
-                worker.narrow(&mut option, parts, 1)?;
-                let first = parts[option.first].clone();
-                let found = match NimberSet::single(candidate ^ option.xor) {
-                    Some(asked) => worker.part_in_set(first, asked, 1)?,
-                    None => Some(worker.value(first, 1)?),
-                };
-                let found = found.map(|nimber| nimber ^ option.xor);
-                if found == Some(candidate) {
-                    yes.store(true, Ordering::Relaxed);
-                }
-                Ok((option, found, worker.stats))
-            })
-            .collect();
-        let (mut kept, mut found, mut stats) = (Vec::new(), Vec::new(), Stats::default());
-        for reply in replies {
-            let (option, nimber, done) = reply?;
-            stats.expanded += done.expanded;
-            stats.hits += done.hits;
-            stats.max_depth = stats.max_depth.max(done.max_depth);
-            match nimber {
-                Some(nimber) => found.push(nimber),
-                None => kept.push(option),
-            }
-        }
-        Ok((kept, found, stats))
     }
 
     /// Whether the player to move at `state` wins: whether its nimber is not 0.
@@ -429,63 +320,156 @@ where
         Ok(Some(exact))
     }
 
-    /// The nimber of one part by aspiration sets: is it 0? (each option asked only whether
-    /// its nimber is 0), then 1, and so on; an option that answers with its nimber is not
-    /// asked again.
-    fn root_nimber(&mut self, part: G::State) -> Result<Nimber, SolveError> {
+    /// The nimber of one part by aspiration sets: is it 0? (each option asked by `ask` only
+    /// whether its nimber is 0), then 1, and so on; an option that answers with its nimber is
+    /// not asked again.
+    fn root_nimber<F>(&mut self, part: G::State, mut ask: F) -> Result<Nimber, SolveError>
+    where
+        F: FnMut(&mut Self, Vec<Open>, &[G::State], Nimber) -> Result<Asked, SolveError>,
+    {
         match self.lookup(&part) {
             Lookup::Known(nimber) => return Ok(nimber),
             Lookup::InProgress => return Err(cycle(0)),
             Lookup::Missing => {}
         }
         let moves: Vec<G::Move> = self.game.moves(&part).collect();
-        if moves.len() >= 256 {
+        // The candidates no option's nimber was found to rule out.
+        let Some(mut candidates) = NimberSet::up_to(moves.len() as Nimber) else {
             // More moves than the candidate sets hold: the whole mex.
             return self.part_nimber(part);
-        }
+        };
         self.stats.expanded += 1;
-        let nimber = self.aspire(&part, &moves)?;
+        let Some(Opened { open, parts }) =
+            self.options(&part, &moves, &mut candidates, NimberSet::ALL)?
+        else {
+            return Err(unasked());
+        };
+        let mut open = distinct(open, &parts);
+        let mut nimber = moves.len() as Nimber;
+        for candidate in 0..moves.len() as Nimber {
+            if !candidates.contains(candidate) {
+                continue;
+            }
+            let asked = ask(self, open, &parts, candidate)?;
+            open = asked.open;
+            for &found in &asked.found {
+                candidates.remove(found);
+            }
+            if !asked.found.contains(&candidate) {
+                nimber = candidate;
+                break;
+            }
+        }
         self.store(part, nimber)?;
         Ok(nimber)
     }
 
-    /// [`root_nimber`](Nimbers::root_nimber)'s loop over the candidates.
-    fn aspire(&mut self, part: &G::State, moves: &[G::Move]) -> Result<Nimber, SolveError> {
-        // The candidates no option's nimber was found to rule out.
-        let mut candidates = NimberSet::up_to(moves.len() as Nimber).ok_or_else(unasked)?;
-        let Some(Opened { mut open, parts }) =
-            self.options(part, moves, &mut candidates, NimberSet::ALL)?
-        else {
-            return Err(unasked());
-        };
-        'candidates: for candidate in 0..moves.len() as Nimber {
-            if !candidates.contains(candidate) {
-                continue;
-            }
-            let mut at = 0;
-            while at < open.len() {
-                let option = &mut open[at];
-                self.narrow(option, &parts, 1)?;
-                let option = open[at];
-                let first = parts[option.first].clone();
-                let found = match NimberSet::single(candidate ^ option.xor) {
-                    Some(asked) => self.part_in_set(first, asked, 1)?,
-                    None => Some(self.value(first, 1)?),
-                };
-                match found {
-                    Some(nimber) => {
-                        open.remove(at);
-                        let nimber = nimber ^ option.xor;
-                        if nimber == candidate {
-                            continue 'candidates;
-                        }
-                        candidates.remove(nimber);
+    /// Asks the options of `open` in turn whether their nimber is `candidate`, up to the first
+    /// that says yes.
+    fn ask_in_turn(
+        &mut self,
+        mut open: Vec<Open>,
+        parts: &[G::State],
+        candidate: Nimber,
+    ) -> Result<Asked, SolveError> {
+        let mut found = Vec::new();
+        let mut at = 0;
+        while at < open.len() {
+            self.narrow(&mut open[at], parts, 1)?;
+            match self.ask(open[at], parts, candidate)? {
+                Some(nimber) => {
+                    open.remove(at);
+                    found.push(nimber);
+                    if nimber == candidate {
+                        break;
                     }
-                    None => at += 1,
                 }
+                None => at += 1,
             }
-            return Ok(candidate);
         }
-        Ok(moves.len() as Nimber)
+        Ok(Asked { open, found })
     }
+
+    /// Asks every option of `open` at once whether its nimber is `candidate`, each by a worker
+    /// of its own on the current rayon pool; once one says yes, the options not yet started
+    /// are not asked.
+    fn ask_all(
+        &mut self,
+        open: Vec<Open>,
+        parts: &[G::State],
+        candidate: Nimber,
+    ) -> Result<Asked, SolveError>
+    where
+        G: Sync,
+        G::State: Send + Sync,
+        G::Move: Send,
+    {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicBool, Ordering};
+
+        let yes = AtomicBool::new(false);
+        let workers: Vec<Self> = open.iter().map(|_| self.worker()).collect();
+        let replies: Vec<_> = (open.into_par_iter())
+            .zip(workers)
+            .map(|(mut option, mut worker)| {
+                if yes.load(Ordering::Relaxed) {
+                    return Ok((option, None, worker.stats));
+                }
+                worker.narrow(&mut option, parts, 1)?;
+                let found = worker.ask(option, parts, candidate)?;
+                if found == Some(candidate) {
+                    yes.store(true, Ordering::Relaxed);
+                }
+                Ok((option, found, worker.stats))
+            })
+            .collect::<Result<_, SolveError>>()?;
+        let mut asked = Asked {
+            open: Vec::new(),
+            found: Vec::new(),
+        };
+        for (option, found, stats) in replies {
+            self.stats += stats;
+            match found {
+                Some(nimber) => asked.found.push(nimber),
+                None => asked.open.push(option),
+            }
+        }
+        Ok(asked)
+    }
+
+    /// Asks `option` (its lighter parts valued) whether its nimber is `candidate`: its nimber
+    /// where the search found it, `None` where it is not `candidate`.
+    fn ask(
+        &mut self,
+        option: Open,
+        parts: &[G::State],
+        candidate: Nimber,
+    ) -> Result<Option<Nimber>, SolveError> {
+        let first = parts[option.first].clone();
+        let found = match NimberSet::single(candidate ^ option.xor) {
+            Some(asked) => self.part_in_set(first, asked, 1)?,
+            None => Some(self.value(first, 1)?),
+        };
+        Ok(found.map(|nimber| nimber ^ option.xor))
+    }
+}
+
+/// `open` less the options that are the same sum of parts as one before them (mirror-image
+/// moves): asked once, not searched twice.
+fn distinct<S: PartialEq>(open: Vec<Open>, parts: &[S]) -> Vec<Open> {
+    let mut distinct: Vec<Open> = Vec::with_capacity(open.len());
+    for option in open {
+        let same = |kept: &Open| {
+            let theirs = &parts[kept.first..kept.first + kept.len];
+            kept.xor == option.xor
+                && kept.len == option.len
+                && parts[option.first..option.first + option.len]
+                    .iter()
+                    .all(|part| theirs.contains(part))
+        };
+        if !distinct.iter().any(same) {
+            distinct.push(option);
+        }
+    }
+    distinct
 }

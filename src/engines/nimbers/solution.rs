@@ -64,12 +64,7 @@ where
 {
     let mut nimbers = Nimbers::new(game, options);
     let nimber = nimbers.nimber(&start)?;
-    Ok(NimberSolution {
-        nimbers,
-        start,
-        nimber,
-        remote: HashMap::default(),
-    })
+    Ok(NimberSolution::new(nimbers, start, nimber))
 }
 
 /// [`solve`] on the current rayon pool ([`Nimbers::par_nimber`]): the start's heaviest part's
@@ -110,12 +105,7 @@ where
 {
     let mut nimbers = Nimbers::new(game, options);
     let nimber = nimbers.par_nimber(&start)?;
-    Ok(NimberSolution {
-        nimbers,
-        start,
-        nimber,
-        remote: HashMap::default(),
-    })
+    Ok(NimberSolution::new(nimbers, start, nimber))
 }
 
 impl<'g, G> NimberSolution<'g, G>
@@ -123,6 +113,16 @@ where
     G: Impartial,
     G::State: Eq + Hash,
 {
+    /// The answer for `start`, whose nimber `nimbers` found.
+    fn new(nimbers: Nimbers<'g, G>, start: G::State, nimber: Nimber) -> Self {
+        NimberSolution {
+            nimbers,
+            start,
+            nimber,
+            remote: HashMap::default(),
+        }
+    }
+
     /// The engine and its table, for further questions.
     pub fn nimbers(&mut self) -> &mut Nimbers<'g, G> {
         &mut self.nimbers
