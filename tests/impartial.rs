@@ -103,40 +103,49 @@ fn cram_boards_and_random_positions_match_the_whole_board_mex() {
 }
 
 /// The parallel search (each candidate asked of the root's options at once, on a shared
-/// table) against the whole-board mex, and the questions asked after it on the same engine;
-/// through `Solver` on three threads as well.
+/// table) against the whole-board mex on 1 to 8 threads, and the questions asked after it on
+/// the same engine; through `Solver` as well.
 #[test]
 fn the_parallel_search_matches_the_whole_board_mex() {
     let mut random = Random(58);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
-    for (rows, columns) in [(3usize, 6usize), (4, 5), (5, 4), (2, 9), (4, 6)] {
-        let mut memo = HashMap::new();
-        for round in 0..24 {
-            let cells = rows * columns;
-            let filled = match round {
-                0 => 0,
-                _ => (random.next() as u128) & (random.next() as u128) & (random.next() as u128),
-            };
-            let game = Cram::new(rows as i64, columns as i64)
-                .unwrap()
-                .with_filled(filled & ((1u128 << cells) - 1))
-                .unwrap();
-            let start = game.start();
-            let oracle = cram_oracle(rows, columns, start, &mut memo);
-            let mut solved = pool
-                .install(|| nimbers::par_solve(&game, Options::new()))
-                .unwrap();
-            assert_eq!(solved.nimber(), Some(oracle), "{rows}x{columns} {filled:b}");
-            for (domino, nimber) in solved.move_nimbers(&start).unwrap() {
-                let next = game.play(&start, &domino).next;
-                assert_eq!(nimber, cram_oracle(rows, columns, next, &mut memo));
+    for threads in 1..=8 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        for (rows, columns) in [(3usize, 6usize), (4, 5), (5, 4), (2, 9)] {
+            let mut memo = HashMap::new();
+            for round in 0..5 {
+                let cells = rows * columns;
+                let filled = match round {
+                    0 => 0,
+                    _ => {
+                        (random.next() as u128) & (random.next() as u128) & (random.next() as u128)
+                    }
+                };
+                let game = Cram::new(rows as i64, columns as i64)
+                    .unwrap()
+                    .with_filled(filled & ((1u128 << cells) - 1))
+                    .unwrap();
+                let start = game.start();
+                let oracle = cram_oracle(rows, columns, start, &mut memo);
+                let mut solved = pool
+                    .install(|| nimbers::par_solve(&game, Options::new()))
+                    .unwrap();
+                let case = format!("{rows}x{columns} {filled:b}, {threads} threads");
+                assert_eq!(solved.nimber(), Some(oracle), "{case}");
+                for (domino, nimber) in solved.move_nimbers(&start).unwrap() {
+                    let next = game.play(&start, &domino).next;
+                    assert_eq!(
+                        nimber,
+                        cram_oracle(rows, columns, next, &mut memo),
+                        "{case}"
+                    );
+                }
+                let by_solver = Solver::new(&game).threads(threads).solve().unwrap();
+                assert_eq!(by_solver.engine(), Engine::Nimbers);
+                assert_eq!(by_solver.nimber(), Some(oracle), "{case}");
             }
-            let by_solver = Solver::new(&game).threads(3).solve().unwrap();
-            assert_eq!(by_solver.engine(), Engine::Nimbers);
-            assert_eq!(by_solver.nimber(), Some(oracle));
         }
     }
 }

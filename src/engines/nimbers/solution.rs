@@ -69,7 +69,9 @@ where
 
 /// [`solve`] on the current rayon pool ([`Nimbers::par_nimber`]): the start's heaviest part's
 /// options searched at once, each by a worker, on a table of parts' nimbers they share. On a
-/// pool of one thread, [`solve`].
+/// pool of one thread, [`solve`]. The nimber, the value and every answer are [`solve`]'s; the
+/// statistics (parts stored and searched) differ, since workers search options that the
+/// sequential search would have cut.
 ///
 /// ```
 /// use gamesolver::engines::nimbers::{self, Options};
