@@ -12,6 +12,7 @@ mod interval_stone_games;
 mod kayles;
 mod nim;
 mod pig;
+mod quixo;
 mod ranks;
 mod stone_game_ii;
 mod stone_game_iii;
@@ -33,6 +34,7 @@ pub use interval_stone_games::{
 pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
 pub use pig::{Coin, Die, MAX_PIG_GOAL, Pig, PigMove, PigState, Piglet};
+pub use quixo::{Edge, MAX_QUIXO_SIDE, Push, Quixo, QuixoBoard};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};
 

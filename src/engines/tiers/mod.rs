@@ -30,6 +30,7 @@ mod chunks;
 mod dense;
 #[cfg(feature = "distributed")]
 pub mod distributed;
+pub mod loopy;
 #[cfg(feature = "distributed")]
 mod replicated;
 #[cfg(feature = "distributed")]
