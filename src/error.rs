@@ -257,6 +257,15 @@ pub enum SolveError {
         /// shows them; `None` if the game does not describe its states.
         state: Option<String>,
     },
+    /// A tier file (`--save`, `--resume`, `--load`) that cannot be written or read, or that is
+    /// damaged or belongs to another game.
+    #[error("{path}: {problem}")]
+    TierFile {
+        /// The file.
+        path: String,
+        /// What is wrong, in words.
+        problem: String,
+    },
     /// The engine asked of [`Solver`](crate::Solver) cannot solve this game as it is declared
     /// (the message names the missing declaration).
     #[error("{0}")]
@@ -295,6 +304,7 @@ impl SolveError {
             SolveError::Distributed(_) => "distributed",
             SolveError::ScoreOverflow => "score-overflow",
             SolveError::Cycle { .. } => "cycle",
+            SolveError::TierFile { .. } => "tier-file",
             SolveError::Unsupported(_) => "unsupported",
             SolveError::Unanswerable(_) => "unanswerable",
             SolveError::InvalidGame(_) => "invalid-game",

@@ -150,6 +150,8 @@ impl Options {
 pub struct LoopyStats {
     /// Tiers solved.
     pub tiers: usize,
+    /// Tiers read back from the tier file a solve resumed instead of solved.
+    pub resumed: usize,
     /// States valued (with [`BySymmetry`], one a class).
     pub states: u64,
     /// Wins, losses and draws among them.
@@ -341,6 +343,91 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
+    run(game, classes, options, None)
+}
+
+/// Where a solve writes each tier as it completes: a tier file, created afresh or resumed.
+#[cfg(feature = "database")]
+#[derive(Debug, Clone)]
+pub struct Save {
+    /// The tier file.
+    pub path: std::path::PathBuf,
+    /// The game and its parameters in words (`quixo 4`), kept in the file's header: a file for
+    /// another game is refused.
+    pub game: String,
+    /// Whether to go on from the tiers the file holds (else the file must not exist yet).
+    pub resume: bool,
+}
+
+/// The identity a loopy solve of `game` writes in its tier file's header.
+#[cfg(feature = "database")]
+pub fn identity<G: Tiered>(game: &G, words: &str) -> super::file::Identity {
+    super::file::Identity::new(LOOPY_KIND, words, game.tier_count(), |tier| {
+        game.tier_len(tier)
+    })
+}
+
+/// The kind of cells a loopy solve writes: [`Code`]s.
+#[cfg(feature = "database")]
+pub const LOOPY_KIND: u8 = 1;
+
+/// [`par_solve`], writing each tier to `save`'s tier file as it completes (and made durable
+/// before the next begins), or going on from the tiers it holds: a solve stopped at any moment
+/// resumes from its last complete tier and ends with the same codes.
+///
+/// ```
+/// use gamesolver::engines::tiers::{KeepTiers, file::TierFile, loopy::{self, BySymmetry, Save}};
+/// use gamesolver::games::Quixo;
+///
+/// let game = Quixo::new(3).unwrap();
+/// let path = std::env::temp_dir().join(format!("quixo-doc-{}.tiers", std::process::id()));
+/// let save = Save { path: path.clone(), game: "quixo 3".into(), resume: false };
+/// let solved = loopy::par_solve_saved(&game, BySymmetry, loopy::Options::new(), &save).unwrap();
+/// let file = TierFile::open(&path).unwrap();
+/// assert_eq!(file.tiers_held(), game_tiers(&game));
+/// # fn game_tiers(game: &Quixo) -> usize { use gamesolver::Tiered; game.tier_count() }
+/// std::fs::remove_file(&path).unwrap();
+/// assert_eq!(solved.remoteness(), Some(7));
+/// ```
+#[cfg(feature = "database")]
+pub fn par_solve_saved<'g, G, C>(
+    game: &'g G,
+    classes: C,
+    options: Options,
+    save: &Save,
+) -> Result<LoopySolution<'g, G, C>, SolveError>
+where
+    G: Tiered + Sync,
+    G::State: Send + PartialEq,
+    C: Classes<G>,
+{
+    use super::file::TierWriter;
+    let identity = identity(game, &save.game);
+    let files = if save.resume {
+        let (saved, writer) = TierWriter::resume(&save.path, &identity)?;
+        (Some(saved), writer)
+    } else {
+        (None, TierWriter::create(&save.path, &identity)?)
+    };
+    run(game, classes, options, Some(files))
+}
+
+#[cfg(feature = "database")]
+type Files = (Option<super::file::TierFile>, super::file::TierWriter);
+#[cfg(not(feature = "database"))]
+type Files = std::convert::Infallible;
+
+fn run<G, C>(
+    game: &G,
+    classes: C,
+    options: Options,
+    #[cfg_attr(not(feature = "database"), allow(unused_mut))] mut files: Option<Files>,
+) -> Result<LoopySolution<'_, G, C>, SolveError>
+where
+    G: Tiered + Sync,
+    G::State: Send + PartialEq,
+    C: Classes<G>,
+{
     crate::engines::chance::refuse_chance(game, "the loopy tier solver")?;
     let started = Instant::now();
     let start = game.start();
@@ -370,12 +457,22 @@ where
     let mut stats = LoopyStats::default();
     for tier in (from..count).rev() {
         clock.check(tier)?;
-        let codes = solve_tier(game, &classes, tier, &tiers, &clock, &mut stats)?;
+        let codes = match saved_tier(files.as_ref(), tier, game.tier_len(tier))? {
+            Some(codes) => {
+                stats.resumed += 1;
+                codes
+            }
+            None => {
+                let codes = solve_tier(game, &classes, tier, &tiers, &clock, &mut stats)?;
+                save_tier(files.as_mut(), tier, &codes)?;
+                stats.tiers += 1;
+                codes
+            }
+        };
         tiers[tier] = Some(codes);
         if options.keep == KeepTiers::Needed && tier + reach < count {
             tiers[tier + reach] = None;
         }
-        stats.tiers += 1;
     }
     stats.peak_bytes = needed;
     stats.elapsed = started.elapsed();
@@ -386,6 +483,53 @@ where
         tiers,
         stats,
     })
+}
+
+/// Tier `tier`'s codes from the file a solve resumes, if it holds them.
+#[cfg(feature = "database")]
+fn saved_tier(
+    files: Option<&Files>,
+    tier: usize,
+    len: u64,
+) -> Result<Option<Vec<u16>>, SolveError> {
+    let Some((Some(saved), _)) = files else {
+        return Ok(None);
+    };
+    let Some(cells) = saved.tier(tier)? else {
+        return Ok(None);
+    };
+    if cells.len() as u64 != len || cells.iter().any(|&cell| cell > u64::from(u16::MAX - 1)) {
+        return Err(SolveError::TierFile {
+            path: saved.path().display().to_string(),
+            problem: format!("tier {tier} of the file does not fit this game's tier"),
+        });
+    }
+    Ok(Some(cells.into_iter().map(|cell| cell as u16).collect()))
+}
+
+#[cfg(not(feature = "database"))]
+fn saved_tier(_: Option<&Files>, _: usize, _: u64) -> Result<Option<Vec<u16>>, SolveError> {
+    Ok(None)
+}
+
+/// Writes tier `tier`'s codes to the file a solve saves to, a byte a code where they fit.
+#[cfg(feature = "database")]
+fn save_tier(files: Option<&mut Files>, tier: usize, codes: &[u16]) -> Result<(), SolveError> {
+    let Some((_, writer)) = files else {
+        return Ok(());
+    };
+    if codes.iter().all(|&code| code <= u16::from(u8::MAX)) {
+        let bytes: Vec<u8> = codes.iter().map(|&code| code as u8).collect();
+        writer.append(tier, 1, &bytes)
+    } else {
+        let bytes: Vec<u8> = codes.iter().flat_map(|code| code.to_le_bytes()).collect();
+        writer.append(tier, 2, &bytes)
+    }
+}
+
+#[cfg(not(feature = "database"))]
+fn save_tier(_: Option<&mut Files>, _: usize, _: &[u16]) -> Result<(), SolveError> {
+    Ok(())
 }
 
 /// The most bytes a solve from tier `from` holds: the codes kept, and the working arrays of the
@@ -784,5 +928,68 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, one_table.states());
+    }
+
+    /// A saved solve cut at random places (as a kill mid-write leaves it) resumes to the same
+    /// codes as a solve never stopped; a flipped byte in a complete tier is refused.
+    #[cfg(feature = "database")]
+    #[test]
+    fn resumed_solves_end_the_same() {
+        use super::super::file::TierFile;
+        let game = Quixo::new(3).unwrap();
+        let options = Options::new().keep(KeepTiers::All);
+        let whole = solve(&game, BySymmetry, options).unwrap();
+        let dir = std::env::temp_dir().join(format!("loopy-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("quixo3.tiers");
+        let save = Save {
+            path: path.clone(),
+            game: "quixo 3".into(),
+            resume: false,
+        };
+        par_solve_saved(&game, BySymmetry, options, &save).unwrap();
+        let full = std::fs::read(&path).unwrap();
+        assert!(matches!(
+            par_solve_saved(&game, BySymmetry, options, &save),
+            Err(SolveError::TierFile { .. })
+        ));
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..12 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let cut = 60 + (seed % (full.len() as u64 - 60)) as usize;
+            std::fs::write(&path, &full[..cut]).unwrap();
+            let held = TierFile::open(&path).unwrap().tiers_held();
+            let resume = Save {
+                resume: true,
+                ..save.clone()
+            };
+            let resumed = par_solve_saved(&game, BySymmetry, options, &resume).unwrap();
+            assert_eq!(resumed.stats().resumed, held);
+            assert_eq!(resumed.stats().tiers + held, game.tier_count());
+            assert_eq!(resumed.tiers(), whole.tiers(), "cut at byte {cut}");
+            assert_eq!(std::fs::read(&path).unwrap().len(), full.len());
+        }
+        // A byte flipped in the middle of the file: the tier it falls in is named.
+        let mut damaged = full.clone();
+        damaged[full.len() / 2] ^= 0x40;
+        std::fs::write(&path, &damaged).unwrap();
+        let resume = Save {
+            resume: true,
+            ..save.clone()
+        };
+        let refused = par_solve_saved(&game, BySymmetry, options, &resume).unwrap_err();
+        assert!(refused.to_string().contains("damaged"), "{refused}");
+        // Another game's file.
+        std::fs::write(&path, &full).unwrap();
+        let other = Save {
+            game: "quixo 4".into(),
+            resume: true,
+            path: path.clone(),
+        };
+        let refused = par_solve_saved(&game, BySymmetry, options, &other).unwrap_err();
+        assert!(refused.to_string().contains("not of quixo 4"), "{refused}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -30,6 +30,8 @@ mod chunks;
 mod dense;
 #[cfg(feature = "distributed")]
 pub mod distributed;
+#[cfg(feature = "database")]
+pub mod file;
 pub mod loopy;
 #[cfg(feature = "distributed")]
 mod replicated;

@@ -1,0 +1,478 @@
+//! Tier files: a tier solve's tiers written one by one as they complete, each in blocks
+//! compressed with zstd that can be read at random; read back whole to resume a solve, or a
+//! block at a time to answer a position without solving. docs/tier-files.md has the format.
+//!
+//! A file is a header (the game it holds and a checksum), then one record per solved tier, in
+//! the order they completed: the tier, its ranks, the bytes per cell, each block's compressed
+//! length and a checksum of all that; then the blocks (zstd frames, each with zstd's own
+//! checksum of its content), then a checksum of the blocks. A record cut short (the solve
+//! stopped while writing it) is dropped when the file is resumed; a complete record whose
+//! checksum does not match is refused, naming the tier, and never used.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::error::SolveError;
+
+/// The file's first eight bytes.
+const MAGIC: &[u8; 8] = b"GSTIERS\0";
+/// The format's version.
+const VERSION: u32 = 1;
+/// A record's first four bytes.
+const RECORD: &[u8; 4] = b"TIER";
+/// Raw bytes per block: a query decompresses one (a quarter of a millisecond); larger blocks
+/// compress better (docs/tier-files.md has the measurements).
+pub const BLOCK_BYTES: usize = 1 << 18;
+/// zstd's level: 19 is the smallest that keeps Quixo 4×4 under GamesmanOne's xz database.
+const LEVEL: i32 = 19;
+
+/// FNV-1a, 64 bits: a guard against damage, not tampering.
+fn fnv(mut sum: u64, bytes: &[u8]) -> u64 {
+    for &byte in bytes {
+        sum = (sum ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+    }
+    sum
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// What a tier file holds, as its header says: the kind of cells, the game and its tiers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// What the cells are: `1` outcome codes of the loopy tier solver, `2` values of the tier
+    /// solver.
+    pub kind: u8,
+    /// The game and its parameters in words (`quixo 4`): a file for another game is refused.
+    pub game: String,
+    /// How many tiers the game has.
+    pub tiers: u32,
+    /// A checksum of every tier's length: a file for a game whose tiers differ is refused.
+    pub lengths: u64,
+}
+
+impl Identity {
+    /// The identity of a game of `tiers` tiers whose lengths are `length(tier)`.
+    pub fn new(
+        kind: u8,
+        game: impl Into<String>,
+        tiers: usize,
+        length: impl Fn(usize) -> u64,
+    ) -> Self {
+        let lengths = (0..tiers).fold(FNV_START, |sum, tier| fnv(sum, &length(tier).to_le_bytes()));
+        Identity {
+            kind,
+            game: game.into(),
+            tiers: tiers as u32,
+            lengths,
+        }
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        bytes.push(self.kind);
+        bytes.extend_from_slice(&(BLOCK_BYTES as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.tiers.to_le_bytes());
+        bytes.extend_from_slice(&self.lengths.to_le_bytes());
+        bytes.extend_from_slice(&(self.game.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(self.game.as_bytes());
+        let sum = fnv(FNV_START, &bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+}
+
+/// Where one saved tier lies in the file.
+#[derive(Debug, Clone)]
+struct Record {
+    ranks: u64,
+    width: u8,
+    /// The file offset of each block, and one past the last.
+    offsets: Vec<u64>,
+}
+
+/// A tier file open for reading: which tiers it holds, and their blocks on demand.
+#[derive(Debug)]
+pub struct TierFile {
+    path: PathBuf,
+    identity: Identity,
+    file: Mutex<File>,
+    records: Vec<Option<Record>>,
+    /// Where the complete records end (a resumed file is cut there).
+    end: u64,
+    blocks_read: AtomicU64,
+    /// The block read last: (tier, block, its bytes).
+    last: Mutex<Option<(usize, usize, Vec<u8>)>>,
+}
+
+/// A tier file's error: the path and the problem.
+fn problem(path: &Path, what: impl Into<String>) -> SolveError {
+    SolveError::TierFile {
+        path: path.display().to_string(),
+        problem: what.into(),
+    }
+}
+
+/// Reads exactly `len` bytes, or `None` where the file ends first.
+fn take(file: &mut impl Read, len: usize) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = vec![0; len];
+    let mut got = 0;
+    while got < len {
+        match file.read(&mut bytes[got..])? {
+            0 => return Ok(None),
+            n => got += n,
+        }
+    }
+    Ok(Some(bytes))
+}
+
+fn le_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"))
+}
+
+fn le_u64(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"))
+}
+
+impl TierFile {
+    /// Opens the tier file at `path` and reads which tiers it holds (each record's head and
+    /// checksum; the blocks are read when asked for). A record cut short ends the file; a
+    /// complete one that is damaged is an error naming its tier.
+    pub fn open(path: &Path) -> Result<TierFile, SolveError> {
+        let io = |error: std::io::Error| problem(path, format!("cannot read it: {error}"));
+        let mut file = File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let fixed = take(&mut file, 8 + 4 + 1 + 4 + 4 + 8 + 4)
+            .map_err(io)?
+            .filter(|head| &head[..8] == MAGIC)
+            .ok_or_else(|| problem(path, "not a gamesolver tier file (no GSTIERS header)"))?;
+        let version = le_u32(&fixed, 8);
+        if version != VERSION {
+            return Err(problem(
+                path,
+                format!(
+                    "a tier file of format version {version}; this build reads version {VERSION}"
+                ),
+            ));
+        }
+        let name_len = le_u32(&fixed, 29) as usize;
+        let rest = take(&mut file, name_len.min(1 << 16) + 8)
+            .map_err(io)?
+            .ok_or_else(|| problem(path, "the header is cut short"))?;
+        let identity = Identity {
+            kind: fixed[12],
+            tiers: le_u32(&fixed, 17),
+            lengths: le_u64(&fixed, 21),
+            game: String::from_utf8_lossy(&rest[..name_len]).into_owned(),
+        };
+        if le_u32(&fixed, 13) as usize != BLOCK_BYTES
+            || identity.bytes() != [&fixed[..], &rest[..]].concat()
+        {
+            return Err(problem(
+                path,
+                "the header is damaged (its checksum does not match)",
+            ));
+        }
+        let mut records = vec![None; identity.tiers as usize];
+        let mut at = (fixed.len() + rest.len()) as u64;
+        loop {
+            file.seek(SeekFrom::Start(at)).map_err(io)?;
+            let Some(head) = take(&mut file, 4 + 4 + 8 + 1 + 4).map_err(io)? else {
+                break;
+            };
+            if &head[..4] != RECORD {
+                return Err(problem(
+                    path,
+                    format!("the record at byte {at} is damaged (no TIER mark)"),
+                ));
+            }
+            let tier = le_u32(&head, 4) as usize;
+            let blocks = le_u32(&head, 17) as usize;
+            if blocks as u64 * 4 > size {
+                return Err(problem(
+                    path,
+                    format!("the record of tier {tier} is damaged (it claims {blocks} blocks)"),
+                ));
+            }
+            let Some(lengths) = take(&mut file, blocks * 4 + 8).map_err(io)? else {
+                break;
+            };
+            let sum = fnv(fnv(FNV_START, &head), &lengths[..blocks * 4]);
+            if sum != le_u64(&lengths, blocks * 4) || tier >= records.len() {
+                return Err(problem(
+                    path,
+                    format!(
+                        "the record of tier {tier} is damaged (its head's checksum does not match); the file cannot be used"
+                    ),
+                ));
+            }
+            let mut offsets = Vec::with_capacity(blocks + 1);
+            let mut next = at + (head.len() + lengths.len()) as u64;
+            for block in 0..blocks {
+                offsets.push(next);
+                next += u64::from(le_u32(&lengths, block * 4));
+            }
+            offsets.push(next);
+            if next + 8 > size {
+                break; // cut short while writing its blocks
+            }
+            records[tier] = Some(Record {
+                ranks: le_u64(&head, 8),
+                width: head[16],
+                offsets,
+            });
+            at = next + 8;
+        }
+        Ok(TierFile {
+            path: path.to_owned(),
+            identity,
+            file: Mutex::new(file),
+            records,
+            end: at,
+            blocks_read: AtomicU64::new(0),
+            last: Mutex::new(None),
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the file holds.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// Whether tier `tier` is saved whole.
+    pub fn holds(&self, tier: usize) -> bool {
+        self.records.get(tier).is_some_and(Option::is_some)
+    }
+
+    /// How many tiers are saved whole.
+    pub fn tiers_held(&self) -> usize {
+        self.records.iter().flatten().count()
+    }
+
+    /// How many blocks queries have read and decompressed so far.
+    pub fn blocks_read(&self) -> u64 {
+        self.blocks_read.load(Relaxed)
+    }
+
+    /// The file's size in bytes (its complete records).
+    pub fn bytes(&self) -> u64 {
+        self.end
+    }
+
+    fn read_range(&self, from: u64, to: u64) -> Result<Vec<u8>, SolveError> {
+        let io = |error: std::io::Error| problem(&self.path, format!("cannot read it: {error}"));
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        file.seek(SeekFrom::Start(from)).map_err(io)?;
+        take(&mut *file, (to - from) as usize)
+            .map_err(io)?
+            .ok_or_else(|| problem(&self.path, "the file ends early"))
+    }
+
+    /// Tier `tier`'s cells as `u64`s, every block read and checked; `None` if not saved.
+    pub fn tier(&self, tier: usize) -> Result<Option<Vec<u64>>, SolveError> {
+        let Some(record) = self.records.get(tier).and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        let (first, end) = (record.offsets[0], *record.offsets.last().expect("an end"));
+        let bytes = self.read_range(first, end + 8)?;
+        let sum = fnv(FNV_START, &bytes[..bytes.len() - 8]);
+        if sum != le_u64(&bytes, bytes.len() - 8) {
+            return Err(self.damaged(tier));
+        }
+        let frames: Vec<&[u8]> = record
+            .offsets
+            .windows(2)
+            .map(|pair| &bytes[(pair[0] - first) as usize..(pair[1] - first) as usize])
+            .collect();
+        let raw: Vec<Vec<u8>> = frames
+            .par_iter()
+            .map(|frame| zstd::bulk::decompress(frame, BLOCK_BYTES).map_err(|_| self.damaged(tier)))
+            .collect::<Result<_, _>>()?;
+        let raw = raw.concat();
+        let width = usize::from(record.width);
+        if raw.len() as u64 != record.ranks * width as u64 {
+            return Err(self.damaged(tier));
+        }
+        Ok(Some(raw.chunks_exact(width).map(cell).collect()))
+    }
+
+    fn damaged(&self, tier: usize) -> SolveError {
+        problem(
+            &self.path,
+            format!("tier {tier} is damaged (a checksum does not match); the file cannot be used"),
+        )
+    }
+
+    /// The cell of rank `rank` of tier `tier`, reading (and checking) only the block that holds
+    /// it; `None` if the tier is not saved or has no such rank.
+    pub fn cell(&self, tier: usize, rank: u64) -> Result<Option<u64>, SolveError> {
+        let Some(record) = self.records.get(tier).and_then(Option::as_ref) else {
+            return Ok(None);
+        };
+        if rank >= record.ranks {
+            return Ok(None);
+        }
+        let width = u64::from(record.width);
+        let at = rank * width;
+        let block = (at / BLOCK_BYTES as u64) as usize;
+        let within = (at % BLOCK_BYTES as u64) as usize;
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !matches!(&*last, Some((t, b, _)) if *t == tier && *b == block) {
+            let frame = self.read_range(record.offsets[block], record.offsets[block + 1])?;
+            let raw =
+                zstd::bulk::decompress(&frame, BLOCK_BYTES).map_err(|_| self.damaged(tier))?;
+            self.blocks_read.fetch_add(1, Relaxed);
+            *last = Some((tier, block, raw));
+        }
+        let raw = &last.as_ref().expect("a block read").2;
+        Ok(raw.get(within..within + width as usize).map(cell))
+    }
+}
+
+/// A little-endian cell of one to eight bytes.
+fn cell(bytes: &[u8]) -> u64 {
+    let mut wide = [0u8; 8];
+    wide[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(wide)
+}
+
+/// A tier file open for appending the tiers a solve completes.
+#[derive(Debug)]
+pub struct TierWriter {
+    path: PathBuf,
+    file: File,
+    written: u64,
+}
+
+impl TierWriter {
+    /// Creates the tier file at `path` for a game of `identity`. A file already there is
+    /// refused (resume it, or remove it): a solve never overwrites saved tiers.
+    pub fn create(path: &Path, identity: &Identity) -> Result<TierWriter, SolveError> {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|error| {
+                if error.kind() == std::io::ErrorKind::AlreadyExists {
+                    problem(
+                        path,
+                        "the file exists: resume it (--resume), or remove it to solve afresh",
+                    )
+                } else {
+                    problem(path, format!("cannot create it: {error}"))
+                }
+            })?;
+        let header = identity.bytes();
+        file.write_all(&header)
+            .and_then(|()| file.sync_data())
+            .map_err(|error| problem(path, format!("cannot write it: {error}")))?;
+        Ok(TierWriter {
+            path: path.to_owned(),
+            file,
+            written: header.len() as u64,
+        })
+    }
+
+    /// Opens the tier file at `path` to go on with a solve of a game of `identity`: the tiers it
+    /// holds whole, and a writer that appends after them (a record cut short is dropped). A
+    /// file for another game, or one that is damaged, is refused.
+    pub fn resume(path: &Path, identity: &Identity) -> Result<(TierFile, TierWriter), SolveError> {
+        let saved = TierFile::open(path)?;
+        if saved.identity != *identity {
+            return Err(problem(
+                path,
+                format!(
+                    "it holds tiers of {} (kind {}, {} tiers), not of {} (kind {}, {} tiers)",
+                    saved.identity.game,
+                    saved.identity.kind,
+                    saved.identity.tiers,
+                    identity.game,
+                    identity.kind,
+                    identity.tiers
+                ),
+            ));
+        }
+        let file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|file| {
+                file.set_len(saved.end)?;
+                Ok(file)
+            })
+            .map_err(|error| problem(path, format!("cannot write it: {error}")))?;
+        let mut writer = TierWriter {
+            path: path.to_owned(),
+            file,
+            written: saved.end,
+        };
+        writer
+            .file
+            .seek(SeekFrom::Start(saved.end))
+            .map_err(|error| problem(path, format!("cannot write it: {error}")))?;
+        Ok((saved, writer))
+    }
+
+    /// Appends tier `tier`, its cells `width` bytes each (little-endian), compressed block by
+    /// block on the current rayon pool, and makes it durable before returning.
+    pub fn append(&mut self, tier: usize, width: u8, cells: &[u8]) -> Result<(), SolveError> {
+        let ranks = (cells.len() / usize::from(width)) as u64;
+        let frames: Vec<Vec<u8>> = cells
+            .par_chunks(BLOCK_BYTES)
+            .map(|block| {
+                let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
+                compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
+                compressor.compress(block)
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|error| {
+                problem(&self.path, format!("cannot compress tier {tier}: {error}"))
+            })?;
+        let mut head = Vec::with_capacity(21 + frames.len() * 4 + 8);
+        head.extend_from_slice(RECORD);
+        head.extend_from_slice(&(tier as u32).to_le_bytes());
+        head.extend_from_slice(&ranks.to_le_bytes());
+        head.push(width);
+        head.extend_from_slice(&(frames.len() as u32).to_le_bytes());
+        for frame in &frames {
+            head.extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        }
+        let sum = fnv(FNV_START, &head);
+        head.extend_from_slice(&sum.to_le_bytes());
+        let data_sum = frames.iter().fold(FNV_START, |sum, frame| fnv(sum, frame));
+        let mut write = || -> std::io::Result<()> {
+            self.file.write_all(&head)?;
+            for frame in &frames {
+                self.file.write_all(frame)?;
+            }
+            self.file.write_all(&data_sum.to_le_bytes())?;
+            self.file.sync_data()
+        };
+        write()
+            .map_err(|error| problem(&self.path, format!("cannot write tier {tier}: {error}")))?;
+        self.written +=
+            head.len() as u64 + frames.iter().map(|frame| frame.len() as u64).sum::<u64>() + 8;
+        Ok(())
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.written
+    }
+}
