@@ -170,6 +170,7 @@ bundled! {
     grundys_game::GAME,
     cram::GAME,
     tic_tac_toe::cli::GAME,
+    quixo::cli::GAME,
     dots_and_boxes::cli::GAME,
     connect_four::cli::GAME,
     cat_and_mouse::cli::cat_and_mouse::GAME,

@@ -236,7 +236,7 @@ impl Quixo {
 
     /// Whether `cells` hold a whole line (a row, a column or a diagonal).
     pub fn has_line(&self, cells: u32) -> bool {
-        self.lines.iter().any(|&line| cells & line == line)
+        self.lines.iter().any(|&line| cells & line == line && line != 0)
     }
 
     /// The winner's side at a position that is over: `Some(true)` if the side to move wins,
@@ -574,194 +574,151 @@ impl Symmetry for Quixo {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engines::retrograde::{self, HashIds, Outcome};
+#[cfg(feature = "cli")]
+pub(super) mod cli {
+    //! Quixo on the command line: `gamesolver quixo SIDE`, positions as GamesmanOne writes them.
 
-    /// A push by the literal rules, on a grid of chars.
-    fn literal_push(grid: &mut [Vec<char>], row: usize, column: usize, to: Edge, mark: char) {
-        let side = grid.len();
-        match to {
-            Edge::Left => {
-                for c in (1..=column).rev() {
-                    grid[row][c] = grid[row][c - 1];
-                }
-                grid[row][0] = mark;
-            }
-            Edge::Right => {
-                for c in column..side - 1 {
-                    grid[row][c] = grid[row][c + 1];
-                }
-                grid[row][side - 1] = mark;
-            }
-            Edge::Top => {
-                for r in (1..=row).rev() {
-                    grid[r][column] = grid[r - 1][column];
-                }
-                grid[0][column] = mark;
-            }
-            Edge::Bottom => {
-                for r in row..side - 1 {
-                    grid[r][column] = grid[r + 1][column];
-                }
-                grid[side - 1][column] = mark;
+    use crate::InputError;
+    use crate::cli::model::{Answer, Entry, Fields, Line};
+    use crate::cli::present::{Presented, winner};
+    use crate::cli::{Bundled, FromValues};
+    use crate::games::{Push, Quixo, QuixoBoard};
+    use crate::{Player, Score, engines::Ply};
+
+    /// Quixo on the command line.
+    pub const GAME: Bundled = Bundled::game::<Quixo>(
+        "quixo",
+        "Quixo on a SIDE x SIDE board (3, 4 or 5), GamesmanOne's rules; may cycle (loopy tiers)",
+    );
+
+    impl FromValues for Quixo {
+        const EXAMPLE: &'static str = "3";
+        const POSITION: Option<&'static str> = Some(
+            "1_ (X to move) or 2_ (O to move), then the cells row by row as X, O or -, as \
+             GamesmanOne writes it ('2_X--------' on 3x3)",
+        );
+        fn from_values(values: &[i64]) -> Result<Self, InputError> {
+            match values {
+                [side] => Quixo::new(usize::try_from(*side).unwrap_or(0)),
+                _ => Err(InputError::InvalidGame(format!(
+                    "quixo takes one VALUE, the board's side (3, 4 or 5), not {}",
+                    values.len()
+                ))),
             }
         }
     }
 
-    fn grid_of(game: &Quixo, board: &QuixoBoard) -> Vec<Vec<char>> {
-        let formal = game.formal(board);
-        formal[2..]
-            .chars()
-            .collect::<Vec<_>>()
-            .chunks(game.side)
-            .map(<[char]>::to_vec)
-            .collect()
+    /// The mark a player pushes.
+    fn mark(player: Player) -> &'static str {
+        if player == Player::First { "X" } else { "O" }
     }
 
-    /// Every move, against pushes on a grid by the literal rules, on boards met in random play.
-    #[test]
-    fn moves_follow_the_literal_rules() {
-        for side in 3..=5 {
-            let game = Quixo::new(side).unwrap();
-            let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ side as u64;
-            for _ in 0..40 {
-                let mut board = game.start();
-                for _ in 0..60 {
-                    let grid = grid_of(&game, &board);
-                    let mover = if board.o_to_move { 'O' } else { 'X' };
-                    let over = game.over(&board).is_some();
-                    let mut literal = Vec::new();
-                    for row in 0..side {
-                        for column in 0..side {
-                            let on_border =
-                                row == 0 || column == 0 || row == side - 1 || column == side - 1;
-                            if !on_border
-                                || over
-                                || (grid[row][column] != '-' && grid[row][column] != mover)
-                            {
-                                continue;
+    /// A push as GamesmanOne names it: the cell from 1, row by row, and the end it goes in at.
+    fn push_name(push: &Push) -> String {
+        format!("{}{}", push.cell + 1, push.to.letter())
+    }
+
+    impl Presented for Quixo {
+        fn player_name(&self, player: Player) -> &'static str {
+            mark(player)
+        }
+        fn position(&self, position: &str) -> Result<QuixoBoard, InputError> {
+            self.parse(position)
+        }
+        fn show(&self, board: &QuixoBoard) -> String {
+            let formal = self.formal(board);
+            let cells: Vec<char> = formal[2..].chars().collect();
+            let mut lines: Vec<String> = cells
+                .chunks(self.side())
+                .map(|row| {
+                    row.iter()
+                        .map(char::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect();
+            lines.push(format!(
+                "{} to move",
+                if board.o_to_move { "O" } else { "X" }
+            ));
+            lines.join("\n")
+        }
+        fn board(&self, board: &QuixoBoard) -> Option<String> {
+            Some(self.show(board))
+        }
+        fn view(&self, board: &QuixoBoard) -> serde_json::Value {
+            let formal = self.formal(board);
+            let cells: Vec<String> = formal[2..]
+                .chars()
+                .map(|mark| {
+                    if mark == '-' {
+                        String::new()
+                    } else {
+                        mark.to_string()
+                    }
+                })
+                .collect();
+            serde_json::json!({
+                "kind": "grid",
+                "rows": self.side(),
+                "columns": self.side(),
+                "cells": cells,
+                "position": formal,
+            })
+        }
+        fn move_name(&self, _: &QuixoBoard, push: &Push) -> String {
+            push_name(push)
+        }
+        fn move_hint(&self) -> Option<&'static str> {
+            Some(
+                "CELL then END: the border cell from 1, row by row, and where the cube goes back in (L, R, U or D): 1R",
+            )
+        }
+        fn answer(&self, value: Score) -> Answer {
+            winner(value, "X", "O", "Draw")
+        }
+        fn headline(&self, value: Score) -> String {
+            let result = match value.signum() {
+                1 => "X wins",
+                -1 => "O wins",
+                _ => "a draw",
+            };
+            format!(
+                "Quixo on {0}x{0} from the empty board: {result} with both playing optimally.",
+                self.side()
+            )
+        }
+        fn legend(&self) -> Option<&'static str> {
+            Some(
+                "a move is the border cell taken (from 1, row by row) and the end of its row or column where it goes back in: L, R, U (top) or D (bottom)",
+            )
+        }
+        fn entries(&self, line: &[Ply<Self>]) -> Line {
+            line.iter()
+                .map(|ply| {
+                    let player = mark(ply.player);
+                    Entry {
+                        player,
+                        text: format!(
+                            "{player} takes cell {} and pushes it in at the {} end",
+                            ply.mv.cell + 1,
+                            match ply.mv.to {
+                                super::Edge::Left => "left",
+                                super::Edge::Right => "right",
+                                super::Edge::Top => "top",
+                                super::Edge::Bottom => "bottom",
                             }
-                            for to in Edge::ALL {
-                                let stays = match to {
-                                    Edge::Left => column == 0,
-                                    Edge::Right => column == side - 1,
-                                    Edge::Top => row == 0,
-                                    Edge::Bottom => row == side - 1,
-                                };
-                                if stays {
-                                    continue;
-                                }
-                                let mut next = grid.clone();
-                                literal_push(&mut next, row, column, to, mover);
-                                let text: String = next.concat().into_iter().collect();
-                                let turn = if board.o_to_move { "1_" } else { "2_" };
-                                literal.push((
-                                    Push {
-                                        cell: (row * side + column) as u8,
-                                        to,
-                                    },
-                                    format!("{turn}{text}"),
-                                ));
-                            }
-                        }
+                        ),
+                        fields: Fields::new()
+                            .with("cell", u64::from(ply.mv.cell) + 1)
+                            .with("end", ply.mv.to.letter().to_string())
+                            .with("move", push_name(&ply.mv)),
                     }
-                    let ours: Vec<_> = game
-                        .moves(&board)
-                        .map(|push| (push, game.formal(&game.play(&board, &push).next)))
-                        .collect();
-                    assert_eq!(ours, literal, "{}", game.formal(&board));
-                    if ours.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    board = game.play(&board, &ours[seed as usize % ours.len()].0).next;
-                }
-            }
+                })
+                .collect()
         }
-    }
-
-    /// Ranks and unranks every legal board of 3×3, and random ones of 4×4 and 5×5; the
-    /// canonical board is one of the eight images and is the same for all of them.
-    #[test]
-    fn ranks_and_symmetries() {
-        let game = Quixo::new(3).unwrap();
-        let mut legal = 0;
-        for tier in 0..game.tier_count() {
-            for rank in 0..game.tier_len(tier) {
-                if let Some(board) = game.unrank(tier, rank) {
-                    legal += 1;
-                    assert_eq!((game.tier(&board), game.rank(&board)), (tier, rank));
-                }
-            }
-        }
-        assert!(legal > 0 && legal < 2 * 3usize.pow(9));
-        for side in 4..=5 {
-            let game = Quixo::new(side).unwrap();
-            let mut seed = 12345u64 + side as u64;
-            for _ in 0..2000 {
-                seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let (mut x, mut o) = (0u32, 0u32);
-                for cell in 0..side * side {
-                    match (seed >> (cell % 60)) % 3 {
-                        0 => x |= 1 << cell,
-                        1 => o |= 1 << cell,
-                        _ => {}
-                    }
-                }
-                let board = QuixoBoard {
-                    x,
-                    o,
-                    o_to_move: seed >> 63 == 1,
-                };
-                if !game.is_legal(&board) {
-                    continue;
-                }
-                let tier = game.tier(&board);
-                assert_eq!(game.unrank(tier, game.rank(&board)), Some(board));
-                let canonical = game.canonical(&board);
-                assert_eq!(game.canonical(&canonical), canonical);
-                let grid = grid_of(&game, &board);
-                let mut rotated = board;
-                (rotated.x, rotated.o) = (0, 0);
-                for (r, row) in grid.iter().enumerate() {
-                    for (c, mark) in row.iter().enumerate() {
-                        let at = 1 << (c * side + (side - 1 - r));
-                        match mark {
-                            'X' => rotated.x |= at,
-                            'O' => rotated.o |= at,
-                            _ => {}
-                        }
-                    }
-                }
-                assert_eq!(game.canonical(&rotated), canonical);
-            }
-        }
-    }
-
-    #[test]
-    fn positions_read_and_written_as_gamesmanone_does() {
-        let game = Quixo::new(4).unwrap();
-        let board = game.parse("2_X---/----/----/----").unwrap();
-        assert_eq!(game.formal(&board), "2_X---------------");
-        assert!(game.parse("2_----------------").is_err()); // X just moved: a cube is on the border
-        assert!(game.parse("1_XO").is_err());
-        assert!(game.parse("3_----------------").is_err());
-        assert!(game.parse("1_------Z---------").is_err());
-    }
-
-    /// 3×3 from the start: X wins in 7 (GamesmanOne's figure).
-    #[test]
-    fn three_by_three_is_a_win_in_seven() {
-        let game = Quixo::new(3).unwrap();
-        let solution =
-            retrograde::solve(&game, HashIds::default(), retrograde::Options::new()).unwrap();
-        assert_eq!(solution.outcome(), Outcome::Win);
-        assert_eq!(solution.remoteness(), Some(7));
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -131,6 +131,7 @@ fn engine_name(engine: Engine) -> &'static str {
         Engine::Pruning => "pruning",
         Engine::Retrograde => "retrograde",
         Engine::Tiers => "tiers",
+        Engine::LoopyTiers => "loopy-tiers",
         Engine::Sweep => "sweep",
         Engine::Nimbers => "nimbers",
         _ => "other",

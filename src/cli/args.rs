@@ -205,9 +205,15 @@ pub struct Cli {
     pub time_limit: Option<std::time::Duration>,
 
     /// Write the solved game's table to FILE (atomically), for `--load` later. The game is
-    /// then solved by the engine with a dense table.
+    /// then solved by the engine with a dense table. A game the loopy tier solver solves
+    /// (Quixo) writes each tier to FILE as it completes (a tier file: docs/tier-files.md).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+
+    /// With `--save FILE` of a tier file: go on from the tiers FILE holds (a solve that was
+    /// stopped resumes from its last complete tier) instead of refusing a FILE that exists.
+    #[arg(long, requires = "save")]
+    pub resume: bool,
 
     /// Answer from the table saved in FILE for this game and these values, without searching
     /// (a file for another game or other values, truncated or corrupt, is refused).

@@ -99,6 +99,7 @@ pub(crate) mod saved;
 pub(crate) mod serve;
 pub(crate) mod solve;
 pub(crate) mod tool;
+pub(crate) mod valuation;
 
 pub use embed::{Refusal, run_json, run_progress};
 pub use entry::main_with;

@@ -86,10 +86,16 @@ impl Play<'_> {
     /// Plays `game`, which declares no dense index, against the engine on a hash table.
     pub fn hashed<G>(self, game: &G) -> Result<(), Failure>
     where
-        G: Presented,
-        G::State: Eq + Hash,
+        G: Presented + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
     {
         let cli = &self.args.game;
+        if solve::loopy_tiered(game) {
+            let start = self.start(game)?;
+            let mut answer = solve::loopy_answer(cli, game, self.params, self.limits)?;
+            return converse_from(game, &mut answer, start, cli.game.id(), self.args.side);
+        }
         if cli.load.is_some() {
             return Err(saved::needs_dense_index(cli.game));
         }
@@ -224,6 +230,13 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Oracle<G> for Pruner<'_, G, T
 impl<G: Tiered> Oracle<G> for TierSolution<'_, G> {
     fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
         TierSolution::move_values(self, state).ok_or_else(solve::tiers_not_kept)
+    }
+}
+
+/// The library's answer (the loopy tier solver's, in memory or from a tier file).
+impl<G: Game> Oracle<G> for crate::Answer<'_, G> {
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
+        crate::Solved::move_values(self, state)
     }
 }
 

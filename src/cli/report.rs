@@ -43,6 +43,13 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             "the tier solver ({}, {} {threads}): {} states in {} tiers, {} moves",
             report.table, report.threads, stats.stored, stats.max_depth, stats.expanded
         ),
+        "loopy-tier" if report.table == "file" => {
+            "the tier file (answered from it, nothing solved)".to_string()
+        }
+        "loopy-tier" => format!(
+            "the loopy tier solver ({} {threads}): {} states in {} tiers, {} moves",
+            report.threads, stats.stored, stats.max_depth, stats.expanded
+        ),
         "distributed" => format!(
             "the tier solver on timely dataflow ({} workers): {} states in {} tiers, {} moves \
              in this process",

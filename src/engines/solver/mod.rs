@@ -33,6 +33,9 @@ pub enum Engine {
     Retrograde,
     /// Tier by tier, for a layered game ([`tiers`](crate::engines::tiers)).
     Tiers,
+    /// Retrograde analysis tier by tier, for a layered outcome game whose play may cycle within
+    /// a tier ([`tiers::loopy`](crate::engines::tiers::loopy)): outcome and remoteness.
+    LoopyTiers,
     /// Index by index from 0 up, each state from its children's stored values, for a game
     /// whose dense index orders it ([`ordered_index`](crate::Capabilities::ordered_index)):
     /// the array DP, on one thread. Its result answers as the exhaustive engine's does.
@@ -60,6 +63,7 @@ pub enum Engine {
 ///
 /// | the game declares | engine | tables |
 /// |---|---|---|
+/// | [`tiers`](crate::Capabilities::tiers), [`outcome_game`](crate::Capabilities::outcome_game) and [`may_cycle`](crate::Capabilities::may_cycle) | the loopy tier solver: retrograde analysis tier by tier (levels in parallel on more than one thread), each class of a declared [`symmetry`](crate::Capabilities::symmetry) valued once | one outcome code (two bytes) per rank of the tiers a move can reach; every tier with [`Solver::keep_every_tier`] |
 /// | [`tiers`](crate::Capabilities::tiers) | the tier solver (tiers in parallel on more than one thread; on one, index by index when the index is also [ordered](crate::Capabilities::ordered_index); a [subset index](crate::Capabilities::subset_index) by blocks of the index on every thread) | one flat array per tier, or one by the dense index where it fits |
 /// | [`may_cycle`](crate::Capabilities::may_cycle) (with [`outcome_game`](crate::Capabilities::outcome_game)) | retrograde analysis (levels in parallel on more than one thread) | states numbered by the dense index, else in a hash map |
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |

@@ -41,7 +41,7 @@ pub struct Plan {
     /// Where the search cuts.
     pub cuts: Cuts,
     /// Whether the tables store each class of symmetric states once (the game declares its
-    /// [`Symmetry`](crate::Symmetry), and the exhaustive or pruning engine runs).
+    /// [`Symmetry`](crate::Symmetry), and the exhaustive, pruning or loopy tier engine runs).
     pub symmetry: bool,
     /// Whether the pruning engine searches on a fixed bound table keyed by the game's declared
     /// [`CompactKey`] that grows with the search
@@ -282,10 +282,16 @@ impl<G: Game> Solver<'_, G> {
 
     fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, SolveError> {
         let engine = match self.engine {
+            // The tier solver asked of a game whose play cycles within its tiers: the loopy
+            // tier solver, the tier solver for such games.
+            Some(Engine::Tiers) if facts.tiers && facts.may_cycle && facts.outcome_game => {
+                Engine::LoopyTiers
+            }
             Some(engine) => engine,
             None if facts.chance && facts.may_cycle => Engine::ValueIteration,
             None if facts.chance => Engine::Expectimax,
             None if facts.impartial => Engine::Nimbers,
+            None if facts.tiers && facts.may_cycle && facts.outcome_game => Engine::LoopyTiers,
             None if facts.tiers => Engine::Tiers,
             None if facts.may_cycle => Engine::Retrograde,
             None if facts.ordered => Engine::Sweep,
@@ -323,6 +329,21 @@ impl<G: Game> Solver<'_, G> {
             });
         }
         match engine {
+            Engine::LoopyTiers if !(facts.tiers && facts.outcome_game) => {
+                return Err(SolveError::Unsupported(
+                    "the loopy tier solver needs an outcome game that declares its tiers \
+                     (Capabilities::tiers().outcome_game(), with an implementation of Tiered)"
+                        .into(),
+                ));
+            }
+            Engine::Tiers if facts.may_cycle => {
+                return Err(SolveError::Unsupported(
+                    "the tier solver needs every move to lead to a later tier, and this game's \
+                     play may cycle: the loopy tier solver solves an outcome game whose play \
+                     cycles within its tiers (declare Capabilities::outcome_game)"
+                        .into(),
+                ));
+            }
             Engine::Tiers if !facts.tiers => {
                 return Err(SolveError::Unsupported(
                     "the tier solver needs a game that declares its tiers \
@@ -383,7 +404,11 @@ impl<G: Game> Solver<'_, G> {
             Engine::Exhaustive if self.engine.is_none() && small => 1,
             _ => self.threads,
         };
-        let symmetry = facts.symmetry && matches!(engine, Engine::Exhaustive | Engine::Pruning);
+        let symmetry = facts.symmetry
+            && matches!(
+                engine,
+                Engine::Exhaustive | Engine::Pruning | Engine::LoopyTiers
+            );
         let compact_key = engine == Engine::Pruning
             && !symmetry
             && facts.key_bits.is_some_and(|bits| {

@@ -6,6 +6,7 @@ use super::Engine;
 use crate::engines::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
 use crate::engines::pruning::Pruned;
 use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
+use crate::engines::tiers::loopy::{Classes, LoopySolution};
 use crate::engines::{exhaustive::Solution, tiers::TierSolution};
 use crate::error::SolveError;
 use crate::game::{Game, Nimber, Score, Tiered};
@@ -440,5 +441,175 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
 
     fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(None)
+    }
+}
+
+impl<G, C> Solved<G> for LoopySolution<'_, G, C>
+where
+    G: Tiered,
+    G::State: Eq + Hash,
+    C: Classes<G>,
+{
+    fn engine(&self) -> Engine {
+        Engine::LoopyTiers
+    }
+
+    fn value(&self) -> Score {
+        self.outcome().value()
+    }
+
+    fn start(&self) -> &G::State {
+        LoopySolution::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        Ok(self.kept(state)?.0.value())
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
+        let game = self.game();
+        let outcomes = self.move_outcomes(state).ok_or_else(|| {
+            loopy_not_kept(&format!("the moves' values of {}", described(game, state)))
+        })?;
+        Ok(loopy_move_values(game, state, outcomes))
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
+        Ok(LoopySolution::line(self))
+    }
+
+    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
+        Ok(Some(LoopySolution::line(self)))
+    }
+
+    fn stats(&self) -> Stats {
+        let own = LoopySolution::stats(self);
+        Stats {
+            stored: usize::try_from(own.states).unwrap_or(usize::MAX),
+            expanded: own.moves,
+            max_depth: own.tiers + own.resumed,
+            elapsed: own.elapsed,
+            ..Stats::default()
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        Some(LoopySolution::outcome(self))
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
+        Ok(self.kept(state)?.1)
+    }
+}
+
+impl<G: Tiered, C: Classes<G>> LoopySolution<'_, G, C> {
+    /// The outcome and remoteness of a state whose tier is kept.
+    fn kept(&self, state: &G::State) -> Result<(Outcome, Option<u32>), SolveError> {
+        self.outcome_of(state).ok_or_else(|| {
+            loopy_not_kept(&format!("the value of {}", described(self.game(), state)))
+        })
+    }
+}
+
+/// The error for a question about a tier the loopy tier solver did not keep (or a rank with no
+/// state).
+fn loopy_not_kept(what: &str) -> SolveError {
+    SolveError::Unanswerable(format!(
+        "{what} needs a tier the loopy tier solver did not keep, or the state is not one of the \
+         game's (it keeps only the tiers a move can still reach unless asked to keep every tier: \
+         Solver::keep_every_tier)"
+    ))
+}
+
+/// Each move's value for the mover, from the outcome of the position it leads to.
+fn loopy_move_values<G: Game>(
+    game: &G,
+    state: &G::State,
+    outcomes: Vec<(G::Move, crate::Turn, Outcome, Option<u32>)>,
+) -> Vec<MoveValue<G>> {
+    outcomes
+        .into_iter()
+        .map(|(mv, turn, outcome, _)| {
+            let step = game.play(state, &mv);
+            let value = if turn == crate::Turn::Pass {
+                -outcome.value()
+            } else {
+                outcome.value()
+            };
+            MoveValue { mv, step, value }
+        })
+        .collect()
+}
+
+/// A solved loopy tiered game answered from its tier file.
+#[cfg(feature = "database")]
+impl<G, C> Solved<G> for crate::engines::tiers::loopy::LoopyDatabase<'_, G, C>
+where
+    G: Tiered,
+    G::State: Eq + Hash,
+    C: Classes<G>,
+{
+    fn engine(&self) -> Engine {
+        Engine::LoopyTiers
+    }
+
+    fn value(&self) -> Score {
+        self.outcome_of(&self.game().start())
+            .ok()
+            .flatten()
+            .map_or(0, |found| found.0.value())
+    }
+
+    fn start(&self) -> &G::State {
+        self.start()
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        Ok(self.held(state)?.0.value())
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
+        let game = self.game();
+        let outcomes = self.move_outcomes(state)?.ok_or_else(|| {
+            loopy_not_kept(&format!("the moves' values of {}", described(game, state)))
+        })?;
+        Ok(loopy_move_values(game, state, outcomes))
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
+        crate::engines::tiers::loopy::LoopyDatabase::line(self)
+    }
+
+    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
+        crate::engines::tiers::loopy::LoopyDatabase::line(self).map(Some)
+    }
+
+    fn stats(&self) -> Stats {
+        Stats::default()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_of(&self.game().start())
+            .ok()
+            .flatten()
+            .map(|found| found.0)
+    }
+
+    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
+        Ok(self.held(state)?.1)
+    }
+}
+
+#[cfg(feature = "database")]
+impl<G: Tiered, C: Classes<G>> crate::engines::tiers::loopy::LoopyDatabase<'_, G, C> {
+    /// The outcome and remoteness of a state the file holds.
+    fn held(&self, state: &G::State) -> Result<(Outcome, Option<u32>), SolveError> {
+        self.outcome_of(state)?.ok_or_else(|| {
+            SolveError::Unanswerable(format!(
+                "the tier file holds no value for {} (its tier is not in the file yet, or it is \
+                 not a position of the game)",
+                described(self.game(), state)
+            ))
+        })
     }
 }

@@ -1,0 +1,337 @@
+//! One tier solved from the solved tiers it leads to: its moves out of the tier first, then
+//! backward induction over its moves within, level by level of remoteness.
+
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::{CHUNK, Classes, Code, LoopyStats, Tiers};
+use crate::engines::retrograde::Outcome;
+use crate::engines::tiers::Clock;
+use crate::error::SolveError;
+use crate::game::{Tiered, Turn};
+
+/// What the moves out of its tier say of a state, and how many moves it has within the tier.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    /// The fastest win by a move out of the tier, if any.
+    win: Option<u32>,
+    /// The slowest loss over moves out of the tier (0 if none).
+    loss: u32,
+    /// Whether a move out of the tier draws.
+    draw: bool,
+}
+
+/// A bound kept for an undecided state: a win found by a move out of the tier (flag, then its
+/// remoteness), or the slowest loss out of the tier and whether a move out of it draws.
+const WIN_FOUND: u16 = 1 << 15;
+const DRAW_FOUND: u16 = 1 << 14;
+/// The high bit of a rank in the working lists: in a level's list, a win found by a move out of
+/// the tier (not yet claimed); in a parent list, a move that keeps the turn.
+const FLAG: u32 = 1 << 31;
+
+/// Solves tier `tier` from the kept tiers after it.
+pub(super) fn solve_tier<G, C>(
+    game: &G,
+    classes: &C,
+    tier: usize,
+    kept: &Tiers,
+    clock: &Clock,
+    stats: &mut LoopyStats,
+) -> Result<Vec<u16>, SolveError>
+where
+    G: Tiered + Sync,
+    G::State: Send + PartialEq,
+    C: Classes<G>,
+{
+    let len = game.tier_len(tier);
+    let slots = usize::try_from(len)
+        .ok()
+        .filter(|&len| len <= FLAG as usize)
+        .ok_or_else(|| {
+            SolveError::Unsupported(format!(
+                "tier {tier} has {len} ranks; the loopy tier solver numbers a tier's ranks in 32 bits"
+            ))
+        })?;
+    let codes: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
+    let pending: Vec<AtomicU8> = (0..slots).map(|_| AtomicU8::new(0)).collect();
+    let bounds: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
+    let after: Vec<&[u16]> = kept[tier + 1..]
+        .iter()
+        .map(|codes| codes.as_deref().unwrap_or_default())
+        .collect();
+
+    // 1. Each chunk's states valued from their moves out of the tier; moves within kept as
+    // (child, parent) pairs, and the states decided at once with their remoteness.
+    struct Chunk {
+        within: Vec<(u32, u32)>,
+        decided: Vec<(u32, u32)>,
+        states: u64,
+        moves: u64,
+    }
+    let chunks: Vec<Chunk> = (0..len.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| -> Result<Chunk, SolveError> {
+            clock.check(tier)?;
+            let mut out = Chunk {
+                within: Vec::new(),
+                decided: Vec::new(),
+                states: 0,
+                moves: 0,
+            };
+            let first = chunk * CHUNK;
+            let mut state: Option<G::State> = None;
+            for rank in first..len.min(first + CHUNK) {
+                state = match state {
+                    Some(previous) if rank > first => game.unrank_next(tier, rank, &previous),
+                    _ => game.unrank(tier, rank),
+                };
+                let Some(here) = state.clone() else {
+                    continue;
+                };
+                let canonical = classes.stand_in(game, here.clone());
+                if canonical != here {
+                    continue;
+                }
+                out.states += 1;
+                let slot = rank as usize;
+                let mut seen = Seen::default();
+                let mut within = 0u32;
+                let mut fault = None;
+                let mut moves = 0;
+                game.for_each_step(&here, |step| {
+                    moves += 1;
+                    if step.gain != 0 {
+                        fault = Some(SolveError::InvalidGame(format!(
+                            "a move of rank {rank} of tier {tier} gains {}: the loopy tier solver \
+                             solves outcome games, whose moves gain nothing",
+                            step.gain
+                        )));
+                        return false;
+                    }
+                    let child = classes.stand_in(game, step.next);
+                    let to = game.tier(&child);
+                    let at = game.rank(&child);
+                    if to == tier {
+                        let keeps = if step.turn == Turn::Keep { FLAG } else { 0 };
+                        out.within.push((at as u32, rank as u32 | keeps));
+                        within += 1;
+                        return true;
+                    }
+                    let code = after
+                        .get(to.wrapping_sub(tier + 1))
+                        .and_then(|codes| codes.get(usize::try_from(at).ok()?))
+                        .and_then(|&code| Code(code).decode());
+                    let Some((outcome, remoteness)) = code else {
+                        fault = Some(unheld(game, tier, rank, to, at));
+                        return false;
+                    };
+                    let mine = if step.turn == Turn::Pass {
+                        outcome.flipped()
+                    } else {
+                        outcome
+                    };
+                    let then = remoteness.unwrap_or(0) + 1;
+                    match mine {
+                        Outcome::Win => seen.win = Some(seen.win.map_or(then, |w| w.min(then))),
+                        Outcome::Loss => seen.loss = seen.loss.max(then),
+                        Outcome::Draw => seen.draw = true,
+                    }
+                    true
+                });
+                if let Some(fault) = fault {
+                    return Err(fault);
+                }
+                out.moves += moves;
+                if within > u32::from(u8::MAX) {
+                    return Err(SolveError::Unsupported(format!(
+                        "rank {rank} of tier {tier} has {within} moves within its tier; the loopy \
+                         tier solver counts at most 255"
+                    )));
+                }
+                let decided = if moves == 0 {
+                    Some(match game.payoff(&here) {
+                        1 => Code::win(0),
+                        -1 => Code::loss(0),
+                        0 => Code::DRAW,
+                        other => {
+                            return Err(SolveError::InvalidGame(format!(
+                                "rank {rank} of tier {tier} has no move and payoff {other}: an \
+                                 outcome game's final payoff is -1, 0 or 1"
+                            )));
+                        }
+                    })
+                } else if let Some(win) = seen.win.filter(|_| within == 0) {
+                    Some(Code::win(win))
+                } else if within == 0 {
+                    Some(if seen.draw {
+                        Code::DRAW
+                    } else {
+                        Code::loss(seen.loss)
+                    })
+                } else {
+                    None
+                };
+                match decided {
+                    Some(code) => {
+                        codes[slot].store(code.0, Relaxed);
+                        if let Some((_, Some(remoteness))) = code.decode() {
+                            out.decided.push((remoteness, rank as u32));
+                        }
+                    }
+                    None => {
+                        codes[slot].store(Code::UNDECIDED, Relaxed);
+                        pending[slot].store(within as u8, Relaxed);
+                        let bound = match seen.win {
+                            Some(win) => {
+                                out.decided.push((win, rank as u32 | FLAG));
+                                WIN_FOUND | win as u16
+                            }
+                            None => seen.loss as u16 | if seen.draw { DRAW_FOUND } else { 0 },
+                        };
+                        bounds[slot].store(bound, Relaxed);
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .collect::<Result<_, _>>()?;
+
+    // 2. The reverse of the moves within the tier, as offsets and parents by child rank.
+    let mut offsets = vec![0u32; slots + 1];
+    let mut levels: Vec<Vec<u32>> = Vec::new();
+    for chunk in &chunks {
+        stats.states += chunk.states;
+        stats.moves += chunk.moves;
+        stats.moves_within += chunk.within.len() as u64;
+        for &(child, _) in &chunk.within {
+            offsets[child as usize + 1] += 1;
+        }
+        for &(level, rank) in &chunk.decided {
+            let level = level as usize;
+            if levels.len() <= level {
+                levels.resize_with(level + 1, Vec::new);
+            }
+            levels[level].push(rank);
+        }
+    }
+    for slot in 0..slots {
+        offsets[slot + 1] += offsets[slot];
+    }
+    let mut fill = offsets.clone();
+    let mut parents = vec![0u32; offsets[slots] as usize];
+    for chunk in chunks {
+        for (child, parent) in chunk.within {
+            parents[fill[child as usize] as usize] = parent;
+            fill[child as usize] += 1;
+        }
+    }
+    drop(fill);
+
+    // 3. Levels of remoteness: a state decided at level `level` tells its parents.
+    let mut level = 0;
+    while level < levels.len() {
+        clock.check(tier)?;
+        if level as u32 > Code::MAX_REMOTENESS {
+            return Err(SolveError::Unsupported(format!(
+                "tier {tier} has remoteness past {}",
+                Code::MAX_REMOTENESS
+            )));
+        }
+        let at = std::mem::take(&mut levels[level]);
+        let next: Vec<(u32, u32)> = at
+            .par_iter()
+            .flat_map_iter(|&entry| {
+                let slot = (entry & !FLAG) as usize;
+                let mut told = Vec::new();
+                let mut code = codes[slot].load(Relaxed);
+                if entry & FLAG != 0 {
+                    // A win found by a move out of the tier, not beaten by one within it.
+                    let won = Code::win(level as u32).0;
+                    if codes[slot]
+                        .compare_exchange(Code::UNDECIDED, won, Relaxed, Relaxed)
+                        .is_err()
+                    {
+                        return told.into_iter();
+                    }
+                    code = won;
+                }
+                let lost = code % 2 == 1;
+                for &parent in &parents[offsets[slot] as usize..offsets[slot + 1] as usize] {
+                    let keeps = parent & FLAG != 0;
+                    let parent = parent & !FLAG;
+                    let p = parent as usize;
+                    if codes[p].load(Relaxed) != Code::UNDECIDED {
+                        continue;
+                    }
+                    // A move to a lost state that passes the turn wins, as does one to a won
+                    // state that keeps it.
+                    if lost != keeps {
+                        let won = Code::win(level as u32 + 1).0;
+                        if codes[p]
+                            .compare_exchange(Code::UNDECIDED, won, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            told.push((level as u32 + 1, parent));
+                        }
+                    } else if pending[p].fetch_sub(1, Relaxed) == 1 {
+                        let bound = bounds[p].load(Relaxed);
+                        if bound & WIN_FOUND != 0 {
+                            continue;
+                        }
+                        let code = if bound & DRAW_FOUND != 0 {
+                            continue;
+                        } else {
+                            let slowest = u32::from(bound & !(WIN_FOUND | DRAW_FOUND));
+                            (level as u32 + 1).max(slowest)
+                        };
+                        if codes[p]
+                            .compare_exchange(Code::UNDECIDED, Code::loss(code).0, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            told.push((code, parent));
+                        }
+                    }
+                }
+                told.into_iter()
+            })
+            .collect();
+        for (at_level, rank) in next {
+            let at_level = at_level as usize;
+            if levels.len() <= at_level {
+                levels.resize_with(at_level + 1, Vec::new);
+            }
+            levels[at_level].push(rank);
+        }
+        level += 1;
+    }
+
+    // 4. What is left is drawn.
+    let codes: Vec<u16> = codes
+        .into_par_iter()
+        .map(|code| match code.into_inner() {
+            Code::UNDECIDED => Code::DRAW.0,
+            code => code,
+        })
+        .collect();
+    for &code in &codes {
+        match Code(code).decode() {
+            Some((Outcome::Win, _)) => stats.wins += 1,
+            Some((Outcome::Loss, _)) => stats.losses += 1,
+            Some((Outcome::Draw, _)) => stats.draws += 1,
+            None => {}
+        }
+    }
+    Ok(codes)
+}
+
+/// The error for a move to a state the solver does not hold.
+#[cold]
+fn unheld<G: Tiered>(game: &G, tier: usize, rank: u64, to: usize, child: u64) -> SolveError {
+    SolveError::InvalidGame(format!(
+        "a move from tier {tier} (rank {rank}) leads to rank {child} of tier {to}, which the loopy \
+         tier solver does not hold: moves must stay in their tier or lead to a later one, at most \
+         tier_reach() = {} ahead, and ranks must be below tier_len",
+        game.tier_reach()
+    ))
+}
