@@ -236,7 +236,9 @@ impl Quixo {
 
     /// Whether `cells` hold a whole line (a row, a column or a diagonal).
     pub fn has_line(&self, cells: u32) -> bool {
-        self.lines.iter().any(|&line| cells & line == line && line != 0)
+        self.lines
+            .iter()
+            .any(|&line| cells & line == line && line != 0)
     }
 
     /// The winner's side at a position that is over: `Some(true)` if the side to move wins,

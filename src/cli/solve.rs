@@ -349,11 +349,8 @@ where
     let solver = Solver::new(game).threads(threads).limits(limits);
     let (path, stats) = match (&cli.save, &cli.load) {
         (Some(path), _) => {
-            let save = tiers::loopy::Save {
-                path: path.clone(),
-                game: words.clone(),
-                resume: cli.resume,
-            };
+            let mut save = tiers::loopy::Save::new(path, words.clone());
+            save.resume = cli.resume;
             (path, Some(solver.solve_saving(&save)?.stats()))
         }
         (None, Some(path)) => (path, None),

@@ -73,7 +73,7 @@ where
     ///
     /// let game = Quixo::new(3).unwrap();
     /// let path = std::env::temp_dir().join(format!("solver-save-{}.tiers", std::process::id()));
-    /// let save = Save { path: path.clone(), game: "quixo 3".into(), resume: false };
+    /// let save = Save::new(&path, "quixo 3");
     /// let solved = Solver::new(&game).solve_saving(&save)?;
     /// assert_eq!((solved.value(), solved.outcome()), (1, Some(gamesolver::engines::retrograde::Outcome::Win)));
     /// let mut loaded = Solver::new(&game).load_tiers(&path, "quixo 3")?;

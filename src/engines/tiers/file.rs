@@ -53,6 +53,9 @@ pub struct Identity {
     pub tiers: u32,
     /// A checksum of every tier's length: a file for a game whose tiers differ is refused.
     pub lengths: u64,
+    /// Raw bytes per block ([`BLOCK_BYTES`] unless set otherwise): what one query reads and
+    /// decompresses at most.
+    pub block_bytes: u32,
 }
 
 impl Identity {
@@ -69,7 +72,14 @@ impl Identity {
             game: game.into(),
             tiers: tiers as u32,
             lengths,
+            block_bytes: BLOCK_BYTES as u32,
         }
+    }
+
+    /// Whether `other` is the same game (whatever its blocks' size).
+    pub fn same_game(&self, other: &Identity) -> bool {
+        (self.kind, &self.game, self.tiers, self.lengths)
+            == (other.kind, &other.game, other.tiers, other.lengths)
     }
 
     fn bytes(&self) -> Vec<u8> {
@@ -77,7 +87,7 @@ impl Identity {
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.push(self.kind);
-        bytes.extend_from_slice(&(BLOCK_BYTES as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.block_bytes.to_le_bytes());
         bytes.extend_from_slice(&self.tiers.to_le_bytes());
         bytes.extend_from_slice(&self.lengths.to_le_bytes());
         bytes.extend_from_slice(&(self.game.len() as u32).to_le_bytes());
@@ -170,8 +180,9 @@ impl TierFile {
             tiers: le_u32(&fixed, 17),
             lengths: le_u64(&fixed, 21),
             game: String::from_utf8_lossy(&rest[..name_len]).into_owned(),
+            block_bytes: le_u32(&fixed, 13),
         };
-        if le_u32(&fixed, 13) as usize != BLOCK_BYTES
+        if !(1..=1 << 26).contains(&identity.block_bytes)
             || identity.bytes() != [&fixed[..], &rest[..]].concat()
         {
             return Err(problem(
@@ -250,6 +261,14 @@ impl TierFile {
         &self.identity
     }
 
+    /// The bytes per cell of tier `tier`, if it is saved whole.
+    pub fn cell_width(&self, tier: usize) -> Option<usize> {
+        self.records
+            .get(tier)
+            .and_then(Option::as_ref)
+            .map(|record| usize::from(record.width))
+    }
+
     /// Whether tier `tier` is saved whole.
     pub fn holds(&self, tier: usize) -> bool {
         self.records.get(tier).is_some_and(Option::is_some)
@@ -258,6 +277,10 @@ impl TierFile {
     /// How many tiers are saved whole.
     pub fn tiers_held(&self) -> usize {
         self.records.iter().flatten().count()
+    }
+
+    fn block_bytes(&self) -> usize {
+        self.identity.block_bytes as usize
     }
 
     /// How many blocks queries have read and decompressed so far.
@@ -300,7 +323,9 @@ impl TierFile {
             .collect();
         let raw: Vec<Vec<u8>> = frames
             .par_iter()
-            .map(|frame| zstd::bulk::decompress(frame, BLOCK_BYTES).map_err(|_| self.damaged(tier)))
+            .map(|frame| {
+                zstd::bulk::decompress(frame, self.block_bytes()).map_err(|_| self.damaged(tier))
+            })
             .collect::<Result<_, _>>()?;
         let raw = raw.concat();
         let width = usize::from(record.width);
@@ -328,16 +353,16 @@ impl TierFile {
         }
         let width = u64::from(record.width);
         let at = rank * width;
-        let block = (at / BLOCK_BYTES as u64) as usize;
-        let within = (at % BLOCK_BYTES as u64) as usize;
+        let block = (at / self.block_bytes() as u64) as usize;
+        let within = (at % self.block_bytes() as u64) as usize;
         let mut last = self
             .last
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if !matches!(&*last, Some((t, b, _)) if *t == tier && *b == block) {
             let frame = self.read_range(record.offsets[block], record.offsets[block + 1])?;
-            let raw =
-                zstd::bulk::decompress(&frame, BLOCK_BYTES).map_err(|_| self.damaged(tier))?;
+            let raw = zstd::bulk::decompress(&frame, self.block_bytes())
+                .map_err(|_| self.damaged(tier))?;
             self.blocks_read.fetch_add(1, Relaxed);
             *last = Some((tier, block, raw));
         }
@@ -353,12 +378,56 @@ fn cell(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(wide)
 }
 
+/// Where a solve writes each tier as it completes: a tier file, created afresh or resumed.
+#[derive(Debug, Clone)]
+pub struct Save {
+    /// The tier file.
+    pub path: std::path::PathBuf,
+    /// The game and its parameters in words (`quixo 4`), kept in the file's header: a file for
+    /// another game is refused.
+    pub game: String,
+    /// Whether to go on from the tiers the file holds (else the file must not exist yet).
+    pub resume: bool,
+    /// Raw bytes per block of a new file ([`BLOCK_BYTES`](BLOCK_BYTES)
+    /// by default; a resumed file keeps its own).
+    pub block_bytes: u32,
+}
+
+impl Save {
+    /// A new tier file at `path` for the game `game` (in words, as `quixo 4`).
+    pub fn new(path: impl Into<std::path::PathBuf>, game: impl Into<String>) -> Save {
+        Save {
+            path: path.into(),
+            game: game.into(),
+            resume: false,
+            block_bytes: BLOCK_BYTES as u32,
+        }
+    }
+
+    /// Goes on from the tiers the file holds.
+    pub fn resumed(self) -> Save {
+        Save {
+            resume: true,
+            ..self
+        }
+    }
+
+    /// Blocks of `bytes` raw bytes in a new file.
+    pub fn block_bytes(self, bytes: u32) -> Save {
+        Save {
+            block_bytes: bytes,
+            ..self
+        }
+    }
+}
+
 /// A tier file open for appending the tiers a solve completes.
 #[derive(Debug)]
 pub struct TierWriter {
     path: PathBuf,
     file: File,
     written: u64,
+    block_bytes: usize,
 }
 
 impl TierWriter {
@@ -387,15 +456,34 @@ impl TierWriter {
             path: path.to_owned(),
             file,
             written: header.len() as u64,
+            block_bytes: identity.block_bytes as usize,
         })
     }
 
     /// Opens the tier file at `path` to go on with a solve of a game of `identity`: the tiers it
     /// holds whole, and a writer that appends after them (a record cut short is dropped). A
-    /// file for another game, or one that is damaged, is refused.
-    pub fn resume(path: &Path, identity: &Identity) -> Result<(TierFile, TierWriter), SolveError> {
+    /// file for another game, or one that is damaged, is refused; a file that does not exist
+    /// (or holds less than its header) is started afresh.
+    pub fn resume(
+        path: &Path,
+        identity: &Identity,
+    ) -> Result<(Option<TierFile>, TierWriter), SolveError> {
+        // No file, or one cut short within its header (a solve stopped as it began): nothing
+        // was saved, so the solve starts afresh.
+        let header = identity.bytes();
+        match std::fs::read(path) {
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((None, TierWriter::create(path, identity)?));
+            }
+            Ok(bytes) if bytes.len() < header.len() && header.starts_with(&bytes) => {
+                std::fs::remove_file(path)
+                    .map_err(|error| problem(path, format!("cannot write it: {error}")))?;
+                return Ok((None, TierWriter::create(path, identity)?));
+            }
+            _ => {}
+        }
         let saved = TierFile::open(path)?;
-        if saved.identity != *identity {
+        if !saved.identity.same_game(identity) {
             return Err(problem(
                 path,
                 format!(
@@ -421,12 +509,13 @@ impl TierWriter {
             path: path.to_owned(),
             file,
             written: saved.end,
+            block_bytes: saved.block_bytes(),
         };
         writer
             .file
             .seek(SeekFrom::Start(saved.end))
             .map_err(|error| problem(path, format!("cannot write it: {error}")))?;
-        Ok((saved, writer))
+        Ok((Some(saved), writer))
     }
 
     /// Appends tier `tier`, its cells `width` bytes each (little-endian), compressed block by
@@ -434,7 +523,7 @@ impl TierWriter {
     pub fn append(&mut self, tier: usize, width: u8, cells: &[u8]) -> Result<(), SolveError> {
         let ranks = (cells.len() / usize::from(width)) as u64;
         let frames: Vec<Vec<u8>> = cells
-            .par_chunks(BLOCK_BYTES)
+            .par_chunks(self.block_bytes)
             .map(|block| {
                 let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
                 compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;

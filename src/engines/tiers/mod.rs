@@ -35,12 +35,16 @@ pub mod file;
 pub mod loopy;
 #[cfg(feature = "distributed")]
 mod replicated;
+mod saving;
 #[cfg(feature = "distributed")]
 mod sockets;
 mod solution;
 #[cfg(feature = "distributed")]
 mod workers;
 
+use saving::Files;
+#[cfg(feature = "database")]
+pub use saving::par_solve_saved;
 pub use solution::TierSolution;
 
 use super::kernel::{Limits, Progress, combine};
@@ -68,8 +72,10 @@ pub enum KeepTiers {
 /// What a tier solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TierStats {
-    /// Tiers solved.
+    /// Tiers solved (those read back from a resumed tier file included).
     pub tiers: usize,
+    /// Tiers read back from the tier file a solve resumed instead of solved.
+    pub resumed: usize,
     /// States valued (ranks that [`unrank`](Tiered::unrank) gave a state; in a solve by
     /// index, indices that [`state_at`](crate::game::StateAt::state_at) gave one).
     pub states: u64,
@@ -146,7 +152,7 @@ impl Options {
 /// ```
 pub fn solve<G: Tiered>(game: &G, options: Options) -> Result<TierSolution<'_, G>, SolveError> {
     crate::engines::chance::refuse_chance(game, "the tier solver")?;
-    run(game, options.limits, options.keep, Sequential)
+    run(game, options.limits, options.keep, Sequential, None)
 }
 
 /// [`solve`] on every thread of the current rayon pool (`pool.install` chooses the pool). Each
@@ -167,7 +173,7 @@ where
     G: Tiered + Sync,
 {
     crate::engines::chance::refuse_chance(game, "the tier solver")?;
-    run(game, options.limits, options.keep, Parallel)
+    run(game, options.limits, options.keep, Parallel, None)
 }
 
 /// A stored value: an integer type narrower than (or as wide as) [`Score`].
@@ -176,6 +182,12 @@ pub(crate) trait Cell: Copy + Default + Send + Sync + 'static {
     fn narrow(value: Score) -> Option<Self>;
     /// Back to a score.
     fn widen(self) -> Score;
+    /// The value as a tier file holds it: its two's complement bytes, little-endian.
+    #[cfg_attr(not(feature = "database"), allow(dead_code))]
+    fn put(self, bytes: &mut Vec<u8>);
+    /// The value a tier file's cell of this width holds.
+    #[cfg_attr(not(feature = "database"), allow(dead_code))]
+    fn from_cell(cell: u64) -> Self;
 }
 
 macro_rules! cells {
@@ -188,6 +200,14 @@ macro_rules! cells {
             #[inline]
             fn widen(self) -> Score {
                 Score::from(self)
+            }
+            fn put(self, bytes: &mut Vec<u8>) {
+                bytes.extend_from_slice(&self.to_le_bytes());
+            }
+            fn from_cell(cell: u64) -> Self {
+                let mut raw = [0u8; size_of::<$cell>()];
+                raw.copy_from_slice(&cell.to_le_bytes()[..size_of::<$cell>()]);
+                <$cell>::from_le_bytes(raw)
             }
         }
     )*};
@@ -400,12 +420,13 @@ pub(crate) fn solves_densely<G: Tiered>(game: &G, budget: u64) -> bool {
 }
 
 /// Chooses the width of the values from the game's bound and runs the sweep.
-fn run<G: Tiered, S: Chunks<G>>(
-    game: &G,
+fn run<'g, G: Tiered, S: Chunks<G>>(
+    game: &'g G,
     limits: Limits,
     keep: KeepTiers,
     sweep: S,
-) -> Result<TierSolution<'_, G>, SolveError> {
+    mut files: Option<&mut Files>,
+) -> Result<TierSolution<'g, G>, SolveError> {
     let started = Instant::now();
     let start = game.start();
     let from = game.tier(&start);
@@ -429,7 +450,12 @@ fn run<G: Tiered, S: Chunks<G>>(
         sweep: &sweep,
         clock: &clock,
     };
-    if let Some(solved) = visit_index(&game.capabilities(), layout) {
+    // A solve that writes its tiers to a file holds them by rank, tier by tier.
+    let dense = match files {
+        Some(_) => None,
+        None => visit_index(&game.capabilities(), layout),
+    };
+    if let Some(solved) = dense {
         let (values, mut stats, index) = solved?;
         let store = Store::Dense(values);
         let value = store_at(&store, Some(index), game, &start).ok_or_else(|| {
@@ -447,16 +473,48 @@ fn run<G: Tiered, S: Chunks<G>>(
     }
     let bound = game.value_bound().max(0);
     let (store, mut stats) = if bound <= Score::from(i8::MAX) {
-        let (tiers, stats) = sweep_tiers::<G, S, i8>(game, from, limits, keep, &sweep, &clock)?;
+        let (tiers, stats) = sweep_tiers::<G, S, i8>(
+            game,
+            from,
+            limits,
+            keep,
+            &sweep,
+            &clock,
+            files.as_deref_mut(),
+        )?;
         (Store::I8(tiers), stats)
     } else if bound <= Score::from(i16::MAX) {
-        let (tiers, stats) = sweep_tiers::<G, S, i16>(game, from, limits, keep, &sweep, &clock)?;
+        let (tiers, stats) = sweep_tiers::<G, S, i16>(
+            game,
+            from,
+            limits,
+            keep,
+            &sweep,
+            &clock,
+            files.as_deref_mut(),
+        )?;
         (Store::I16(tiers), stats)
     } else if bound <= Score::from(i32::MAX) {
-        let (tiers, stats) = sweep_tiers::<G, S, i32>(game, from, limits, keep, &sweep, &clock)?;
+        let (tiers, stats) = sweep_tiers::<G, S, i32>(
+            game,
+            from,
+            limits,
+            keep,
+            &sweep,
+            &clock,
+            files.as_deref_mut(),
+        )?;
         (Store::I32(tiers), stats)
     } else {
-        let (tiers, stats) = sweep_tiers::<G, S, i64>(game, from, limits, keep, &sweep, &clock)?;
+        let (tiers, stats) = sweep_tiers::<G, S, i64>(
+            game,
+            from,
+            limits,
+            keep,
+            &sweep,
+            &clock,
+            files.as_deref_mut(),
+        )?;
         (Store::I64(tiers), stats)
     };
     let value = store
@@ -501,6 +559,7 @@ fn sweep_tiers<G: Tiered, S: Chunks<G>, V: Cell>(
     keep: KeepTiers,
     sweep: &S,
     clock: &Clock,
+    mut files: Option<&mut Files>,
 ) -> Result<(Kept<V>, TierStats), SolveError> {
     let width = size_of::<V>() as u64;
     let (needed, low, high) = peak(game, from, keep, width);
@@ -526,10 +585,20 @@ fn sweep_tiers<G: Tiered, S: Chunks<G>, V: Cell>(
     let mut held = 0u64;
     for tier in (from..count).rev() {
         let len = game.tier_len(tier);
-        let mut cells = allocate::<V>(len, tier)?;
         held += len * width;
         stats.peak_bytes = stats.peak_bytes.max(held);
-        let counts = sweep.tier(game, tier, &mut cells, &kept, clock)?;
+        let (cells, counts) = match saving::saved(files.as_deref(), tier, len)? {
+            Some(cells) => {
+                stats.resumed += 1;
+                (cells, Counts::default())
+            }
+            None => {
+                let mut cells = allocate::<V>(len, tier)?;
+                let counts = sweep.tier(game, tier, &mut cells, &kept, clock)?;
+                saving::append(files.as_deref_mut(), tier, &cells)?;
+                (cells, counts)
+            }
+        };
         kept[tier] = Some(cells);
         stats.tiers += 1;
         stats.states += counts.states;

@@ -9,24 +9,13 @@ use super::solution::{Found, line_by, moves_by};
 use super::{Classes, Code, LoopySolution, Options, run};
 use crate::engines::kernel::Ply;
 use crate::engines::retrograde::Outcome;
+pub use crate::engines::tiers::file::Save;
 use crate::engines::tiers::file::{Identity, TierFile, TierWriter};
 use crate::error::SolveError;
 use crate::game::{Tiered, Turn};
 
 /// A solve's tier files: the one it resumes (if any), and the writer that appends to it.
 pub(super) type Files = (Option<TierFile>, TierWriter);
-
-/// Where a solve writes each tier as it completes: a tier file, created afresh or resumed.
-#[derive(Debug, Clone)]
-pub struct Save {
-    /// The tier file.
-    pub path: std::path::PathBuf,
-    /// The game and its parameters in words (`quixo 4`), kept in the file's header: a file for
-    /// another game is refused.
-    pub game: String,
-    /// Whether to go on from the tiers the file holds (else the file must not exist yet).
-    pub resume: bool,
-}
 
 /// The identity a loopy solve of `game` writes in its tier file's header.
 pub fn identity<G: Tiered>(game: &G, words: &str) -> Identity {
@@ -48,7 +37,7 @@ pub const LOOPY_KIND: u8 = 1;
 ///
 /// let game = Quixo::new(3).unwrap();
 /// let path = std::env::temp_dir().join(format!("quixo-doc-{}.tiers", std::process::id()));
-/// let save = Save { path: path.clone(), game: "quixo 3".into(), resume: false };
+/// let save = Save::new(&path, "quixo 3");
 /// let solved = loopy::par_solve_saved(&game, BySymmetry, loopy::Options::new(), &save).unwrap();
 /// let file = TierFile::open(&path).unwrap();
 /// assert_eq!(file.tiers_held(), game_tiers(&game));
@@ -67,10 +56,12 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
-    let identity = identity(game, &save.game);
+    let identity = Identity {
+        block_bytes: save.block_bytes,
+        ..identity(game, &save.game)
+    };
     let files = if save.resume {
-        let (saved, writer) = TierWriter::resume(&save.path, &identity)?;
-        (Some(saved), writer)
+        TierWriter::resume(&save.path, &identity)?
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
@@ -125,7 +116,7 @@ pub(super) fn save_tier(
 ///
 /// let game = Quixo::new(3).unwrap();
 /// let path = std::env::temp_dir().join(format!("quixo-db-{}.tiers", std::process::id()));
-/// let save = Save { path: path.clone(), game: "quixo 3".into(), resume: false };
+/// let save = Save::new(&path, "quixo 3");
 /// loopy::par_solve_saved(&game, BySymmetry, loopy::Options::new(), &save).unwrap();
 /// let database = LoopyDatabase::open(&game, BySymmetry, &path, "quixo 3").unwrap();
 /// assert_eq!(database.outcome_of(&game.start()).unwrap(), Some((Outcome::Win, Some(7))));
@@ -147,7 +138,7 @@ impl<'g, G: Tiered, C: Classes<G>> LoopyDatabase<'g, G, C> {
     pub fn open(game: &'g G, classes: C, path: &Path, words: &str) -> Result<Self, SolveError> {
         let file = TierFile::open(path)?;
         let wanted = identity(game, words);
-        if *file.identity() != wanted {
+        if !file.identity().same_game(&wanted) {
             return Err(SolveError::TierFile {
                 path: path.display().to_string(),
                 problem: format!("it holds tiers of {}, not of {words}", file.identity().game),

@@ -3,6 +3,7 @@
 use super::*;
 use crate::engines::retrograde::{self, HashIds};
 use crate::games::Quixo;
+use crate::{Game, Tiered};
 
 /// Every position of 3×3 Quixo reachable from the start, against one table's retrograde
 /// analysis: with and without symmetry, on one thread and on two.
@@ -59,11 +60,7 @@ fn resumed_solves_end_the_same() {
     let dir = std::env::temp_dir().join(format!("loopy-resume-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("quixo3.tiers");
-    let save = Save {
-        path: path.clone(),
-        game: "quixo 3".into(),
-        resume: false,
-    };
+    let save = Save::new(&path, "quixo 3");
     par_solve_saved(&game, BySymmetry, options, &save).unwrap();
     let full = std::fs::read(&path).unwrap();
     assert!(matches!(
@@ -78,10 +75,7 @@ fn resumed_solves_end_the_same() {
         let cut = 60 + (seed % (full.len() as u64 - 60)) as usize;
         std::fs::write(&path, &full[..cut]).unwrap();
         let held = TierFile::open(&path).unwrap().tiers_held();
-        let resume = Save {
-            resume: true,
-            ..save.clone()
-        };
+        let resume = save.clone().resumed();
         let resumed = par_solve_saved(&game, BySymmetry, options, &resume).unwrap();
         assert_eq!(resumed.stats().resumed, held);
         assert_eq!(resumed.stats().tiers + held, game.tier_count());
@@ -92,20 +86,56 @@ fn resumed_solves_end_the_same() {
     let mut damaged = full.clone();
     damaged[full.len() / 2] ^= 0x40;
     std::fs::write(&path, &damaged).unwrap();
-    let resume = Save {
-        resume: true,
-        ..save.clone()
-    };
+    let resume = save.clone().resumed();
     let refused = par_solve_saved(&game, BySymmetry, options, &resume).unwrap_err();
     assert!(refused.to_string().contains("damaged"), "{refused}");
     // Another game's file.
     std::fs::write(&path, &full).unwrap();
-    let other = Save {
-        game: "quixo 4".into(),
-        resume: true,
-        path: path.clone(),
-    };
+    let other = Save::new(&path, "quixo 4").resumed();
     let refused = par_solve_saved(&game, BySymmetry, options, &other).unwrap_err();
     assert!(refused.to_string().contains("not of quixo 4"), "{refused}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A question read from a tier file reads only the blocks that hold the positions it asks
+/// about: one for a position, at most one a move for its moves; every answer agrees with the
+/// solve in memory.
+#[cfg(feature = "database")]
+#[test]
+fn a_database_reads_only_the_blocks_it_needs() {
+    use super::LoopyDatabase;
+    let game = Quixo::new(3).unwrap();
+    let whole = solve(&game, BySymmetry, Options::new().keep(KeepTiers::All)).unwrap();
+    let path = std::env::temp_dir().join(format!("loopy-blocks-{}.tiers", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    // 64-byte blocks: the 3×3 file holds hundreds of them.
+    let save = Save::new(&path, "quixo 3").block_bytes(64);
+    par_solve_saved(&game, BySymmetry, Options::new(), &save).unwrap();
+    let blocks: u64 = (0..game.tier_count())
+        .map(|tier| game.tier_len(tier).div_ceil(64))
+        .sum();
+    assert!(blocks > 300);
+    let mut seed = 7u64;
+    let mut board = game.start();
+    for _ in 0..200 {
+        let database = LoopyDatabase::open(&game, BySymmetry, &path, "quixo 3").unwrap();
+        assert_eq!(
+            database.outcome_of(&board).unwrap(),
+            whole.outcome_of(&board)
+        );
+        assert_eq!(database.blocks_read(), 1);
+        let moves = database.move_outcomes(&board).unwrap().unwrap();
+        assert_eq!(Some(moves.clone()), whole.move_outcomes(&board));
+        assert!(database.blocks_read() <= 1 + moves.len() as u64);
+        if moves.is_empty() {
+            board = game.start();
+            continue;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (push, ..) = moves[(seed >> 33) as usize % moves.len()];
+        board = game.play(&board, &push).next;
+    }
+    std::fs::remove_file(&path).unwrap();
 }

@@ -1,0 +1,128 @@
+//! The tier solver's tiers written to a tier file as they complete, and read back from one to
+//! resume: [`par_solve_saved`].
+
+use super::Cell;
+#[cfg(feature = "database")]
+use super::file::{Identity, Save, TierFile, TierWriter};
+#[cfg(feature = "database")]
+use super::{Options, Parallel, TierSolution, run};
+use crate::error::SolveError;
+#[cfg(feature = "database")]
+use crate::game::Tiered;
+
+/// A solve's tier files: the one it resumes (if any), and the writer that appends to it.
+#[cfg(feature = "database")]
+pub(super) type Files = (Option<TierFile>, TierWriter);
+
+/// The kind of cells the tier solver writes: values.
+#[cfg(feature = "database")]
+pub(super) const TIER_KIND: u8 = 2;
+
+/// [`par_solve`](super::par_solve), writing each tier to `save`'s tier file as it
+/// completes (durable before the next begins), or going on from the tiers the file holds: a
+/// solve stopped at any moment resumes from its last complete tier and ends with the same
+/// values. The values are held by rank, tier by tier (never by the game's dense index).
+///
+/// ```
+/// use gamesolver::engines::tiers::{self, file::{Save, TierFile}};
+/// use gamesolver::games::DotsAndBoxes;
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// let path = std::env::temp_dir().join(format!("dots-doc-{}.tiers", std::process::id()));
+/// let save = Save::new(&path, "dots-and-boxes 2 2");
+/// let solved = tiers::par_solve_saved(&game, tiers::Options::new(), &save).unwrap();
+/// assert_eq!(solved.value(), 2);
+/// assert_eq!(TierFile::open(&path).unwrap().tiers_held(), 13); // 12 edges: tiers 0 to 12
+/// let again = tiers::par_solve_saved(&game, tiers::Options::new(), &save.resumed()).unwrap();
+/// assert_eq!((again.value(), again.stats().resumed), (2, 13));
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+#[cfg(feature = "database")]
+pub fn par_solve_saved<'g, G>(
+    game: &'g G,
+    options: Options,
+    save: &Save,
+) -> Result<TierSolution<'g, G>, SolveError>
+where
+    G: Tiered + Sync,
+{
+    crate::engines::chance::refuse_chance(game, "the tier solver")?;
+    let identity = Identity {
+        block_bytes: save.block_bytes,
+        ..Identity::new(TIER_KIND, &save.game, game.tier_count(), |tier| {
+            game.tier_len(tier)
+        })
+    };
+    let mut files = if save.resume {
+        TierWriter::resume(&save.path, &identity)?
+    } else {
+        (None, TierWriter::create(&save.path, &identity)?)
+    };
+    run(
+        game,
+        options.limits,
+        options.keep,
+        Parallel,
+        Some(&mut files),
+    )
+}
+
+/// Tier `tier`'s values from the file a solve resumes, if it holds them.
+#[cfg(feature = "database")]
+pub(super) fn saved<V: Cell>(
+    files: Option<&Files>,
+    tier: usize,
+    len: u64,
+) -> Result<Option<Vec<V>>, SolveError> {
+    let Some((Some(file), _)) = files else {
+        return Ok(None);
+    };
+    let Some(cells) = file.cell_width(tier).map(|_| file.tier(tier)).transpose()? else {
+        return Ok(None);
+    };
+    let Some(cells) = cells else {
+        return Ok(None);
+    };
+    if cells.len() as u64 != len || file.cell_width(tier) != Some(size_of::<V>()) {
+        return Err(SolveError::TierFile {
+            path: file.path().display().to_string(),
+            problem: format!("tier {tier} of the file does not fit this game's tier"),
+        });
+    }
+    Ok(Some(cells.into_iter().map(V::from_cell).collect()))
+}
+
+/// Writes tier `tier`'s values to the file a solve saves to.
+#[cfg(feature = "database")]
+pub(super) fn append<V: Cell>(
+    files: Option<&mut Files>,
+    tier: usize,
+    cells: &[V],
+) -> Result<(), SolveError> {
+    let Some((_, writer)) = files else {
+        return Ok(());
+    };
+    let mut bytes = Vec::with_capacity(cells.len() * size_of::<V>());
+    for &cell in cells {
+        cell.put(&mut bytes);
+    }
+    writer.append(tier, size_of::<V>() as u8, &bytes)
+}
+
+/// Without tier files, a solve holds none.
+#[cfg(not(feature = "database"))]
+pub(super) type Files = std::convert::Infallible;
+
+#[cfg(not(feature = "database"))]
+pub(super) fn saved<V: Cell>(
+    _: Option<&Files>,
+    _: usize,
+    _: u64,
+) -> Result<Option<Vec<V>>, SolveError> {
+    Ok(None)
+}
+
+#[cfg(not(feature = "database"))]
+pub(super) fn append<V: Cell>(_: Option<&mut Files>, _: usize, _: &[V]) -> Result<(), SolveError> {
+    Ok(())
+}
