@@ -513,7 +513,7 @@ fn run<'g, G: Tiered, S: Chunks<G>>(
             keep,
             &sweep,
             &clock,
-            files.as_deref_mut(),
+            files,
         )?;
         (Store::I64(tiers), stats)
     };

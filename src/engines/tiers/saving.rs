@@ -102,7 +102,7 @@ pub(super) fn append<V: Cell>(
     let Some((_, writer)) = files else {
         return Ok(());
     };
-    let mut bytes = Vec::with_capacity(cells.len() * size_of::<V>());
+    let mut bytes = Vec::with_capacity(size_of_val(cells));
     for &cell in cells {
         cell.put(&mut bytes);
     }
