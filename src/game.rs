@@ -505,7 +505,10 @@ pub trait ValueRange: Game {
 ///
 /// - Tiers are `0..tier_count()`; tier `t` holds ranks `0..tier_len(t)`.
 /// - A move from a state in tier `t` leads to a state in a tier `u` with
-///   `t < u ≤ t + tier_reach()`.
+///   `t < u ≤ t + tier_reach()`; in a game that declares
+///   [`may_cycle`](crate::Capabilities::may_cycle) (and
+///   [`outcome_game`](crate::Capabilities::outcome_game)), `t ≤ u`: play may cycle within a
+///   tier, and the loopy tier solver ([`tiers::loopy`](crate::engines::tiers::loopy)) solves it.
 /// - `unrank(t, rank(s)) == Some(s)` for every state `s` of tier `t`, and `rank(s) <
 ///   tier_len(tier(s))`. `unrank` may return `None` for a rank no state has (a hole: it costs
 ///   its cell and is never read). [`unrank_next`](Tiered::unrank_next), if overridden, gives

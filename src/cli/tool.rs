@@ -98,12 +98,18 @@ where
     G::Move: PartialEq + Debug,
 {
     let game = G::from_values(&values)?;
+    let declared = game.capabilities();
+    // A game that declares its play may cycle is checked as such (no line may return to a
+    // state, else).
+    let options = &crate::check::CheckOptions {
+        cyclic: options.cyclic || crate::Declares::may_cycle(&declared),
+        ..options.clone()
+    };
     let checking = Checking {
         game: &game,
         options,
         summary,
     };
-    let declared = game.capabilities();
     if crate::game::declaration::declares_chance(&declared) {
         return visit_chance(&declared, checking);
     }
