@@ -3,7 +3,11 @@
 # side: both solve SIDE x SIDE Quixo to a database, then both answer N random positions from it
 # and every value and remoteness must agree.
 #
-#   GAMESMAN=/path/to/GamesmanOne/bin/gamesman benches/quixo.sh SIDE N
+#   GAMESMAN=/path/to/GamesmanOne/bin/gamesman [GMQUERY=/path/to/gamesmanone-query] \
+#       benches/quixo.sh SIDE N
+#
+# GMQUERY, built from benches/gamesmanone_query.c (its head says how), answers every position in
+# one process; without it each position is a `gamesman query` of its own (about 0.25 s each).
 #
 # Build GamesmanOne outside this repository: clone it with its submodules (lib/json-c, lib/xz,
 # lib/lz4), build each into res/ with cmake (its gamesman_install.sh; add
@@ -60,22 +64,31 @@ answer = json.load(sys.stdin)
 value = {"win": 1, "lose": -1, "draw": 0}[answer["positionValue"]]
 print(value, answer.get("remoteness") if value != 0 else None)
 EOF
+cat > "$out/theirs_many.py" <<'EOF'
+import json, sys
+for line in sys.stdin:
+    answer = json.loads(line)
+    value = {"win": 1, "lose": -1, "draw": 0}[answer["positionValue"]]
+    print(value, answer.get("remoteness") if value != 0 else None)
+EOF
 cat > "$out/mine.py" <<'EOF'
 import json, sys
 answer = json.load(sys.stdin)
 print(answer["value"], answer["remoteness"])
 EOF
 
-compared=0; differ=0
+if [ -n "${GMQUERY:-}" ]; then
+    (cd "$out" && "$GMQUERY" "$variant" < positions) | grep -v "^$" | python3 "$out/theirs_many.py" > "$out/theirs"
+else
+    while read -r position; do
+        (cd "$out" && "$GAMESMAN" query quixo "$variant" "$position" | python3 theirs.py)
+    done < "$out/positions" > "$out/theirs"
+fi
 while read -r position; do
-    theirs=$(cd "$out" && "$GAMESMAN" query quixo "$variant" "$position" | python3 theirs.py)
-    mine=$("$ours" analyze quixo "$side" --load "$out/quixo$side.tiers" --at "$position" --json \
-        | python3 "$out/mine.py")
-    compared=$((compared + 1))
-    if [ "$theirs" != "$mine" ]; then
-        differ=$((differ + 1))
-        echo "$position: GamesmanOne $theirs, gamesolver $mine" >&2
-    fi
-done < "$out/positions"
-echo "positions compared: $compared, disagreements: $differ"
-[ "$differ" = 0 ]
+    "$ours" analyze quixo "$side" --load "$out/quixo$side.tiers" --at "$position" --json \
+        | python3 "$out/mine.py"
+done < "$out/positions" > "$out/mine"
+compared=$(wc -l < "$out/positions")
+differ=$(paste -d' ' "$out/positions" "$out/theirs" "$out/mine" | awk '$2 != $4 || $3 != $5' | tee /dev/stderr | wc -l)
+echo "positions compared: $compared (answers: GamesmanOne $(wc -l < "$out/theirs"), gamesolver $(wc -l < "$out/mine")), disagreements: $differ"
+[ "$differ" = 0 ] && [ "$(wc -l < "$out/theirs")" = "$compared" ] && [ "$(wc -l < "$out/mine")" = "$compared" ]

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use gamesolver::games::{
-    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, StoneGame,
+    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, Quixo, StoneGame,
     StoneGameIII, StoneGameVII, TicTacToe,
 };
 use gamesolver::{Engine, Game, Plan, Solved, Solver};
@@ -42,6 +42,7 @@ fn names(plan: &Plan) -> (&'static str, Option<&'static str>) {
         (Engine::Pruning, _, _) => ("alphabeta", Some("sharded")),
         // The tier solver's table is named by its values' width.
         (Engine::Tiers, _, _) => ("tier", None),
+        (Engine::LoopyTiers, _, _) => ("loopy-tier", Some("arrays")),
         (Engine::Nimbers, _, _) => ("nimbers", Some("parts")),
         (engine, ..) => panic!("an engine this test does not know: {engine:?}"),
     }
@@ -199,6 +200,10 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
     );
     assert_eq!(plan.engine, Engine::Tiers);
     check("dots-and-boxes", plan);
+    // A tiered outcome game whose play cycles within its tiers: the loopy tier solver.
+    let plan = agrees(&["quixo", "3"], &Quixo::new(3).unwrap());
+    assert_eq!(plan.engine, Engine::LoopyTiers);
+    check("quixo", plan);
     assert!(
         engines.len() >= 4,
         "the test covers the choices: {engines:?}"

@@ -184,3 +184,62 @@ fn a_killed_solve_resumes_to_the_same_answer() {
     assert!(text.contains("damaged") && text.contains("tier"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `serve --load FILE` answers the game the file holds from it: a file cut short before the
+/// start's tier says it holds no value there (so the answer did come from the file), a whole
+/// one gives the solve's answer.
+#[cfg(feature = "serve")]
+#[test]
+fn the_page_answers_from_a_tier_file() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = scratch("serve");
+    let whole = dir.join("whole.tiers");
+    gamesolver_json(&["quixo", "3", "--save", whole.to_str().unwrap(), "--json"]);
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = dir.join("cut.tiers");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let ask = |file: &std::path::Path| -> serde_json::Value {
+        let mut server = gamesolver()
+            .args(["serve", "--port", "0", "--load", file.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(server.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line
+            .split("127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no port in {line:?}"))
+            .to_string();
+        let mut stream = std::net::TcpStream::connect(format!("127.0.0.1:{port}")).unwrap();
+        write!(
+            stream,
+            "GET /api/analyze?game=quixo&values=3 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let _ = server.kill();
+        server.wait().unwrap();
+        let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+        serde_json::from_str(body).unwrap_or_else(|_| panic!("{response}"))
+    };
+    let answered = ask(&whole);
+    assert_eq!(
+        (answered["value"].as_i64(), answered["remoteness"].as_i64()),
+        (Some(1), Some(7))
+    );
+    let refused = ask(&cut);
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("holds no value"),
+        "{refused}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -769,7 +769,11 @@ fn a_saved_tier_solve_cut_short_resumes_to_the_same_values() {
         for tier in 0..game.tier_count() {
             for rank in 0..game.tier_len(tier) {
                 if let Some(state) = game.unrank(tier, rank) {
-                    assert_eq!(resumed.value_of(&state), whole.value_of(&state), "cut {cut}");
+                    assert_eq!(
+                        resumed.value_of(&state),
+                        whole.value_of(&state),
+                        "cut {cut}"
+                    );
                 }
             }
         }

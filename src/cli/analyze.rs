@@ -16,6 +16,7 @@ use super::registry::{self, Analyze, Task};
 use super::report::Number;
 use super::saved;
 use super::solve;
+use super::tier_file;
 use super::valuation::{Valuation, by_answer, by_nimbers, described, valued};
 
 /// An outcome and its remoteness in words: "win in 3", "loss in 4", "draw".
@@ -99,9 +100,9 @@ impl Analyze<'_> {
         G::State: Eq + Hash + Send + Sync,
         G::Move: Send,
     {
-        if solve::loopy_tiered(game) {
+        if tier_file::loopy_tiered(game) {
             let state = self.state(game)?;
-            let mut answer = solve::loopy_answer(self.cli, game, self.at.1, self.limits)?;
+            let mut answer = tier_file::loopy_answer(self.cli, game, self.at.1, self.limits)?;
             let valued = by_answer(game, &mut answer, &state.0)?;
             return self.moves(game, &state, valued);
         }

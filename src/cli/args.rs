@@ -127,6 +127,11 @@ pub struct ServeArgs {
     /// solve can be cancelled from the page).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time_limit: Option<std::time::Duration>,
+
+    /// A tier file (`--save FILE` of a loopy tiered game, as `quixo 4`) to answer its game's
+    /// positions from, without solving; may be given more than once.
+    #[arg(long = "load", value_name = "FILE")]
+    pub load: Vec<PathBuf>,
 }
 
 /// `play`: a game and its values, the side the person takes, and where to start.

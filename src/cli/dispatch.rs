@@ -11,7 +11,7 @@ use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 use super::model::Failure;
 use super::present::Presented;
 use super::registry::{Done, Task};
-use super::solve;
+use super::tier_file;
 
 impl Task<'_> {
     /// Does the task with `game`, a game layered into tiers: `analyze` and `play` use the tier
@@ -57,8 +57,8 @@ impl Task<'_> {
             Task::Solve(solve) => solve
                 .hashed(game)
                 .map(|report| Done::Report(Box::new(report))),
-            Task::Saved(saved) if solve::loopy_tiered(game) => {
-                solve::with_tier_file(saved.cli, game, saved.params, saved.limits)
+            Task::Saved(saved) if tier_file::loopy_tiered(game) => {
+                tier_file::with_tier_file(saved.cli, game, saved.params, saved.limits)
                     .map(|report| Done::Report(Box::new(report)))
             }
             Task::Saved(saved) => saved.hashed().map(|report| Done::Report(Box::new(report))),

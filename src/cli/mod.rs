@@ -98,6 +98,7 @@ pub(crate) mod saved;
 #[cfg(feature = "serve")]
 pub(crate) mod serve;
 pub(crate) mod solve;
+pub(crate) mod tier_file;
 pub(crate) mod tool;
 pub(crate) mod valuation;
 

@@ -26,6 +26,7 @@ use super::present::{Presented, outcome_game};
 use super::registry::{self, Done, Play, Task};
 use super::saved;
 use super::solve;
+use super::tier_file;
 
 /// The longest line a move is read from; the rest of a longer line is read as further lines.
 pub(super) const LINE_BYTES: u64 = 4096;
@@ -91,9 +92,9 @@ impl Play<'_> {
         G::Move: Send,
     {
         let cli = &self.args.game;
-        if solve::loopy_tiered(game) {
+        if tier_file::loopy_tiered(game) {
             let start = self.start(game)?;
-            let mut answer = solve::loopy_answer(cli, game, self.params, self.limits)?;
+            let mut answer = tier_file::loopy_answer(cli, game, self.params, self.limits)?;
             return converse_from(game, &mut answer, start, cli.game.id(), self.args.side);
         }
         if cli.load.is_some() {

@@ -56,6 +56,8 @@ struct Served {
     solving: Mutex<Option<Instant>>,
     /// Recent answers by their arguments: (status, JSON).
     kept: Mutex<HashMap<Vec<String>, (StatusCode, String)>>,
+    /// Tier files to answer from: the game in words each holds (`quixo 4`), and its path.
+    loads: Vec<(String, String)>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -73,7 +75,14 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             format!("{}ms", limit.as_millis()),
         ]);
     }
+    let mut loads = Vec::new();
+    for path in &args.load {
+        let file = crate::engines::tiers::file::TierFile::open(path)
+            .map_err(|error| Failure::Rejected(error.into()))?;
+        loads.push((file.identity().game.clone(), path.display().to_string()));
+    }
     let served = Arc::new(Served {
+        loads,
         limits,
         solver: Arc::new(tokio::sync::Semaphore::new(1)),
         waiting: AtomicUsize::new(0),
@@ -246,12 +255,35 @@ fn arguments(served: &Served, asked: Asked) -> Result<Vec<String>, String> {
             names.join(", ")
         ));
     }
-    let mut arguments = vec!["analyze".to_string(), asked.game, "--json".to_string()];
+    let mut arguments = vec![
+        "analyze".to_string(),
+        asked.game.clone(),
+        "--json".to_string(),
+    ];
     let mut option = |name: &str, value: Option<String>| {
         if let Some(value) = value {
             arguments.extend([name.to_string(), value]);
         }
     };
+    // A tier file that holds this game and these values answers it.
+    let values: Vec<&str> = asked
+        .values
+        .as_deref()
+        .unwrap_or("")
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|value| !value.is_empty())
+        .collect();
+    let words = [asked.game.as_str()]
+        .into_iter()
+        .chain(values)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let load = served
+        .loads
+        .iter()
+        .find(|(game, _)| *game == words)
+        .map(|(_, path)| path.clone());
+    option("--load", load);
     option("--at", asked.at);
     option("--after", asked.after);
     option("--width", asked.width.map(|width| width.to_string()));

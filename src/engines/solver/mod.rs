@@ -3,6 +3,7 @@
 
 mod chance;
 mod declared;
+mod loopy;
 mod plan;
 mod run;
 mod solved;

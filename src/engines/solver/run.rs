@@ -11,13 +11,14 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use super::declared::{RangeJob, with_range_of};
+use super::loopy::{Loopy, LoopyRun, TierFileJob};
 use super::plan::{Facts, RETROGRADE_BYTES};
 use super::solved::{RetroAnswer, Swept};
-use super::{Answer, Engine, Plan, Solved, Solver};
+use super::{Answer, Engine, Plan, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::engines::pruning::{Driver, growing};
 use crate::engines::retrograde::{DenseIds, HashIds};
-use crate::engines::tiers::{KeepTiers, loopy};
+use crate::engines::tiers::KeepTiers;
 use crate::engines::{
     exhaustive::{self, sweep},
     nimbers, pruning, retrograde, tiers,
@@ -36,8 +37,7 @@ use crate::memo::{
 };
 use crate::{CompactKey, DenseIndex, Symmetry, Tiered, game::StateAt};
 
-/// A boxed result, or why there is none.
-type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, SolveError>;
+use super::solved::Boxed;
 
 impl<'g, G> Solver<'g, G>
 where
@@ -62,59 +62,6 @@ where
     pub fn solve(self) -> Result<Answer<'g, G>, SolveError> {
         let declared = self.game.capabilities();
         self.solve_declared(&declared)
-    }
-
-    /// [`solve`](Solver::solve), writing each tier to `save`'s tier file as it completes, or
-    /// going on from the complete tiers the file holds (`save.resume`): for a game the loopy
-    /// tier solver solves ([`Engine::LoopyTiers`]); another plan is refused.
-    ///
-    /// ```
-    /// use gamesolver::{Solver, engines::tiers::loopy::Save, games::Quixo};
-    ///
-    /// let game = Quixo::new(3).unwrap();
-    /// let path = std::env::temp_dir().join(format!("solver-save-{}.tiers", std::process::id()));
-    /// let save = Save::new(&path, "quixo 3");
-    /// let solved = Solver::new(&game).solve_saving(&save)?;
-    /// assert_eq!((solved.value(), solved.outcome()), (1, Some(gamesolver::engines::retrograde::Outcome::Win)));
-    /// let mut loaded = Solver::new(&game).load_tiers(&path, "quixo 3")?;
-    /// assert_eq!(loaded.remoteness(&game.start())?, Some(7));
-    /// # use gamesolver::Game;
-    /// std::fs::remove_file(&path).unwrap();
-    /// # Ok::<(), gamesolver::Error>(())
-    /// ```
-    #[cfg(feature = "database")]
-    pub fn solve_saving(
-        self,
-        save: &crate::engines::tiers::loopy::Save,
-    ) -> Result<Answer<'g, G>, SolveError> {
-        self.with_tier_file(TierFileJob::Save(save))
-    }
-
-    /// Answers from the tier file at `path` of a solve of this game (`words`: the game in words,
-    /// as the solve named it), reading only the blocks each question needs: for a game the
-    /// loopy tier solver solves; a file of another game, or a damaged one, is refused.
-    #[cfg(feature = "database")]
-    pub fn load_tiers(
-        self,
-        path: &std::path::Path,
-        words: &str,
-    ) -> Result<Answer<'g, G>, SolveError> {
-        self.with_tier_file(TierFileJob::Load(path, words))
-    }
-
-    #[cfg(feature = "database")]
-    fn with_tier_file(self, job: TierFileJob<'_>) -> Result<Answer<'g, G>, SolveError> {
-        let declared = self.game.capabilities();
-        let facts = Facts::of(self.game, &declared);
-        let plan = self.plan_for(facts)?;
-        if plan.engine != Engine::LoopyTiers {
-            return Err(SolveError::Unsupported(format!(
-                "tier files are written and read by the loopy tier solver, and this game's plan \
-                 runs {:?}",
-                plan.engine
-            )));
-        }
-        self.run_plan_with(&declared, facts, plan, job)
     }
 
     fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, SolveError> {
@@ -168,11 +115,17 @@ where
             pool: pool.as_ref(),
             dense: plan.dense,
             compact_key: plan.compact_key,
-            tier_file,
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
-            Engine::LoopyTiers => <D::Tiers as TierSlot<G>>::visit(Loopy::<_, D>(run, PhantomData)),
+            Engine::LoopyTiers => {
+                let loopy = LoopyRun {
+                    solver: run.solver,
+                    pool: run.pool,
+                    tier_file,
+                };
+                <D::Tiers as TierSlot<G>>::visit(Loopy::<_, D>(loopy, PhantomData))
+            }
             Engine::Retrograde => <D::Index as IndexSlot<G>>::visit(Retro(run)),
             Engine::Exhaustive | Engine::Sweep => {
                 let sweep = plan.engine == Engine::Sweep;
@@ -234,25 +187,6 @@ struct Run<'a, 'g, G> {
     /// Whether the pruning engine searches on a growing fixed table keyed by the game's
     /// compact key.
     compact_key: bool,
-    /// What the loopy tier solver does with a tier file.
-    tier_file: TierFileJob<'a>,
-}
-
-/// What the loopy tier solver does with a tier file: nothing, write each tier to one (or go on
-/// from it), or answer from one without solving.
-#[derive(Clone, Copy)]
-pub(super) enum TierFileJob<'a> {
-    /// Solve in memory.
-    None,
-    /// Solve, writing each tier as it completes.
-    #[cfg(feature = "database")]
-    Save(&'a loopy::Save),
-    /// Answer from the file (the path, and the game in words).
-    #[cfg(feature = "database")]
-    Load(&'a std::path::Path, &'a str),
-    #[cfg(not(feature = "database"))]
-    #[allow(dead_code)]
-    Never(PhantomData<&'a ()>),
 }
 
 impl<G> Run<'_, '_, G> {
@@ -294,90 +228,6 @@ where
 
     fn undeclared(self) -> Self::Output {
         unreachable!("the plan runs the tier solver only on a game that declares tiers")
-    }
-}
-
-/// The loopy tier solver, valuing one state of each class where the game declares a symmetry.
-struct Loopy<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
-
-/// [`Loopy`] once the tiers are known: which states it values.
-struct LoopyClasses<'a, 'g, G>(Run<'a, 'g, G>);
-
-impl<'g, G, D> OnTiers<G> for Loopy<'_, 'g, G, D>
-where
-    G: Game + Sync + 'g,
-    G::State: Eq + Hash + Send + 'g,
-    G::Move: 'g,
-    D: Declares<G>,
-{
-    type Output = Boxed<'g, G>;
-
-    fn declared(self) -> Self::Output
-    where
-        G: Tiered,
-    {
-        <D::Symmetry as SymmetrySlot<G>>::visit(LoopyClasses(self.0))
-    }
-
-    fn undeclared(self) -> Self::Output {
-        unreachable!("the plan runs the loopy tier solver only on a game that declares tiers")
-    }
-}
-
-impl<'g, G> LoopyClasses<'_, 'g, G>
-where
-    G: Tiered + Sync + 'g,
-    G::State: Eq + Hash + Send + 'g,
-    G::Move: 'g,
-{
-    fn solve<C: loopy::Classes<G> + 'g>(self, classes: C) -> Boxed<'g, G> {
-        let Solver { game, limits, .. } = self.0.solver;
-        // Every tier where they fit the budget (the line of play and any position's outcome),
-        // unless a tier file keeps them.
-        let from = game.tier(&game.start());
-        let all_fit = loopy::peak_bytes(game, from, KeepTiers::All) <= limits.memory_budget;
-        let keep = match self.0.tier_file {
-            TierFileJob::None if self.0.solver.every_tier || all_fit => KeepTiers::All,
-            _ => KeepTiers::Needed,
-        };
-        let options = loopy::Options::new().limits(limits).keep(keep);
-        Ok(match self.0.tier_file {
-            TierFileJob::None => Box::new(
-                self.0
-                    .on_pool(|| loopy::par_solve(game, classes, options))?,
-            ),
-            #[cfg(feature = "database")]
-            TierFileJob::Save(save) => Box::new(
-                self.0
-                    .on_pool(|| loopy::par_solve_saved(game, classes, options, save))?,
-            ),
-            #[cfg(feature = "database")]
-            TierFileJob::Load(path, words) => {
-                Box::new(loopy::LoopyDatabase::open(game, classes, path, words)?)
-            }
-            #[cfg(not(feature = "database"))]
-            TierFileJob::Never(_) => unreachable!("no tier file without the database feature"),
-        })
-    }
-}
-
-impl<'g, G> OnSymmetry<G> for LoopyClasses<'_, 'g, G>
-where
-    G: Tiered + Sync + 'g,
-    G::State: Eq + Hash + Send + 'g,
-    G::Move: 'g,
-{
-    type Output = Boxed<'g, G>;
-
-    fn declared(self) -> Self::Output
-    where
-        G: Symmetry,
-    {
-        self.solve(loopy::BySymmetry)
-    }
-
-    fn undeclared(self) -> Self::Output {
-        self.solve(loopy::EveryState)
     }
 }
 

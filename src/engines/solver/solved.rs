@@ -12,6 +12,9 @@ use crate::error::SolveError;
 use crate::game::{Game, Nimber, Score, Tiered};
 use crate::memo::{BoundTable, MemoTable, SlotValues};
 
+/// A boxed result, or why there is none.
+pub(super) type Boxed<'g, G> = Result<Box<dyn Solved<G> + 'g>, SolveError>;
+
 /// A solved game, whichever engine solved it: the questions every result answers.
 ///
 /// [`Solver::solve`](crate::Solver::solve) returns one ([`Answer`](crate::Answer)); each engine's own result

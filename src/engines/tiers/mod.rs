@@ -506,15 +506,8 @@ fn run<'g, G: Tiered, S: Chunks<G>>(
         )?;
         (Store::I32(tiers), stats)
     } else {
-        let (tiers, stats) = sweep_tiers::<G, S, i64>(
-            game,
-            from,
-            limits,
-            keep,
-            &sweep,
-            &clock,
-            files,
-        )?;
+        let (tiers, stats) =
+            sweep_tiers::<G, S, i64>(game, from, limits, keep, &sweep, &clock, files)?;
         (Store::I64(tiers), stats)
     };
     let value = store

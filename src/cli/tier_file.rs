@@ -1,0 +1,90 @@
+//! Tier files on the command line (`--save FILE [--resume]`, `--load FILE`) for a game the
+//! loopy tier solver solves: the solve written tier by tier, and answers read from the file.
+
+use std::hash::Hash;
+
+use crate::engines::tiers;
+use crate::{Engine, Limits, Solved, Solver};
+
+use super::args::Cli;
+use super::budget::stacks_held;
+use super::model::{Failure, GameName, Report};
+use super::present::Presented;
+use super::solve::{answered, threads_or_cores};
+
+/// The game in words as a tier file names it: the game's name and its values (`quixo 4`).
+pub(super) fn tier_words(name: GameName, values: &[i64]) -> String {
+    let values: Vec<String> = values.iter().map(i64::to_string).collect();
+    [name.id().to_string(), values.join(" ")]
+        .join(" ")
+        .trim()
+        .to_string()
+}
+
+/// Whether the library's [`Solver`] solves `game` by the loopy tier solver.
+pub(super) fn loopy_tiered<G>(game: &G) -> bool
+where
+    G: crate::Game + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    Solver::new(game)
+        .plan()
+        .is_ok_and(|plan| plan.engine == Engine::LoopyTiers)
+}
+
+/// The loopy tier solver's answer for `game` (of values `params`): from `--load`'s tier file,
+/// reading only the blocks each question needs, else solved keeping every tier.
+pub(super) fn loopy_answer<'g, G>(
+    cli: &Cli,
+    game: &'g G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<crate::Answer<'g, G>, Failure>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let solver = Solver::new(game)
+        .threads(threads_or_cores(cli))
+        .limits(limits);
+    Ok(match &cli.load {
+        Some(path) => solver.load_tiers(path, &tier_words(cli.game, params))?,
+        None => solver.keep_every_tier().solve()?,
+    })
+}
+
+/// Solves `game` (of values `params`) by the loopy tier solver into `--save`'s tier file (or
+/// on from it, with `--resume`), or answers from `--load`'s: the report, its line read from
+/// the file.
+pub(super) fn with_tier_file<G>(
+    cli: &Cli,
+    game: &G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let words = tier_words(cli.game, params);
+    let threads = threads_or_cores(cli);
+    let limits = match threads {
+        1 => limits,
+        _ => stacks_held(threads, limits)?,
+    };
+    let solver = Solver::new(game).threads(threads).limits(limits);
+    let (path, stats) = match (&cli.save, &cli.load) {
+        (Some(path), _) => {
+            let mut save = tiers::loopy::Save::new(path, words.clone());
+            save.resume = cli.resume;
+            (path, Some(solver.solve_saving(&save)?.stats()))
+        }
+        (None, Some(path)) => (path, None),
+        (None, None) => unreachable!("a tier file task has --save or --load"),
+    };
+    let loaded = solver.load_tiers(path, &words)?;
+    answered(cli, game, params.len(), limits, loaded, stats)
+}

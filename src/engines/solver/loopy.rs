@@ -1,0 +1,192 @@
+//! The loopy tier solver behind [`Solver`]: its tier files (written tier by tier, or read
+//! without solving), and the visits that pick its classes of states from the declaration.
+
+use std::hash::Hash;
+use std::marker::PhantomData;
+
+use super::plan::Facts;
+use super::solved::Boxed;
+use super::{Answer, Engine, Solver};
+use crate::engines::tiers::{KeepTiers, loopy};
+use crate::error::SolveError;
+use crate::game::declaration::{OnSymmetry, OnTiers, SymmetrySlot};
+use crate::game::{Declares, Game, Symmetry, Tiered};
+
+impl<'g, G> Solver<'g, G>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + Sync + 'g,
+    G::Move: Send + 'g,
+{
+    /// [`solve`](Solver::solve), writing each tier to `save`'s tier file as it completes, or
+    /// going on from the complete tiers the file holds (`save.resume`): for a game the loopy
+    /// tier solver solves ([`Engine::LoopyTiers`]); another plan is refused.
+    ///
+    /// ```
+    /// use gamesolver::{Solver, engines::tiers::loopy::Save, games::Quixo};
+    ///
+    /// let game = Quixo::new(3).unwrap();
+    /// let path = std::env::temp_dir().join(format!("solver-save-{}.tiers", std::process::id()));
+    /// let save = Save::new(&path, "quixo 3");
+    /// let solved = Solver::new(&game).solve_saving(&save)?;
+    /// assert_eq!((solved.value(), solved.outcome()), (1, Some(gamesolver::engines::retrograde::Outcome::Win)));
+    /// let mut loaded = Solver::new(&game).load_tiers(&path, "quixo 3")?;
+    /// assert_eq!(loaded.remoteness(&game.start())?, Some(7));
+    /// # use gamesolver::Game;
+    /// std::fs::remove_file(&path).unwrap();
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    #[cfg(feature = "database")]
+    pub fn solve_saving(
+        self,
+        save: &crate::engines::tiers::loopy::Save,
+    ) -> Result<Answer<'g, G>, SolveError> {
+        self.with_tier_file(TierFileJob::Save(save))
+    }
+
+    /// Answers from the tier file at `path` of a solve of this game (`words`: the game in words,
+    /// as the solve named it), reading only the blocks each question needs: for a game the
+    /// loopy tier solver solves; a file of another game, or a damaged one, is refused.
+    #[cfg(feature = "database")]
+    pub fn load_tiers(
+        self,
+        path: &std::path::Path,
+        words: &str,
+    ) -> Result<Answer<'g, G>, SolveError> {
+        self.with_tier_file(TierFileJob::Load(path, words))
+    }
+
+    #[cfg(feature = "database")]
+    fn with_tier_file(self, job: TierFileJob<'_>) -> Result<Answer<'g, G>, SolveError> {
+        let declared = self.game.capabilities();
+        let facts = Facts::of(self.game, &declared);
+        let plan = self.plan_for(facts)?;
+        if plan.engine != Engine::LoopyTiers {
+            return Err(SolveError::Unsupported(format!(
+                "tier files are written and read by the loopy tier solver, and this game's plan \
+                 runs {:?}",
+                plan.engine
+            )));
+        }
+        self.run_plan_with(&declared, facts, plan, job)
+    }
+}
+
+/// What the loopy tier solver does with a tier file: nothing, write each tier to one (or go on
+/// from it), or answer from one without solving.
+#[derive(Clone, Copy)]
+pub(super) enum TierFileJob<'a> {
+    /// Solve in memory.
+    None,
+    /// Solve, writing each tier as it completes.
+    #[cfg(feature = "database")]
+    Save(&'a loopy::Save),
+    /// Answer from the file (the path, and the game in words).
+    #[cfg(feature = "database")]
+    Load(&'a std::path::Path, &'a str),
+    #[cfg(not(feature = "database"))]
+    #[allow(dead_code)]
+    Never(PhantomData<&'a ()>),
+}
+
+/// The loopy tier solver, valuing one state of each class where the game declares a symmetry.
+pub(super) struct Loopy<'a, 'g, G, D>(pub(super) LoopyRun<'a, 'g, G>, pub(super) PhantomData<D>);
+
+/// [`Loopy`] once the tiers are known: which states it values.
+struct LoopyClasses<'a, 'g, G>(LoopyRun<'a, 'g, G>);
+
+/// A loopy tier solve under way: the options, the pool for more than one thread, and what to do
+/// with a tier file.
+pub(super) struct LoopyRun<'a, 'g, G> {
+    pub(super) solver: Solver<'g, G>,
+    pub(super) pool: Option<&'a rayon::ThreadPool>,
+    pub(super) tier_file: TierFileJob<'a>,
+}
+
+impl<G> LoopyRun<'_, '_, G> {
+    /// Runs `job` on the pool, or here.
+    fn on_pool<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
+        match self.pool {
+            Some(pool) => pool.install(job),
+            None => job(),
+        }
+    }
+}
+
+impl<'g, G, D> OnTiers<G> for Loopy<'_, 'g, G, D>
+where
+    G: Game + Sync + 'g,
+    G::State: Eq + Hash + Send + 'g,
+    G::Move: 'g,
+    D: Declares<G>,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Tiered,
+    {
+        <D::Symmetry as SymmetrySlot<G>>::visit(LoopyClasses(self.0))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        unreachable!("the plan runs the loopy tier solver only on a game that declares tiers")
+    }
+}
+
+impl<'g, G> LoopyClasses<'_, 'g, G>
+where
+    G: Tiered + Sync + 'g,
+    G::State: Eq + Hash + Send + 'g,
+    G::Move: 'g,
+{
+    fn solve<C: loopy::Classes<G> + 'g>(self, classes: C) -> Boxed<'g, G> {
+        let Solver { game, limits, .. } = self.0.solver;
+        // Every tier where they fit the budget (the line of play and any position's outcome),
+        // unless a tier file keeps them.
+        let from = game.tier(&game.start());
+        let all_fit = loopy::peak_bytes(game, from, KeepTiers::All) <= limits.memory_budget;
+        let keep = match self.0.tier_file {
+            TierFileJob::None if self.0.solver.every_tier || all_fit => KeepTiers::All,
+            _ => KeepTiers::Needed,
+        };
+        let options = loopy::Options::new().limits(limits).keep(keep);
+        Ok(match self.0.tier_file {
+            TierFileJob::None => Box::new(
+                self.0
+                    .on_pool(|| loopy::par_solve(game, classes, options))?,
+            ),
+            #[cfg(feature = "database")]
+            TierFileJob::Save(save) => Box::new(
+                self.0
+                    .on_pool(|| loopy::par_solve_saved(game, classes, options, save))?,
+            ),
+            #[cfg(feature = "database")]
+            TierFileJob::Load(path, words) => {
+                Box::new(loopy::LoopyDatabase::open(game, classes, path, words)?)
+            }
+            #[cfg(not(feature = "database"))]
+            TierFileJob::Never(_) => unreachable!("no tier file without the database feature"),
+        })
+    }
+}
+
+impl<'g, G> OnSymmetry<G> for LoopyClasses<'_, 'g, G>
+where
+    G: Tiered + Sync + 'g,
+    G::State: Eq + Hash + Send + 'g,
+    G::Move: 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Symmetry,
+    {
+        self.solve(loopy::BySymmetry)
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.solve(loopy::EveryState)
+    }
+}
