@@ -23,7 +23,7 @@ where
     /// tier solver solves ([`Engine::LoopyTiers`]); another plan is refused.
     ///
     /// ```
-    /// use gamesolver::{Solver, engines::tiers::loopy::Save, games::Quixo};
+    /// use gamesolver::{Game, Solved, Solver, engines::tiers::loopy::Save, games::Quixo};
     ///
     /// let game = Quixo::new(3).unwrap();
     /// let path = std::env::temp_dir().join(format!("solver-save-{}.tiers", std::process::id()));
@@ -32,7 +32,6 @@ where
     /// assert_eq!((solved.value(), solved.outcome()), (1, Some(gamesolver::engines::retrograde::Outcome::Win)));
     /// let mut loaded = Solver::new(&game).load_tiers(&path, "quixo 3")?;
     /// assert_eq!(loaded.remoteness(&game.start())?, Some(7));
-    /// # use gamesolver::Game;
     /// std::fs::remove_file(&path).unwrap();
     /// # Ok::<(), gamesolver::Error>(())
     /// ```

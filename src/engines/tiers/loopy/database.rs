@@ -112,7 +112,7 @@ pub(super) fn save_tier(
 /// ```
 /// use gamesolver::engines::tiers::loopy::{self, BySymmetry, LoopyDatabase, Save};
 /// use gamesolver::engines::retrograde::Outcome;
-/// use gamesolver::games::Quixo;
+/// use gamesolver::{Game, games::Quixo};
 ///
 /// let game = Quixo::new(3).unwrap();
 /// let path = std::env::temp_dir().join(format!("quixo-db-{}.tiers", std::process::id()));
