@@ -4,10 +4,14 @@
 use std::hash::Hash;
 use std::marker::PhantomData;
 
+use super::Solver;
+#[cfg(feature = "database")]
 use super::plan::Facts;
 use super::solved::Boxed;
-use super::{Answer, Engine, Solver};
+#[cfg(feature = "database")]
+use super::{Answer, Engine};
 use crate::engines::tiers::{KeepTiers, loopy};
+#[cfg(feature = "database")]
 use crate::error::SolveError;
 use crate::game::declaration::{OnSymmetry, OnTiers, SymmetrySlot};
 use crate::game::{Declares, Game, Symmetry, Tiered};
