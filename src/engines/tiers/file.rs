@@ -388,7 +388,7 @@ pub struct Save {
     pub game: String,
     /// Whether to go on from the tiers the file holds (else the file must not exist yet).
     pub resume: bool,
-    /// Raw bytes per block of a new file ([`BLOCK_BYTES`](BLOCK_BYTES)
+    /// Raw bytes per block of a new file ([`BLOCK_BYTES`]
     /// by default; a resumed file keeps its own).
     pub block_bytes: u32,
 }

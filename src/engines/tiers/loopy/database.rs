@@ -27,7 +27,7 @@ pub fn identity<G: Tiered>(game: &G, words: &str) -> Identity {
 /// The kind of cells a loopy solve writes: [`Code`]s.
 pub const LOOPY_KIND: u8 = 1;
 
-/// [`par_solve`], writing each tier to `save`'s tier file as it completes (and made durable
+/// [`par_solve`](super::par_solve), writing each tier to `save`'s tier file as it completes (and made durable
 /// before the next begins), or going on from the tiers it holds: a solve stopped at any moment
 /// resumes from its last complete tier and ends with the same codes.
 ///
