@@ -92,7 +92,18 @@ def test_every_game_is_listed():
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
         "nim", "kayles", "dawsons-kayles", "grundys-game", "cram", "tic-tac-toe", "dots-and-boxes",
         "connect-four", "cat-and-mouse", "cat-and-mouse-ii", "pig", "piglet", "bear-off",
+        "quixo",
     }
+
+
+def test_quixo_is_solved_by_loopy_tiers_as_the_command_line_solves_it(cli):
+    same_as_cli(
+        cli,
+        lambda: gamesolver.solve("quixo", [3], threads=1),
+        ["quixo", "--threads", "1", "3"],
+    )
+    solved = gamesolver.solve("quixo", [3], threads=1).to_dict()
+    assert (solved["value"], solved["remoteness"], solved["solver"]) == (1, 7, "loopy-tier")
 
 
 @pytest.mark.parametrize("solver", ["auto", "fast", "engine", "parallel"])
