@@ -11,7 +11,6 @@ use super::solved::Boxed;
 #[cfg(feature = "database")]
 use super::{Answer, Engine};
 use crate::engines::tiers::{KeepTiers, loopy};
-#[cfg(feature = "database")]
 use crate::error::SolveError;
 use crate::game::declaration::{OnSymmetry, OnTiers, SymmetrySlot};
 use crate::game::{Declares, Game, Symmetry, Tiered};
@@ -107,11 +106,22 @@ pub(super) struct LoopyRun<'a, 'g, G> {
 }
 
 impl<G> LoopyRun<'_, '_, G> {
-    /// Runs `job` on the pool, or here.
-    fn on_pool<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
+    /// Runs `job` on the pool, or on a pool of one thread (the solver's levels and the tier
+    /// file's blocks are rayon work: without a pool of its own they would take every core).
+    fn on_pool<T: Send>(
+        &self,
+        job: impl FnOnce() -> Result<T, SolveError> + Send,
+    ) -> Result<T, SolveError> {
         match self.pool {
             Some(pool) => pool.install(job),
-            None => job(),
+            None => rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .map_err(|error| SolveError::ThreadStart {
+                    threads: 1,
+                    message: error.to_string(),
+                })?
+                .install(job),
         }
     }
 }
