@@ -27,8 +27,9 @@
 
 use std::time::{Duration, Instant};
 
+/// The loopy tier solver takes the tier solver's options: the limits, and which tiers to keep.
+pub use super::Options;
 use super::{Clock, KeepTiers};
-use crate::engines::kernel::Limits;
 use crate::engines::retrograde::Outcome;
 use crate::error::SolveError;
 use crate::game::{Game, Score, Symmetry, Tiered};
@@ -113,32 +114,6 @@ impl<G: Symmetry> Classes<G> for BySymmetry {
     #[inline]
     fn stand_in(&self, game: &G, state: G::State) -> G::State {
         game.canonical(&state)
-    }
-}
-
-/// The loopy tier solver's options: the limits, and which tiers to keep.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
-    /// The memory budget, time limit and progress.
-    pub limits: Limits,
-    /// Which tiers to keep once solved.
-    pub keep: KeepTiers,
-}
-
-impl Options {
-    /// The default limits, keeping only the tiers still needed.
-    pub fn new() -> Self {
-        Options::default()
-    }
-
-    /// Uses `limits`.
-    pub fn limits(self, limits: Limits) -> Self {
-        Options { limits, ..self }
-    }
-
-    /// Keeps the tiers `keep` says.
-    pub fn keep(self, keep: KeepTiers) -> Self {
-        Options { keep, ..self }
     }
 }
 
