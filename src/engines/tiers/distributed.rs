@@ -102,6 +102,7 @@ impl Distributed {
         let value = values.at(index(game, &start))?;
         let stats = TierStats {
             tiers: self.tiers,
+            resumed: 0,
             states: self.local.iter().map(|worker| worker.states).sum(),
             holes: 0,
             moves: self.local.iter().map(|worker| worker.moves).sum(),
