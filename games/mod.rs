@@ -14,6 +14,7 @@ mod nim;
 mod pig;
 mod quixo;
 mod ranks;
+mod six_mens_morris;
 mod stone_game_ii;
 mod stone_game_iii;
 mod stone_game_viii;
@@ -35,6 +36,9 @@ pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
 pub use pig::{Coin, Die, MAX_PIG_GOAL, Pig, PigMove, PigState, Piglet};
 pub use quixo::{Edge, MAX_QUIXO_SIDE, Push, Quixo, QuixoBoard};
+pub use six_mens_morris::{
+    MORRIS_POINT_NAMES, MORRIS_POINTS, MorrisBoard, MorrisMove, SixMensMorris,
+};
 pub use stone_game_iii::StoneGameIII;
 pub use tic_tac_toe::{Board, TicTacToe};
 
@@ -171,6 +175,7 @@ bundled! {
     cram::GAME,
     tic_tac_toe::cli::GAME,
     quixo::cli::GAME,
+    six_mens_morris::cli::GAME,
     dots_and_boxes::cli::GAME,
     connect_four::cli::GAME,
     cat_and_mouse::cli::cat_and_mouse::GAME,

@@ -20,7 +20,7 @@
 use crate::InputError;
 use crate::game::{Capabilities, Declares, Game, Score, Step, Symmetry, Tiered, Turn};
 
-use super::ranks::{BINOMIAL, colex_rank, colex_unrank};
+use super::ranks::{BINOMIAL, colex_rank, colex_unrank, pack, spread};
 
 /// The largest side of a board.
 pub const MAX_QUIXO_SIDE: usize = 5;
@@ -385,34 +385,6 @@ impl QuixoBoard {
             (self.x, self.o)
         }
     }
-}
-
-/// The bits of `bits` at the places `keep` has set, packed down to the lowest bits.
-#[inline]
-fn pack(bits: u32, mut keep: u32) -> u32 {
-    let (mut packed, mut at) = (0, 0);
-    while keep != 0 {
-        let low = keep.trailing_zeros();
-        packed |= (bits >> low & 1) << at;
-        at += 1;
-        keep &= keep - 1;
-    }
-    packed
-}
-
-/// The inverse of [`pack`]: the low bits of `packed` spread onto the places `keep` has set.
-#[inline]
-fn spread(mut packed: u32, mut keep: u32) -> u32 {
-    let mut bits = 0;
-    while keep != 0 && packed != 0 {
-        let low = keep & keep.wrapping_neg();
-        if packed & 1 == 1 {
-            bits |= low;
-        }
-        packed >>= 1;
-        keep &= keep - 1;
-    }
-    bits
 }
 
 impl Game for Quixo {

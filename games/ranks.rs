@@ -49,6 +49,34 @@ pub(crate) fn colex_unrank(count: usize, rank: u64, width: usize) -> Option<u64>
     Some(bits)
 }
 
+/// The bits of `bits` at the places `keep` has set, packed down to the lowest bits.
+#[inline]
+pub(crate) fn pack(bits: u32, mut keep: u32) -> u32 {
+    let (mut packed, mut at) = (0, 0);
+    while keep != 0 {
+        let low = keep.trailing_zeros();
+        packed |= (bits >> low & 1) << at;
+        at += 1;
+        keep &= keep - 1;
+    }
+    packed
+}
+
+/// The inverse of [`pack`]: the low bits of `packed` spread onto the places `keep` has set.
+#[inline]
+pub(crate) fn spread(mut packed: u32, mut keep: u32) -> u32 {
+    let mut bits = 0;
+    while keep != 0 && packed != 0 {
+        let low = keep & keep.wrapping_neg();
+        if packed & 1 == 1 {
+            bits |= low;
+        }
+        packed >>= 1;
+        keep &= keep - 1;
+    }
+    bits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

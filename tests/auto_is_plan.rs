@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use gamesolver::games::{
-    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, Quixo, StoneGame,
-    StoneGameIII, StoneGameVII, TicTacToe,
+    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, Quixo,
+    SixMensMorris, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
 };
 use gamesolver::{Engine, Game, Plan, Solved, Solver};
 use serde_json::Value;
@@ -204,6 +204,9 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
     let plan = agrees(&["quixo", "3"], &Quixo::new(3).unwrap());
     assert_eq!(plan.engine, Engine::LoopyTiers);
     check("quixo", plan);
+    let plan = agrees(&["six-mens-morris", "3"], &SixMensMorris::new(3).unwrap());
+    assert_eq!(plan.engine, Engine::LoopyTiers);
+    check("six-mens-morris", plan);
     assert!(
         engines.len() >= 4,
         "the test covers the choices: {engines:?}"

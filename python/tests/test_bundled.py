@@ -92,7 +92,7 @@ def test_every_game_is_listed():
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
         "nim", "kayles", "dawsons-kayles", "grundys-game", "cram", "tic-tac-toe", "dots-and-boxes",
         "connect-four", "cat-and-mouse", "cat-and-mouse-ii", "pig", "piglet", "bear-off",
-        "quixo",
+        "quixo", "six-mens-morris",
     }
 
 
@@ -104,6 +104,16 @@ def test_quixo_is_solved_by_loopy_tiers_as_the_command_line_solves_it(cli):
     )
     solved = gamesolver.solve("quixo", [3], threads=1).to_dict()
     assert (solved["value"], solved["remoteness"], solved["solver"]) == (1, 7, "loopy-tier")
+
+
+def test_six_mens_morris_is_a_draw_with_three_men_as_on_the_command_line(cli):
+    same_as_cli(
+        cli,
+        lambda: gamesolver.solve("six-mens-morris", [3], threads=1),
+        ["six-mens-morris", "--threads", "1", "3"],
+    )
+    solved = gamesolver.solve("six-mens-morris", [3], threads=1).to_dict()
+    assert (solved["value"], solved["solver"]) == (0, "loopy-tier")
 
 
 @pytest.mark.parametrize("solver", ["auto", "fast", "engine", "parallel"])
