@@ -95,12 +95,15 @@ impl Presented for SixMensMorris {
         Some(self.show(board))
     }
     fn view(&self, board: &MorrisBoard) -> serde_json::Value {
-        // The points on a 5×5 grid (`+` an empty point, blank where the grid has none).
+        // The points on a 5×5 grid (`+` an empty point, blank where the grid has none); a click
+        // on a point places a man there (`move_at`: the point's name).
         let mut cells = vec![String::new(); 25];
+        let mut move_at = vec![serde_json::Value::Null; 25];
         for (point, name) in MORRIS_POINT_NAMES.iter().enumerate() {
             let bytes = name.as_bytes();
             let column = usize::from(bytes[0] - b'a');
             let row = 5 - usize::from(bytes[1] - b'0');
+            move_at[row * 5 + column] = serde_json::json!(name);
             cells[row * 5 + column] = match (board.white >> point & 1, board.black >> point & 1) {
                 (1, _) => "W",
                 (_, 1) => "B",
@@ -113,6 +116,7 @@ impl Presented for SixMensMorris {
             "rows": 5,
             "columns": 5,
             "cells": cells,
+            "move_at": move_at,
             "position": self.formal(board),
             "in_hand": {"white": board.white_hand, "black": board.black_hand},
         })

@@ -330,6 +330,51 @@ def test_kayles_a_game_in_one_file_is_drawn_and_played_with_no_page_code(server,
     page.close()
 
 
+def test_quixo_is_played_from_a_tier_file_with_no_solve(browser, tmp_path):
+    """`serve --load FILE`: the page plays Quixo from a saved tier file; a file cut before the
+    start's tier shows the page an error, so the answers came from the file."""
+    whole, cut = tmp_path / "quixo3.tiers", tmp_path / "cut.tiers"
+    subprocess.run([binary(), "quixo", "3", "--save", str(whole)], capture_output=True, check=True)
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+
+    def serving(file):
+        process = subprocess.Popen([binary(), "serve", "--port", "0", "--load", str(file)], stdout=subprocess.PIPE, text=True)
+        match = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline())
+        assert match
+        return process, match.group(0).rstrip("/")
+
+    process, url = serving(whole)
+    try:
+        page = browser.new_page(viewport={"width": 1000, "height": 760})
+        page.goto(f"{url}/play/quixo?values=3")
+        ready(page)
+        expected = analyze_cli("quixo", "3")
+        assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+        assert page.text_content("#status").startswith("X to move. With perfect play: X wins in 7")
+        # A move from the list, then the solver's reply: each position answered from the file.
+        page.click('#moves li[data-move="1R"]')
+        wait_played(page, 1)
+        after = analyze_cli("quixo", "3", "--after", "1R")
+        assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in after["moves"]}
+        page.click("#solver-move")
+        wait_played(page, 2)
+        page.screenshot(path=str(SHOTS / "quixo.png"))
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    process, url = serving(cut)
+    try:
+        page = browser.new_page()
+        page.goto(f"{url}/play/quixo?values=3")
+        page.wait_for_selector("#status[data-state=error]")
+        assert "holds no value" in page.text_content("#error")
+        page.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def chance_moves(page):
     """The moves a game with chance lists: name -> (value, best, probability)."""
     listed = {}
