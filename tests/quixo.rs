@@ -42,6 +42,18 @@ fn three_by_three_is_won_in_seven_and_positions_read_as_gamesmanone_writes_them(
     }
 }
 
+/// `check` keeps the tier contract (moves within a tier allowed: the game may cycle) and
+/// compares every reachable position's outcome and remoteness with value iteration.
+#[test]
+fn check_compares_every_reachable_value() {
+    let report = gamesolver_json(&["check", "quixo", "3", "--json"]);
+    assert_eq!(report["ok"], true, "{report}");
+    assert!(
+        report["values_compared"].as_u64().unwrap() > 30_000,
+        "{report}"
+    );
+}
+
 #[test]
 fn bad_sides_and_positions_are_refused_by_name() {
     for (args, says) in [

@@ -328,3 +328,23 @@ fn three_men_agree_with_one_table() {
         assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
     }
 }
+
+/// The checker's tier contract holds, moves within a tier included (the game may cycle).
+#[test]
+fn the_checker_finds_the_tier_contract_kept() {
+    for flying in [true, false] {
+        let mut game = SixMensMorris::new(4).unwrap();
+        if !flying {
+            game = game.without_flying();
+        }
+        let options = crate::check::CheckOptions {
+            cyclic: true,
+            max_states: 5_000,
+            playouts: 20,
+            ..crate::check::CheckOptions::default()
+        };
+        let report = crate::check::check_tiers(&game, &options);
+        assert!(report.is_ok(), "{:?}", report.violations);
+        assert!(report.states >= 5_000);
+    }
+}

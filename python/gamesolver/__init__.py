@@ -281,6 +281,7 @@ _OPTIONS: Dict[str, str] = {
     "columns_from_zero": "bool",
     "analyze": "bool",
     "save": "path",
+    "resume": "bool",
     "load": "path",
     "input": "path",
     "workers": "int",

@@ -106,6 +106,21 @@ def test_quixo_is_solved_by_loopy_tiers_as_the_command_line_solves_it(cli):
     assert (solved["value"], solved["remoteness"], solved["solver"]) == (1, 7, "loopy-tier")
 
 
+def test_a_tier_file_answers_positions_as_a_fresh_solve_does(tmp_path):
+    path = tmp_path / "quixo3.tiers"
+    saved = gamesolver.solve("quixo", [3], threads=1, save=path)
+    assert (saved.value, saved.remoteness) == (1, 7)
+    # --save never overwrites: again only with resume=True, which finds every tier done.
+    with pytest.raises(gamesolver.GamesolverError):
+        gamesolver.solve("quixo", [3], threads=1, save=path)
+    assert gamesolver.solve("quixo", [3], threads=1, save=path, resume=True).value == 1
+    for at in ["2_X--------", "1_XO-------", "2_XOX------"]:
+        fresh = gamesolver.analyze("quixo", [3], at=at, threads=1).to_dict()
+        loaded = gamesolver.analyze("quixo", [3], at=at, load=path).to_dict()
+        assert (loaded["value"], loaded["remoteness"], loaded["moves"]) == (
+            fresh["value"], fresh["remoteness"], fresh["moves"])
+
+
 def test_six_mens_morris_is_a_draw_with_three_men_as_on_the_command_line(cli):
     same_as_cli(
         cli,

@@ -303,7 +303,8 @@ where
 /// [`check`], plus the [`Tiered`] contract on every state met: its tier is below
 /// `tier_count()` and its rank below its tier's length, `unrank` gives the state back (and so
 /// does `unrank_next` from the state of the rank before), every
-/// move leads to a later tier at most `tier_reach()` ahead, and
+/// move leads to a later tier at most `tier_reach()` ahead (or stays in its tier, in a game that
+/// declares [`may_cycle`](crate::Capabilities::may_cycle)), and
 /// [`ranked_children`](Tiered::ranked_children) reports what the moves, played and ranked, give.
 ///
 /// ```
@@ -322,6 +323,8 @@ where
 {
     let (mut report, states) = explore(game, options);
     let (count, reach) = (game.tier_count(), game.tier_reach());
+    // A game whose play may cycle (the loopy tier solver's) may move within its tier.
+    let stays = crate::Declares::may_cycle(&game.capabilities());
     let mut moves = Vec::new();
     for state in states {
         let (tier, rank) = (game.tier(&state), game.rank(&state));
@@ -360,7 +363,7 @@ where
         for mv in &moves {
             let step = game.play(&state, mv);
             let next = game.tier(&step.next);
-            if next <= tier || next - tier > reach {
+            if next < tier || (next == tier && !stays) || next - tier > reach {
                 let violation = Violation::TierNotLater {
                     state: state.clone(),
                     mv: mv.clone(),

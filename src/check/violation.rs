@@ -573,7 +573,8 @@ where
             } => write!(
                 f,
                 "play({state:?}, {mv:?}) leads from tier {tier} to tier {next}: every move must \
-                 lead to a later tier, at most tier_reach() = {reach} ahead"
+                 lead to a later tier (or stay in its own, in a game that may cycle), at most \
+                 tier_reach() = {reach} ahead"
             ),
             Violation::RankNotInverse {
                 state,

@@ -6,8 +6,8 @@ use crate::InputError;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::game::declaration::OnChance;
 use crate::game::declaration::visit_index;
+use crate::game::declaration::{OnChance, OnTiers};
 use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
 use super::model::{CheckSummary, Failure};
@@ -210,7 +210,67 @@ where
     }
 
     fn undeclared(self) -> Self::Output {
+        visit_tiers(&self.game.capabilities(), self)
+    }
+}
+
+/// The most reachable states whose outcomes `check` compares with value iteration.
+const OUTCOMES_COMPARED: usize = 1 << 20;
+
+/// Runs `visitor` on the tier slot of `declared`.
+fn visit_tiers<G: Game, D: crate::Declares<G>, V: OnTiers<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Tiers as crate::game::declaration::TierSlot<G>>::visit(visitor)
+}
+
+/// A game with no dense index: the tier contract where it declares tiers
+/// ([`check_tiers`](crate::check::check_tiers)), and, for an outcome game whose play may cycle,
+/// every reachable state's outcome and remoteness against value iteration over the literal
+/// moves ([`check_outcome`](crate::check::check_outcome)).
+impl<G> OnTiers<G> for Checking<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    type Output = Result<(), Failure>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: crate::Tiered,
+    {
         self.summary
-            .add_report(&crate::check::check(self.game, self.options))
+            .add_report(&crate::check::check_tiers(self.game, self.options))?;
+        self.outcomes()
+    }
+
+    fn undeclared(self) -> Self::Output {
+        self.summary
+            .add_report(&crate::check::check(self.game, self.options))?;
+        self.outcomes()
+    }
+}
+
+impl<G> Checking<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
+    /// For an outcome game whose play may cycle: outcomes and remoteness against value
+    /// iteration.
+    fn outcomes(self) -> Result<(), Failure> {
+        let declared = self.game.capabilities();
+        if !(crate::Declares::outcome_game(&declared) && crate::Declares::may_cycle(&declared)) {
+            return Ok(());
+        }
+        // Every reachable state's value is compared up to 2^20 states (the
+        // walk's own limit, `max_states`, is for the rules' checks).
+        let options = crate::check::CheckOptions {
+            max_states: self.options.max_states.max(OUTCOMES_COMPARED),
+            ..self.options.clone()
+        };
+        self.summary.reference = "value iteration over the literal moves";
+        self.summary
+            .add_report(&crate::check::check_outcome(self.game, &options))
     }
 }
