@@ -53,7 +53,8 @@ fn bad_values_and_positions_are_refused_by_name() {
     for (args, says) in [
         (vec!["six-mens-morris", "8"], "3 to 7 men"),
         (vec!["six-mens-morris", "6", "2"], "FLYING is 1"),
-        (vec!["six-mens-morris", "6", "1", "1"], "at most two VALUES"),
+        (vec!["six-mens-morris", "6", "1", "1"], "one or two VALUES"),
+        (vec!["six-mens-morris"], "no values given"),
         (
             vec!["analyze", "six-mens-morris", "6", "--at", "W66:---"],
             "3 points given",

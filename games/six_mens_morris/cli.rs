@@ -1,4 +1,4 @@
-//! Six Men's Morris on the command line: `gamesolver six-mens-morris [MEN [FLYING]]`.
+//! Six Men's Morris on the command line: `gamesolver six-mens-morris MEN [FLYING]`.
 
 use crate::InputError;
 use crate::cli::model::{Answer, Entry, Fields, Line};
@@ -10,7 +10,7 @@ use crate::{Player, Score, engines::Ply};
 /// Six Men's Morris on the command line.
 pub const GAME: Bundled = Bundled::game::<SixMensMorris>(
     "six-mens-morris",
-    "Six Men's Morris with MEN men a side (3 to 7, default 6), flying at three men unless FLYING \
+    "Six Men's Morris with MEN men a side (3 to 7; six in the game's name), flying at three men unless FLYING \
      is 0; may cycle (loopy tiers)",
 );
 
@@ -24,7 +24,6 @@ impl FromValues for SixMensMorris {
     fn from_values(values: &[i64]) -> Result<Self, InputError> {
         let men = |men: i64| SixMensMorris::new(usize::try_from(men).unwrap_or(0));
         match values {
-            [] => men(6),
             [count] => men(*count),
             [count, 1] => men(*count),
             [count, 0] => Ok(men(*count)?.without_flying()),
@@ -32,7 +31,7 @@ impl FromValues for SixMensMorris {
                 "six-mens-morris's FLYING is 1 (a side down to three men may fly) or 0, not {other}"
             ))),
             _ => Err(InputError::InvalidGame(format!(
-                "six-mens-morris takes at most two VALUES, MEN and FLYING, not {}",
+                "six-mens-morris takes one or two VALUES, MEN and FLYING, not {}",
                 values.len()
             ))),
         }
