@@ -415,15 +415,34 @@ where
     G::State: Eq + Hash + Debug,
     G::Move: PartialEq + Debug,
 {
-    let options = CheckOptions {
+    let options = outcome_options(options);
+    let mut report = check(game, &options);
+    compare_outcomes(game, &options, &mut report);
+    report
+}
+
+/// `options` as an outcome game is checked under them: cycles allowed, every gain 0, every final
+/// payoff −1, 0 or +1.
+pub(crate) fn outcome_options(options: &CheckOptions) -> CheckOptions {
+    CheckOptions {
         cyclic: true,
         points: Some(0..=0),
         payoffs: Some(-1..=1),
         ..options.clone()
-    };
-    let mut report = check(game, &options);
+    }
+}
+
+/// [`check_outcome`]'s comparison, after a walk that found no violation: every reachable state's
+/// outcome and remoteness by the retrograde solver against value iteration, if they number at
+/// most `options.max_states`.
+pub(crate) fn compare_outcomes<G>(game: &G, options: &CheckOptions, report: &mut CheckReport<G>)
+where
+    G: Game,
+    G::State: Eq + Hash + Debug,
+    G::Move: PartialEq + Debug,
+{
     if report.stopped.is_some() || !report.violations.is_empty() {
-        return report;
+        return;
     }
     let solved = match crate::engines::retrograde::solve(
         game,
@@ -433,11 +452,11 @@ where
         Ok(solved) => solved,
         Err(error) => {
             report.stopped = Some(error);
-            return report;
+            return;
         }
     };
     if solved.states() > options.max_states {
-        return report;
+        return;
     }
     // The reachable states and their moves, by this checker's own walk.
     let mut index: HashMap<G::State, usize> = HashMap::new();
@@ -509,7 +528,6 @@ where
             );
         }
     }
-    report
 }
 
 /// [`check`], plus the [`ValueRange`](crate::ValueRange) contract: on up to `value_checks` of

@@ -238,15 +238,15 @@ where
     where
         G: crate::Tiered,
     {
-        self.summary
-            .add_report(&crate::check::check_tiers(self.game, self.options))?;
-        self.outcomes()
+        let options = self.walk_options();
+        let report = crate::check::check_tiers(self.game, &options);
+        self.compared(&options, report)
     }
 
     fn undeclared(self) -> Self::Output {
-        self.summary
-            .add_report(&crate::check::check(self.game, self.options))?;
-        self.outcomes()
+        let options = self.walk_options();
+        let report = crate::check::check(self.game, &options);
+        self.compared(&options, report)
     }
 }
 
@@ -256,21 +256,38 @@ where
     G::State: Eq + Hash + Debug,
     G::Move: PartialEq + Debug,
 {
-    /// For an outcome game whose play may cycle: outcomes and remoteness against value
-    /// iteration.
-    fn outcomes(self) -> Result<(), Failure> {
+    /// Whether the game is an outcome game whose play may cycle.
+    fn outcome_cycles(&self) -> bool {
         let declared = self.game.capabilities();
-        if !(crate::Declares::outcome_game(&declared) && crate::Declares::may_cycle(&declared)) {
-            return Ok(());
+        crate::Declares::outcome_game(&declared) && crate::Declares::may_cycle(&declared)
+    }
+
+    /// The options of the walk: an outcome game's rules (no gain, payoffs −1 to 1) where the
+    /// game is one whose play may cycle.
+    fn walk_options(&self) -> crate::check::CheckOptions {
+        if self.outcome_cycles() {
+            crate::check::outcome_options(self.options)
+        } else {
+            self.options.clone()
         }
-        // Every reachable state's value is compared up to 2^20 states (the
-        // walk's own limit, `max_states`, is for the rules' checks).
-        let options = crate::check::CheckOptions {
-            max_states: self.options.max_states.max(OUTCOMES_COMPARED),
-            ..self.options.clone()
-        };
-        self.summary.reference = "value iteration over the literal moves";
-        self.summary
-            .add_report(&crate::check::check_outcome(self.game, &options))
+    }
+
+    /// The walk's `report`, and for an outcome game whose play may cycle, every reachable
+    /// state's outcome and remoteness against value iteration (up to [`OUTCOMES_COMPARED`]
+    /// states; the walk's own limit, `max_states`, is for the rules' checks).
+    fn compared(
+        self,
+        options: &crate::check::CheckOptions,
+        mut report: crate::check::CheckReport<G>,
+    ) -> Result<(), Failure> {
+        if self.outcome_cycles() {
+            let options = crate::check::CheckOptions {
+                max_states: options.max_states.max(OUTCOMES_COMPARED),
+                ..options.clone()
+            };
+            crate::check::compare_outcomes(self.game, &options, &mut report);
+            self.summary.reference = "value iteration over the literal moves";
+        }
+        self.summary.add_report(&report)
     }
 }
