@@ -1249,9 +1249,10 @@ fn play_reads_moves_from_a_pipe_too_and_answers_from_a_loaded_table() {
 }
 
 /// `--save` keeps the engine the plain solve runs: Dots and Boxes is solved by the tier
-/// solver with or without it, with the same line; its file loads to the same answer and line,
-/// and answers every position of the line as a file saved by the exhaustive engine does. A
-/// tier solve that cannot keep every value refuses `--save` and writes nothing.
+/// solver with or without it, with the same line, into a tier file written tier by tier; the
+/// file loads to the same answer and line, and answers every position of the line as a file
+/// saved by the exhaustive engine does. A tier solve whose tiers do not all fit the budget
+/// still saves (the file holds them) and reads its line back from the file.
 #[test]
 fn save_keeps_the_tier_solver_of_the_plain_solve() {
     let dir = std::env::temp_dir().join(format!("gamesolver-tier-save-{}", std::process::id()));
@@ -1262,6 +1263,8 @@ fn save_keeps_the_tier_solver_of_the_plain_solve() {
     for size in [["1", "2"], ["2", "2"], ["2", "3"]] {
         let game = ["dots-and-boxes", size[0], size[1]];
         let plain = json(&game, None);
+        // A tier file is written afresh only where none is (else --resume).
+        let _ = std::fs::remove_file(tiers);
         let saved = json(&[&game[..], &["--save", tiers]].concat(), None);
         assert_eq!(plain["solver"], "tier", "{size:?}");
         assert_eq!(saved["solver"], "tier", "{size:?}");
@@ -1270,9 +1273,11 @@ fn save_keeps_the_tier_solver_of_the_plain_solve() {
         }
         let by_engine = [&game[..], &["--solver", "engine", "--save", engine]].concat();
         assert_eq!(json(&by_engine, None)["value"], plain["value"]);
-        for file in [tiers, engine] {
+        assert!(std::fs::read(tiers).unwrap().starts_with(b"GSTIERS\0"));
+        assert!(!std::fs::read(engine).unwrap().starts_with(b"GSTIERS\0"));
+        for (file, table) in [(tiers, "file"), (engine, "loaded")] {
             let loaded = json(&[&game[..], &["--load", file]].concat(), None);
-            assert_eq!(loaded["table"], "loaded");
+            assert_eq!(loaded["table"], table);
             for key in ["answer", "value", "line"] {
                 assert_eq!(loaded[key], plain[key], "{size:?} from {file}: {key}");
             }
@@ -1297,28 +1302,34 @@ fn save_keeps_the_tier_solver_of_the_plain_solve() {
             drawn.push(format!("{}-{}", dot("from"), dot("to")));
         }
     }
-    // 3x3's tiers take 16 MiB together: under 8 MiB, refused before any solve, no file.
+    // Within 64 KiB, 2x3's tiers (128 KiB) do not fit together: the plain solve gives no line,
+    // the saved one reads it back from its file.
     let _ = std::fs::remove_file(tiers);
-    let refused = rejected(
-        &[
-            "dots-and-boxes",
-            "3",
-            "3",
-            "--threads",
-            "1",
-            "--memory-limit",
-            "8M",
-            "--save",
-            tiers,
-        ],
-        None,
-        2,
+    let small = [
+        "dots-and-boxes",
+        "2",
+        "3",
+        "--threads",
+        "1",
+        "--memory-limit",
+        "64K",
+    ];
+    let plain = json(&small, None);
+    assert_eq!(plain["line"].as_array().map(Vec::len), Some(0));
+    let saved = json(&[&small[..], &["--save", tiers]].concat(), None);
+    let whole = json(&["dots-and-boxes", "2", "3"], None);
+    assert_eq!(
+        (&saved["value"], &saved["line"]),
+        (&whole["value"], &whole["line"])
     );
+    // A tier file that exists is refused without --resume, and left as it was.
+    let before = std::fs::read(tiers).unwrap();
+    let refused = rejected(&[&small[..], &["--save", tiers]].concat(), None, 1);
     assert!(
-        refused.contains("--save") && refused.contains("nothing was written"),
+        refused.contains("--resume") && refused.contains(tiers),
         "{refused}"
     );
-    assert!(!std::path::Path::new(tiers).exists());
+    assert_eq!(std::fs::read(tiers).unwrap(), before);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -1390,7 +1401,8 @@ fn saved_solutions_round_trip_and_bad_files_are_refused() {
         vec!["stone-game-vii", "5,3,1,4,2"],
         vec!["nim", "3,4,5"],
         vec!["tic-tac-toe"],
-        vec!["dots-and-boxes", "1", "2"],
+        // The tier solver's --save writes a tier file (tests/dots_tier_file.rs).
+        vec!["dots-and-boxes", "1", "2", "--solver", "engine"],
     ] {
         let mut save = args.clone();
         save.extend(["--save", path]);
@@ -1497,7 +1509,19 @@ fn saved_solutions_round_trip_and_bad_files_are_refused() {
     assert_eq!(loaded["table"], "loaded");
     std::fs::write(&bad, with_version(&good, 3)).unwrap();
     assert!(load(&["nim", "3,4,5"]).contains("format version 3"));
-    json(&["dots-and-boxes", "1", "2", "--save", path], None);
+    // The engine's saved table (the tier solver's --save writes a tier file).
+    json(
+        &[
+            "dots-and-boxes",
+            "1",
+            "2",
+            "--solver",
+            "engine",
+            "--save",
+            path,
+        ],
+        None,
+    );
     let boxes = std::fs::read(&file).unwrap();
     std::fs::write(&bad, with_version(&boxes, 1)).unwrap();
     assert!(load(&["dots-and-boxes", "1", "2"]).contains("solve it again with --save"));

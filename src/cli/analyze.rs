@@ -159,6 +159,12 @@ impl Analyze<'_> {
         G::State: Eq + Hash + Send + Sync,
         G::Move: Send,
     {
+        if self.cli.load.is_some() && tier_file::by_tier_file(self.cli) {
+            let state = self.state(game)?;
+            let mut answer = tier_file::tier_file_answer(self.cli, game, self.at.1, self.limits)?;
+            let valued = by_answer(game, &mut answer, &state.0)?;
+            return self.moves(game, &state, valued);
+        }
         let budget = self.limits.memory_budget;
         if self.cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
             return self.with(game);

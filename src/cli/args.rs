@@ -210,8 +210,9 @@ pub struct Cli {
     pub time_limit: Option<std::time::Duration>,
 
     /// Write the solved game's table to FILE (atomically), for `--load` later. The game is
-    /// then solved by the engine with a dense table. A game the loopy tier solver solves
-    /// (Quixo) writes each tier to FILE as it completes (a tier file: docs/tier-files.md).
+    /// then solved by the engine with a dense table. A game a tier solver solves (Quixo, Six
+    /// Men's Morris, Dots and Boxes) writes each tier to FILE as it completes (a tier file:
+    /// docs/tier-files.md).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
 
@@ -220,8 +221,9 @@ pub struct Cli {
     #[arg(long, requires = "save")]
     pub resume: bool,
 
-    /// Answer from the table saved in FILE for this game and these values, without searching
-    /// (a file for another game or other values, truncated or corrupt, is refused).
+    /// Answer from the table or tier file saved in FILE for this game and these values,
+    /// without searching (a file for another game or other values, truncated or corrupt, is
+    /// refused).
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
 

@@ -25,6 +25,10 @@ impl Task<'_> {
         match self {
             Task::Analyze(analyze) => analyze.with_tiers(game).map(Done::Moves),
             Task::Play(play) => play.with_tiers(game).map(|()| Done::Played),
+            Task::Saved(saved) if tier_file::by_tier_file(saved.cli) => {
+                tier_file::with_tier_file(saved.cli, game, saved.params, saved.limits)
+                    .map(|report| Done::Report(Box::new(report)))
+            }
             task => task.dense(game),
         }
     }

@@ -119,9 +119,15 @@ impl Play<'_> {
     pub fn with_tiers<G>(self, game: &G) -> Result<(), Failure>
     where
         G: Presented + DenseIndex + Tiered + Sync,
-        G::State: Eq + Hash + Send,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
     {
         let cli = &self.args.game;
+        if cli.load.is_some() && tier_file::by_tier_file(cli) {
+            let start = self.start(game)?;
+            let mut answer = tier_file::tier_file_answer(cli, game, self.params, self.limits)?;
+            return converse_from(game, &mut answer, start, cli.game.id(), self.args.side);
+        }
         let budget = self.limits.memory_budget;
         if cli.load.is_some() || DenseTable::bytes_for_len(game.index_len()) <= budget {
             return self.with(game);

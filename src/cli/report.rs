@@ -39,13 +39,13 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
             "retrograde analysis ({} {threads}): {} states, {} moves, {} remoteness levels",
             report.threads, stats.stored, stats.expanded, stats.max_depth
         ),
+        "tier" | "loopy-tier" if report.table == "file" => {
+            "the tier file (answered from it, nothing solved)".to_string()
+        }
         "tier" => format!(
             "the tier solver ({}, {} {threads}): {} states in {} tiers, {} moves",
             report.table, report.threads, stats.stored, stats.max_depth, stats.expanded
         ),
-        "loopy-tier" if report.table == "file" => {
-            "the tier file (answered from it, nothing solved)".to_string()
-        }
         "loopy-tier" => format!(
             "the loopy tier solver ({} {threads}): {} states in {} tiers, {} moves",
             report.threads, stats.stored, stats.max_depth, stats.expanded

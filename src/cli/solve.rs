@@ -45,12 +45,13 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
     let n = values.len();
     let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
     // `--save` keeps the engine of the plain solve: where that is the tier solver (asked for,
-    // or `auto` on a game with tiers and no solver of its own), it saves the values the tier
-    // solver holds, by the dense index; any other `--save`, and every `--load`, is the
-    // engine's dense table.
+    // or `auto` on a game with tiers and no solver of its own), it writes a tier file tier by
+    // tier (on timely: the values the workers hold, by the dense index); any other `--save` is
+    // the engine's dense table. `--load` reads either (a tier file by its first bytes).
     let tier_save = engine.tiers.is_some()
         && (tiered || (cli.solver == SolverName::Auto && engine.fast.is_none()));
-    if cli.load.is_some() || (cli.save.is_some() && !tier_save) {
+    let on_timely = cli.solver == SolverName::Distributed;
+    if cli.load.is_some() || (cli.save.is_some() && (!tier_save || !on_timely)) {
         return saved_report(cli, values, limits);
     }
     if tiered && engine.tiers.is_none() {
@@ -263,7 +264,7 @@ where
     let (solver, table) = names(&plan);
     // An answer from a tier file alone (`--load`) solved nothing.
     let table = match (solver, &stats, cli.load.is_some()) {
-        ("loopy-tier", None, true) => "file",
+        ("loopy-tier" | "tier", None, true) => "file",
         _ => table,
     };
     let threads = plan.threads;

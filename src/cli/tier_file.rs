@@ -3,10 +3,10 @@
 
 use std::hash::Hash;
 
-use crate::engines::tiers;
-use crate::{Engine, Limits, Solved, Solver};
+use crate::engines::tiers::{self, file::TierFile};
+use crate::{Engine, Limits, Solved, Solver, Tiered};
 
-use super::args::Cli;
+use super::args::{Cli, SolverName};
 use super::budget::stacks_held;
 use super::model::{Failure, GameName, Report};
 use super::present::Presented;
@@ -19,6 +19,39 @@ pub(super) fn tier_words(name: GameName, values: &[i64]) -> String {
         .join(" ")
         .trim()
         .to_string()
+}
+
+/// Whether a task on a game the tier solver solves under `--solver auto` (Dots and Boxes)
+/// goes by a tier file: `--load` of one (told by its first bytes; any other file is a saved
+/// table), or `--save` by the tier solver (`auto` or `tier`; `--solver engine` saves the
+/// engine's dense table).
+pub(super) fn by_tier_file(cli: &Cli) -> bool {
+    match (&cli.load, &cli.save) {
+        (Some(path), _) => TierFile::begins_as_one(path),
+        (None, Some(_)) => matches!(cli.solver, SolverName::Auto | SolverName::Tier),
+        (None, None) => false,
+    }
+}
+
+/// The answer for `game` (of values `params`), acyclic and layered into tiers, from `--load`'s
+/// tier file, reading only the blocks each question needs.
+pub(super) fn tier_file_answer<'g, G>(
+    cli: &Cli,
+    game: &'g G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<crate::Answer<'g, G>, Failure>
+where
+    G: Presented + Tiered + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let path = cli.load.as_deref().expect("a tier file answer has --load");
+    Ok(Solver::new(game)
+        .engine(Engine::Tiers)
+        .threads(threads_or_cores(cli))
+        .limits(limits)
+        .load_tiers(path, &tier_words(cli.game, params))?)
 }
 
 /// Whether the library's [`Solver`] solves `game` by the loopy tier solver.
@@ -55,9 +88,9 @@ where
     })
 }
 
-/// Solves `game` (of values `params`) by the loopy tier solver into `--save`'s tier file (or
-/// on from it, with `--resume`), or answers from `--load`'s: the report, its line read from
-/// the file.
+/// Solves `game` (of values `params`) by a tier solver (the loopy one where play may cycle)
+/// into `--save`'s tier file (or on from it, with `--resume`), or answers from `--load`'s:
+/// the report, its line read from the file.
 pub(super) fn with_tier_file<G>(
     cli: &Cli,
     game: &G,
@@ -75,7 +108,10 @@ where
         1 => limits,
         _ => stacks_held(threads, limits)?,
     };
-    let solver = Solver::new(game).threads(threads).limits(limits);
+    let solver = Solver::new(game)
+        .engine(Engine::Tiers)
+        .threads(threads)
+        .limits(limits);
     let (path, stats) = match (&cli.save, &cli.load) {
         (Some(path), _) => {
             let mut save = tiers::loopy::Save::new(path, words.clone());

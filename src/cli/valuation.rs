@@ -258,16 +258,19 @@ where
     S: Solved<G> + ?Sized,
 {
     let value = solved.value_of(state)?;
-    let remoteness = solved.remoteness(state)?;
+    // Remoteness is an outcome game's: a game of points has none.
+    let outcomes = solved.outcome().is_some();
+    let remoteness = match outcomes {
+        true => Some(solved.remoteness(state)?),
+        false => None,
+    };
     let mut moves = Vec::new();
     for mv in solved.move_values(state)? {
-        let after = solved.remoteness(&mv.step.next)?.map(|moves| moves + 1);
-        moves.push((mv, Some(after)));
+        let after = match outcomes {
+            true => Some(solved.remoteness(&mv.step.next)?.map(|moves| moves + 1)),
+            false => None,
+        };
+        moves.push((mv, after));
     }
-    Ok(described_with(
-        game,
-        state,
-        (value, Some(remoteness)),
-        moves,
-    ))
+    Ok(described_with(game, state, (value, remoteness), moves))
 }

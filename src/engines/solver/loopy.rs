@@ -22,8 +22,10 @@ where
     G::Move: Send + 'g,
 {
     /// [`solve`](Solver::solve), writing each tier to `save`'s tier file as it completes, or
-    /// going on from the complete tiers the file holds (`save.resume`): for a game the loopy
-    /// tier solver solves ([`Engine::LoopyTiers`]); another plan is refused.
+    /// going on from the complete tiers the file holds (`save.resume`): for a game a tier
+    /// solver solves ([`Engine::Tiers`], [`Engine::LoopyTiers`]); another plan is refused. The
+    /// solve keeps only the tiers it still needs: its answer's questions beyond the start's
+    /// value are for [`load_tiers`](Solver::load_tiers), which reads them from the file.
     ///
     /// ```
     /// use gamesolver::{Game, Solved, Solver, engines::tiers::loopy::Save, games::Quixo};
@@ -47,8 +49,23 @@ where
     }
 
     /// Answers from the tier file at `path` of a solve of this game (`words`: the game in words,
-    /// as the solve named it), reading only the blocks each question needs: for a game the
-    /// loopy tier solver solves; a file of another game, or a damaged one, is refused.
+    /// as the solve named it), reading only the blocks each question needs: for a game a tier
+    /// solver solves; a file of another game, or a damaged one, is refused.
+    ///
+    /// ```
+    /// use gamesolver::{Engine, Game, Solved, Solver, engines::tiers::file::Save};
+    /// use gamesolver::games::DotsAndBoxes;
+    ///
+    /// let game = DotsAndBoxes::new(2, 2)?;
+    /// let path = std::env::temp_dir().join(format!("solver-dots-{}.tiers", std::process::id()));
+    /// let tiers = || Solver::new(&game).engine(Engine::Tiers);
+    /// tiers().solve_saving(&Save::new(&path, "dots-and-boxes 2 2"))?;
+    /// let mut loaded = tiers().load_tiers(&path, "dots-and-boxes 2 2")?;
+    /// assert_eq!((loaded.value(), loaded.plan().engine), (2, Engine::Tiers));
+    /// assert_eq!(loaded.line()?.len(), 12);
+    /// std::fs::remove_file(&path).unwrap();
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
     #[cfg(feature = "database")]
     pub fn load_tiers(
         self,
@@ -63,10 +80,10 @@ where
         let declared = self.game.capabilities();
         let facts = Facts::of(self.game, &declared);
         let plan = self.plan_for(facts)?;
-        if plan.engine != Engine::LoopyTiers {
+        if !matches!(plan.engine, Engine::Tiers | Engine::LoopyTiers) {
             return Err(SolveError::Unsupported(format!(
-                "tier files are written and read by the loopy tier solver, and this game's plan \
-                 runs {:?}",
+                "tier files are written and read by the tier solvers, and this game's plan runs \
+                 {:?}",
                 plan.engine
             )));
         }
@@ -114,14 +131,7 @@ impl<G> LoopyRun<'_, '_, G> {
     ) -> Result<T, SolveError> {
         match self.pool {
             Some(pool) => pool.install(job),
-            None => rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .map_err(|error| SolveError::ThreadStart {
-                    threads: 1,
-                    message: error.to_string(),
-                })?
-                .install(job),
+            None => one_thread()?.install(job),
         }
     }
 }
@@ -202,4 +212,15 @@ where
     fn undeclared(self) -> Self::Output {
         self.solve(loopy::EveryState)
     }
+}
+
+/// A pool of one thread.
+pub(super) fn one_thread() -> Result<rayon::ThreadPool, SolveError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|error| SolveError::ThreadStart {
+            threads: 1,
+            message: error.to_string(),
+        })
 }

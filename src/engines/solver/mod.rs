@@ -2,6 +2,8 @@
 //! engine and table that suit it; every engine's result answers through [`Solved`].
 
 mod chance;
+#[cfg(feature = "database")]
+mod databases;
 mod declared;
 mod loopy;
 mod plan;

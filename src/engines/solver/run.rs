@@ -115,6 +115,7 @@ where
             pool: pool.as_ref(),
             dense: plan.dense,
             compact_key: plan.compact_key,
+            tier_file,
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
@@ -187,6 +188,8 @@ struct Run<'a, 'g, G> {
     /// Whether the pruning engine searches on a growing fixed table keyed by the game's
     /// compact key.
     compact_key: bool,
+    /// What the tier solvers do with a tier file.
+    tier_file: TierFileJob<'a>,
 }
 
 impl<G> Run<'_, '_, G> {
@@ -217,13 +220,30 @@ where
         } else {
             KeepTiers::Needed
         };
-        let solved = match self.pool {
-            Some(pool) => pool.install(|| {
-                tiers::par_solve(game, tiers::Options::new().limits(limits).keep(keep))
-            })?,
-            None => tiers::solve(game, tiers::Options::new().limits(limits).keep(keep))?,
-        };
-        Ok(Box::new(solved))
+        let options = tiers::Options::new().limits(limits).keep(keep);
+        Ok(match self.tier_file {
+            TierFileJob::None => match self.pool {
+                Some(pool) => Box::new(pool.install(|| tiers::par_solve(game, options))?),
+                None => Box::new(tiers::solve(game, options)?),
+            },
+            #[cfg(feature = "database")]
+            TierFileJob::Save(save) => {
+                // The tier file's blocks are rayon work: without a pool of its own the solve
+                // would take every core.
+                let solved = match self.pool {
+                    Some(pool) => pool.install(|| tiers::par_solve_saved(game, options, save))?,
+                    None => super::loopy::one_thread()?
+                        .install(|| tiers::par_solve_saved(game, options, save))?,
+                };
+                Box::new(solved)
+            }
+            #[cfg(feature = "database")]
+            TierFileJob::Load(path, words) => {
+                Box::new(tiers::TierDatabase::open(game, path, words)?)
+            }
+            #[cfg(not(feature = "database"))]
+            TierFileJob::Never(_) => unreachable!("no tier file without the database feature"),
+        })
     }
 
     fn undeclared(self) -> Self::Output {

@@ -72,9 +72,11 @@ pub trait Solved<G: Game, V: PartialOrd + Clone = Score> {
         Ok(None)
     }
 
-    /// What the solve (and the queries since) did. Retrograde analysis and the tier solver
-    /// count their own way: `stored` and `expanded` are the states they valued, `terminal`
-    /// their final states where they count them, and `max_depth` is 0.
+    /// What the solve (and the queries since) did. Retrograde analysis and the tier solvers
+    /// count their own way: `stored` is the states they valued, `expanded` the states
+    /// (retrograde analysis) or moves (the tier solvers) they valued them by, `terminal` their
+    /// final states where they count them, and `max_depth` the tiers solved (0 from
+    /// retrograde analysis). An answer read from a tier file solved nothing: all 0.
     fn stats(&self) -> Stats;
 
     /// The start's outcome, for an outcome game (`None` for another game).
@@ -307,7 +309,7 @@ impl<'g, G: Game, I: StateIds<G>> RetroAnswer<'g, G, I> {
 }
 
 /// A state as a message names it.
-fn described<G: Game>(game: &G, state: &G::State) -> String {
+pub(super) fn described<G: Game>(game: &G, state: &G::State) -> String {
     game.state_text(state)
         .map_or_else(|| "this state".to_owned(), |text| format!("state {text}"))
 }
@@ -427,7 +429,8 @@ impl<G: Tiered> Solved<G> for TierSolution<'_, G> {
         let own = TierSolution::stats(self);
         Stats {
             stored: usize::try_from(own.states).unwrap_or(usize::MAX),
-            expanded: own.states,
+            expanded: own.moves,
+            max_depth: own.tiers,
             elapsed: own.elapsed,
             ..Stats::default()
         }
@@ -516,7 +519,7 @@ impl<G: Tiered, C: Classes<G>> LoopySolution<'_, G, C> {
 
 /// The error for a question about a tier the loopy tier solver did not keep (or a rank with no
 /// state).
-fn loopy_not_kept(what: &str) -> SolveError {
+pub(super) fn loopy_not_kept(what: &str) -> SolveError {
     SolveError::Unanswerable(format!(
         "{what} needs a tier the loopy tier solver did not keep, or the state is not one of the \
          game's (it keeps only the tiers a move can still reach unless asked to keep every tier: \
@@ -525,7 +528,7 @@ fn loopy_not_kept(what: &str) -> SolveError {
 }
 
 /// Each move's value for the mover, from the outcome of the position it leads to.
-fn loopy_move_values<G: Game>(
+pub(super) fn loopy_move_values<G: Game>(
     game: &G,
     state: &G::State,
     outcomes: Vec<(G::Move, crate::Turn, Outcome, Option<u32>)>,
@@ -542,77 +545,4 @@ fn loopy_move_values<G: Game>(
             MoveValue { mv, step, value }
         })
         .collect()
-}
-
-/// A solved loopy tiered game answered from its tier file.
-#[cfg(feature = "database")]
-impl<G, C> Solved<G> for crate::engines::tiers::loopy::LoopyDatabase<'_, G, C>
-where
-    G: Tiered,
-    G::State: Eq + Hash,
-    C: Classes<G>,
-{
-    fn engine(&self) -> Engine {
-        Engine::LoopyTiers
-    }
-
-    fn value(&self) -> Score {
-        self.outcome_of(&self.game().start())
-            .ok()
-            .flatten()
-            .map_or(0, |found| found.0.value())
-    }
-
-    fn start(&self) -> &G::State {
-        self.start()
-    }
-
-    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
-        Ok(self.held(state)?.0.value())
-    }
-
-    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
-        let game = self.game();
-        let outcomes = self.move_outcomes(state)?.ok_or_else(|| {
-            loopy_not_kept(&format!("the moves' values of {}", described(game, state)))
-        })?;
-        Ok(loopy_move_values(game, state, outcomes))
-    }
-
-    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
-        crate::engines::tiers::loopy::LoopyDatabase::line(self)
-    }
-
-    fn swift_line_within(&mut self, _moves: usize) -> Result<Option<Vec<Ply<G>>>, SolveError> {
-        crate::engines::tiers::loopy::LoopyDatabase::line(self).map(Some)
-    }
-
-    fn stats(&self) -> Stats {
-        Stats::default()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome_of(&self.game().start())
-            .ok()
-            .flatten()
-            .map(|found| found.0)
-    }
-
-    fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
-        Ok(self.held(state)?.1)
-    }
-}
-
-#[cfg(feature = "database")]
-impl<G: Tiered, C: Classes<G>> crate::engines::tiers::loopy::LoopyDatabase<'_, G, C> {
-    /// The outcome and remoteness of a state the file holds.
-    fn held(&self, state: &G::State) -> Result<(Outcome, Option<u32>), SolveError> {
-        self.outcome_of(state)?.ok_or_else(|| {
-            SolveError::Unanswerable(format!(
-                "the tier file holds no value for {} (its tier is not in the file yet, or it is \
-                 not a position of the game)",
-                described(self.game(), state)
-            ))
-        })
-    }
 }

@@ -151,6 +151,15 @@ fn le_u64(bytes: &[u8], at: usize) -> u64 {
 }
 
 impl TierFile {
+    /// Whether the file at `path` begins as a tier file does (its first eight bytes; nothing
+    /// else is checked: [`open`](TierFile::open) checks the rest). `false` for a file that
+    /// cannot be read.
+    pub fn begins_as_one(path: &Path) -> bool {
+        File::open(path)
+            .and_then(|mut file| take(&mut file, MAGIC.len()))
+            .is_ok_and(|head| head.as_deref() == Some(&MAGIC[..]))
+    }
+
     /// Opens the tier file at `path` and reads which tiers it holds (each record's head and
     /// checksum; the blocks are read when asked for). A record cut short ends the file; a
     /// complete one that is damaged is an error naming its tier.

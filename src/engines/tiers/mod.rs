@@ -27,6 +27,8 @@ use std::time::{Duration, Instant};
 
 mod by_index;
 mod chunks;
+#[cfg(feature = "database")]
+mod database;
 mod dense;
 #[cfg(feature = "distributed")]
 pub mod distributed;
@@ -42,6 +44,8 @@ mod solution;
 #[cfg(feature = "distributed")]
 mod workers;
 
+#[cfg(feature = "database")]
+pub use database::TierDatabase;
 use saving::Files;
 #[cfg(feature = "database")]
 pub use saving::par_solve_saved;

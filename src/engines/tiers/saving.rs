@@ -14,10 +14,6 @@ use crate::game::Tiered;
 #[cfg(feature = "database")]
 pub(super) type Files = (Option<TierFile>, TierWriter);
 
-/// The kind of cells the tier solver writes: values.
-#[cfg(feature = "database")]
-pub(super) const TIER_KIND: u8 = 2;
-
 /// [`par_solve`](super::par_solve), writing each tier to `save`'s tier file as it
 /// completes (durable before the next begins), or going on from the tiers the file holds: a
 /// solve stopped at any moment resumes from its last complete tier and ends with the same
@@ -49,9 +45,7 @@ where
     crate::engines::chance::refuse_chance(game, "the tier solver")?;
     let identity = Identity {
         block_bytes: save.block_bytes,
-        ..Identity::new(TIER_KIND, &save.game, game.tier_count(), |tier| {
-            game.tier_len(tier)
-        })
+        ..super::database::identity(game, &save.game)
     };
     let mut files = if save.resume {
         TierWriter::resume(&save.path, &identity)?

@@ -3,6 +3,7 @@
 use super::dense::{self, IndexOf};
 use super::{Cell, Kept, TierStats};
 use crate::engines::kernel::{MoveValue, Ply, combine};
+use crate::error::SolveError;
 use crate::game::{Player, Score, Tiered};
 
 /// The values of the tiers a solve kept, in the width it chose.
@@ -105,46 +106,17 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// assert!(moves.iter().all(|mv| mv.value == -1));
     /// ```
     pub fn move_values(&self, state: &G::State) -> Option<Vec<MoveValue<G>>> {
-        let mut moves = Vec::new();
-        self.game.moves_into(state, &mut moves);
-        moves
-            .into_iter()
-            .map(|mv| {
-                let step = self.game.play(state, &mv);
-                let next = self.value_of(&step.next)?;
-                let value = combine(step.gain, step.turn, next).ok()?;
-                Some(MoveValue { mv, step, value })
-            })
-            .collect()
+        move_values_by(self.game, state, |next| Ok(self.value_of(next))).unwrap_or(None)
     }
 
     /// The optimal line of play from the start (at each state, the first move in the game's
     /// order that keeps the value), if every tier was kept
     /// ([`KeepTiers::All`](super::KeepTiers::All), or the dense layout).
     pub fn line(&self) -> Option<Vec<Ply<G>>> {
-        let mut line = Vec::new();
-        let (mut state, mut value) = (self.start.clone(), self.value);
-        let mut player = Player::First;
-        loop {
-            let Some(best) = self
-                .move_values(&state)?
-                .into_iter()
-                .find(|mv| mv.value == value)
-            else {
-                return Some(line);
-            };
-            let next = self.value_of(&best.step.next)?;
-            line.push(Ply {
-                player,
-                state,
-                mv: best.mv,
-                gain: best.step.gain,
-                turn: best.step.turn,
-                value,
-            });
-            player = player.after(best.step.turn);
-            (state, value) = (best.step.next, next);
-        }
+        line_by(self.game, &self.start, self.value, |state| {
+            Ok(self.value_of(state))
+        })
+        .unwrap_or(None)
     }
 
     /// Every index's value, in index order, where the values are laid out by the game's
@@ -176,5 +148,63 @@ impl<G: Tiered> TierSolution<'_, G> {
     /// The game solved.
     pub fn game(&self) -> &G {
         self.game
+    }
+}
+
+/// Every move of `state` with its value for the mover, from `value_of` the states they lead to;
+/// `None` where `value_of` holds no value for one of them.
+pub(super) fn move_values_by<G: Tiered>(
+    game: &G,
+    state: &G::State,
+    mut value_of: impl FnMut(&G::State) -> Result<Option<Score>, SolveError>,
+) -> Result<Option<Vec<MoveValue<G>>>, SolveError> {
+    let mut moves = Vec::new();
+    game.moves_into(state, &mut moves);
+    let mut values = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let step = game.play(state, &mv);
+        let Some(next) = value_of(&step.next)? else {
+            return Ok(None);
+        };
+        let Ok(value) = combine(step.gain, step.turn, next) else {
+            return Ok(None);
+        };
+        values.push(MoveValue { mv, step, value });
+    }
+    Ok(Some(values))
+}
+
+/// The optimal line of play from `start` (of value `value`): at each state, the first move in
+/// the game's order that keeps the value, by `value_of`; `None` where `value_of` holds no value
+/// for a state it needs.
+pub(super) fn line_by<G: Tiered>(
+    game: &G,
+    start: &G::State,
+    value: Score,
+    mut value_of: impl FnMut(&G::State) -> Result<Option<Score>, SolveError>,
+) -> Result<Option<Vec<Ply<G>>>, SolveError> {
+    let mut line = Vec::new();
+    let (mut state, mut value) = (start.clone(), value);
+    let mut player = Player::First;
+    loop {
+        let Some(moves) = move_values_by(game, &state, &mut value_of)? else {
+            return Ok(None);
+        };
+        let Some(best) = moves.into_iter().find(|mv| mv.value == value) else {
+            return Ok(Some(line));
+        };
+        let Some(next) = value_of(&best.step.next)? else {
+            return Ok(None);
+        };
+        line.push(Ply {
+            player,
+            state,
+            mv: best.mv,
+            gain: best.step.gain,
+            turn: best.step.turn,
+            value,
+        });
+        player = player.after(best.step.turn);
+        (state, value) = (best.step.next, next);
     }
 }
