@@ -2,6 +2,10 @@
 //! engine on its dense table: the tier solver on 1 and 2 threads, the engine sequential and
 //! parallel on 2 threads. Every run asserts the value against the others.
 //!
+//! The loopy tier solver on Six Men's Morris with five men a side (1.6 million positions once
+//! symmetric ones are stored once), by backward induction and by value iteration on one thread:
+//! the time here, each method's peak of memory printed beside it (docs/performance.md).
+//!
 //! `cargo bench --bench tiers`; whole-process ratios against a C sweep on 3x3 come from
 //! benches/dots_and_boxes.sh (docs/performance.md).
 
@@ -54,5 +58,32 @@ fn dots_and_boxes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, dots_and_boxes);
+fn loopy_methods(c: &mut Criterion) {
+    use tiers::loopy::{self, BySymmetry, Method};
+    let game = gamesolver::games::SixMensMorris::new(5).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let solve = |method| {
+        pool.install(|| loopy::par_solve_with(&game, BySymmetry, loopy::Options::new(), method))
+            .unwrap()
+    };
+    let expected = solve(Method::BackwardInduction).tiers().clone();
+    let mut group = c.benchmark_group("six men's morris, 5 men, 1 thread");
+    group.sample_size(10);
+    for method in [Method::BackwardInduction, Method::ValueIteration] {
+        let stats = solve(method).stats();
+        println!(
+            "{method:?}: peak {} bytes, {} moves looked at",
+            stats.peak_bytes, stats.moves
+        );
+        group.bench_function(format!("{method:?}"), |b| {
+            b.iter(|| assert!(solve(method).tiers() == &expected))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, dots_and_boxes, loopy_methods);
 criterion_main!(benches);

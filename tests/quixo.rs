@@ -255,3 +255,33 @@ fn the_page_answers_from_a_tier_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Within 100 KiB, 3×3 keeps only the tiers still needed and iterates the tiers whose reverse
+/// moves do not fit: the start's outcome and remoteness are those of the whole solve, and the
+/// line it cannot give is withheld with a note, not cut short.
+#[test]
+fn a_solve_within_a_small_budget_keeps_the_remoteness_and_withholds_the_line() {
+    let whole = gamesolver_json(&["quixo", "3", "--json"]);
+    let small = gamesolver_json(&[
+        "quixo",
+        "3",
+        "--threads",
+        "1",
+        "--memory-limit",
+        "100K",
+        "--json",
+    ]);
+    assert_eq!(
+        (&small["value"], &small["remoteness"], &small["outcome"]),
+        (&whole["value"], &whole["remoteness"], &whole["outcome"])
+    );
+    assert_eq!(small["remoteness"], 7);
+    assert_eq!(small["line"].as_array().map(Vec::len), Some(0));
+    let text = gamesolver()
+        .args(["quixo", "3", "--threads", "1", "--memory-limit", "100K"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("The game lasts 7 moves"), "{text}");
+    assert!(text.contains("No line of play"), "{text}");
+}

@@ -260,6 +260,20 @@ where
         },
         false => (solved.line()?, false),
     };
+    // A loopy tier solve that kept only the tiers it still needed holds the start's outcome
+    // and remoteness but not the line: the short line is no measure of the remoteness.
+    let start = solved.start().clone();
+    let remoteness = match outcome_game(game) {
+        true => solved.remoteness(&start)?,
+        false => None,
+    };
+    let short = swift
+        && match remoteness {
+            Some(moves) => moves as usize != line.len(),
+            // A draw's line runs until a position repeats: none at all, from a start with moves,
+            // is one not kept.
+            None => line.is_empty() && game.moves(&start).next().is_some(),
+        };
     let plan = solved.plan();
     let (solver, table) = names(&plan);
     // An answer from a tier file alone (`--load`) solved nothing.
@@ -281,7 +295,20 @@ where
         swift,
         nimber: solved.nimber(),
     };
-    Ok(presented(cli, game, n, run, limits)?)
+    let mut report = presented(cli, game, n, run, limits)?;
+    if short {
+        let outcome = crate::engines::retrograde::Outcome::of_value(report.value);
+        report.outcome = Some((outcome, remoteness));
+        report.headline = super::engines::lasting(game.headline(report.value), remoteness);
+        report.line = game.entries(&[]);
+        report.withheld = true;
+        report.notes.push(
+            "No line of play: the solve kept only the tiers it still needed, within the memory \
+             budget (--save FILE keeps them on disk); the outcome and remoteness are exact."
+                .to_string(),
+        );
+    }
+    Ok(report)
 }
 
 /// Solves `game` with the engine `--solver` names (`auto`: [`Solver::plan`]'s choice) and

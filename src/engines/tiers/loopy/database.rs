@@ -65,7 +65,7 @@ where
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
-    run(game, classes, options, Some(files))
+    run(game, classes, options, super::Method::ByBudget, Some(files))
 }
 
 /// Tier `tier`'s codes from the file a solve resumes, if it holds them.

@@ -18,6 +18,14 @@
 //!    slowest;
 //! 3. what is left undecided can force neither side's win: a draw, with no remoteness.
 //!
+//! Backward induction keeps the reverse of a tier's moves while the tier is solved (about 35
+//! bytes a state); where that does not fit the budget, the tier is solved by **value
+//! iteration** instead ([`Method`]): passes over its undecided states, one per level of
+//! remoteness, each deciding the states whose remoteness is that level from their moves as the
+//! codes stand, with nothing kept but a code and a bound a state (4 bytes). The codes are the
+//! same either way; value iteration takes as many passes as the tier's deepest remoteness
+//! (docs/performance.md has the figures).
+//!
 //! Each state's outcome and remoteness is one `u16` ([`Code`]), indexed by rank. With
 //! [`BySymmetry`], only the canonical state of each class is valued ([`Symmetry`]): the others'
 //! codes are [`Code::NONE`] and every lookup canonicalises first. Levels run in parallel on the
@@ -117,6 +125,23 @@ impl<G: Symmetry> Classes<G> for BySymmetry {
     }
 }
 
+/// How the loopy tier solver solves each tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Backward induction where the tier's working arrays fit the budget, else value
+    /// iteration: the fastest way that fits, tier by tier.
+    #[default]
+    ByBudget,
+    /// Backward induction over the reverse of the tier's moves: each state is looked at once,
+    /// and each move within the tier is kept reversed (about 35 bytes a state while the tier
+    /// is solved).
+    BackwardInduction,
+    /// Value iteration: passes over the tier's undecided states, one per level of remoteness,
+    /// with nothing kept but a code and a bound a state (4 bytes a state while the tier is
+    /// solved); as many passes as the tier's deepest remoteness.
+    ValueIteration,
+}
+
 /// What a loopy tier solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LoopyStats {
@@ -124,6 +149,8 @@ pub struct LoopyStats {
     pub tiers: usize,
     /// Tiers read back from the tier file a solve resumed instead of solved.
     pub resumed: usize,
+    /// Tiers solved by value iteration ([`Method`]); the others by backward induction.
+    pub iterated: usize,
     /// States valued (with [`BySymmetry`], one a class).
     pub states: u64,
     /// Wins, losses and draws among them.
@@ -179,7 +206,37 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
-    run(game, classes, options, None)
+    run(game, classes, options, Method::ByBudget, None)
+}
+
+/// [`par_solve`] by `method`: backward induction or value iteration in every tier, or chosen
+/// tier by tier by the budget ([`Method::ByBudget`], what [`par_solve`] does). The codes are the
+/// same by either method.
+///
+/// ```
+/// use gamesolver::engines::tiers::loopy::{self, BySymmetry, Method};
+/// use gamesolver::games::Quixo;
+///
+/// let game = Quixo::new(3).unwrap();
+/// let induction = loopy::par_solve_with(&game, BySymmetry, loopy::Options::new(), Method::BackwardInduction).unwrap();
+/// let iteration = loopy::par_solve_with(&game, BySymmetry, loopy::Options::new(), Method::ValueIteration).unwrap();
+/// assert_eq!(iteration.remoteness(), Some(7));
+/// assert_eq!(iteration.stats().iterated, iteration.stats().tiers);
+/// assert_eq!(induction.stats().iterated, 0);
+/// assert!(iteration.stats().peak_bytes < induction.stats().peak_bytes);
+/// ```
+pub fn par_solve_with<G, C>(
+    game: &G,
+    classes: C,
+    options: Options,
+    method: Method,
+) -> Result<LoopySolution<'_, G, C>, SolveError>
+where
+    G: Tiered + Sync,
+    G::State: Send + PartialEq,
+    C: Classes<G>,
+{
+    run(game, classes, options, method, None)
 }
 
 #[cfg(not(feature = "database"))]
@@ -199,6 +256,7 @@ fn run<G, C>(
     game: &G,
     classes: C,
     options: Options,
+    method: Method,
     #[cfg_attr(not(feature = "database"), allow(unused_mut))] mut files: Option<Files>,
 ) -> Result<LoopySolution<'_, G, C>, SolveError>
 where
@@ -223,8 +281,21 @@ where
         progress: options.limits.progress,
     };
     let reach = game.tier_reach().max(1);
-    let needed = peak_bytes(game, from, options.keep);
-    if needed > options.limits.memory_budget {
+    let budget = options.limits.memory_budget;
+    let chosen = |tier: usize| match method {
+        Method::ByBudget
+            if tier_bytes(game, tier, options.keep, Method::BackwardInduction) <= budget =>
+        {
+            Method::BackwardInduction
+        }
+        Method::ByBudget => Method::ValueIteration,
+        method => method,
+    };
+    let needed = (from..count)
+        .map(|tier| tier_bytes(game, tier, options.keep, chosen(tier)))
+        .max()
+        .unwrap_or(0);
+    if needed > budget {
         return Err(SolveError::MemoryBudget {
             what: format!("the loopy tier solve's codes ({} tiers)", count - from),
             needed,
@@ -241,7 +312,13 @@ where
                 codes
             }
             None => {
-                let codes = solve_tier(game, &classes, tier, &tiers, &clock, &mut stats)?;
+                let codes = match chosen(tier) {
+                    Method::ValueIteration => {
+                        stats.iterated += 1;
+                        iterate_tier(game, &classes, tier, &tiers, &clock, &mut stats)?
+                    }
+                    _ => solve_tier(game, &classes, tier, &tiers, &clock, &mut stats)?,
+                };
                 save_tier(files.as_mut(), tier, &codes)?;
                 stats.tiers += 1;
                 codes
@@ -257,23 +334,32 @@ where
     Ok(LoopySolution::solved(game, classes, start, tiers, stats))
 }
 
-/// The most bytes a solve from tier `from` holds: the codes kept, and the working arrays of the
-/// tier being solved (a count and a bound a rank, and about eight bytes a move within the tier,
-/// guessed at four moves a rank).
+/// The most bytes a solve from tier `from` by backward induction holds: the codes kept, and the
+/// working arrays of the tier being solved (a count and a bound a rank, and about eight bytes a
+/// move within the tier, guessed at four moves a rank).
 pub fn peak_bytes<G: Tiered>(game: &G, from: usize, keep: KeepTiers) -> u64 {
+    (from..game.tier_count())
+        .map(|tier| tier_bytes(game, tier, keep, Method::BackwardInduction))
+        .max()
+        .unwrap_or(0)
+}
+
+/// The bytes held while tier `tier` is solved by `method`: the codes kept, and the tier's
+/// working arrays (value iteration: a bound a rank; backward induction: a count and a bound a
+/// rank, and about eight bytes a move within the tier, guessed at four moves a rank).
+fn tier_bytes<G: Tiered>(game: &G, tier: usize, keep: KeepTiers, method: Method) -> u64 {
     let count = game.tier_count();
     let reach = game.tier_reach().max(1);
     let len = |tier: usize| game.tier_len(tier);
-    (from..count)
-        .map(|tier| {
-            let kept: u64 = match keep {
-                KeepTiers::All => (tier..count).map(len).sum(),
-                KeepTiers::Needed => (tier..count.min(tier + reach + 1)).map(len).sum(),
-            };
-            2 * kept + len(tier) * (3 + 8 * 4)
-        })
-        .max()
-        .unwrap_or(0)
+    let kept: u64 = match keep {
+        KeepTiers::All => (tier..count).map(len).sum(),
+        KeepTiers::Needed => (tier..count.min(tier + reach + 1)).map(len).sum(),
+    };
+    let working = match method {
+        Method::ValueIteration => 2,
+        _ => 3 + 8 * 4,
+    };
+    (2 * kept).saturating_add(len(tier).saturating_mul(working))
 }
 
 /// The value a code stands for, as the other engines give it (+1, 0, −1).
@@ -283,6 +369,7 @@ pub fn value_of(code: Code) -> Option<Score> {
 
 #[cfg(feature = "database")]
 mod database;
+mod iteration;
 mod solution;
 mod tier;
 
@@ -290,6 +377,7 @@ mod tier;
 use database::{Files, save_tier, saved_tier};
 #[cfg(feature = "database")]
 pub use database::{LOOPY_KIND, LoopyDatabase, Save, identity, par_solve_saved};
+use iteration::iterate_tier;
 pub use solution::LoopySolution;
 use tier::solve_tier;
 #[cfg(test)]

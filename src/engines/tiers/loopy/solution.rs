@@ -46,7 +46,12 @@ where
     let mut seen = hashbrown::HashSet::new();
     let mut state = start.clone();
     let mut player = Player::First;
-    while let Some((outcome, remoteness)) = lookup(&state)? {
+    loop {
+        // A position on the line that `lookup` does not hold: no line at all, rather than
+        // one cut short that would read as the game's end.
+        let Some((outcome, remoteness)) = lookup(&state)? else {
+            return Ok(Vec::new());
+        };
         if !seen.insert(state.clone()) {
             break;
         }

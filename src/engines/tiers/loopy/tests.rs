@@ -139,3 +139,60 @@ fn a_database_reads_only_the_blocks_it_needs() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+/// Value iteration gives every rank of every tier the code backward induction gives it, on
+/// Quixo 3×3 (every state, and one a class on two threads) and on Six Men's Morris with three
+/// men (flying and not); a budget between the two methods' needs mixes them tier by tier, to
+/// the same codes.
+#[test]
+fn value_iteration_agrees_with_backward_induction() {
+    use crate::games::SixMensMorris;
+    fn both<G, C>(game: &G, classes: C, threads: usize)
+    where
+        G: Tiered + Sync,
+        G::State: Send + PartialEq,
+        C: Classes<G> + Copy,
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let options = Options::new().keep(KeepTiers::All);
+        let by = |options: Options, method| {
+            pool.install(|| par_solve_with(game, classes, options, method))
+                .unwrap()
+        };
+        let induction = by(options, Method::BackwardInduction);
+        let iteration = by(options, Method::ValueIteration);
+        assert_eq!(iteration.tiers(), induction.tiers());
+        let (i, b) = (iteration.stats(), induction.stats());
+        assert_eq!((i.iterated, b.iterated), (i.tiers, 0));
+        assert_eq!(
+            (i.states, i.wins, i.losses, i.draws),
+            (b.states, b.wins, b.losses, b.draws)
+        );
+        assert!(i.peak_bytes < b.peak_bytes);
+        // Between the two needs: backward induction where a tier fits, value iteration where not.
+        let budget = (i.peak_bytes + b.peak_bytes) / 2;
+        let limits = crate::Limits::with_memory_budget(budget);
+        let mixed = by(options.limits(limits), Method::ByBudget);
+        assert_eq!(mixed.tiers(), induction.tiers());
+        let m = mixed.stats();
+        assert!(m.iterated > 0 && m.iterated < m.tiers, "{m:?}");
+        assert!(m.peak_bytes <= budget);
+        // Under value iteration's need, refused before any tier.
+        let short = crate::Limits::with_memory_budget(i.peak_bytes - 1);
+        let refused = pool.install(|| par_solve(game, classes, options.limits(short)));
+        assert!(matches!(refused, Err(SolveError::MemoryBudget { .. })));
+    }
+    let quixo = Quixo::new(3).unwrap();
+    both(&quixo, EveryState, 1);
+    both(&quixo, BySymmetry, 2);
+    for flying in [true, false] {
+        let mut morris = SixMensMorris::new(3).unwrap();
+        if !flying {
+            morris = morris.without_flying();
+        }
+        both(&morris, BySymmetry, 2);
+    }
+}

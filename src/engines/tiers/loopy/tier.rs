@@ -24,8 +24,8 @@ struct Seen {
 
 /// A bound kept for an undecided state: a win found by a move out of the tier (flag, then its
 /// remoteness), or the slowest loss out of the tier and whether a move out of it draws.
-const WIN_FOUND: u16 = 1 << 15;
-const DRAW_FOUND: u16 = 1 << 14;
+pub(super) const WIN_FOUND: u16 = 1 << 15;
+pub(super) const DRAW_FOUND: u16 = 1 << 14;
 /// The high bit of a rank in the working lists: in a level's list, a win found by a move out of
 /// the tier (not yet claimed); in a parent list, a move that keeps the turn.
 const FLAG: u32 = 1 << 31;
@@ -56,146 +56,22 @@ where
     let codes: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
     let pending: Vec<AtomicU8> = (0..slots).map(|_| AtomicU8::new(0)).collect();
     let bounds: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
-    let after: Vec<&[u16]> = kept[tier + 1..]
-        .iter()
-        .map(|codes| codes.as_deref().unwrap_or_default())
-        .collect();
-
     // 1. Each chunk's states valued from their moves out of the tier; moves within kept as
     // (child, parent) pairs, and the states decided at once with their remoteness.
-    struct Chunk {
-        within: Vec<(u32, u32)>,
-        decided: Vec<(u32, u32)>,
-        states: u64,
-        moves: u64,
-    }
-    let chunks: Vec<Chunk> = (0..len.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|chunk| -> Result<Chunk, SolveError> {
-            clock.check(tier)?;
-            let mut out = Chunk {
-                within: Vec::new(),
-                decided: Vec::new(),
-                states: 0,
-                moves: 0,
-            };
-            let first = chunk * CHUNK;
-            let mut state: Option<G::State> = None;
-            for rank in first..len.min(first + CHUNK) {
-                state = match state {
-                    Some(previous) if rank > first => game.unrank_next(tier, rank, &previous),
-                    _ => game.unrank(tier, rank),
-                };
-                let Some(here) = state.clone() else {
-                    continue;
-                };
-                let canonical = classes.stand_in(game, here.clone());
-                if canonical != here {
-                    continue;
-                }
-                out.states += 1;
-                let slot = rank as usize;
-                let mut seen = Seen::default();
-                let mut within = 0u32;
-                let mut fault = None;
-                let mut moves = 0;
-                game.for_each_step(&here, |step| {
-                    moves += 1;
-                    if step.gain != 0 {
-                        fault = Some(SolveError::InvalidGame(format!(
-                            "a move of rank {rank} of tier {tier} gains {}: the loopy tier solver \
-                             solves outcome games, whose moves gain nothing",
-                            step.gain
-                        )));
-                        return false;
-                    }
-                    let child = classes.stand_in(game, step.next);
-                    let to = game.tier(&child);
-                    let at = game.rank(&child);
-                    if to == tier {
-                        let keeps = if step.turn == Turn::Keep { FLAG } else { 0 };
-                        out.within.push((at as u32, rank as u32 | keeps));
-                        within += 1;
-                        return true;
-                    }
-                    let code = after
-                        .get(to.wrapping_sub(tier + 1))
-                        .and_then(|codes| codes.get(usize::try_from(at).ok()?))
-                        .and_then(|&code| Code(code).decode());
-                    let Some((outcome, remoteness)) = code else {
-                        fault = Some(unheld(game, tier, rank, to, at));
-                        return false;
-                    };
-                    let mine = if step.turn == Turn::Pass {
-                        outcome.flipped()
-                    } else {
-                        outcome
-                    };
-                    let then = remoteness.unwrap_or(0) + 1;
-                    match mine {
-                        Outcome::Win => seen.win = Some(seen.win.map_or(then, |w| w.min(then))),
-                        Outcome::Loss => seen.loss = seen.loss.max(then),
-                        Outcome::Draw => seen.draw = true,
-                    }
-                    true
-                });
-                if let Some(fault) = fault {
-                    return Err(fault);
-                }
-                out.moves += moves;
-                if within > u32::from(u8::MAX) {
-                    return Err(SolveError::Unsupported(format!(
-                        "rank {rank} of tier {tier} has {within} moves within its tier; the loopy \
-                         tier solver counts at most 255"
-                    )));
-                }
-                let decided = if moves == 0 {
-                    Some(match game.payoff(&here) {
-                        1 => Code::win(0),
-                        -1 => Code::loss(0),
-                        0 => Code::DRAW,
-                        other => {
-                            return Err(SolveError::InvalidGame(format!(
-                                "rank {rank} of tier {tier} has no move and payoff {other}: an \
-                                 outcome game's final payoff is -1, 0 or 1"
-                            )));
-                        }
-                    })
-                } else if let Some(win) = seen.win.filter(|_| within == 0) {
-                    Some(Code::win(win))
-                } else if within == 0 {
-                    Some(if seen.draw {
-                        Code::DRAW
-                    } else {
-                        Code::loss(seen.loss)
-                    })
-                } else {
-                    None
-                };
-                match decided {
-                    Some(code) => {
-                        codes[slot].store(code.0, Relaxed);
-                        if let Some((_, Some(remoteness))) = code.decode() {
-                            out.decided.push((remoteness, rank as u32));
-                        }
-                    }
-                    None => {
-                        codes[slot].store(Code::UNDECIDED, Relaxed);
-                        pending[slot].store(within as u8, Relaxed);
-                        let bound = match seen.win {
-                            Some(win) => {
-                                out.decided.push((win, rank as u32 | FLAG));
-                                WIN_FOUND | win as u16
-                            }
-                            None => seen.loss as u16 | if seen.draw { DRAW_FOUND } else { 0 },
-                        };
-                        bounds[slot].store(bound, Relaxed);
-                    }
-                }
-            }
-            Ok(out)
-        })
-        .collect::<Result<_, _>>()?;
+    let chunks = first_look(
+        game,
+        classes,
+        tier,
+        kept,
+        clock,
+        true,
+        |rank, code, bound, within| {
+            let slot = rank as usize;
+            codes[slot].store(code, Relaxed);
+            pending[slot].store(within as u8, Relaxed);
+            bounds[slot].store(bound, Relaxed);
+        },
+    )?;
 
     // 2. The reverse of the moves within the tier, as offsets and parents by child rank.
     let mut offsets = vec![0u32; slots + 1];
@@ -203,7 +79,7 @@ where
     for chunk in &chunks {
         stats.states += chunk.states;
         stats.moves += chunk.moves;
-        stats.moves_within += chunk.within.len() as u64;
+        stats.moves_within += chunk.within_moves;
         for &(child, _) in &chunk.within {
             offsets[child as usize + 1] += 1;
         }
@@ -314,7 +190,13 @@ where
             code => code,
         })
         .collect();
-    for &code in &codes {
+    tally(&codes, stats);
+    Ok(codes)
+}
+
+/// Counts a solved tier's wins, losses and draws into `stats`.
+pub(super) fn tally(codes: &[u16], stats: &mut LoopyStats) {
+    for &code in codes {
         match Code(code).decode() {
             Some((Outcome::Win, _)) => stats.wins += 1,
             Some((Outcome::Loss, _)) => stats.losses += 1,
@@ -322,7 +204,175 @@ where
             None => {}
         }
     }
-    Ok(codes)
+}
+
+/// What the first look at a chunk of a tier's ranks found.
+#[derive(Default)]
+pub(super) struct Chunk {
+    /// The moves within the tier, as (child, parent) ranks (the parent's high bit: the move
+    /// keeps the turn), where asked for.
+    within: Vec<(u32, u32)>,
+    /// States decided with their remoteness, and wins found by moves out of the tier (the
+    /// rank's high bit), as (level, rank), where asked for.
+    decided: Vec<(u32, u32)>,
+    /// States valued.
+    pub(super) states: u64,
+    /// Moves looked at.
+    pub(super) moves: u64,
+    /// Moves within the tier.
+    pub(super) within_moves: u64,
+}
+
+/// Looks at every state of tier `tier` once, in parallel chunks: each is decided as far as its
+/// moves out of the tier decide it (`store(rank, code, 0, 0)`), or kept undecided with the bound
+/// those moves set and its count of moves within the tier (`store(rank, UNDECIDED, bound,
+/// count)`). With `reverse`, the chunks keep the moves within the tier and the decided states
+/// that backward induction starts from.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn first_look<G, C>(
+    game: &G,
+    classes: &C,
+    tier: usize,
+    kept: &Tiers,
+    clock: &Clock,
+    reverse: bool,
+    store: impl Fn(u64, u16, u16, u32) + Sync,
+) -> Result<Vec<Chunk>, SolveError>
+where
+    G: Tiered + Sync,
+    G::State: Send + PartialEq,
+    C: Classes<G>,
+{
+    let len = game.tier_len(tier);
+    let after: Vec<&[u16]> = kept[tier + 1..]
+        .iter()
+        .map(|codes| codes.as_deref().unwrap_or_default())
+        .collect();
+
+    (0..len.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| -> Result<Chunk, SolveError> {
+            clock.check(tier)?;
+            let mut out = Chunk::default();
+            let first = chunk * CHUNK;
+            let mut state: Option<G::State> = None;
+            for rank in first..len.min(first + CHUNK) {
+                state = match state {
+                    Some(previous) if rank > first => game.unrank_next(tier, rank, &previous),
+                    _ => game.unrank(tier, rank),
+                };
+                let Some(here) = state.clone() else {
+                    continue;
+                };
+                let canonical = classes.stand_in(game, here.clone());
+                if canonical != here {
+                    continue;
+                }
+                out.states += 1;
+                let mut seen = Seen::default();
+                let mut within = 0u32;
+                let mut fault = None;
+                let mut moves = 0;
+                game.for_each_step(&here, |step| {
+                    moves += 1;
+                    if step.gain != 0 {
+                        fault = Some(SolveError::InvalidGame(format!(
+                            "a move of rank {rank} of tier {tier} gains {}: the loopy tier solver \
+                             solves outcome games, whose moves gain nothing",
+                            step.gain
+                        )));
+                        return false;
+                    }
+                    let child = classes.stand_in(game, step.next);
+                    let to = game.tier(&child);
+                    let at = game.rank(&child);
+                    if to == tier {
+                        if reverse {
+                            let keeps = if step.turn == Turn::Keep { FLAG } else { 0 };
+                            out.within.push((at as u32, rank as u32 | keeps));
+                        }
+                        within += 1;
+                        return true;
+                    }
+                    let code = after
+                        .get(to.wrapping_sub(tier + 1))
+                        .and_then(|codes| codes.get(usize::try_from(at).ok()?))
+                        .and_then(|&code| Code(code).decode());
+                    let Some((outcome, remoteness)) = code else {
+                        fault = Some(unheld(game, tier, rank, to, at));
+                        return false;
+                    };
+                    let mine = if step.turn == Turn::Pass {
+                        outcome.flipped()
+                    } else {
+                        outcome
+                    };
+                    let then = remoteness.unwrap_or(0) + 1;
+                    match mine {
+                        Outcome::Win => seen.win = Some(seen.win.map_or(then, |w| w.min(then))),
+                        Outcome::Loss => seen.loss = seen.loss.max(then),
+                        Outcome::Draw => seen.draw = true,
+                    }
+                    true
+                });
+                if let Some(fault) = fault {
+                    return Err(fault);
+                }
+                out.moves += moves;
+                out.within_moves += u64::from(within);
+                if reverse && within > u32::from(u8::MAX) {
+                    return Err(SolveError::Unsupported(format!(
+                        "rank {rank} of tier {tier} has {within} moves within its tier; the loopy \
+                         tier solver counts at most 255"
+                    )));
+                }
+                let decided = if moves == 0 {
+                    Some(match game.payoff(&here) {
+                        1 => Code::win(0),
+                        -1 => Code::loss(0),
+                        0 => Code::DRAW,
+                        other => {
+                            return Err(SolveError::InvalidGame(format!(
+                                "rank {rank} of tier {tier} has no move and payoff {other}: an \
+                                 outcome game's final payoff is -1, 0 or 1"
+                            )));
+                        }
+                    })
+                } else if let Some(win) = seen.win.filter(|_| within == 0) {
+                    Some(Code::win(win))
+                } else if within == 0 {
+                    Some(if seen.draw {
+                        Code::DRAW
+                    } else {
+                        Code::loss(seen.loss)
+                    })
+                } else {
+                    None
+                };
+                match decided {
+                    Some(code) => {
+                        store(rank, code.0, 0, 0);
+                        if let (true, Some((_, Some(remoteness)))) = (reverse, code.decode()) {
+                            out.decided.push((remoteness, rank as u32));
+                        }
+                    }
+                    None => {
+                        let bound = match seen.win {
+                            Some(win) => {
+                                if reverse {
+                                    out.decided.push((win, rank as u32 | FLAG));
+                                }
+                                WIN_FOUND | win as u16
+                            }
+                            None => seen.loss as u16 | if seen.draw { DRAW_FOUND } else { 0 },
+                        };
+                        store(rank, Code::UNDECIDED, bound, within);
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .collect()
 }
 
 /// The error for a move to a state the solver does not hold.
