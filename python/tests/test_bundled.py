@@ -121,6 +121,20 @@ def test_a_tier_file_answers_positions_as_a_fresh_solve_does(tmp_path):
             fresh["value"], fresh["remoteness"], fresh["moves"])
 
 
+def test_dots_and_boxes_saves_a_tier_file_that_answers_positions(tmp_path):
+    path = tmp_path / "dots23.tiers"
+    fresh = gamesolver.solve("dots-and-boxes", [2, 3], threads=1).to_dict()
+    saved = gamesolver.solve("dots-and-boxes", [2, 3], threads=1, save=path).to_dict()
+    assert (saved["value"], saved["line"]) == (fresh["value"], fresh["line"])
+    assert path.read_bytes().startswith(b"GSTIERS\0")
+    resumed = gamesolver.solve("dots-and-boxes", [2, 3], save=path, resume=True)
+    assert resumed.value == fresh["value"]
+    for at in ["0,0-0,1", "0,0-0,1 1,1-2,1"]:
+        memory = gamesolver.analyze("dots-and-boxes", [2, 3], at=at, threads=1).to_dict()
+        loaded = gamesolver.analyze("dots-and-boxes", [2, 3], at=at, load=path).to_dict()
+        assert (loaded["value"], loaded["moves"]) == (memory["value"], memory["moves"])
+
+
 def test_six_mens_morris_is_a_draw_with_three_men_as_on_the_command_line(cli):
     same_as_cli(
         cli,
