@@ -148,3 +148,54 @@ fn a_damaged_dots_and_boxes_tier_file_is_refused_by_name() {
     assert!(text.contains("dots-and-boxes 2 3"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `play --load` answers from a tier file: the solver's replies and the verdict on the
+/// person's moves come from the file, as `analyze` from the same file values them.
+#[test]
+fn play_answers_from_a_dots_and_boxes_tier_file() {
+    use std::io::Write;
+    let dir = scratch("play");
+    let file = dir.join("one-by-two.tiers");
+    let file_text = file.to_str().unwrap();
+    gamesolver_json(&["dots-and-boxes", "1", "2", "--save", file_text, "--json"]);
+    let mut child = gamesolver()
+        .args(["play", "dots-and-boxes", "1", "2", "--load", file_text])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"0,0-0,1\nq\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{text}");
+    // Alice's first move loses 2 boxes where 0,1-1,1 holds the game level (the file says so).
+    let analysis = gamesolver_json(&[
+        "analyze",
+        "dots-and-boxes",
+        "1",
+        "2",
+        "--load",
+        file_text,
+        "--json",
+    ]);
+    let first = analysis["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|mv| mv["name"] == "0,0-0,1")
+        .unwrap()
+        .clone();
+    assert_eq!(first["value"], -2);
+    assert!(
+        text.contains("Not the best") && text.contains("this move -2"),
+        "{text}"
+    );
+    assert!(text.contains("Bob draws"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
