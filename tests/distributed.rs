@@ -237,6 +237,12 @@ fn free_ports() -> [u16; 2] {
 /// said on stderr.
 #[cfg(feature = "cli")]
 fn two_processes(workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
+    two_processes_of(&["dots-and-boxes", "2", "3"], workers, extra)
+}
+
+/// As [`two_processes`], for the game `game` (its name and values).
+#[cfg(feature = "cli")]
+fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
     let [first, second] = free_ports();
     let hostfile =
@@ -249,14 +255,8 @@ fn two_processes(workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
     let hosts = hostfile.to_str().unwrap();
     let process = |index: &str, extra: &[&str]| {
         Command::new(binary)
-            .args([
-                "dots-and-boxes",
-                "2",
-                "3",
-                "--solver",
-                "distributed",
-                "--json",
-            ])
+            .args(game)
+            .args(["--solver", "distributed", "--json"])
             .args(["--workers", workers, "--processes", "2", "--process", index])
             .args(["--hostfile", hosts])
             .args(extra)
@@ -403,4 +403,51 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
         "{message}"
     );
     assert!(!std::path::Path::new(saved).exists());
+}
+
+/// Quixo 3×3 by the loopy tier solver on timely: one process of three workers, and two
+/// processes on localhost with two workers each, give the outcome, remoteness and line of the
+/// solve on one machine; `--save` is refused there, writing nothing.
+#[cfg(feature = "cli")]
+#[test]
+fn loopy_tiers_on_timely_equal_one_machine() {
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(binary).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let key = |report: &serde_json::Value| {
+        format!(
+            "{} {} {}",
+            report["value"], report["remoteness"], report["line"]
+        )
+    };
+    let single = run(&["quixo", "3", "--json"]);
+    assert_eq!(single["solver"], "loopy-tier");
+    let threads = run(&[
+        "quixo",
+        "3",
+        "--solver",
+        "distributed",
+        "--workers",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(threads["solver"], "distributed");
+    assert_eq!(threads["threads"], 3);
+    assert_eq!(key(&threads), key(&single));
+    let (report, said) = two_processes_of(&["quixo", "3"], "2", &[]);
+    assert_eq!(report["threads"], 4);
+    assert_eq!(key(&report), key(&single));
+    assert!(said.contains("states"), "{said}");
+    let path = std::env::temp_dir().join(format!("loopy-timely-{}.tiers", std::process::id()));
+    let out = Command::new(binary)
+        .args(["quixo", "3", "--solver", "distributed", "--save"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
+    assert!(!path.exists());
 }

@@ -11,7 +11,8 @@ use crate::{Player, Score, engines::Ply};
 pub const GAME: Bundled = Bundled::game::<Quixo>(
     "quixo",
     "Quixo on a SIDE x SIDE board (3, 4 or 5), GamesmanOne's rules; may cycle (loopy tiers)",
-);
+)
+.with_loopy_tiers::<Quixo>();
 
 impl FromValues for Quixo {
     const EXAMPLE: &'static str = "3";

@@ -12,7 +12,8 @@ pub const GAME: Bundled = Bundled::game::<SixMensMorris>(
     "six-mens-morris",
     "Six Men's Morris with MEN men a side (3 to 7; six in the game's name), flying at three men unless FLYING \
      is 0; may cycle (loopy tiers)",
-);
+)
+.with_loopy_tiers::<SixMensMorris>();
 
 impl FromValues for SixMensMorris {
     const EXAMPLE: &'static str = "6";

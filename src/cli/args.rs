@@ -291,10 +291,11 @@ pub enum SolverName {
     /// The pruning engine (alpha-beta with a bound table); on `--threads` threads if given.
     #[value(name = "alphabeta")]
     AlphaBeta,
-    /// The tier solver, for games layered into tiers (Dots and Boxes): every position, from
-    /// the last tier back, on `--threads` threads.
+    /// The tier solver, for games layered into tiers (Dots and Boxes; the loopy tier solver
+    /// for Quixo and Six Men's Morris): every position, from the last tier back, on
+    /// `--threads` threads.
     Tier,
-    /// The tier solver on timely dataflow, across threads, processes or machines
+    /// The tier solvers on timely dataflow, across threads, processes or machines
     /// (`--workers`, `--processes`, `--process`, `--hostfile`). Needs a build with
     /// `--features distributed`.
     Distributed,

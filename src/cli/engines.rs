@@ -52,6 +52,22 @@ pub(super) fn lasting(headline: String, remoteness: Option<u32>) -> String {
     }
 }
 
+/// An outcome game's report whose line stopped short of the remoteness (a tier solve kept
+/// only the tiers still needed): the start's remoteness in the headline, no line, and a note
+/// that says why.
+pub(super) fn withhold_line<G: Presented>(report: &mut Report, game: &G, remoteness: Option<u32>) {
+    let outcome = Outcome::of_value(report.value);
+    report.outcome = Some((outcome, remoteness));
+    report.headline = lasting(game.headline(report.value), remoteness);
+    report.line = game.entries(&[]);
+    report.withheld = true;
+    report.notes.push(
+        "No line of play: the solve kept only the tiers it still needed, within the memory \
+         budget (--save FILE keeps them on disk); the outcome and remoteness are exact."
+            .to_string(),
+    );
+}
+
 /// An impartial game's nimber, in words.
 pub(super) fn nimber_words(nimber: crate::game::Nimber) -> String {
     format!(

@@ -87,6 +87,8 @@ pub(crate) mod embed;
 pub(crate) mod engines;
 pub(crate) mod entry;
 pub(crate) mod forecast;
+#[cfg(feature = "distributed")]
+pub(crate) mod loopy_cluster;
 pub(crate) mod model;
 pub(crate) mod options;
 pub(crate) mod play;

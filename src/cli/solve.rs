@@ -297,16 +297,7 @@ where
     };
     let mut report = presented(cli, game, n, run, limits)?;
     if short {
-        let outcome = crate::engines::retrograde::Outcome::of_value(report.value);
-        report.outcome = Some((outcome, remoteness));
-        report.headline = super::engines::lasting(game.headline(report.value), remoteness);
-        report.line = game.entries(&[]);
-        report.withheld = true;
-        report.notes.push(
-            "No line of play: the solve kept only the tiers it still needed, within the memory \
-             budget (--save FILE keeps them on disk); the outcome and remoteness are exact."
-                .to_string(),
-        );
+        super::engines::withhold_line(&mut report, game, remoteness);
     }
     Ok(report)
 }
@@ -650,7 +641,12 @@ fn rounds_sent(per_tier: &[(usize, u64)], by_blocks: bool) -> String {
 
 /// A distributed solve's report before its figures.
 #[cfg(feature = "distributed")]
-fn distributed_shell<G: Presented>(cli: &Cli, game: &G, n: usize, value: crate::Score) -> Report {
+pub(super) fn distributed_shell<G: Presented>(
+    cli: &Cli,
+    game: &G,
+    n: usize,
+    value: crate::Score,
+) -> Report {
     Report {
         game: cli.game,
         n,

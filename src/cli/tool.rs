@@ -10,9 +10,11 @@ use crate::game::declaration::visit_index;
 use crate::game::declaration::{OnChance, OnTiers};
 use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
-use super::model::{CheckSummary, Failure};
+use super::args::{Cli, SolverName};
+use super::model::{CheckSummary, Failure, Report};
 use super::present::Presented;
-use super::registry::{Bundled, Done, Engine, FastSolver, Reads, Solves, Task};
+use super::registry::{Bundled, Done, Engine, FastSolver, Reads, Solve, Solves, Task};
+use crate::{Limits, Tiered};
 
 /// A game the command line builds from the integers typed after its name (its VALUES, as
 /// arguments or with `--input`). A game that declares its dense index is solved, analysed and
@@ -57,6 +59,38 @@ impl Bundled {
         }
     }
 
+    /// This game (`G`, as [`game`](Bundled::game) made it), declared loopy tiered (its
+    /// [`Capabilities`](crate::Capabilities) say `tiers`, `outcome_game` and `may_cycle`):
+    /// `--solver tier` runs the loopy tier solver, as `auto` does, and `--solver distributed`
+    /// runs it on timely dataflow with `--workers`, `--processes`, `--process` and
+    /// `--hostfile` (in a build with the `distributed` feature).
+    ///
+    /// A tool whose `my-quixo 3 --solver tier` runs the loopy tier solver (the bundled
+    /// `quixo` is made so; tests/distributed.rs runs it on timely):
+    ///
+    /// ```no_run
+    /// use gamesolver::cli::Bundled;
+    /// use gamesolver::games::Quixo;
+    ///
+    /// const QUIXO: Bundled =
+    ///     Bundled::game::<Quixo>("my-quixo", "Quixo, my way").with_loopy_tiers::<Quixo>();
+    ///
+    /// fn main() -> std::process::ExitCode {
+    ///     gamesolver::cli::main_with(&[&QUIXO])
+    /// }
+    /// ```
+    pub const fn with_loopy_tiers<G>(mut self) -> Bundled
+    where
+        G: FromValues + Tiered + Send + Sync + 'static,
+        G::State: Eq + Hash + Send + Sync + Debug,
+        G::Move: Send + PartialEq + Debug,
+    {
+        if let Solves::Engine(engine) = &mut self.solves {
+            engine.tiers = Some(loopy_tiers::<G>);
+        }
+        self
+    }
+
     /// This game with its specialised solver (`--solver fast`, and `auto`'s pick): for the
     /// bundled games that have one.
     pub(crate) const fn with_fast(mut self, fast: FastSolver) -> Bundled {
@@ -73,6 +107,27 @@ impl Bundled {
         }
         self
     }
+}
+
+/// Builds `G` from `values` and solves it by the loopy tier solver: on timely with
+/// `--solver distributed`, else through [`Solver`](crate::Solver) as `auto` does.
+fn loopy_tiers<G>(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure>
+where
+    G: FromValues + Tiered + Send + Sync + 'static,
+    G::State: Eq + Hash + Send + Sync + Debug,
+    G::Move: Send + PartialEq + Debug,
+{
+    let game = G::from_values(&values)?;
+    let n = values.len();
+    if cli.solver == SolverName::Distributed {
+        #[cfg(feature = "distributed")]
+        return super::loopy_cluster::loopy_report(cli, game, n, limits);
+        #[cfg(not(feature = "distributed"))]
+        return super::solve::distributed_report(cli, game, (n, &values), limits);
+    }
+    Task::Solve(Solve { cli, n, limits })
+        .with(&game)
+        .map(Done::report)
 }
 
 /// Builds `G` from `values` and does `task` with it.

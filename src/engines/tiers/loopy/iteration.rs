@@ -52,7 +52,7 @@ where
         tier,
         kept,
         clock,
-        false,
+        (false, 0..len),
         |rank, code, bound, _| {
             codes[rank as usize].store(code, Relaxed);
             bounds[rank as usize].store(bound, Relaxed);
@@ -88,50 +88,16 @@ where
                     if codes[slot].load(Relaxed) != Code::UNDECIDED {
                         continue;
                     }
-                    let Some(state) = game.unrank(tier, rank) else {
-                        continue;
-                    };
                     let bound = bounds[slot].load(Relaxed);
-                    let mut fastest_win =
-                        (bound & WIN_FOUND != 0).then_some(u32::from(bound & !WIN_FOUND));
-                    let mut slowest_loss = u32::from(bound & !(WIN_FOUND | DRAW_FOUND));
-                    // Whether every move is decided as a win for the opponent (so far).
-                    let mut all_lost = bound & (WIN_FOUND | DRAW_FOUND) == 0;
-                    game.for_each_step(&state, |step| {
-                        looked += 1;
-                        let child = classes.stand_in(game, step.next);
-                        if game.tier(&child) != tier {
-                            return true; // in the bound already
-                        }
-                        let at = game.rank(&child) as usize;
-                        let Some((outcome, remoteness)) = Code(codes[at].load(Relaxed)).decode()
-                        else {
-                            all_lost = false; // undecided
-                            return true;
-                        };
-                        let mine = if step.turn == Turn::Pass {
-                            outcome.flipped()
-                        } else {
-                            outcome
-                        };
-                        let then = remoteness.unwrap_or(0) + 1;
-                        match mine {
-                            Outcome::Win => {
-                                fastest_win = Some(fastest_win.map_or(then, |w| w.min(then)));
-                                all_lost = false;
-                            }
-                            Outcome::Loss => {
-                                slowest_loss = slowest_loss.max(then);
-                            }
-                            Outcome::Draw => all_lost = false,
-                        }
-                        true
-                    });
-                    let code = match fastest_win {
-                        Some(win) if win == level => Some(Code::win(level)),
-                        _ if all_lost && slowest_loss == level => Some(Code::loss(level)),
-                        _ => None,
-                    };
+                    let code = decision(
+                        game,
+                        classes,
+                        (tier, rank),
+                        bound,
+                        level,
+                        &mut looked,
+                        |at| codes[at].load(Relaxed),
+                    );
                     if let Some(code) = code {
                         codes[slot].store(code.0, Relaxed);
                         decided += 1;
@@ -148,15 +114,12 @@ where
         }
         // Nothing decided at this level: none can be at the next from within the tier, so
         // the next level is the next bound a move out of the tier set.
-        let next = (0..slots)
-            .into_par_iter()
-            .filter(|&slot| codes[slot].load(Relaxed) == Code::UNDECIDED)
-            .filter_map(|slot| {
-                let bound = bounds[slot].load(Relaxed);
-                let at = u32::from(bound & !(WIN_FOUND | DRAW_FOUND));
-                (at > level && (bound & WIN_FOUND != 0 || bound & DRAW_FOUND == 0)).then_some(at)
-            })
-            .min();
+        let next = next_level(
+            level,
+            (0..slots).into_par_iter().filter_map(|slot| {
+                (codes[slot].load(Relaxed) == Code::UNDECIDED).then(|| bounds[slot].load(Relaxed))
+            }),
+        );
         match next {
             Some(next) => level = next,
             None => break,
@@ -173,4 +136,70 @@ where
         .collect();
     tally(&codes, stats);
     Ok(codes)
+}
+
+/// The code pass `level` gives the undecided rank `rank` of `tier` (of bound `bound`), reading
+/// the tier's codes with `code_at`: a win or a loss at `level`, or `None` (still undecided).
+/// Counts the moves it looks at into `looked`.
+pub(super) fn decision<G, C>(
+    game: &G,
+    classes: &C,
+    (tier, rank): (usize, u64),
+    bound: u16,
+    level: u32,
+    looked: &mut u64,
+    code_at: impl Fn(usize) -> u16,
+) -> Option<Code>
+where
+    G: Tiered,
+    C: Classes<G>,
+{
+    let state = game.unrank(tier, rank)?;
+    let mut fastest_win = (bound & WIN_FOUND != 0).then_some(u32::from(bound & !WIN_FOUND));
+    let mut slowest_loss = u32::from(bound & !(WIN_FOUND | DRAW_FOUND));
+    // Whether every move is decided as a win for the opponent (so far).
+    let mut all_lost = bound & (WIN_FOUND | DRAW_FOUND) == 0;
+    game.for_each_step(&state, |step| {
+        *looked += 1;
+        let child = classes.stand_in(game, step.next);
+        if game.tier(&child) != tier {
+            return true; // in the bound already
+        }
+        let Some((outcome, remoteness)) = Code(code_at(game.rank(&child) as usize)).decode() else {
+            all_lost = false; // undecided
+            return true;
+        };
+        let mine = if step.turn == Turn::Pass {
+            outcome.flipped()
+        } else {
+            outcome
+        };
+        let then = remoteness.unwrap_or(0) + 1;
+        match mine {
+            Outcome::Win => {
+                fastest_win = Some(fastest_win.map_or(then, |w| w.min(then)));
+                all_lost = false;
+            }
+            Outcome::Loss => slowest_loss = slowest_loss.max(then),
+            Outcome::Draw => all_lost = false,
+        }
+        true
+    });
+    match fastest_win {
+        Some(win) if win == level => Some(Code::win(level)),
+        _ if all_lost && slowest_loss == level => Some(Code::loss(level)),
+        _ => None,
+    }
+}
+
+/// After a pass at `level` that decided nothing: the next level anything can be decided at,
+/// the least bound past `level` among the undecided states' `bounds` that may still decide one
+/// (a win found out of the tier, or a loss with no draw); `None` when there is none.
+pub(super) fn next_level(level: u32, bounds: impl ParallelIterator<Item = u16>) -> Option<u32> {
+    bounds
+        .filter_map(|bound| {
+            let at = u32::from(bound & !(WIN_FOUND | DRAW_FOUND));
+            (at > level && (bound & WIN_FOUND != 0 || bound & DRAW_FOUND == 0)).then_some(at)
+        })
+        .min()
 }

@@ -369,6 +369,8 @@ pub fn value_of(code: Code) -> Option<Score> {
 
 #[cfg(feature = "database")]
 mod database;
+#[cfg(feature = "distributed")]
+pub mod distributed;
 mod iteration;
 mod solution;
 mod tier;

@@ -196,3 +196,44 @@ fn value_iteration_agrees_with_backward_induction() {
         both(&morris, BySymmetry, 2);
     }
 }
+
+/// The distributed solve gives every rank of every tier the code the solve in one process
+/// gives it, for one to four workers (more workers than some tiers have ranks), with and
+/// without symmetry; keeping only the tiers still needed, the start's outcome and remoteness.
+#[cfg(feature = "distributed")]
+#[test]
+fn distributed_workers_agree_with_one_process() {
+    use crate::games::SixMensMorris;
+    use std::sync::Arc;
+    fn agree<G, C>(game: &G, classes: C)
+    where
+        G: Tiered + Clone + Send + Sync + 'static,
+        G::State: Send + PartialEq,
+        C: Classes<G> + Copy + 'static,
+    {
+        let options = Options::new().keep(KeepTiers::All);
+        let local = par_solve(game, classes, options).unwrap();
+        for workers in 1..=4 {
+            let config = distributed::Config::process(workers);
+            let solved =
+                distributed::solve(Arc::new(game.clone()), classes, config, options).unwrap();
+            assert_eq!(solved.workers, workers);
+            let (states, tiers) = (solved.stats.states, solved.stats.tiers);
+            assert_eq!((states, tiers), (local.stats().states, local.stats().tiers));
+            let solution = solved.into_solution(game, classes).unwrap();
+            assert_eq!(solution.tiers(), local.tiers(), "{workers} workers");
+        }
+        let needed = Options::new();
+        let config = distributed::Config::process(2);
+        let solved = distributed::solve(Arc::new(game.clone()), classes, config, needed).unwrap();
+        let solution = solved.into_solution(game, classes).unwrap();
+        assert_eq!(
+            (solution.outcome(), solution.remoteness()),
+            (local.outcome(), local.remoteness())
+        );
+    }
+    let quixo = Quixo::new(3).unwrap();
+    agree(&quixo, EveryState);
+    agree(&quixo, BySymmetry);
+    agree(&SixMensMorris::new(3).unwrap().without_flying(), BySymmetry);
+}

@@ -64,7 +64,7 @@ where
         tier,
         kept,
         clock,
-        true,
+        (true, 0..len),
         |rank, code, bound, within| {
             let slot = rank as usize;
             codes[slot].store(code, Relaxed);
@@ -223,7 +223,7 @@ pub(super) struct Chunk {
     pub(super) within_moves: u64,
 }
 
-/// Looks at every state of tier `tier` once, in parallel chunks: each is decided as far as its
+/// Looks at every state of `ranks` of tier `tier` once, in parallel chunks: each is decided as far as its
 /// moves out of the tier decide it (`store(rank, code, 0, 0)`), or kept undecided with the bound
 /// those moves set and its count of moves within the tier (`store(rank, UNDECIDED, bound,
 /// count)`). With `reverse`, the chunks keep the moves within the tier and the decided states
@@ -235,7 +235,7 @@ pub(super) fn first_look<G, C>(
     tier: usize,
     kept: &Tiers,
     clock: &Clock,
-    reverse: bool,
+    (reverse, ranks): (bool, std::ops::Range<u64>),
     store: impl Fn(u64, u16, u16, u32) + Sync,
 ) -> Result<Vec<Chunk>, SolveError>
 where
@@ -243,20 +243,19 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
-    let len = game.tier_len(tier);
     let after: Vec<&[u16]> = kept[tier + 1..]
         .iter()
         .map(|codes| codes.as_deref().unwrap_or_default())
         .collect();
 
-    (0..len.div_ceil(CHUNK))
+    (ranks.start / CHUNK..ranks.end.div_ceil(CHUNK))
         .into_par_iter()
         .map(|chunk| -> Result<Chunk, SolveError> {
             clock.check(tier)?;
             let mut out = Chunk::default();
-            let first = chunk * CHUNK;
+            let first = (chunk * CHUNK).max(ranks.start);
             let mut state: Option<G::State> = None;
-            for rank in first..len.min(first + CHUNK) {
+            for rank in first..ranks.end.min(chunk * CHUNK + CHUNK) {
                 state = match state {
                     Some(previous) if rank > first => game.unrank_next(tier, rank, &previous),
                     _ => game.unrank(tier, rank),
