@@ -131,7 +131,7 @@ impl<G> LoopyRun<'_, '_, G> {
     ) -> Result<T, SolveError> {
         match self.pool {
             Some(pool) => pool.install(job),
-            None => one_thread()?.install(job),
+            None => loopy::one_thread()?.install(job),
         }
     }
 }
@@ -212,15 +212,4 @@ where
     fn undeclared(self) -> Self::Output {
         self.solve(loopy::EveryState)
     }
-}
-
-/// A pool of one thread.
-pub(super) fn one_thread() -> Result<rayon::ThreadPool, SolveError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .map_err(|error| SolveError::ThreadStart {
-            threads: 1,
-            message: error.to_string(),
-        })
 }

@@ -232,7 +232,7 @@ where
                 // would take every core.
                 let solved = match self.pool {
                     Some(pool) => pool.install(|| tiers::par_solve_saved(game, options, save))?,
-                    None => super::loopy::one_thread()?
+                    None => crate::engines::tiers::loopy::one_thread()?
                         .install(|| tiers::par_solve_saved(game, options, save))?,
                 };
                 Box::new(solved)

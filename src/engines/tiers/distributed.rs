@@ -145,13 +145,7 @@ where
     G: Tiered + Send + Sync + 'static,
 {
     let started = Instant::now();
-    let threads = match &config.communication {
-        CommunicationConfig::Thread => 1,
-        CommunicationConfig::Process(threads) | CommunicationConfig::ProcessBinary(threads) => {
-            *threads
-        }
-        CommunicationConfig::Cluster { threads, .. } => *threads,
-    };
+    let threads = threads_per_process(&config);
     // A round per tier, or per level of blocks of an index of at most 2^64 places.
     let rounds = game.tier_count().max(66);
     let process = Arc::new(Process::new(threads, rounds));
@@ -211,6 +205,17 @@ where
     solved.elapsed = started.elapsed();
     solved.kept = process.kept();
     Ok(solved)
+}
+
+/// The workers of each process that `config` describes.
+pub(crate) fn threads_per_process(config: &Config) -> usize {
+    match &config.communication {
+        CommunicationConfig::Thread => 1,
+        CommunicationConfig::Process(threads) | CommunicationConfig::ProcessBinary(threads) => {
+            *threads
+        }
+        CommunicationConfig::Cluster { threads, .. } => *threads,
+    }
 }
 
 /// The requests a worker sent this round, by a hash of the next state (2¹⁶ of them): a move

@@ -112,12 +112,7 @@ where
 {
     crate::engines::chance::refuse_chance(&*game, "the loopy tier solver")?;
     let started = Instant::now();
-    let threads = match &config.communication {
-        timely::CommunicationConfig::Thread => 1,
-        timely::CommunicationConfig::Process(threads)
-        | timely::CommunicationConfig::ProcessBinary(threads) => *threads,
-        timely::CommunicationConfig::Cluster { threads, .. } => *threads,
-    };
+    let threads = crate::engines::tiers::distributed::threads_per_process(&config);
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     if from >= count {
@@ -294,13 +289,7 @@ where
         progress: options.limits.progress,
     };
     // The first look runs on rayon: one thread per worker, the workers being the threads.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .map_err(|error| SolveError::ThreadStart {
-            threads: 1,
-            message: error.to_string(),
-        })?;
+    let pool = super::one_thread()?;
     let mut channel = Channel::new(worker);
     let reach = game.tier_reach().max(1);
     let mut tiers: Tiers = vec![None; count];
@@ -368,12 +357,7 @@ where
         let mut level: u32 = 1;
         loop {
             clock.check(tier)?;
-            if level > Code::MAX_REMOTENESS {
-                return Err(SolveError::Unsupported(format!(
-                    "tier {tier} has remoteness past {}",
-                    Code::MAX_REMOTENESS
-                )));
-            }
+            super::within_codes(tier, level)?;
             let mut ranks = Vec::new();
             let mut decided_codes = Vec::new();
             let mut looked = 0;

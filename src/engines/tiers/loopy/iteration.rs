@@ -69,12 +69,7 @@ where
     let mut level: u32 = 1;
     loop {
         clock.check(tier)?;
-        if level > Code::MAX_REMOTENESS {
-            return Err(SolveError::Unsupported(format!(
-                "tier {tier} has remoteness past {}",
-                Code::MAX_REMOTENESS
-            )));
-        }
+        super::within_codes(tier, level)?;
         let moves = AtomicU64::new(0);
         let decided: u64 = (0..chunks)
             .into_par_iter()

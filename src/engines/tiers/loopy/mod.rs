@@ -183,14 +183,30 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
+    one_thread()?.install(|| par_solve(game, classes, options))
+}
+
+/// A rayon pool of one thread: for a solve on one thread, whose levels and tier-file blocks
+/// are rayon work that would otherwise take every core.
+pub(crate) fn one_thread() -> Result<rayon::ThreadPool, SolveError> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .map_err(|error| SolveError::ThreadStart {
             threads: 1,
             message: error.to_string(),
-        })?;
-    pool.install(|| par_solve(game, classes, options))
+        })
+}
+
+/// The error for a tier whose remoteness passes what a [`Code`] holds, if `level` does.
+fn within_codes(tier: usize, level: u32) -> Result<(), SolveError> {
+    match level > Code::MAX_REMOTENESS {
+        true => Err(SolveError::Unsupported(format!(
+            "tier {tier} has remoteness past {}",
+            Code::MAX_REMOTENESS
+        ))),
+        false => Ok(()),
+    }
 }
 
 /// [`solve`] on every thread of the current rayon pool: each tier's first pass in chunks of
