@@ -4,8 +4,8 @@
 
 use std::hash::Hash;
 
-use crate::game::declaration::{ChanceSlot, OnChance, declares_chance, visit_index};
-use crate::game::{Chance, Declares, Game};
+use crate::game::Chance;
+use crate::game::declaration::{OnChance, declares_chance, visit_chance, visit_index};
 use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
 use super::model::Failure;
@@ -89,11 +89,6 @@ impl Task<'_> {
             Task::Play(play) => play.with(game).map(|()| Done::Played),
         }
     }
-}
-
-/// Runs `visitor` on the chance slot of `declared`.
-fn visit_chance<G: Game, D: Declares<G>, V: OnChance<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Chance as ChanceSlot<G>>::visit(visitor)
 }
 
 /// A task and its game with chance.

@@ -5,12 +5,12 @@
 use std::hash::Hash;
 use std::sync::Arc;
 
+use crate::Limits;
 use crate::engines::Stats;
 use crate::engines::tiers::KeepTiers;
 use crate::engines::tiers::loopy::{self, BySymmetry, Classes, EveryState};
-use crate::game::declaration::{OnSymmetry, SymmetrySlot};
-use crate::game::{Declares, Symmetry, Tiered};
-use crate::{Game, Limits};
+use crate::game::declaration::{OnSymmetry, visit_symmetry};
+use crate::game::{Symmetry, Tiered};
 
 use super::args::Cli;
 use super::engines::{EngineRun, presented, withhold_line};
@@ -47,10 +47,6 @@ where
         limits,
     };
     visit_symmetry(&declared, run)
-}
-
-fn visit_symmetry<G: Game, D: Declares<G>, V: OnSymmetry<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Symmetry as SymmetrySlot<G>>::visit(visitor)
 }
 
 /// The solve, before its classes are known.

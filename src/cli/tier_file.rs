@@ -4,7 +4,7 @@
 use std::hash::Hash;
 
 use crate::engines::tiers::{self, file::TierFile};
-use crate::{Engine, Limits, Solved, Solver, Tiered};
+use crate::{Engine, Limits, Solved, Solver};
 
 use super::args::{Cli, SolverName};
 use super::budget::stacks_held;
@@ -33,8 +33,8 @@ pub(super) fn by_tier_file(cli: &Cli) -> bool {
     }
 }
 
-/// The answer for `game` (of values `params`), acyclic and layered into tiers, from `--load`'s
-/// tier file, reading only the blocks each question needs.
+/// The answer for `game` (of values `params`), solved by a tier solver, from `--load`'s tier
+/// file, reading only the blocks each question needs.
 pub(super) fn tier_file_answer<'g, G>(
     cli: &Cli,
     game: &'g G,
@@ -42,7 +42,7 @@ pub(super) fn tier_file_answer<'g, G>(
     limits: Limits,
 ) -> Result<crate::Answer<'g, G>, Failure>
 where
-    G: Presented + Tiered + Sync,
+    G: Presented + Sync,
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
@@ -79,13 +79,14 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let solver = Solver::new(game)
-        .threads(threads_or_cores(cli))
-        .limits(limits);
-    Ok(match &cli.load {
-        Some(path) => solver.load_tiers(path, &tier_words(cli.game, params))?,
-        None => solver.keep_every_tier().solve()?,
-    })
+    match cli.load {
+        Some(_) => tier_file_answer(cli, game, params, limits),
+        None => Ok(Solver::new(game)
+            .threads(threads_or_cores(cli))
+            .limits(limits)
+            .keep_every_tier()
+            .solve()?),
+    }
 }
 
 /// Solves `game` (of values `params`) by a tier solver (the loopy one where play may cycle)

@@ -6,8 +6,7 @@ use crate::InputError;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::game::declaration::visit_index;
-use crate::game::declaration::{OnChance, OnTiers};
+use crate::game::declaration::{OnChance, OnTiers, visit_chance, visit_index, visit_tiers};
 use crate::{DenseIndex, Game, game::declaration::OnIndex};
 
 use super::args::{Cli, SolverName};
@@ -209,11 +208,6 @@ where
     }
 }
 
-/// Runs `visitor` on the chance slot of `declared`.
-fn visit_chance<G: Game, D: crate::Declares<G>, V: OnChance<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Chance as crate::game::declaration::ChanceSlot<G>>::visit(visitor)
-}
-
 /// A game with chance: the chance checks ([`check_chance`](crate::check::check_chance)).
 impl<G> OnChance<G> for Checking<'_, G>
 where
@@ -271,11 +265,6 @@ where
 
 /// The most reachable states whose outcomes `check` compares with value iteration.
 const OUTCOMES_COMPARED: usize = 1 << 20;
-
-/// Runs `visitor` on the tier slot of `declared`.
-fn visit_tiers<G: Game, D: crate::Declares<G>, V: OnTiers<G>>(_: &D, visitor: V) -> V::Output {
-    <D::Tiers as crate::game::declaration::TierSlot<G>>::visit(visitor)
-}
 
 /// A game with no dense index: the tier contract where it declares tiers
 /// ([`check_tiers`](crate::check::check_tiers)), and, for an outcome game whose play may cycle,

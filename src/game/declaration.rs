@@ -104,6 +104,31 @@ pub(crate) fn visit_index<G: Game, D: Declares<G>, V: OnIndex<G>>(_: &D, visitor
     <D::Index as IndexSlot<G>>::visit(visitor)
 }
 
+/// Runs `visitor` on the chance slot of `declared`.
+#[cfg(feature = "cli")]
+pub(crate) fn visit_chance<G: Game, D: Declares<G>, V: OnChance<G>>(
+    _: &D,
+    visitor: V,
+) -> V::Output {
+    <D::Chance as ChanceSlot<G>>::visit(visitor)
+}
+
+/// Runs `visitor` on the tier slot of `declared`.
+#[cfg(feature = "cli")]
+pub(crate) fn visit_tiers<G: Game, D: Declares<G>, V: OnTiers<G>>(_: &D, visitor: V) -> V::Output {
+    <D::Tiers as TierSlot<G>>::visit(visitor)
+}
+
+/// Runs `visitor` on the symmetry slot of `declared` (the loopy tier solver on timely
+/// chooses its classes by it).
+#[cfg(feature = "distributed")]
+pub(crate) fn visit_symmetry<G: Game, D: Declares<G>, V: OnSymmetry<G>>(
+    _: &D,
+    visitor: V,
+) -> V::Output {
+    <D::Symmetry as SymmetrySlot<G>>::visit(visitor)
+}
+
 impl<G: StateAt> IndexSlot<G> for Ordered {
     fn visit<V: OnIndex<G>>(visitor: V) -> V::Output {
         visitor.ordered()
