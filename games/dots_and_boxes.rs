@@ -283,13 +283,14 @@ pub(super) mod cli {
     use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
     use crate::cli::present::{Presented, Work, alice_or_bob};
     use crate::cli::registry::{Bundled, Engine, Reads, Solves};
+    use crate::cli::serde_json;
     use crate::cli::solve::{distributed_report, tier_report};
 
     /// Dots and Boxes on the command line.
-    pub const GAME: Bundled = Bundled {
-        name: "dots-and-boxes",
-        about: "Dots and Boxes: the VALUES are the rows and columns of boxes (3x3 has 24 edges; the tier solver solves 3x4, 31 edges)",
-        solves: Solves::Engine(Engine {
+    pub const GAME: Bundled = Bundled::new(
+        "dots-and-boxes",
+        "Dots and Boxes: the VALUES are the rows and columns of boxes (3x3 has 24 edges; the tier solver solves 3x4, 31 edges)",
+        Solves::Engine(Engine {
             reads: Reads::Integers { example: "2 3" },
             with: |values, task| task.with_tiers(&game(&values)?),
             check: |values, options, summary| summary.add_dense(&game(&values)?, options),
@@ -305,7 +306,7 @@ pub(super) mod cli {
                 "the lines drawn, each as ROW,COLUMN-ROW,COLUMN of its dots from 0,0 at the top left, separated by spaces (as '0,0-0,1 1,1-2,1')",
             ),
         }),
-    };
+    );
 
     /// The board of `values`: rows and columns of boxes.
     fn game(values: &[i64]) -> Result<DotsAndBoxes, Failure> {

@@ -284,6 +284,7 @@ pub(super) mod stone_game {
     use super::shown::{end_name, interval_position};
     use crate::cli::model::{Answer, Entry, Fields, Line};
     use crate::cli::present::{Presented, alice_or_bob, piles_view, result, row, winner};
+    use crate::cli::serde_json;
     use crate::cli::{Bundled, FromValues};
 
     /// Stone Game on the command line.
@@ -352,6 +353,7 @@ pub(super) mod stone_game_vii {
     use super::shown::{end_name, interval_position};
     use crate::cli::model::{Answer, Entry, Fields, Line};
     use crate::cli::present::{Presented, Work, alice_or_bob, piles_view, row};
+    use crate::cli::serde_json;
     use crate::cli::{Bundled, FromValues};
 
     /// Stone Game VII on the command line.

@@ -188,22 +188,22 @@ bundled! {
 #[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::BUNDLED;
-    use crate::cli::model::GameName;
+    use crate::cli::run_json;
 
     #[test]
     fn names_are_unique_and_found() {
-        crate::cli::registry::install(BUNDLED);
         for game in BUNDLED {
-            assert_eq!(
-                GameName::named(game.name()).map(GameName::id),
-                Some(game.name())
-            );
+            // The command line's parser knows the name: `--help` after it is the game's help.
+            let help = run_json(BUNDLED, [game.name(), "--help"]).unwrap_err();
+            assert_eq!(help.kind, "help", "{}: {}", game.name(), help.message);
             let same = BUNDLED
                 .iter()
                 .filter(|other| other.name() == game.name())
                 .count();
             assert_eq!(same, 1, "{} is listed once", game.name());
         }
-        assert!(GameName::named("chess").is_none());
+        let unknown = run_json(BUNDLED, ["chess"]).unwrap_err();
+        assert_eq!(unknown.kind, "usage");
+        assert!(unknown.message.contains("chess"), "{}", unknown.message);
     }
 }

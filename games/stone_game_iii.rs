@@ -98,6 +98,8 @@ pub(super) mod cli {
     use crate::games::StoneGameIII;
     use crate::{Score, engines::Ply};
 
+    use crate::cli::serde_json;
+
     use crate::cli::model::{Answer, Entry, Fields, Line};
     use crate::cli::present::{Presented, alice_or_bob, integers, piles_view, result, row, winner};
     use crate::cli::{Bundled, FromValues};

@@ -475,10 +475,10 @@ pub(super) mod cli {
     use crate::cli::registry::{Bundled, Engine, Reads, Solves};
 
     /// Stone Game VIII on the command line.
-    pub const GAME: Bundled = Bundled {
-        name: "stone-game-viii",
-        about: "LeetCode 1872: Alice's score minus Bob's",
-        solves: Solves::Engine(Engine {
+    pub const GAME: Bundled = Bundled::new(
+        "stone-game-viii",
+        "LeetCode 1872: Alice's score minus Bob's",
+        Solves::Engine(Engine {
             reads: Reads::Integers {
                 example: "-1,2,-3,4,-5",
             },
@@ -507,7 +507,7 @@ pub(super) mod cli {
             tiers: None,
             at: Some("'STONE': the leftmost stone (the one put back last), from 1"),
         }),
-    };
+    );
 
     /// The specialised O(n) solver.
     fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> {
@@ -525,22 +525,16 @@ pub(super) mod cli {
             ..Stats::default()
         };
         Ok(Report {
-            game: cli.game,
             n,
-            answer: Answer::Number(solution.value()),
-            value: solution.value(),
-            headline: headline(&game, solution.value()),
-            solver: "fast",
-            table: "none",
-            threads: 1,
             stats,
             line: Line::lazy(solution.line(), entry),
-            notes: Vec::new(),
-            json: None,
-            outcome: None,
-            helper: None,
-            withheld: false,
-            chance: None,
+            ..Report::new(
+                cli.game,
+                Answer::Number(solution.value()),
+                solution.value(),
+                headline(&game, solution.value()),
+                "fast",
+            )
         })
     }
 

@@ -116,6 +116,8 @@ pub(super) mod cli {
     use crate::games::{Board, TicTacToe};
     use crate::{Player, Score, engines::Ply};
 
+    use crate::cli::serde_json;
+
     use crate::cli::model::{Answer, Entry, Fields, Line};
     use crate::cli::present::{Presented, winner};
     use crate::cli::{Bundled, FromValues};

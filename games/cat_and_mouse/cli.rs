@@ -26,6 +26,7 @@ use crate::cli::engines;
 use crate::cli::model::{Answer, Failure, Moves, Report, Valued};
 use crate::cli::play::{self, Oracle};
 use crate::cli::present::{Presented, after_moves, scene};
+use crate::cli::serde_json;
 use crate::cli::solve;
 
 /// The game's JSON, from its one VALUE argument (several are joined with spaces, as a shell

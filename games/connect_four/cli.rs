@@ -28,6 +28,7 @@ use crate::cli::model::{Answer, CliError, Entry, Failure, Fields, Line, Report};
 use crate::cli::play;
 use crate::cli::present::Presented;
 use crate::cli::registry::{Bundled, Own, Solves};
+use crate::cli::serde_json;
 use crate::engines::pruning::growing::{self as grown, Stages};
 use growing::{BatchSolver, Between, Fresh, OnPool};
 
@@ -38,11 +39,11 @@ mod growing;
 use board::{Board, game, narrow};
 
 /// Connect Four on the command line.
-pub const GAME: Bundled = Bundled {
-    name: "connect-four",
-    about: "Connect Four: the VALUE is a position, the columns played from the empty board (as \
+pub const GAME: Bundled = Bundled::new(
+    "connect-four",
+    "Connect Four: the VALUE is a position, the columns played from the empty board (as \
             4453); none for the empty board. Score in Pascal Pons' convention",
-    solves: Solves::Own(Own {
+    Solves::Own(Own {
         solve: report,
         check: board::check,
         play,
@@ -53,7 +54,7 @@ pub const GAME: Bundled = Bundled {
         board: true,
         tiers: true,
     }),
-};
+);
 
 /// The bound table's size for a batch and for play unless the memory budget is smaller: 2²³
 /// slots of 8 bytes (Pons' table: about 2²⁴ slots of 5 bytes, 80 MiB). A batch on one thread

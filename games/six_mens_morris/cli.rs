@@ -3,6 +3,7 @@
 use crate::InputError;
 use crate::cli::model::{Answer, Entry, Fields, Line};
 use crate::cli::present::{Presented, winner};
+use crate::cli::serde_json;
 use crate::cli::{Bundled, FromValues};
 use crate::games::{MORRIS_POINT_NAMES, MorrisBoard, MorrisMove, SixMensMorris};
 use crate::{Player, Score, engines::Ply};

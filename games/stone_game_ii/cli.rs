@@ -13,6 +13,7 @@ use crate::cli::args::Cli;
 use crate::cli::budget::held;
 use crate::cli::model::{Answer, Entry, Failure, Fields, Line, Report};
 use crate::cli::present::{Presented, Work, alice_or_bob, integers, piles_view, row};
+use crate::cli::serde_json;
 use crate::cli::{Bundled, FromValues};
 
 /// Stone Game II on the command line.
@@ -49,22 +50,17 @@ fn fast(cli: &Cli, values: Vec<i64>, limits: Limits) -> Result<Report, Failure> 
     };
     let alice = solution.alice_stones();
     Ok(Report {
-        game: cli.game,
         n,
-        answer: Answer::Number(alice),
-        value: solution.value(),
-        headline: headline(&game, alice),
-        solver: "fast",
         table: "diagonal",
-        threads: 1,
         stats,
         line: Line::lazy(solution.line(), entry),
-        notes: Vec::new(),
-        json: None,
-        outcome: None,
-        helper: None,
-        withheld: false,
-        chance: None,
+        ..Report::new(
+            cli.game,
+            Answer::Number(alice),
+            solution.value(),
+            headline(&game, alice),
+            "fast",
+        )
     })
 }
 

@@ -10,7 +10,7 @@ use super::model::GameName;
 /// The most threads `--threads` accepts. Each worker has its own stack and search buffers;
 /// thousands of them only cost memory and start-up on any machine this runs on (and starting
 /// them can fail outright under a memory cap).
-pub const MAX_THREADS: i64 = 256;
+pub(crate) const MAX_THREADS: i64 = 256;
 
 /// Solve a bundled game exactly and show the optimal line of play.
 ///
@@ -26,7 +26,7 @@ pub const MAX_THREADS: i64 = 256;
     subcommand_value_name = "COMMAND",
     subcommand_help_heading = "Commands (instead of solving)"
 )]
-pub struct CommandLine {
+pub(crate) struct CommandLine {
     /// What to do instead of solving.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -38,7 +38,7 @@ pub struct CommandLine {
 
 /// What the command line can do besides solving.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the conformance checker on a bundled game instead of solving it: its contract
     /// (moves, values, index, ranges) on every state it reaches, against a reference search.
     Check(Cli),
@@ -105,7 +105,7 @@ impl AnalyzeArgs {
 /// `serve`: where to listen, and the limits of each solve.
 #[cfg(feature = "serve")]
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// The port on 127.0.0.1 (0: any free port, printed at the start).
     #[arg(long, value_name = "P", default_value_t = 8737)]
     pub port: u16,
@@ -302,7 +302,7 @@ pub enum SolverName {
 }
 
 /// Parses a thread count from 1 to [`MAX_THREADS`], saying what is wrong with any other.
-pub fn parse_threads(text: &str) -> Result<u16, String> {
+pub(crate) fn parse_threads(text: &str) -> Result<u16, String> {
     let range = format!("give a count in 1..={MAX_THREADS}");
     match text.trim().parse::<i64>() {
         Ok(count) if (1..=MAX_THREADS).contains(&count) => {
@@ -320,7 +320,7 @@ pub fn parse_threads(text: &str) -> Result<u16, String> {
 
 /// Parses `123`, `64K`, `1.5G`, `512M`, `4G`, `1T` (powers of 1024; a trailing `B` or `iB` is
 /// fine; a fraction is allowed with a unit and rounded down to whole bytes).
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let upper = trimmed.to_ascii_uppercase();
     let number = upper
@@ -357,7 +357,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// Parses `30`, `1.5s`, `500ms`, `10m`, `2h` into a duration (a bare number is seconds).
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     let trimmed = text.trim().to_ascii_lowercase();
     let (number, scale) = [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
         .iter()
@@ -376,7 +376,9 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 /// No option of ours is a dash followed by a digit, so such an argument (outside an option's
 /// value and before any `--`) gets a leading space, which clap passes through as a value and
 /// [`strip_protection`] removes again.
-pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+pub(crate) fn protect_negative_values(
+    arguments: impl IntoIterator<Item = OsString>,
+) -> Vec<OsString> {
     let mut protected = Vec::new();
     let mut option_value_next = false;
     let mut escaped = false;
@@ -414,7 +416,16 @@ pub fn protect_negative_values(arguments: impl IntoIterator<Item = OsString>) ->
     protected
 }
 
-/// Undoes [`protect_negative_values`] on one value argument.
+/// One value argument as typed: the command line reads an argument such as `-1,2,-3` as a
+/// value rather than a flag by giving it a leading space before clap sees it, which this
+/// removes. A game that reads its own arguments (a board's columns, a grid) reads each through
+/// it.
+///
+/// ```
+/// use gamesolver::cli::args::strip_protection;
+/// assert_eq!(strip_protection(" -1,2"), "-1,2");
+/// assert_eq!(strip_protection("4,5"), "4,5");
+/// ```
 pub fn strip_protection(value: &str) -> &str {
     match value.strip_prefix(' ') {
         Some(rest) if rest.starts_with('-') => rest,

@@ -22,7 +22,7 @@ pub(super) fn game_bytes(n: usize) -> u64 {
 /// A refusal in terms of the whole budget: the solver that refused was given what was left
 /// after the input, the threads and the line took their share, so that share is added back
 /// to both what is needed and the budget.
-pub fn whole_budget(failure: Failure) -> Failure {
+pub(crate) fn whole_budget(failure: Failure) -> Failure {
     let whole = |error: Error| match error {
         Error::Solve(SolveError::MemoryBudget {
             what,
@@ -50,7 +50,7 @@ pub fn whole_budget(failure: Failure) -> Failure {
 
 /// A failure as the command line words it: the message, its kind (`--json`'s `kind`), and the
 /// exit code (2 for a wrong command line, 1 for the rest).
-pub fn worded(failure: Failure) -> (String, &'static str, u8) {
+pub(crate) fn worded(failure: Failure) -> (String, &'static str, u8) {
     match whole_budget(failure) {
         Failure::Usage(message) => (message, "usage", 2),
         Failure::Rejected(error) => (error.to_string(), error.kind(), 1),
@@ -62,19 +62,19 @@ pub fn worded(failure: Failure) -> (String, &'static str, u8) {
 
 /// What the program holds beyond its budget, at most (README): the binary, its main stack,
 /// the allocator's arenas and the output's buffer.
-pub const MEMORY_CONSTANT: u64 = 64 << 20;
+pub(crate) const MEMORY_CONSTANT: u64 = 64 << 20;
 
 /// The whole memory budget of this run (set by [`limits`]).
 static RUN_BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The whole memory budget of this run (0 until the limits are read).
-pub fn run_budget() -> u64 {
+pub(crate) fn run_budget() -> u64 {
     RUN_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `limits` with `bytes` of its budget taken by something that stays for the whole run
 /// (refused if they do not fit).
-pub(crate) fn held(
+pub fn held(
     limits: Limits,
     bytes: u64,
     what: impl FnOnce() -> String,
@@ -92,7 +92,9 @@ pub(crate) fn held(
     }
 }
 
-pub(crate) fn limits(cli: &Cli) -> Limits {
+/// The limits the command line asks for: `--memory-limit` (by default the budget
+/// [`Limits::default`] gives), never above a cap the system enforces, and `--time-limit`.
+pub fn limits(cli: &Cli) -> Limits {
     let mut limits = cli
         .memory_limit
         .map_or_else(Limits::default, Limits::with_memory_budget);
@@ -113,10 +115,10 @@ pub(crate) fn limits(cli: &Cli) -> Limits {
 
 /// The native stack of each worker thread. The engines keep their own stacks on the heap, so
 /// a worker needs little; a small stack keeps many threads within a process memory cap.
-pub const WORKER_STACK: usize = 1 << 20;
+pub(crate) const WORKER_STACK: usize = 1 << 20;
 
 /// A pool of `threads` threads when there are more than one (see [`pool`]); `None` for one.
-pub(crate) fn pool_if_parallel(
+pub fn pool_if_parallel(
     threads: usize,
     limits: &mut Limits,
 ) -> Result<Option<rayon::ThreadPool>, SolveError> {
@@ -125,7 +127,7 @@ pub(crate) fn pool_if_parallel(
 
 /// A rayon pool of `threads` threads, their stacks (and the guard and signal stacks beside
 /// them) taken from the budget in `limits`.
-pub(crate) fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, SolveError> {
+pub fn pool(threads: usize, limits: &mut Limits) -> Result<rayon::ThreadPool, SolveError> {
     *limits = stacks_held(threads, *limits)?;
     builder(threads)
         .build()
@@ -146,7 +148,7 @@ fn builder(threads: usize) -> rayon::ThreadPoolBuilder {
 /// thread runs at once, with no thread to wake and none to wake it back: a batch solved one
 /// position at a time enters the pool once per position). A thread that is already a pool's
 /// gets a pool of its own threads, as [`pool`] builds.
-pub(crate) fn pool_with_this_thread(
+pub fn pool_with_this_thread(
     threads: usize,
     limits: &mut Limits,
 ) -> Result<rayon::ThreadPool, SolveError> {
@@ -221,7 +223,7 @@ pub(super) fn read_values(cli: &Cli, budget: u64) -> Result<Vec<i64>, Failure> {
 
 /// The bytes of a file, or of standard input for `-`: refused once they pass `budget` (the
 /// buffer's old and new allocations, both live while it grows, are counted).
-pub(crate) fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
+pub fn read_input(path: &Path, budget: u64) -> Result<Vec<u8>, Failure> {
     let shown = path.display().to_string();
     let named = if shown == "-" {
         "standard input".to_string()

@@ -22,15 +22,16 @@ use super::model::{Answer, Failure, Report};
 use super::present::{Presented, outcome_game};
 
 /// What an engine run produced.
-pub(crate) struct EngineRun<G: Game> {
-    pub(crate) value: Score,
+pub struct EngineRun<G: Game> {
+    /// The start's value for its side to move.
+    pub value: Score,
     pub(crate) line: Vec<Ply<G>>,
     pub(crate) solver: &'static str,
     pub(crate) table: &'static str,
     pub(crate) threads: usize,
     pub(crate) stats: Stats,
     /// Every move of the start with its value, when asked for.
-    pub(crate) analysis: Option<Vec<MoveValue<G>>>,
+    pub analysis: Option<Vec<MoveValue<G>>>,
     /// The bytes the solution still holds (its table and its line).
     pub(crate) held: u64,
     /// Whether the line is the swift one (an outcome game's: the winner as fast as it can, the
@@ -83,7 +84,7 @@ pub(super) fn nimber_words(nimber: crate::game::Nimber) -> String {
 /// The report of a retrograde solve on `threads` threads: the outcome and remoteness, the line
 /// in the game's words (a drawn line that goes round is said to), and the statistics; refused
 /// if the line in words would not fit the budget beside the solution.
-pub(crate) fn retrograde_report<G: Presented, I: StateIds<G>>(
+pub fn retrograde_report<G: Presented, I: StateIds<G>>(
     cli: &Cli,
     (game, n): (&G, usize),
     solved: &Retrograde<'_, G, I>,
@@ -146,7 +147,7 @@ pub(crate) fn retrograde_report<G: Presented, I: StateIds<G>>(
 
 /// The report of an engine run, in the game's own terms; refused if the line in words would
 /// not fit the budget beside what the solution holds.
-pub(crate) fn presented<G: Presented>(
+pub fn presented<G: Presented>(
     cli: &Cli,
     game: &G,
     n: usize,
@@ -194,7 +195,7 @@ pub(crate) fn presented<G: Presented>(
 
 /// The value, optimal line, statistics (and, if asked, every move's value at the start) of a
 /// game solved by the pruning engine.
-pub(crate) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+pub fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
     mut solution: Pruned<'_, G, T, R>,
     table: &'static str,
     threads: usize,
@@ -223,7 +224,7 @@ pub(crate) fn pruned<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
 }
 
 /// The sequential engine on `table` (named for the report), cutting on `range`.
-pub(crate) fn sequential<G, T, R>(
+pub fn sequential<G, T, R>(
     game: &G,
     table: T,
     name: &'static str,
@@ -249,7 +250,7 @@ where
 }
 
 /// The parallel engine on `table` (named for the report), cutting on `range`.
-pub(crate) fn concurrent<G, T, R>(
+pub fn concurrent<G, T, R>(
     game: &G,
     table: &T,
     name: &'static str,

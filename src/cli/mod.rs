@@ -57,6 +57,27 @@
 //!
 //! examples/user_tool.rs is a whole one with four games, tested through its binary.
 //!
+//! A bundled game's command-line part (its file of `games/`) uses nothing a user's tool
+//! cannot: `games/api` compiles every game against this crate's public items alone, in CI.
+//! Beyond the names above, the doors it may take are these public modules (each item in them
+//! is there because a game uses it):
+//!
+//! - [`model`]: what a command gives ([`Report`](model::Report), [`Moves`](model::Moves)
+//!   with [`Valued`](model::Valued) moves, [`CheckSummary`](model::CheckSummary)) and how it
+//!   fails ([`Failure`](model::Failure));
+//! - [`present`]: [`Presented`] and the words and pictures the games share
+//!   ([`winner`](present::winner), [`integers`](present::integers), [`row`](present::row)…);
+//! - [`registry`]: how a game is solved ([`Solves`](registry::Solves)): by the engines from its
+//!   VALUES ([`Engine`](registry::Engine), with its own specialised or tier solver), or by its
+//!   own path ([`Own`](registry::Own): a game that reads its own arguments, such as Connect
+//!   Four's columns and board options, and solves, checks, analyzes and plays by its own code);
+//!   [`Bundled::new`] takes either, [`Bundled::game`] builds the common case;
+//! - [`args`]: the command line as parsed ([`Cli`](args::Cli)), which a game's own solver and
+//!   own path receive;
+//! - [`budget`], [`engines`], [`solve`], [`play`]: what an own path runs with the same limits,
+//!   reports and conversation as the engines' path (the memory budget and thread pools, an
+//!   engine's solution made a report, the tier solvers' reports, `play` against an oracle).
+//!
 //! Inside, the command line is in layers; a module imports only modules of the layers below
 //! its own (tests/layers.rs checks that no import circle forms; docs/architecture.md says how):
 //!
@@ -76,30 +97,30 @@
 //!     command the arguments name.
 
 pub(crate) mod analyze;
-pub(crate) mod args;
-pub(crate) mod budget;
+pub mod args;
+pub mod budget;
 pub(crate) mod chance;
 pub(crate) mod check;
 #[cfg(feature = "distributed")]
 pub(crate) mod cluster;
 pub(crate) mod dispatch;
 pub(crate) mod embed;
-pub(crate) mod engines;
+pub mod engines;
 pub(crate) mod entry;
 pub(crate) mod forecast;
 #[cfg(feature = "distributed")]
 pub(crate) mod loopy_cluster;
-pub(crate) mod model;
+pub mod model;
 pub(crate) mod options;
-pub(crate) mod play;
-pub(crate) mod present;
+pub mod play;
+pub mod present;
 pub(crate) mod progress;
-pub(crate) mod registry;
+pub mod registry;
 pub(crate) mod report;
 pub(crate) mod saved;
 #[cfg(feature = "serve")]
 pub(crate) mod serve;
-pub(crate) mod solve;
+pub mod solve;
 pub(crate) mod tier_file;
 pub(crate) mod tool;
 pub(crate) mod valuation;

@@ -76,7 +76,7 @@ pub enum CliError {
 
 impl CliError {
     /// Its short, stable name (`--json`'s `"kind"`), as [`Error::kind`] names the library's.
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self {
             CliError::Read { .. } | CliError::Corrupt { .. } => "io",
             CliError::Write { .. } => "write",
@@ -187,7 +187,7 @@ pub(crate) const FRACTION_WRITTEN: usize = 31;
 
 impl ChanceNumber {
     /// `value` as the output shows it.
-    pub fn of(value: &crate::engines::chance::Value) -> ChanceNumber {
+    pub(crate) fn of(value: &crate::engines::chance::Value) -> ChanceNumber {
         ChanceNumber {
             value: value.to_f64(),
             exact: value.exact().map(ToString::to_string),
@@ -198,7 +198,7 @@ impl ChanceNumber {
     /// In words: `4/7 (0.571429)`, or `0.5305927253 (± 1.1e-12)`; an exact fraction longer
     /// than [`FRACTION_WRITTEN`] as its decimal, `0.6512002123 (exact: 32-digit fraction)`
     /// (`--json` has it whole).
-    pub fn words(&self) -> String {
+    pub(crate) fn words(&self) -> String {
         match &self.exact {
             Some(exact) if exact.contains('/') && exact.len() <= FRACTION_WRITTEN => {
                 format!("{exact} ({:.6})", self.value)
@@ -345,16 +345,25 @@ impl Line {
 
 /// Everything the output shows.
 pub struct Report {
+    /// The game solved.
     pub game: GameName,
+    /// The size of its input (the number of VALUES, or of stones on a board), for the words.
     pub n: usize,
+    /// The answer in the game's terms ([`Presented::answer`](super::present::Presented::answer)).
     pub answer: Answer,
     /// First player's points minus second's.
     pub value: Score,
+    /// One sentence stating the result ([`Presented::headline`](super::present::Presented::headline)).
     pub headline: String,
+    /// The solver that ran, as `--solver` names it (`"engine"`, `"fast"`, `"tier"`…).
     pub solver: &'static str,
+    /// The table it kept its values in, in a word (`"hash"`, `"dense"`, `"none"`…).
     pub table: &'static str,
+    /// The threads it ran on.
     pub threads: usize,
+    /// What it did: states stored, moves looked at, time.
     pub stats: Stats,
+    /// The optimal line, as entries.
     pub line: Line,
     /// Lines printed after the headline (a board, move scores), in words.
     pub notes: Vec<String>,
@@ -374,8 +383,53 @@ pub struct Report {
     pub chance: Option<ChanceNumber>,
 }
 
+impl Report {
+    /// The report of a solve of `game` whose answer is `answer` (the first player's value
+    /// `value`), stated by `headline`, by the solver `--solver` calls `solver`: no line, one
+    /// thread, no table, no figures. A game's own solver ([`Bundled::with_fast`]) fills in
+    /// what else it knows with struct update syntax.
+    ///
+    /// [`Bundled::with_fast`]: super::Bundled::with_fast
+    ///
+    /// ```
+    /// use gamesolver::cli::model::{Answer, GameName, Report};
+    /// let report = Report {
+    ///     n: 5,
+    ///     ..Report::new(GameName("countdown"), Answer::Winner("Alice"), 1, "Alice wins.".into(), "fast")
+    /// };
+    /// assert_eq!((report.n, report.threads, report.line.len()), (5, 1, 0));
+    /// ```
+    pub fn new(
+        game: GameName,
+        answer: Answer,
+        value: Score,
+        headline: String,
+        solver: &'static str,
+    ) -> Report {
+        Report {
+            game,
+            n: 0,
+            answer,
+            value,
+            headline,
+            solver,
+            table: "none",
+            threads: 1,
+            stats: Stats::default(),
+            line: Line::Entries(Vec::new()),
+            notes: Vec::new(),
+            json: None,
+            outcome: None,
+            helper: None,
+            withheld: false,
+            chance: None,
+        }
+    }
+}
+
 /// The moves of one position with their values.
 pub struct Moves {
+    /// The game analysed.
     pub game: GameName,
     /// The position as given (`None`: the start).
     pub position: Option<String>,
@@ -415,14 +469,14 @@ pub struct Tally {
 
 impl Tally {
     /// The first player to move, with no points.
-    pub const START: Tally = Tally {
+    pub(crate) const START: Tally = Tally {
         to_move: Player::First,
         points: [0, 0],
         played: 0,
     };
 
     /// The first player's points minus the second's.
-    pub fn margin(&self) -> Result<Score, SolveError> {
+    pub(crate) fn margin(&self) -> Result<Score, SolveError> {
         self.points[0]
             .checked_sub(self.points[1])
             .ok_or(SolveError::ScoreOverflow)
@@ -443,7 +497,7 @@ impl Tally {
 
     /// The tally after the player to move plays a move that gains `gain` and passes or keeps
     /// the turn.
-    pub fn after(self, gain: Score, turn: Turn) -> Result<Tally, SolveError> {
+    pub(crate) fn after(self, gain: Score, turn: Turn) -> Result<Tally, SolveError> {
         let mut points = self.points;
         let mover = usize::from(!self.to_move.is_first());
         points[mover] = points[mover]
@@ -522,12 +576,17 @@ impl Moves {
 
 /// A conformance check's outcome, in the terms the output needs.
 pub struct CheckSummary {
+    /// The game checked.
     pub game: GameName,
+    /// The states the checker reached.
     pub states: usize,
+    /// The random games it played out.
     pub playouts: usize,
+    /// The values it compared with an independent reference.
     pub values_compared: usize,
     /// What the values were compared with.
     pub reference: &'static str,
+    /// Each rule of the contract found broken, in words (none: the game passed).
     pub violations: Vec<String>,
 }
 

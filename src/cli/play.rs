@@ -32,7 +32,7 @@ use super::tier_file;
 pub(super) const LINE_BYTES: u64 = 4096;
 
 /// Reads the game, solves it, and plays it with the person on standard input and output.
-pub fn run(args: &PlayArgs) -> Result<(), Failure> {
+pub(crate) fn run(args: &PlayArgs) -> Result<(), Failure> {
     let cli = &args.game;
     let refused = if cli.json {
         Some("--json (play is a conversation in words; analyze --json values every move)")
@@ -64,7 +64,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Failure> {
 
 impl Play<'_> {
     /// Solves `game` and plays it on standard input and output.
-    pub fn with<G>(self, game: &G) -> Result<(), Failure>
+    pub(crate) fn with<G>(self, game: &G) -> Result<(), Failure>
     where
         G: Presented + DenseIndex,
         G::State: Eq + Hash,
@@ -85,7 +85,7 @@ impl Play<'_> {
     }
 
     /// Plays `game`, which declares no dense index, against the engine on a hash table.
-    pub fn hashed<G>(self, game: &G) -> Result<(), Failure>
+    pub(crate) fn hashed<G>(self, game: &G) -> Result<(), Failure>
     where
         G: Presented + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -116,7 +116,7 @@ impl Play<'_> {
     /// Plays a game layered into tiers: as [`with`](Play::with) where the engine's dense
     /// table fits the budget (or with `--load`), else against the tier solver keeping every
     /// tier.
-    pub fn with_tiers<G>(self, game: &G) -> Result<(), Failure>
+    pub(crate) fn with_tiers<G>(self, game: &G) -> Result<(), Failure>
     where
         G: Presented + DenseIndex + Tiered + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -255,7 +255,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Oracle<G> for Solution<'_, G, 
 
 /// Why a game stopped before its end.
 #[derive(Debug)]
-pub enum Stop {
+pub(crate) enum Stop {
     /// The terminal could not be read or written.
     Io(io::Error),
     /// The solution could not value a move (its limits).
@@ -275,7 +275,7 @@ impl From<SolveError> for Stop {
 }
 
 /// One game: its name, where it starts, and the person's side.
-pub struct Session<S> {
+pub(crate) struct Session<S> {
     /// The game's name, for the greeting.
     pub name: &'static str,
     /// The state it starts in.
@@ -296,7 +296,7 @@ impl<S: Clone> Session<S> {
     /// Plays the game to its end (or until the person quits or the input ends), reading the
     /// person's moves from `input` and writing the conversation to `out`. Returns the first
     /// player's points minus the second's at the end (`None`: the person left).
-    pub fn play<G, O>(
+    pub(crate) fn play<G, O>(
         self,
         game: &G,
         oracle: &mut O,

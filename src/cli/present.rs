@@ -184,7 +184,7 @@ pub struct Work {
 /// points on the way: `Capabilities::outcome_game`): then `auto` solves it by retrograde
 /// analysis when it is small enough ([`RETROGRADE_STATES`](crate::engines::RETROGRADE_STATES)),
 /// for the remoteness and a line that wins as fast, and loses as slowly, as it can.
-pub fn outcome_game<G: Game>(game: &G) -> bool {
+pub(crate) fn outcome_game<G: Game>(game: &G) -> bool {
     game.capabilities().outcome_game()
 }
 
@@ -216,6 +216,15 @@ pub fn winner(
     })
 }
 
+/// A scored game's result from the first player's margin, as Alice and Bob: "Alice wins by 3",
+/// "Bob wins by 2", "it is a tie".
+///
+/// ```
+/// use gamesolver::cli::present::result;
+/// assert_eq!(result(3), "Alice wins by 3");
+/// assert_eq!(result(-2), "Bob wins by 2");
+/// assert_eq!(result(0), "it is a tie");
+/// ```
 pub fn result(value: Score) -> String {
     match value.signum() {
         1 => format!("Alice wins by {value}"),

@@ -22,12 +22,12 @@ static GAMES: OnceLock<&'static [&'static Bundled]> = OnceLock::new();
 
 /// Installs the list of bundled games; the first list installed stays (a later call, as from
 /// tests that each install the same list, changes nothing).
-pub fn install(games: &'static [&'static Bundled]) {
+pub(crate) fn install(games: &'static [&'static Bundled]) {
     let _ = GAMES.set(games);
 }
 
 /// The bundled games (none before [`install`]).
-pub fn games() -> &'static [&'static Bundled] {
+pub(crate) fn games() -> &'static [&'static Bundled] {
     GAMES.get().copied().unwrap_or(&[])
 }
 
@@ -43,6 +43,18 @@ pub struct Bundled {
 }
 
 impl Bundled {
+    /// The game called `name` on the command line, described by `about` (one line, as
+    /// `--help` lists it), solved as `solves` says: the whole form, for a game that needs more
+    /// than [`Bundled::game`] builds (a model for solving and another for showing, a tier
+    /// solver of its own, or its own path). Most games use [`Bundled::game`].
+    pub const fn new(name: &'static str, about: &'static str, solves: Solves) -> Bundled {
+        Bundled {
+            name,
+            about,
+            solves,
+        }
+    }
+
     /// Its name on the command line.
     ///
     /// ```
@@ -177,7 +189,7 @@ impl Task<'_> {
 
 impl Done {
     /// The report of a solve.
-    pub fn report(self) -> Report {
+    pub(crate) fn report(self) -> Report {
         match self {
             Done::Report(report) => *report,
             _ => unreachable!("a solve gives a report"),
@@ -185,7 +197,7 @@ impl Done {
     }
 
     /// The moves of an analysis.
-    pub fn moves(self) -> Moves {
+    pub(crate) fn moves(self) -> Moves {
         match self {
             Done::Moves(moves) => moves,
             _ => unreachable!("an analysis gives moves"),
@@ -193,14 +205,14 @@ impl Done {
     }
 
     /// A game played.
-    pub fn played(self) {
+    pub(crate) fn played(self) {
         debug_assert!(matches!(self, Done::Played), "play gives a game played");
     }
 }
 
 /// The names of the games whose way of being solved passes `test`, joined by `separator`, for
 /// messages ("applies only to connect-four", "only stone-game-ii and stone-game-viii do").
-pub fn names_where(test: impl Fn(&Solves) -> bool, separator: &str) -> String {
+pub(crate) fn names_where(test: impl Fn(&Solves) -> bool, separator: &str) -> String {
     let names: Vec<&str> = games()
         .iter()
         .filter(|game| test(&game.solves))
@@ -210,7 +222,7 @@ pub fn names_where(test: impl Fn(&Solves) -> bool, separator: &str) -> String {
 }
 
 /// The names of the games that take the board options (Connect Four).
-pub fn board_names() -> String {
+pub(crate) fn board_names() -> String {
     names_where(
         |solves| matches!(solves, Solves::Own(own) if own.board),
         " and ",
@@ -218,7 +230,7 @@ pub fn board_names() -> String {
 }
 
 /// The names of the games that take `analyze --at`.
-pub fn at_names() -> String {
+pub(crate) fn at_names() -> String {
     names_where(
         |solves| matches!(solves, Solves::Engine(engine) if engine.at.is_some()),
         ", ",
@@ -226,7 +238,7 @@ pub fn at_names() -> String {
 }
 
 /// The names of the games with a specialised solver.
-pub fn specialised_names() -> String {
+pub(crate) fn specialised_names() -> String {
     names_where(
         |solves| matches!(solves, Solves::Engine(engine) if engine.fast.is_some()),
         " and ",
@@ -234,7 +246,7 @@ pub fn specialised_names() -> String {
 }
 
 /// The games the tier solver solves, for messages ("dots-and-boxes").
-pub fn tier_names() -> String {
+pub(crate) fn tier_names() -> String {
     names_where(
         |solves| match solves {
             Solves::Engine(engine) => engine.tiers.is_some(),
@@ -247,7 +259,7 @@ pub fn tier_names() -> String {
 impl GameName {
     /// The bundled game of this name. Only the registry's parser makes a `GameName`, from a
     /// name it found in the list, so the game is there.
-    pub fn bundled(self) -> &'static Bundled {
+    pub(crate) fn bundled(self) -> &'static Bundled {
         games()
             .iter()
             .find(|game| game.name == self.0)
@@ -255,7 +267,7 @@ impl GameName {
     }
 
     /// The game called `name`, if one is.
-    pub fn named(name: &str) -> Option<GameName> {
+    pub(crate) fn named(name: &str) -> Option<GameName> {
         games()
             .iter()
             .find(|game| game.name == name)
@@ -263,7 +275,7 @@ impl GameName {
     }
 
     /// How the engines solve it, unless it has its own path.
-    pub fn engine(self) -> Option<&'static Engine> {
+    pub(crate) fn engine(self) -> Option<&'static Engine> {
         match &self.bundled().solves {
             Solves::Engine(engine) => Some(engine),
             Solves::Own(_) => None,
@@ -271,7 +283,7 @@ impl GameName {
     }
 
     /// Its own path, if it reads and solves by one (Connect Four).
-    pub fn own(self) -> Option<&'static Own> {
+    pub(crate) fn own(self) -> Option<&'static Own> {
         match &self.bundled().solves {
             Solves::Own(own) => Some(own),
             Solves::Engine(_) => None,
@@ -297,7 +309,11 @@ impl ValueParserFactory for GameName {
 /// Builds the game `name` from `values` and hands it to `task`: the one place a bundled game
 /// is built for the engine (solve, `--save`/`--load`, `analyze`, `play`). A game with its own
 /// path (Connect Four) is refused with a usage error naming what it takes instead.
-pub fn with_engine_game(name: GameName, values: Vec<i64>, task: Task<'_>) -> Result<Done, Failure> {
+pub(crate) fn with_engine_game(
+    name: GameName,
+    values: Vec<i64>,
+    task: Task<'_>,
+) -> Result<Done, Failure> {
     match name.engine() {
         Some(engine) => (engine.with)(values, task),
         None => Err(Failure::Usage(format!(
@@ -309,29 +325,29 @@ pub fn with_engine_game(name: GameName, values: Vec<i64>, task: Task<'_>) -> Res
 
 /// The solve: the engine chosen by `--solver`.
 pub struct Solve<'a> {
-    pub cli: &'a Cli,
-    pub n: usize,
-    pub limits: Limits,
+    pub(crate) cli: &'a Cli,
+    pub(crate) n: usize,
+    pub(crate) limits: Limits,
 }
 /// The solve with `--save` / `--load`.
 pub struct Saved<'a> {
-    pub cli: &'a Cli,
-    pub params: &'a [i64],
-    pub limits: Limits,
+    pub(crate) cli: &'a Cli,
+    pub(crate) params: &'a [i64],
+    pub(crate) limits: Limits,
 }
 /// `analyze` as a task on whichever game the command line names.
 pub struct Analyze<'a> {
-    pub cli: &'a Cli,
-    pub at: (Option<&'a str>, &'a [i64]),
+    pub(crate) cli: &'a Cli,
+    pub(crate) at: (Option<&'a str>, &'a [i64]),
     /// The moves played from the position (`--after`), by name.
-    pub after: &'a [&'a str],
-    pub limits: Limits,
+    pub(crate) after: &'a [&'a str],
+    pub(crate) limits: Limits,
 }
 /// `play` as a task on whichever game the command line names.
 pub struct Play<'a> {
-    pub args: &'a PlayArgs,
-    pub params: &'a [i64],
-    pub limits: Limits,
+    pub(crate) args: &'a PlayArgs,
+    pub(crate) params: &'a [i64],
+    pub(crate) limits: Limits,
 }
 
 impl Saved<'_> {

@@ -29,7 +29,7 @@ use super::saved::saved_report;
 /// `auto` picks the game's specialised solver where it has one (exact, and faster than the
 /// engine at every size: docs/performance.md). Otherwise it runs the engine, in parallel when
 /// more than one thread is available and the game's state bound reaches `SERIAL_CUTOFF`.
-pub fn run(cli: &Cli) -> Result<Report, Failure> {
+pub(crate) fn run(cli: &Cli) -> Result<Report, Failure> {
     refuse_misplaced_options(cli)?;
     if let Some(message) = inapplicable_solver_options(cli) {
         super::report::warn(cli.json, &message);
@@ -81,7 +81,7 @@ pub fn run(cli: &Cli) -> Result<Report, Failure> {
 
 impl Solve<'_> {
     /// Solves `game`.
-    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
+    pub(crate) fn with<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -94,7 +94,7 @@ impl Solve<'_> {
 impl Solve<'_> {
     /// Solves `game`, which declares no dense index (a user's game), through the library's
     /// [`Solver`](crate::Solver), on hash tables.
-    pub fn hashed<G>(self, game: &G) -> Result<Report, Failure>
+    pub(crate) fn hashed<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -107,7 +107,7 @@ impl Solve<'_> {
 
 impl Saved<'_> {
     /// Solves `game` from or into the saved table.
-    pub fn with<G>(self, game: &G) -> Result<Report, Failure>
+    pub(crate) fn with<G>(self, game: &G) -> Result<Report, Failure>
     where
         G: Presented + DenseIndex + Sync,
         G::State: Eq + Hash + Send + Sync,
@@ -320,7 +320,7 @@ where
 }
 
 /// `--threads`, or every core.
-pub(crate) fn threads_or_cores(cli: &Cli) -> usize {
+pub fn threads_or_cores(cli: &Cli) -> usize {
     cli.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
@@ -372,7 +372,7 @@ pub(super) fn tiers_not_kept() -> SolveError {
 }
 
 /// `--solver tier` for a game that is not layered into tiers.
-pub(crate) fn no_tiers(game: GameName, instead: &str) -> Failure {
+pub fn no_tiers(game: GameName, instead: &str) -> Failure {
     Failure::Usage(format!(
         "{} is not layered into tiers: the tier solver does not apply ({instead} solves it; \
          the tier solver solves {})",
@@ -384,7 +384,7 @@ pub(crate) fn no_tiers(game: GameName, instead: &str) -> Failure {
 /// A game layered into tiers, by the tier solver on `--threads` threads (default: every
 /// core): every tier kept when they fit the budget (for the optimal line), else only the tiers
 /// still needed (the value alone, and a note that says why there is no line).
-pub(crate) fn tier_report<G>(
+pub fn tier_report<G>(
     cli: &Cli,
     game: &G,
     (n, params): (usize, &[i64]),
@@ -504,7 +504,7 @@ fn unsaved(cli: &Cli, needed: Option<u64>) -> Failure {
 /// (a dense index that fits the budget), saving them with `--save` (under `params`, the values
 /// the game was made of); the others report what they did on stderr. `n` is the report's.
 #[cfg(feature = "distributed")]
-pub(crate) fn distributed_report<G>(
+pub fn distributed_report<G>(
     cli: &Cli,
     game: G,
     (n, params): (usize, &[i64]),
@@ -669,7 +669,7 @@ pub(super) fn distributed_shell<G: Presented>(
 
 /// `--solver distributed` in a build without the `distributed` feature.
 #[cfg(not(feature = "distributed"))]
-pub(crate) fn distributed_report<G>(
+pub fn distributed_report<G>(
     _: &Cli,
     _: G,
     _: (usize, &[i64]),

@@ -90,9 +90,75 @@ impl Bundled {
         self
     }
 
-    /// This game with its specialised solver (`--solver fast`, and `auto`'s pick): for the
-    /// bundled games that have one.
-    pub(crate) const fn with_fast(mut self, fast: FastSolver) -> Bundled {
+    /// This game with its specialised solver (`--solver fast`, and `auto`'s pick), which
+    /// receives the command line as parsed, the VALUES and the limits left, and gives the
+    /// report ([`Report::new`](super::model::Report::new)); Stone Game II and VIII are bundled
+    /// with one. A user's game takes the same door: here Countdown (take 1 to 3 counters; who
+    /// takes the last wins) by its closed form, the first player wins unless the counters are
+    /// a multiple of 4, checked against the engine.
+    ///
+    /// ```
+    /// # use gamesolver::{Capabilities, Declares, DenseIndex, Game, InputError, Score, Step, Turn};
+    /// use gamesolver::cli::args::Cli;
+    /// use gamesolver::cli::model::{Answer, Failure, Report};
+    /// use gamesolver::cli::{Bundled, FromValues, Presented, run_json};
+    /// # #[derive(Debug)] struct Countdown { counters: u32 }
+    /// # impl Game for Countdown {
+    /// #     type State = u32; type Move = u32;
+    /// #     fn start(&self) -> u32 { self.counters }
+    /// #     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> { (1..=3).filter(move |t| t <= left) }
+    /// #     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+    /// #         Step { next: left - take, gain: 0, turn: Turn::Pass } }
+    /// #     fn payoff(&self, _: &u32) -> Score { -1 }
+    /// #     fn capabilities(&self) -> impl Declares<Self> {
+    /// #         Capabilities::none().dense_index().outcome_game() }
+    /// # }
+    /// # impl DenseIndex for Countdown {
+    /// #     fn index_len(&self) -> usize { self.counters as usize + 1 }
+    /// #     fn index(&self, left: &u32) -> usize { *left as usize }
+    /// # }
+    /// # impl Presented for Countdown {
+    /// #     fn show(&self, left: &u32) -> String { format!("{left} counters left") }
+    /// #     fn move_name(&self, _: &u32, take: &u32) -> String { take.to_string() }
+    /// # }
+    /// # impl FromValues for Countdown {
+    /// #     const EXAMPLE: &'static str = "20";
+    /// #     fn from_values(values: &[i64]) -> Result<Self, InputError> {
+    /// #         match *values {
+    /// #             [counters @ 0..=1_000_000] => Ok(Countdown { counters: counters as u32 }),
+    /// #             _ => Err(InputError::InvalidGame("give one number of counters".into())),
+    /// #         }
+    /// #     }
+    /// # }
+    /// /// Countdown by its closed form: no line, and the report says why.
+    /// fn closed_form(cli: &Cli, values: Vec<i64>, _: gamesolver::Limits) -> Result<Report, Failure> {
+    ///     let game = Countdown::from_values(&values)?;
+    ///     let value = if game.counters % 4 == 0 { -1 } else { 1 };
+    ///     Ok(Report {
+    ///         n: values.len(),
+    ///         notes: vec!["the closed form gives no line: --solver engine plays it".into()],
+    ///         withheld: true,
+    ///         ..Report::new(cli.game, game.answer(value), value, game.headline(value), "fast")
+    ///     })
+    /// }
+    ///
+    /// const COUNTDOWN: Bundled =
+    ///     Bundled::game::<Countdown>("countdown", "Take 1 to 3 counters").with_fast(closed_form);
+    ///
+    /// for counters in ["0", "5", "8", "11", "40"] {
+    ///     let fast = run_json(&[&COUNTDOWN], ["countdown", counters]).unwrap();
+    ///     let engine = run_json(&[&COUNTDOWN], ["countdown", counters, "--solver", "engine"]).unwrap();
+    ///     let field = |json: &str, key: &str| {
+    ///         let json: gamesolver::cli::serde_json::Value = json.parse().unwrap();
+    ///         json[key].clone()
+    ///     };
+    ///     assert_eq!(field(&fast, "solver"), "fast");
+    ///     assert_eq!(field(&engine, "solver"), "engine");
+    ///     assert_eq!(field(&fast, "answer"), field(&engine, "answer"), "{counters} counters");
+    ///     assert_eq!(field(&fast, "value"), field(&engine, "value"));
+    /// }
+    /// ```
+    pub const fn with_fast(mut self, fast: FastSolver) -> Bundled {
         if let Solves::Engine(engine) = &mut self.solves {
             engine.fast = Some(fast);
         }
@@ -100,7 +166,7 @@ impl Bundled {
     }
 
     /// This game, which reads no VALUES (it has one start: tic-tac-toe).
-    pub(crate) const fn without_values(mut self) -> Bundled {
+    pub const fn without_values(mut self) -> Bundled {
         if let Solves::Engine(engine) = &mut self.solves {
             engine.reads = Reads::Nothing;
         }

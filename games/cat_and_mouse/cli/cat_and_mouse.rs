@@ -12,16 +12,17 @@ use super::in_moves;
 use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
 use crate::cli::present::{Presented, integers};
 use crate::cli::registry::{Bundled, Own, Solves};
+use crate::cli::serde_json;
 
 /// The example graph in messages (LeetCode's second example: the mouse wins).
 const EXAMPLE: &str = "[[1,3],[0],[3],[0,2]]";
 
 /// Cat and Mouse on the command line.
-pub const GAME: Bundled = Bundled {
-    name: "cat-and-mouse",
-    about: "LeetCode 913: the VALUE is the graph as adjacency-list JSON (as [[1,3],[0],[3],[0,2]]); \
+pub const GAME: Bundled = Bundled::new(
+    "cat-and-mouse",
+    "LeetCode 913: the VALUE is the graph as adjacency-list JSON (as [[1,3],[0],[3],[0,2]]); \
             the mouse starts at 1, the cat at 2, the hole is 0: 1 mouse wins, 2 cat wins, 0 draw",
-    solves: Solves::Own(Own {
+    Solves::Own(Own {
         solve: |cli| {
             let game = game(cli)?;
             let n = game.graph().len();
@@ -53,7 +54,7 @@ pub const GAME: Bundled = Bundled {
         board: false,
         tiers: false,
     }),
-};
+);
 
 /// The game of the graph given.
 fn game(cli: &crate::cli::args::Cli) -> Result<CatAndMouse, Failure> {

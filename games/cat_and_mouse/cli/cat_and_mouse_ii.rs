@@ -14,17 +14,18 @@ use crate::cli::args::Cli;
 use crate::cli::model::{Answer, Entry, Failure, Fields, Line};
 use crate::cli::present::{Presented, integers};
 use crate::cli::registry::{Bundled, Own, Solves};
+use crate::cli::serde_json;
 
 /// The example in messages (LeetCode's first: the mouse wins).
 const EXAMPLE: &str =
     "{\"grid\": [\"####F\", \"#C...\", \"M....\"], \"catJump\": 1, \"mouseJump\": 2}";
 
 /// Cat and Mouse II on the command line.
-pub const GAME: Bundled = Bundled {
-    name: "cat-and-mouse-ii",
-    about: "LeetCode 1728: the VALUE (or --input) is LeetCode's JSON, {\"grid\": [...], \
+pub const GAME: Bundled = Bundled::new(
+    "cat-and-mouse-ii",
+    "LeetCode 1728: the VALUE (or --input) is LeetCode's JSON, {\"grid\": [...], \
             \"catJump\": J, \"mouseJump\": J}; can the mouse win (true or false)",
-    solves: Solves::Own(Own {
+    Solves::Own(Own {
         solve: |cli| {
             let game = game(cli)?;
             let (rows, columns) = game.size();
@@ -64,7 +65,7 @@ pub const GAME: Bundled = Bundled {
         board: false,
         tiers: false,
     }),
-};
+);
 
 /// LeetCode's input.
 #[derive(Deserialize)]

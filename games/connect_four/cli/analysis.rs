@@ -13,6 +13,7 @@ use crate::cli::args::AnalyzeArgs;
 use crate::cli::budget::limits;
 use crate::cli::model::{Failure, Fields, Moves, Valued};
 use crate::cli::present::{Presented, after_moves, scene};
+use crate::cli::serde_json;
 
 /// Every column's score at the position, best first: the pruning engine, as the solve runs it.
 pub fn analyze(args: &AnalyzeArgs) -> Result<Moves, Failure> {

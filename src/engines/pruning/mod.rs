@@ -197,14 +197,12 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     }
 
     /// The bound table, to replace it between queries (a larger one holding its entries).
-    #[cfg(feature = "cli")]
-    pub(crate) fn table_mut(&mut self) -> &mut T {
+    pub fn table_mut(&mut self) -> &mut T {
         &mut self.table
     }
 
     /// The limits of the queries to come (a batch sets each stage's time limit).
-    #[cfg(feature = "cli")]
-    pub(crate) fn limits_mut(&mut self) -> &mut Limits {
+    pub fn limits_mut(&mut self) -> &mut Limits {
         &mut self.options.limits
     }
 
