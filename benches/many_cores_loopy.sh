@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The loopy tier solver on many cores (docs/performance.md), as one prepared run: Quixo 4x4 by the
+# tier solver on rayon at 1, 2, 4, 8 and THREADS threads, on timely with 1xTHREADS workers and
+# 4x(THREADS/4) workers in four processes on localhost, and Six Men's Morris with 7 men at 2 and
+# THREADS threads.
+#
+#   BIN=gamesolver benches/many_cores_loopy.sh [THREADS]
+#
+# BIN: a release binary built with `--features distributed` (default target/release/gamesolver).
+# Every line is printed as it is measured: label, wall seconds, the exit status, peak KiB (GNU
+# time; of process 0 on timely's cluster) and the answer, which must be a win for X in 21
+# (Quixo 4x4) and a draw (Six Men's Morris, 7 men).
+set -u
+cd "$(dirname "$0")/.."
+threads=${1:-16}
+bin=${BIN:-target/release/gamesolver}
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+echo "machine: $(nproc) cpus, $(lscpu | sed -n 's/^Model name: *//p')"
+
+run() {
+    local label=$1; shift
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$out/mem" "$@" > "$out/stdout" 2> "$out/stderr"
+    local rc=$?
+    end=$(date +%s%N)
+    local answer
+    answer=$(grep -o '"answer":"[^"]*"\|"remoteness":[0-9]*' "$out/stdout" | tr '\n' ' ')
+    echo "$label $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') s" \
+        "rc=$rc peak=$(tail -1 "$out/mem") KiB $answer"
+    [ "$rc" -eq 0 ] || tail -3 "$out/stderr"
+}
+
+timely() {
+    local processes=$1 workers=$2 index
+    : > "$out/hosts"
+    for ((index = 0; index < processes; index++)); do
+        echo "127.0.0.1:$((22000 + index))" >> "$out/hosts"
+    done
+    for ((index = 1; index < processes; index++)); do
+        "$bin" quixo 4 --solver distributed --workers "$workers" --processes "$processes" \
+            --process "$index" --hostfile "$out/hosts" > /dev/null 2>&1 &
+    done
+    local cluster=()
+    [ "$processes" -gt 1 ] && cluster=(--processes "$processes" --process 0 --hostfile "$out/hosts")
+    run "quixo 4 timely ${processes}x${workers}" "$bin" quixo 4 --solver distributed \
+        --workers "$workers" "${cluster[@]}" --json
+    wait
+}
+
+for t in "$threads" 8 4 2 1 "$threads"; do
+    run "quixo 4 tier t$t" "$bin" quixo 4 --threads "$t" --json
+done
+timely 1 "$threads"
+timely 4 $((threads / 4))
+for t in "$threads" 2; do
+    run "morris 7 tier t$t" "$bin" six-mens-morris 7 --threads "$t" --json
+done
