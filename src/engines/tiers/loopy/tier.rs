@@ -92,7 +92,14 @@ where
         }
     }
     for slot in 0..slots {
-        offsets[slot + 1] += offsets[slot];
+        offsets[slot + 1] = offsets[slot + 1]
+            .checked_add(offsets[slot])
+            .ok_or_else(|| {
+                SolveError::Unsupported(format!(
+                    "tier {tier} has more than 2^32 moves within it; the loopy tier solver \
+                     numbers them in 32 bits"
+                ))
+            })?;
     }
     let mut fill = offsets.clone();
     let mut parents = vec![0u32; offsets[slots] as usize];
