@@ -28,8 +28,14 @@ const RECORD: &[u8; 4] = b"TIER";
 /// Raw bytes per block: a query decompresses one (a quarter of a millisecond); larger blocks
 /// compress better (docs/tier-files.md has the measurements).
 pub const BLOCK_BYTES: usize = 1 << 18;
-/// zstd's level: 19 is the smallest that keeps Quixo 4×4 under GamesmanOne's xz database.
-const LEVEL: i32 = 19;
+/// zstd's level for a database to query (the loopy tier solver's files): 19 is the smallest
+/// that keeps Quixo 4×4 under GamesmanOne's xz database (1.77 MB against 1.85 MB; level 9
+/// writes 2.06 MB).
+pub const QUERY_LEVEL: i32 = 19;
+/// zstd's level for the acyclic tier solver's files, written to resume a long solve: Dots and
+/// Boxes 3×3 saves in 0.64 s at level 9 against 3.06 s at 19, in 17% more bytes
+/// (docs/tier-files.md).
+pub const RESUME_LEVEL: i32 = 9;
 
 /// FNV-1a, 64 bits: a guard against damage, not tampering.
 fn fnv(mut sum: u64, bytes: &[u8]) -> u64 {
@@ -400,6 +406,9 @@ pub struct Save {
     /// Raw bytes per block of a new file ([`BLOCK_BYTES`]
     /// by default; a resumed file keeps its own).
     pub block_bytes: u32,
+    /// zstd's level for the tiers written (`None`: the solver's own, [`QUERY_LEVEL`] for the
+    /// loopy tier solver's database, [`RESUME_LEVEL`] for the acyclic tier solver's values).
+    pub level: Option<i32>,
 }
 
 impl Save {
@@ -410,6 +419,7 @@ impl Save {
             game: game.into(),
             resume: false,
             block_bytes: BLOCK_BYTES as u32,
+            level: None,
         }
     }
 
@@ -417,6 +427,38 @@ impl Save {
     pub fn resumed(self) -> Save {
         Save {
             resume: true,
+            ..self
+        }
+    }
+
+    /// Tiers compressed at zstd's `level` (1 to 22, clamped): higher is smaller and slower,
+    /// and the values read back the same.
+    ///
+    /// ```
+    /// use gamesolver::engines::tiers::{self, file::{Save, TierFile}};
+    /// use gamesolver::games::DotsAndBoxes;
+    ///
+    /// let game = DotsAndBoxes::new(2, 3).unwrap();
+    /// let at = |level: i32| std::env::temp_dir()
+    ///     .join(format!("dots-level-{level}-{}.tiers", std::process::id()));
+    /// for level in [1, 19] {
+    ///     let save = Save::new(at(level), "dots-and-boxes 2 3").level(level);
+    ///     assert_eq!(tiers::par_solve_saved(&game, tiers::Options::new(), &save).unwrap().value(), -2);
+    /// }
+    /// let (fast, small) = (TierFile::open(&at(1)).unwrap(), TierFile::open(&at(19)).unwrap());
+    /// assert_eq!(fast.tiers_held(), 18); // 17 edges: tiers 0 to 17
+    /// for tier in 0..18 {
+    ///     assert_eq!(fast.tier(tier).unwrap(), small.tier(tier).unwrap());
+    /// }
+    /// let bytes = |level| std::fs::metadata(at(level)).unwrap().len();
+    /// assert!(bytes(19) < bytes(1), "{} against {}", bytes(19), bytes(1));
+    /// for level in [1, 19] {
+    ///     std::fs::remove_file(at(level)).unwrap();
+    /// }
+    /// ```
+    pub fn level(self, level: i32) -> Save {
+        Save {
+            level: Some(level),
             ..self
         }
     }
@@ -437,6 +479,8 @@ pub struct TierWriter {
     file: File,
     written: u64,
     block_bytes: usize,
+    /// zstd's level for the tiers it appends.
+    level: i32,
 }
 
 impl TierWriter {
@@ -466,6 +510,7 @@ impl TierWriter {
             file,
             written: header.len() as u64,
             block_bytes: identity.block_bytes as usize,
+            level: QUERY_LEVEL,
         })
     }
 
@@ -519,6 +564,7 @@ impl TierWriter {
             file,
             written: saved.end,
             block_bytes: saved.block_bytes(),
+            level: QUERY_LEVEL,
         };
         writer
             .file
@@ -534,7 +580,7 @@ impl TierWriter {
         let frames: Vec<Vec<u8>> = cells
             .par_chunks(self.block_bytes)
             .map(|block| {
-                let mut compressor = zstd::bulk::Compressor::new(LEVEL)?;
+                let mut compressor = zstd::bulk::Compressor::new(self.level)?;
                 compressor.set_parameter(zstd::zstd_safe::CParameter::ChecksumFlag(true))?;
                 compressor.compress(block)
             })
@@ -567,6 +613,15 @@ impl TierWriter {
         self.written +=
             head.len() as u64 + frames.iter().map(|frame| frame.len() as u64).sum::<u64>() + 8;
         Ok(())
+    }
+
+    /// Compresses the tiers it appends at zstd's `level` (clamped to zstd's 1 to 22;
+    /// [`QUERY_LEVEL`] unless set): a reader needs no level, so a resumed file may mix them.
+    pub fn with_level(self, level: i32) -> TierWriter {
+        TierWriter {
+            level: level.clamp(1, 22),
+            ..self
+        }
     }
 
     /// Bytes written so far.

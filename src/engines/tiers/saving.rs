@@ -3,7 +3,7 @@
 
 use super::Cell;
 #[cfg(feature = "database")]
-use super::file::{Identity, Save, TierFile, TierWriter};
+use super::file::{Identity, RESUME_LEVEL, Save, TierFile, TierWriter};
 #[cfg(feature = "database")]
 use super::{Options, Parallel, TierSolution, run};
 use crate::error::SolveError;
@@ -47,11 +47,12 @@ where
         block_bytes: save.block_bytes,
         ..super::database::identity(game, &save.game)
     };
-    let mut files = if save.resume {
+    let (file, writer) = if save.resume {
         TierWriter::resume(&save.path, &identity)?
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
+    let mut files = (file, writer.with_level(save.level.unwrap_or(RESUME_LEVEL)));
     run(
         game,
         options.limits,

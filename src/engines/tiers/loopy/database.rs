@@ -10,7 +10,7 @@ use super::{Classes, Code, LoopySolution, Options, run};
 use crate::engines::kernel::Ply;
 use crate::engines::retrograde::Outcome;
 pub use crate::engines::tiers::file::Save;
-use crate::engines::tiers::file::{Identity, TierFile, TierWriter};
+use crate::engines::tiers::file::{Identity, QUERY_LEVEL, TierFile, TierWriter};
 use crate::error::SolveError;
 use crate::game::{Tiered, Turn};
 
@@ -60,11 +60,12 @@ where
         block_bytes: save.block_bytes,
         ..identity(game, &save.game)
     };
-    let files = if save.resume {
+    let (file, writer) = if save.resume {
         TierWriter::resume(&save.path, &identity)?
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
+    let files = (file, writer.with_level(save.level.unwrap_or(QUERY_LEVEL)));
     run(game, classes, options, super::Method::ByBudget, Some(files))
 }
 
