@@ -16,21 +16,9 @@ set -u
 cd "$(dirname "$0")/.."
 threads=${1:-16}; pairs=${2:-5}
 bin=${BIN:-target/release/gamesolver}
-out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-echo "machine: $(nproc) cpus, $(lscpu | sed -n 's/^Model name: *//p'), L3 $(lscpu | sed -n 's/^L3 cache: *//p')"
-
-run() {
-    local label=$1; shift
-    local start end
-    start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$out/mem" "$@" > "$out/stdout" 2> "$out/stderr"
-    local rc=$?
-    end=$(date +%s%N)
-    local answer
-    answer=$(grep -o '"value":-\?[0-9]*\|score is -\?[0-9]*' "$out/stdout" | head -1)
-    echo "$label $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') s" \
-        "rc=$rc peak=$(tail -1 "$out/mem") KiB $answer"
-}
+# Connect Four's score (+1 from the empty board; c4 prints "score is"), Dots and Boxes' value.
+answer='"value":-?[0-9]*|score is -?[0-9]*'
+. benches/timed.sh
 
 c4() { [ -n "${C4DIR:-}" ] && run "c4 t$1 $2" "$C4DIR/c4-empty-7x6-t$1-$2"; }
 ours() { run "gamesolver connect-four t$1" "$bin" connect-four --threads "$1" --json; }

@@ -14,22 +14,8 @@ set -u
 cd "$(dirname "$0")/.."
 threads=${1:-16}
 bin=${BIN:-target/release/gamesolver}
-out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-echo "machine: $(nproc) cpus, $(lscpu | sed -n 's/^Model name: *//p')"
-
-run() {
-    local label=$1; shift
-    local start end
-    start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$out/mem" "$@" > "$out/stdout" 2> "$out/stderr"
-    local rc=$?
-    end=$(date +%s%N)
-    local answer
-    answer=$(grep -o '"answer":"[^"]*"\|"remoteness":[0-9]*' "$out/stdout" | tr '\n' ' ')
-    echo "$label $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }') s" \
-        "rc=$rc peak=$(tail -1 "$out/mem") KiB $answer"
-    [ "$rc" -eq 0 ] || tail -3 "$out/stderr"
-}
+answer='"answer":"[^"]*"|"remoteness":[0-9]*'
+. benches/timed.sh
 
 timely() {
     local processes=$1 workers=$2 index
