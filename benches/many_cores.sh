@@ -23,23 +23,6 @@ answer='"value":-?[0-9]*|score is -?[0-9]*'
 c4() { [ -n "${C4DIR:-}" ] && run "c4 t$1 $2" "$C4DIR/c4-empty-7x6-t$1-$2"; }
 ours() { run "gamesolver connect-four t$1" "$bin" connect-four --threads "$1" --json; }
 
-timely() {
-    local processes=$1 workers=$2 index
-    : > "$out/hosts"
-    for ((index = 0; index < processes; index++)); do
-        echo "127.0.0.1:$((21000 + index))" >> "$out/hosts"
-    done
-    for ((index = 1; index < processes; index++)); do
-        "$bin" dots-and-boxes 3 4 --solver distributed --workers "$workers" --processes \
-            "$processes" --process "$index" --hostfile "$out/hosts" > /dev/null 2>&1 &
-    done
-    local cluster=()
-    [ "$processes" -gt 1 ] && cluster=(--processes "$processes" --process 0 --hostfile "$out/hosts")
-    run "timely ${processes}x${workers}" "$bin" dots-and-boxes 3 4 --solver distributed \
-        --workers "$workers" "${cluster[@]}" --json
-    wait
-}
-
 for ((pair = 0; pair < pairs; pair++)); do
     c4 "$threads" 134217757; ours "$threads"; c4 "$threads" 8388593
 done
@@ -47,5 +30,5 @@ c4 4 134217757; ours 4
 for t in "$threads" 8 4 2; do
     run "tier 3x4 t$t" "$bin" dots-and-boxes 3 4 --solver tier --threads "$t" --json
 done
-timely 1 "$threads"
-timely 4 $((threads / 4))
+timely 1 "$threads" dots-and-boxes 3 4
+timely 4 $((threads / 4)) dots-and-boxes 3 4

@@ -17,28 +17,11 @@ bin=${BIN:-target/release/gamesolver}
 answer='"answer":"[^"]*"|"remoteness":[0-9]*'
 . benches/timed.sh
 
-timely() {
-    local processes=$1 workers=$2 index
-    : > "$out/hosts"
-    for ((index = 0; index < processes; index++)); do
-        echo "127.0.0.1:$((22000 + index))" >> "$out/hosts"
-    done
-    for ((index = 1; index < processes; index++)); do
-        "$bin" quixo 4 --solver distributed --workers "$workers" --processes "$processes" \
-            --process "$index" --hostfile "$out/hosts" > /dev/null 2>&1 &
-    done
-    local cluster=()
-    [ "$processes" -gt 1 ] && cluster=(--processes "$processes" --process 0 --hostfile "$out/hosts")
-    run "quixo 4 timely ${processes}x${workers}" "$bin" quixo 4 --solver distributed \
-        --workers "$workers" "${cluster[@]}" --json
-    wait
-}
-
 for t in "$threads" 8 4 2 1 "$threads"; do
     run "quixo 4 tier t$t" "$bin" quixo 4 --threads "$t" --json
 done
-timely 1 "$threads"
-timely 4 $((threads / 4))
+timely 1 "$threads" quixo 4
+timely 4 $((threads / 4)) quixo 4
 for t in "$threads" 2; do
     run "morris 7 tier t$t" "$bin" six-mens-morris 7 --threads "$t" --json
 done
