@@ -407,7 +407,7 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
 
 /// Quixo 3×3 by the loopy tier solver on timely: one process of three workers, and two
 /// processes on localhost with two workers each, give the outcome, remoteness and line of the
-/// solve on one machine; `--save` is refused there, writing nothing.
+/// solve on one machine; so do a saving solve, one resumed, and the file they write.
 #[cfg(feature = "cli")]
 #[test]
 fn loopy_tiers_on_timely_equal_one_machine() {
@@ -441,13 +441,37 @@ fn loopy_tiers_on_timely_equal_one_machine() {
     assert_eq!(report["threads"], 4);
     assert_eq!(key(&report), key(&single));
     assert!(said.contains("states"), "{said}");
-    let path = std::env::temp_dir().join(format!("loopy-timely-{}.tiers", std::process::id()));
-    let out = Command::new(binary)
-        .args(["quixo", "3", "--solver", "distributed", "--save"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing was written"));
-    assert!(!path.exists());
+    // --save: process 0 writes the file the solve on one machine writes, byte for byte; cut
+    // (a solve stopped), --resume on process 0 alone reads its tiers back, sends them to the
+    // other process, and ends with the same file and answer; --load answers from it.
+    let dir = std::env::temp_dir().join(format!("loopy-timely-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (one, path) = (dir.join("one.tiers"), dir.join("timely.tiers"));
+    let file = path.to_str().unwrap();
+    run(&[
+        "quixo",
+        "3",
+        "--solver",
+        "tier",
+        "--save",
+        one.to_str().unwrap(),
+        "--json",
+    ]);
+    let full = std::fs::read(&one).unwrap();
+    let (saved, _) = two_processes_of(&["quixo", "3"], "2", &["--save", file]);
+    assert_eq!(key(&saved), key(&single));
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+    std::fs::write(&path, &full[..full.len() * 2 / 3]).unwrap();
+    let (resumed, said) = two_processes_of(&["quixo", "3"], "2", &["--save", file, "--resume"]);
+    assert_eq!(key(&resumed), key(&single));
+    assert!(
+        said.contains("tiers read back from the tier file"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+    assert_eq!(
+        key(&run(&["quixo", "3", "--load", file, "--json"])),
+        key(&single)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

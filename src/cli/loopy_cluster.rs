@@ -1,6 +1,7 @@
 //! `--solver distributed` for a game the loopy tier solver solves (Quixo, Six Men's Morris):
 //! its tiers by value iteration on timely dataflow, with the workers and processes of
-//! `--workers`, `--processes`, `--process` and `--hostfile`.
+//! `--workers`, `--processes`, `--process` and `--hostfile`; with `--save FILE` (and
+//! `--resume`), the process with worker 0 writes each tier to the tier file as it completes.
 
 use std::hash::Hash;
 use std::sync::Arc;
@@ -17,13 +18,14 @@ use super::engines::{EngineRun, presented, withhold_line};
 use super::model::{Failure, Report};
 use super::present::Presented;
 
-/// Solves `game` (of `n` values) by the loopy tier solver on timely: the process that hosts
+/// Solves `game` (of `values`) by the loopy tier solver on timely: the process that hosts
 /// worker 0 reports the outcome, the remoteness and the line (every tier kept where they fit
-/// the budget); the others say on stderr what they did.
+/// the budget), and with `--save` writes the tier file; the others say on stderr what they
+/// did.
 pub(crate) fn loopy_report<G>(
     cli: &Cli,
     game: G,
-    n: usize,
+    values: &[i64],
     limits: Limits,
 ) -> Result<Report, Failure>
 where
@@ -31,20 +33,19 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    if let Some(path) = &cli.save {
-        return Err(Failure::Usage(format!(
-            "--solver distributed writes no tier file for a loopy tiered game yet (--solver tier \
-             --save does, on one machine); nothing was written to {}",
-            path.display()
-        )));
-    }
+    let save = cli.save.as_ref().map(|path| {
+        let mut save = loopy::Save::new(path, super::tier_file::tier_words(cli.game, values));
+        save.resume = cli.resume;
+        save
+    });
     let game = Arc::new(game);
     let declared = game.capabilities();
     let run = Run {
         cli,
         game: Arc::clone(&game),
-        n,
+        n: values.len(),
         limits,
+        save,
     };
     visit_symmetry(&declared, run)
 }
@@ -55,6 +56,8 @@ struct Run<'a, G> {
     game: Arc<G>,
     n: usize,
     limits: Limits,
+    /// The tier file to write, if any.
+    save: Option<loopy::Save>,
 }
 
 impl<G> OnSymmetry<G> for Run<'_, G>
@@ -89,6 +92,7 @@ where
             game,
             n,
             limits,
+            save,
         } = self;
         let config = super::cluster::config(cli)?;
         // Every tier where they fit (the line), else the tiers still needed.
@@ -100,16 +104,23 @@ where
         let options = loopy::Options::new().limits(limits).keep(keep);
         let shared = Arc::clone(&game);
         let chosen = classes.clone();
-        let solved = super::cluster::stdout_to_stderr(|| {
-            loopy::distributed::solve(shared, chosen, config, options)
+        let solved = super::cluster::stdout_to_stderr(|| match &save {
+            Some(save) => loopy::distributed::solve_saving(shared, chosen, config, options, save),
+            None => loopy::distributed::solve(shared, chosen, config, options),
         })?;
         let (workers, own, elapsed) = (solved.workers, solved.stats, solved.elapsed);
-        let did = format!(
+        let mut did = format!(
             "this process's workers valued {} states and looked at {} moves, in {:.3} s",
             own.states,
             own.moves,
             elapsed.as_secs_f64()
         );
+        if own.resumed > 0 {
+            did.push_str(&format!(
+                " ({} tiers read back from the tier file, {} solved)",
+                own.resumed, own.tiers
+            ));
+        }
         let Some(solution) = solved.into_solution(&*game, classes) else {
             return Ok(Report {
                 helper: Some(format!(
@@ -150,6 +161,13 @@ where
             "Solved by {workers} timely workers, tier by tier by value iteration, every worker \
              holding the tiers' codes. Of them, {did}."
         ));
+        if let Some(save) = &save {
+            report.notes.push(format!(
+                "Every tier is in the tier file {} (analyze --load and play --load answer from \
+                 it).",
+                save.path.display()
+            ));
+        }
         Ok(report)
     }
 }

@@ -186,7 +186,7 @@ where
     let n = values.len();
     if cli.solver == SolverName::Distributed {
         #[cfg(feature = "distributed")]
-        return super::loopy_cluster::loopy_report(cli, game, n, limits);
+        return super::loopy_cluster::loopy_report(cli, game, &values, limits);
         #[cfg(not(feature = "distributed"))]
         return super::solve::distributed_report(cli, game, (n, &values), limits);
     }

@@ -56,6 +56,13 @@ where
     G::State: Send + PartialEq,
     C: Classes<G>,
 {
+    let files = open_files(game, save)?;
+    run(game, classes, options, super::Method::ByBudget, Some(files))
+}
+
+/// The tier files of a solve of `game` that saves as `save` says: the file it resumes (with
+/// `save.resume`), and the writer that appends to it.
+pub(super) fn open_files<G: Tiered>(game: &G, save: &Save) -> Result<Files, SolveError> {
     let identity = Identity {
         block_bytes: save.block_bytes,
         ..identity(game, &save.game)
@@ -65,8 +72,7 @@ where
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
-    let files = (file, writer.with_level(save.level.unwrap_or(QUERY_LEVEL)));
-    run(game, classes, options, super::Method::ByBudget, Some(files))
+    Ok((file, writer.with_level(save.level.unwrap_or(QUERY_LEVEL))))
 }
 
 /// Tier `tier`'s codes from the file a solve resumes, if it holds them.

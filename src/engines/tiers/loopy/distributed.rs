@@ -18,6 +18,13 @@
 //! A message is tagged with its tier and pass and applied only at that pass: a worker ahead by
 //! a pass cannot change what a worker behind reads. The codes are those of
 //! [`par_solve`](super::par_solve) for every number of workers and processes.
+//!
+//! A solve that saves ([`solve_saving`]) has worker 0 write each tier to the tier file as it
+//! completes (every worker holds every code of it by then), in the format the solve on one
+//! machine writes. Resumed, worker 0 reads the file: before any tier it tells every worker how
+//! many tiers the file holds (none, for a solve that does not resume), then sends each of those
+//! tiers' codes. The others need no copy of the file and no option of their own, and all agree
+//! on the tier the solve goes on from, since one worker decides it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,7 +40,10 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::iteration::{decision, next_level};
 use super::tier::{first_look, tally};
-use super::{Classes, Code, KeepTiers, LoopySolution, LoopyStats, Method, Options, Tiers};
+use super::{
+    Classes, Code, Files, KeepTiers, LoopySolution, LoopyStats, Method, Options, Tiers, save_tier,
+    saved_tier,
+};
 use crate::engines::tiers::Clock;
 pub use crate::engines::tiers::distributed::Config;
 use crate::error::SolveError;
@@ -46,6 +56,18 @@ type Sent = (u32, u32, u32, u32, Vec<u16>, Vec<u16>, Vec<u32>);
 
 /// What one worker did, and (worker 0) every kept tier's codes.
 type Done = (LoopyStats, Option<Tiers>, usize);
+
+/// The pass a message of codes read from the tier file is tagged with.
+const LOADED: u32 = u32::MAX;
+/// Codes a message of a tier read from the file carries at most.
+const PIECE: usize = 1 << 20;
+
+/// The tier a message of how many tiers the file holds is tagged with (its first rank is the
+/// count).
+const HELD: u32 = u32::MAX;
+
+/// A saving solve's files, for the worker that writes them (worker 0).
+type Saving = std::sync::Mutex<Option<Files>>;
 
 /// The outcome of a distributed loopy tier solve in one process.
 #[derive(Debug)]
@@ -110,6 +132,81 @@ where
     G::State: Send + PartialEq,
     C: Classes<G> + Clone + 'static,
 {
+    run(game, classes, config, options, None)
+}
+
+/// [`solve`], writing each tier to `save`'s tier file as it completes, or (with
+/// `save.resume`) going on from the tiers the file holds: the process that hosts worker 0
+/// writes and reads the file, in the format [`par_solve_saved`](super::par_solve_saved)
+/// writes (so [`LoopyDatabase`](super::LoopyDatabase) and `--load` answer from it); the
+/// other processes touch no file, whatever `save` they are given (or if they run [`solve`]).
+/// A solve stopped at any moment resumes from its last complete tier and ends with the same
+/// codes.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamesolver::engines::tiers::{KeepTiers, file::TierFile, loopy::{self, BySymmetry, Save, distributed}};
+/// use gamesolver::games::Quixo;
+///
+/// let game = Quixo::new(3).unwrap();
+/// let path = std::env::temp_dir().join(format!("quixo-timely-doc-{}.tiers", std::process::id()));
+/// let save = Save::new(&path, "quixo 3");
+/// let options = loopy::Options::new().keep(KeepTiers::All);
+/// let config = || distributed::Config::process(2);
+/// let solved = distributed::solve_saving(Arc::new(game.clone()), BySymmetry, config(), options, &save)
+///     .unwrap();
+/// assert_eq!(TierFile::open(&path).unwrap().tiers_held(), solved.stats.tiers);
+/// // Resumed from a whole file: every tier read back, none solved.
+/// let again = distributed::solve_saving(Arc::new(game.clone()), BySymmetry, config(), options,
+///     &save.resumed()).unwrap();
+/// assert_eq!((again.stats.resumed, again.stats.tiers), (solved.stats.tiers, 0));
+/// assert_eq!(again.into_solution(&game, BySymmetry).unwrap().remoteness(), Some(7));
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+#[cfg(feature = "database")]
+pub fn solve_saving<G, C>(
+    game: std::sync::Arc<G>,
+    classes: C,
+    config: Config,
+    options: Options,
+    save: &super::Save,
+) -> Result<LoopyDistributed, SolveError>
+where
+    G: Tiered + Send + Sync + 'static,
+    G::State: Send + PartialEq,
+    C: Classes<G> + Clone + 'static,
+{
+    // The process that hosts worker 0 (the first of a cluster, or the only one) keeps the file.
+    let first = !matches!(
+        config.communication,
+        timely::CommunicationConfig::Cluster { process, .. } if process != 0
+    );
+    let files = if first {
+        Some(super::open_files(&*game, save)?)
+    } else {
+        None
+    };
+    run(
+        game,
+        classes,
+        config,
+        options,
+        Some(std::sync::Mutex::new(files)),
+    )
+}
+
+fn run<G, C>(
+    game: std::sync::Arc<G>,
+    classes: C,
+    config: Config,
+    options: Options,
+    saving: Option<Saving>,
+) -> Result<LoopyDistributed, SolveError>
+where
+    G: Tiered + Send + Sync + 'static,
+    G::State: Send + PartialEq,
+    C: Classes<G> + Clone + 'static,
+{
     crate::engines::chance::refuse_chance(&*game, "the loopy tier solver")?;
     let started = Instant::now();
     let threads = crate::engines::tiers::distributed::threads_per_process(&config);
@@ -143,8 +240,9 @@ where
             budget: options.limits.memory_budget,
         });
     }
+    let saving = saving.map(std::sync::Arc::new);
     let guards = crate::engines::tiers::sockets::execute(config, move |worker| {
-        on_worker(worker, &*game, &classes, options)
+        on_worker(worker, &*game, &classes, options, saving.as_deref())
     })
     .map_err(SolveError::Distributed)?;
     let mut solved = LoopyDistributed {
@@ -160,6 +258,7 @@ where
                 let sum = &mut solved.stats;
                 sum.tiers = stats.tiers;
                 sum.iterated = stats.iterated;
+                sum.resumed = stats.resumed;
                 sum.states += stats.states;
                 sum.wins += stats.wins;
                 sum.losses += stats.losses;
@@ -242,6 +341,58 @@ impl Channel {
         }
     }
 
+    /// Sends tier `tier`'s `codes`, read from the tier file, to every worker but `me`, in
+    /// pieces (one at least, so that an empty tier says it was read too).
+    fn send_loaded(&mut self, me: usize, workers: usize, tier: usize, codes: &[u16]) {
+        let mut first = 0;
+        loop {
+            let piece = &codes[first..(first + PIECE).min(codes.len())];
+            let sent = (
+                0,
+                tier as u32,
+                LOADED,
+                first as u32,
+                piece.to_vec(),
+                Vec::new(),
+                Vec::new(),
+            );
+            self.send_others(me, workers, sent);
+            first += piece.len();
+            if first >= codes.len() {
+                break;
+            }
+        }
+    }
+
+    /// How many tiers worker 0's tier file holds, as it said (none if it said nothing).
+    fn held(&self) -> usize {
+        let mut held = 0;
+        self.inbox.borrow_mut().retain(|sent| {
+            if sent.1 != HELD {
+                return true;
+            }
+            held = sent.3 as usize;
+            false
+        });
+        held
+    }
+
+    /// Tier `tier`'s codes as read from the tier file and sent, if they were.
+    fn loaded(&self, tier: usize, len: usize) -> Option<Vec<u16>> {
+        let mut codes = None;
+        self.inbox.borrow_mut().retain(|sent| {
+            let (_, at, pass, first, ref piece, _, _) = *sent;
+            if at as usize != tier || pass != LOADED {
+                return true;
+            }
+            let codes = codes.get_or_insert_with(|| vec![0u16; len]);
+            let first = first as usize;
+            codes[first..first + piece.len()].copy_from_slice(piece);
+            false
+        });
+        codes
+    }
+
     /// Applies what arrived for pass `pass` of tier `tier` to the tier's codes and bounds;
     /// the states it decided (for a pass past the first look).
     fn apply(&self, tier: usize, pass: u32, codes: &mut [u16], bounds: &mut [u16]) -> u64 {
@@ -273,6 +424,7 @@ fn on_worker<G, C>(
     game: &G,
     classes: &C,
     options: Options,
+    saving: Option<&Saving>,
 ) -> Result<Done, SolveError>
 where
     G: Tiered + Sync,
@@ -280,6 +432,14 @@ where
     C: Classes<G>,
 {
     let (me, workers) = (worker.index(), worker.peers());
+    // Worker 0 writes the tier file (and reads the one it resumes).
+    let mut files = match saving {
+        Some(saving) if me == 0 => saving
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take(),
+        _ => None,
+    };
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     let clock = Clock {
@@ -294,6 +454,26 @@ where
     let reach = game.tier_reach().max(1);
     let mut tiers: Tiers = vec![None; count];
     let mut stats = LoopyStats::default();
+    // 0. How many tiers, from the last, worker 0's file holds, told to every worker.
+    let held = match &files {
+        Some((Some(file), _)) => (from..count)
+            .rev()
+            .take_while(|&tier| file.holds(tier))
+            .count(),
+        _ => 0,
+    };
+    if me == 0 {
+        channel.send_others(
+            me,
+            workers,
+            (0, HELD, 0, held as u32, vec![], vec![], vec![]),
+        );
+    }
+    channel.settle(worker);
+    let held = match me {
+        0 => held,
+        _ => channel.held(),
+    };
     for tier in (from..count).rev() {
         clock.check(tier)?;
         let len = game.tier_len(tier);
@@ -304,6 +484,30 @@ where
             )));
         }
         let slots = len as usize;
+        if tier >= count - held {
+            // Read back by worker 0 and sent to the others.
+            let codes = match me {
+                0 => {
+                    let codes = saved_tier(files.as_ref(), tier, len)?.ok_or_else(|| {
+                        SolveError::Distributed(format!("tier {tier} went from the tier file"))
+                    })?;
+                    channel.send_loaded(me, workers, tier, &codes);
+                    channel.settle(worker);
+                    codes
+                }
+                _ => {
+                    channel.settle(worker);
+                    channel.loaded(tier, slots).ok_or_else(|| {
+                        SolveError::Distributed(format!(
+                            "worker {me} did not receive tier {tier} from the tier file"
+                        ))
+                    })?
+                }
+            };
+            stats.resumed += 1;
+            keep(&mut tiers, tier, codes, options.keep, reach);
+            continue;
+        }
         let block = len.div_ceil(workers as u64).max(1);
         let (low, high) = (
             (block * me as u64).min(len),
@@ -411,10 +615,10 @@ where
         tally(&codes[low as usize..high as usize], &mut stats);
         stats.tiers += 1;
         stats.iterated += 1;
-        tiers[tier] = Some(codes);
-        if options.keep == KeepTiers::Needed && tier + reach < count {
-            tiers[tier + reach] = None;
+        if me == 0 {
+            save_tier(files.as_mut(), tier, &codes)?;
         }
+        keep(&mut tiers, tier, codes, options.keep, reach);
         let held: u64 = tiers
             .iter()
             .flatten()
@@ -423,4 +627,13 @@ where
         stats.peak_bytes = stats.peak_bytes.max(held + 2 * len);
     }
     Ok((stats, (me == 0).then_some(tiers), workers))
+}
+
+/// Keeps tier `tier`'s `codes`, and drops the tier no move reaches any more where only the
+/// tiers still needed are kept.
+fn keep(tiers: &mut Tiers, tier: usize, codes: Vec<u16>, keep: KeepTiers, reach: usize) {
+    tiers[tier] = Some(codes);
+    if keep == KeepTiers::Needed && tier + reach < tiers.len() {
+        tiers[tier + reach] = None;
+    }
 }

@@ -391,6 +391,8 @@ mod iteration;
 mod solution;
 mod tier;
 
+#[cfg(all(feature = "database", feature = "distributed"))]
+use database::open_files;
 #[cfg(feature = "database")]
 use database::{Files, save_tier, saved_tier};
 #[cfg(feature = "database")]

@@ -237,3 +237,65 @@ fn distributed_workers_agree_with_one_process() {
     agree(&quixo, BySymmetry);
     agree(&SixMensMorris::new(3).unwrap().without_flying(), BySymmetry);
 }
+
+/// A distributed solve that saves writes the file the solve in one process writes, byte for
+/// byte, from any number of workers; cut at random bytes (a solve stopped), it resumes to the
+/// same codes and the same file; a damaged file is refused by name, and an existing one without
+/// `resume`.
+#[cfg(all(feature = "distributed", feature = "database"))]
+#[test]
+fn distributed_saving_resumes_as_one_process_does() {
+    use super::super::file::TierFile;
+    use std::sync::Arc;
+    let game = Quixo::new(3).unwrap();
+    let options = Options::new().keep(KeepTiers::All);
+    let dir = std::env::temp_dir().join(format!("loopy-timely-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (one, path) = (dir.join("one.tiers"), dir.join("timely.tiers"));
+    let whole = par_solve_saved(&game, BySymmetry, options, &Save::new(&one, "quixo 3")).unwrap();
+    let full = std::fs::read(&one).unwrap();
+    let save = Save::new(&path, "quixo 3");
+    let solve = |workers: usize, save: &Save| {
+        let config = distributed::Config::process(workers);
+        distributed::solve_saving(Arc::new(game.clone()), BySymmetry, config, options, save)
+    };
+    let solved = solve(3, &save).unwrap();
+    assert_eq!(solved.stats.tiers, game.tier_count());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        full,
+        "the same file as one process writes"
+    );
+    let refused = solve(2, &save).unwrap_err();
+    assert!(refused.to_string().contains("exists"), "{refused}");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    for round in 0..8 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let cut = 60 + (seed % (full.len() as u64 - 60)) as usize;
+        std::fs::write(&path, &full[..cut]).unwrap();
+        let held = TierFile::open(&path).unwrap().tiers_held();
+        let workers = 1 + round % 4;
+        let resumed = solve(workers, &save.clone().resumed()).unwrap();
+        assert_eq!(resumed.stats.resumed, held, "cut at byte {cut}");
+        assert_eq!(resumed.stats.tiers + held, game.tier_count());
+        let solution = resumed.into_solution(&game, BySymmetry).unwrap();
+        assert_eq!(
+            solution.tiers(),
+            whole.tiers(),
+            "{workers} workers, cut at byte {cut}"
+        );
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            full,
+            "{workers} workers, cut at byte {cut}"
+        );
+    }
+    let mut damaged = full.clone();
+    damaged[full.len() / 2] ^= 0x40;
+    std::fs::write(&path, &damaged).unwrap();
+    let refused = solve(3, &save.clone().resumed()).unwrap_err();
+    assert!(refused.to_string().contains("damaged"), "{refused}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
