@@ -1,7 +1,8 @@
-//! The bundled games' rules (games/, without their command-line parts), compiled as a crate of
-//! their own against gamesolver's public API: every name gamesolver makes public is in scope
-//! here as it is at gamesolver's root, and nothing else, so a game's rules that reached a
-//! private item of the library would not compile. `.ci/run` builds it.
+//! The bundled games (games/), compiled as a crate of their own against gamesolver's public
+//! API: every name gamesolver makes public is in scope here as it is at gamesolver's root, and
+//! nothing else, so a game that reached a private item of the library would not compile.
+//! `.ci/run` builds it twice: the rules alone, and with the `cli` feature their command-line
+//! parts and tests too, which reach only `gamesolver::cli`'s public items.
 
 pub use gamesolver::*;
 
