@@ -28,13 +28,11 @@ const RECORD: &[u8; 4] = b"TIER";
 /// Raw bytes per block: a query decompresses one (a quarter of a millisecond); larger blocks
 /// compress better (docs/tier-files.md has the measurements).
 pub const BLOCK_BYTES: usize = 1 << 18;
-/// zstd's level for a database to query (the loopy tier solver's files): 19 is the smallest
-/// that keeps Quixo 4×4 under GamesmanOne's xz database (1.77 MB against 1.85 MB; level 9
-/// writes 2.06 MB).
+/// zstd's level for a database to query (the loopy tier solver's files): the smallest that
+/// keeps Quixo 4×4 under GamesmanOne's xz database (docs/tier-files.md).
 pub const QUERY_LEVEL: i32 = 19;
-/// zstd's level for the acyclic tier solver's files, written to resume a long solve: Dots and
-/// Boxes 3×3 saves in 0.64 s at level 9 against 3.06 s at 19, in 17% more bytes
-/// (docs/tier-files.md).
+/// zstd's level for the acyclic tier solver's files, written to resume a long solve, where the
+/// time to write counts more than the bytes (docs/tier-files.md).
 pub const RESUME_LEVEL: i32 = 9;
 
 /// FNV-1a, 64 bits: a guard against damage, not tampering.
