@@ -41,7 +41,7 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 use super::iteration::{decision, next_level};
 use super::tier::{first_look, tally};
 use super::{
-    Classes, Code, Files, KeepTiers, LoopySolution, LoopyStats, Method, Options, Tiers, save_tier,
+    Classes, Code, Files, LoopySolution, LoopyStats, Method, Options, Tiers, keep, save_tier,
     saved_tier,
 };
 use crate::engines::tiers::Clock;
@@ -485,25 +485,19 @@ where
         }
         let slots = len as usize;
         if tier >= count - held {
-            // Read back by worker 0 and sent to the others.
-            let codes = match me {
-                0 => {
-                    let codes = saved_tier(files.as_ref(), tier, len)?.ok_or_else(|| {
-                        SolveError::Distributed(format!("tier {tier} went from the tier file"))
-                    })?;
-                    channel.send_loaded(me, workers, tier, &codes);
-                    channel.settle(worker);
-                    codes
-                }
-                _ => {
-                    channel.settle(worker);
-                    channel.loaded(tier, slots).ok_or_else(|| {
-                        SolveError::Distributed(format!(
-                            "worker {me} did not receive tier {tier} from the tier file"
-                        ))
-                    })?
-                }
-            };
+            // Read back by worker 0 (the others hold no file) and sent to the others.
+            let read = saved_tier(files.as_ref(), tier, len)?;
+            if let Some(codes) = &read {
+                channel.send_loaded(me, workers, tier, codes);
+            }
+            channel.settle(worker);
+            let codes = read
+                .or_else(|| channel.loaded(tier, slots))
+                .ok_or_else(|| {
+                    SolveError::Distributed(format!(
+                        "worker {me} did not receive tier {tier} from the tier file"
+                    ))
+                })?;
             stats.resumed += 1;
             keep(&mut tiers, tier, codes, options.keep, reach);
             continue;
@@ -615,9 +609,8 @@ where
         tally(&codes[low as usize..high as usize], &mut stats);
         stats.tiers += 1;
         stats.iterated += 1;
-        if me == 0 {
-            save_tier(files.as_mut(), tier, &codes)?;
-        }
+        // Worker 0 alone holds the file.
+        save_tier(files.as_mut(), tier, &codes)?;
         keep(&mut tiers, tier, codes, options.keep, reach);
         let held: u64 = tiers
             .iter()
@@ -627,13 +620,4 @@ where
         stats.peak_bytes = stats.peak_bytes.max(held + 2 * len);
     }
     Ok((stats, (me == 0).then_some(tiers), workers))
-}
-
-/// Keeps tier `tier`'s `codes`, and drops the tier no move reaches any more where only the
-/// tiers still needed are kept.
-fn keep(tiers: &mut Tiers, tier: usize, codes: Vec<u16>, keep: KeepTiers, reach: usize) {
-    tiers[tier] = Some(codes);
-    if keep == KeepTiers::Needed && tier + reach < tiers.len() {
-        tiers[tier + reach] = None;
-    }
 }

@@ -340,10 +340,7 @@ where
                 codes
             }
         };
-        tiers[tier] = Some(codes);
-        if options.keep == KeepTiers::Needed && tier + reach < count {
-            tiers[tier + reach] = None;
-        }
+        keep(&mut tiers, tier, codes, options.keep, reach);
     }
     stats.peak_bytes = needed;
     stats.elapsed = started.elapsed();
@@ -385,6 +382,15 @@ pub fn value_of(code: Code) -> Option<Score> {
 
 #[cfg(feature = "database")]
 mod database;
+/// Keeps tier `tier`'s `codes`, and drops the tier no move reaches any more where only the
+/// tiers still needed are kept.
+fn keep(tiers: &mut Tiers, tier: usize, codes: Vec<u16>, keep: KeepTiers, reach: usize) {
+    tiers[tier] = Some(codes);
+    if keep == KeepTiers::Needed && tier + reach < tiers.len() {
+        tiers[tier + reach] = None;
+    }
+}
+
 #[cfg(feature = "distributed")]
 pub mod distributed;
 mod iteration;

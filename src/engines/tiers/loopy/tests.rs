@@ -48,6 +48,20 @@ fn quixo_three_agrees_with_one_table() {
     assert_eq!(checked, one_table.states());
 }
 
+/// `count` places to cut a tier file of `len` bytes (a solve stopped there), past its first 60
+/// bytes, drawn by xorshift from `seed`.
+#[cfg(feature = "database")]
+fn cuts(len: usize, count: usize, mut seed: u64) -> Vec<usize> {
+    (0..count)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            60 + (seed % (len as u64 - 60)) as usize
+        })
+        .collect()
+}
+
 /// A saved solve cut at random places (as a kill mid-write leaves it) resumes to the same
 /// codes as a solve never stopped; a flipped byte in a complete tier is refused.
 #[cfg(feature = "database")]
@@ -67,12 +81,7 @@ fn resumed_solves_end_the_same() {
         par_solve_saved(&game, BySymmetry, options, &save),
         Err(SolveError::TierFile { .. })
     ));
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    for _ in 0..12 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let cut = 60 + (seed % (full.len() as u64 - 60)) as usize;
+    for cut in cuts(full.len(), 12, 0x2545_F491_4F6C_DD1D) {
         std::fs::write(&path, &full[..cut]).unwrap();
         let held = TierFile::open(&path).unwrap().tiers_held();
         let resume = save.clone().resumed();
@@ -268,12 +277,10 @@ fn distributed_saving_resumes_as_one_process_does() {
     );
     let refused = solve(2, &save).unwrap_err();
     assert!(refused.to_string().contains("exists"), "{refused}");
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    for round in 0..8 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let cut = 60 + (seed % (full.len() as u64 - 60)) as usize;
+    for (round, cut) in cuts(full.len(), 8, 0x9E37_79B9_7F4A_7C15)
+        .into_iter()
+        .enumerate()
+    {
         std::fs::write(&path, &full[..cut]).unwrap();
         let held = TierFile::open(&path).unwrap().tiers_held();
         let workers = 1 + round % 4;
