@@ -222,6 +222,79 @@ fn each_process_is_checked_against_the_budget_before_any_work() {
     }
 }
 
+/// A saving solve by requests writes the tier file the tier solver writes on one machine, byte
+/// for byte, from one to four workers (a game of one-byte values, and one of two-byte values);
+/// cut at random bytes (a solve stopped there), it resumes to the same value and the same file,
+/// whatever the workers; a damaged file is refused by name, an existing one without `resume`.
+#[cfg(feature = "database")]
+#[test]
+fn a_saving_solve_resumes_to_the_file_one_machine_writes() {
+    use gamesolver::Tiered;
+    use gamesolver::engines::tiers::file::{Save, TierFile};
+    fn check<G>(game: G, words: &str, rng: &mut common::Rng)
+    where
+        G: Tiered + Clone + Send + Sync + 'static,
+    {
+        let dir = std::env::temp_dir().join(format!("tiers-timely-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (one, path) = (dir.join("one.tiers"), dir.join("timely.tiers"));
+        let expected =
+            tiers::par_solve_saved(&game, tiers::Options::new(), &Save::new(&one, words))
+                .unwrap()
+                .value();
+        let full = std::fs::read(&one).unwrap();
+        let save = Save::new(&path, words);
+        let solve = |workers: usize, save: &Save| {
+            let config = distributed::Config::process(workers);
+            distributed::solve_saving(Arc::new(game.clone()), config, Limits::default(), save)
+        };
+        for workers in 1..=4 {
+            std::fs::remove_file(&path).ok();
+            let solved = solve(workers, &save).unwrap();
+            assert_eq!(solved.value, Some(expected), "{words}, {workers} workers");
+            assert!(solved.local.iter().all(|worker| !worker.replicated));
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                full,
+                "{words}, {workers} workers"
+            );
+        }
+        let refused = solve(2, &save).unwrap_err();
+        assert!(refused.to_string().contains("exists"), "{refused}");
+        for round in 0..6 {
+            let cut = 60 + rng.below(full.len() as u64 - 60) as usize;
+            std::fs::write(&path, &full[..cut]).unwrap();
+            let held = TierFile::open(&path).unwrap().tiers_held();
+            let workers = 1 + round % 4;
+            let resumed = solve(workers, &save.clone().resumed()).unwrap();
+            let said = format!("{words}, {workers} workers, cut at byte {cut}");
+            assert_eq!(resumed.value, Some(expected), "{said}");
+            assert!(resumed.local.iter().all(|w| w.resumed == held), "{said}");
+            assert_eq!(std::fs::read(&path).unwrap(), full, "{said}");
+        }
+        let mut damaged = full.clone();
+        damaged[full.len() / 2] ^= 0x40;
+        std::fs::write(&path, &damaged).unwrap();
+        let refused = solve(3, &save.clone().resumed()).unwrap_err();
+        assert!(refused.to_string().contains("damaged"), "{refused}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let mut rng = common::Rng(0x2545_F491_4F6C_DD1D);
+    check(
+        DotsAndBoxes::new(2, 3).unwrap(),
+        "dots-and-boxes 2 3",
+        &mut rng,
+    );
+    // Two-byte values, holes in every tier, and moves two tiers on.
+    let tokens = Tokens {
+        points: (0..12).map(|token| (token * 37 % 101) - 50).collect(),
+        holes: true,
+        ..Tokens::default()
+    };
+    assert!(tokens.value_bound() > 127);
+    check(tokens, "tokens", &mut rng);
+}
+
 /// Two free ports on localhost, for a hostfile.
 #[cfg(feature = "cli")]
 fn free_ports() -> [u16; 2] {
@@ -334,8 +407,10 @@ fn two_processes_on_localhost_equal_one_process() {
     assert!(!sent(&said_one).starts_with("0 B"), "{said_one}");
 }
 
-/// `--save` from a distributed solve writes the tier solver's values by the dense index, and
-/// `--load` answers from them as from the engine's own saved table.
+/// `--save` from a distributed solve (on process 0 alone) writes the tier file the solve on one
+/// machine writes, byte for byte, and reports its line from it; cut (a solve stopped),
+/// `--resume` goes on from it to the same file; `--load` and `analyze --load` answer from it as
+/// a fresh solve does. A process too small for every value saves too, by requests.
 #[cfg(feature = "cli")]
 #[test]
 fn a_distributed_solve_saves_what_load_and_analyze_read() {
@@ -345,18 +420,31 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
         assert!(out.status.success(), "{args:?}: {out:?}");
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let directory = std::env::temp_dir();
-    let saved = directory.join(format!("gamesolver-distributed-{}.bin", std::process::id()));
-    let saved = saved.to_str().unwrap();
-    let engine = directory.join(format!("gamesolver-engine-{}.bin", std::process::id()));
-    let engine = engine.to_str().unwrap();
-    let (report, _) = two_processes("1", &["--save", saved]);
-    run(&["dots-and-boxes", "2", "3", "--save", engine, "--json"]);
+    let dir = std::env::temp_dir().join(format!("gamesolver-distributed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (one, path) = (dir.join("one.tiers"), dir.join("timely.tiers"));
+    let (one, saved) = (one.to_str().unwrap(), path.to_str().unwrap());
+    let single = run(&["dots-and-boxes", "2", "3", "--save", one, "--json"]);
+    let full = std::fs::read(one).unwrap();
+    let (report, said) = two_processes("1", &["--save", saved]);
+    assert_eq!(std::fs::read(saved).unwrap(), full);
+    assert_eq!(report["value"], single["value"]);
+    assert_eq!(report["line"], single["line"]);
+    assert!(!said.contains("tiers read back"), "{said}");
+    std::fs::write(saved, &full[..full.len() / 2]).unwrap();
+    let (resumed, said) = two_processes("2", &["--save", saved, "--resume"]);
+    assert!(
+        said.contains("tiers read back from the tier file"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(saved).unwrap(), full);
+    assert_eq!(resumed["line"], single["line"]);
     let loaded = run(&["dots-and-boxes", "2", "3", "--load", saved, "--json"]);
     assert_eq!(loaded["value"], report["value"]);
     assert_eq!(loaded["line"], report["line"]);
-    assert_eq!(loaded["table"], "loaded");
-    // Every position of the line, analysed from either file: the same moves and values.
+    assert_eq!(loaded["table"], "file");
+    // Every position of the line, analysed from the file and solved afresh: the same moves and
+    // values.
     let mut drawn: Vec<String> = Vec::new();
     for ply in report["line"].as_array().unwrap() {
         let name = |end: &str| {
@@ -365,44 +453,33 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
         };
         drawn.push(format!("{}-{}", name("from"), name("to")));
         let at = drawn.join(" ");
-        let analyse = |file: &str| {
-            run(&[
-                "analyze",
-                "dots-and-boxes",
-                "2",
-                "3",
-                "--load",
-                file,
-                "--at",
-                &at,
-                "--json",
-            ])
+        let analyse = |file: &[&str]| {
+            let question = ["analyze", "dots-and-boxes", "2", "3", "--at", &at, "--json"];
+            run(&[&question[..], file].concat())
         };
-        assert_eq!(analyse(saved)["moves"], analyse(engine)["moves"], "at {at}");
+        assert_eq!(
+            analyse(&["--load", saved])["moves"],
+            analyse(&[])["moves"],
+            "at {at}"
+        );
     }
-    std::fs::remove_file(saved).ok();
-    std::fs::remove_file(engine).ok();
-    // One worker per process that cannot hold every value: no file, and a message.
-    let refused = Command::new(binary)
+    // One worker per process that cannot hold every value: it saves all the same, by requests.
+    std::fs::remove_file(saved).unwrap();
+    let small = Command::new(binary)
+        .args(["dots-and-boxes", "2", "3", "--solver", "distributed"])
         .args([
-            "dots-and-boxes",
-            "2",
-            "3",
-            "--solver",
-            "distributed",
             "--workers",
             "2",
+            "--memory-limit",
+            "100000",
+            "--save",
+            saved,
         ])
-        .args(["--memory-limit", "100000", "--save", saved])
         .output()
         .unwrap();
-    assert!(!refused.status.success());
-    let message = String::from_utf8(refused.stderr).unwrap();
-    assert!(
-        message.contains("--save keeps one value per index"),
-        "{message}"
-    );
-    assert!(!std::path::Path::new(saved).exists());
+    assert!(small.status.success(), "{small:?}");
+    assert_eq!(std::fs::read(saved).unwrap(), full);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Quixo 3×3 by the loopy tier solver on timely: one process of three workers, and two

@@ -212,8 +212,7 @@ pub struct Cli {
     /// Write the solved game's table to FILE (atomically), for `--load` later. The game is
     /// then solved by the engine with a dense table. A game a tier solver solves (Quixo, Six
     /// Men's Morris, Dots and Boxes) writes each tier to FILE as it completes (a tier file:
-    /// docs/tier-files.md); with `--solver distributed`, Quixo's and Six Men's Morris' process
-    /// with worker 0 writes it.
+    /// docs/tier-files.md); with `--solver distributed`, the process with worker 0 writes it.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
 

@@ -501,8 +501,9 @@ fn unsaved(cli: &Cli, needed: Option<u64>) -> Failure {
 /// A game layered into tiers, by the tier solver on timely dataflow, with the workers and
 /// processes of `--workers`, `--processes`, `--process` and `--hostfile`. The process that
 /// hosts worker 0 reports the value, and the optimal line where every process held every value
-/// (a dense index that fits the budget), saving them with `--save` (under `params`, the values
-/// the game was made of); the others report what they did on stderr. `n` is the report's.
+/// (a dense index that fits the budget) or where it wrote the tier file of `--save` (under
+/// `params`, the values the game was made of; by requests, going on from the file's tiers with
+/// `--resume`); the others report what they did on stderr. `n` is the report's.
 #[cfg(feature = "distributed")]
 pub fn distributed_report<G>(
     cli: &Cli,
@@ -513,12 +514,20 @@ pub fn distributed_report<G>(
 where
     G: Presented + Tiered + Send + Sync + 'static,
 {
+    use crate::engines::tiers::{TierDatabase, distributed, file::Save};
     let config = super::cluster::config(cli)?;
     let game = std::sync::Arc::new(game);
+    let words = super::tier_file::tier_words(cli.game, params);
+    let save = cli.save.as_ref().map(|path| Save {
+        resume: cli.resume,
+        ..Save::new(path, words.clone())
+    });
     // timely prints some failures on stdout: stdout is the report's alone, so its chatter
     // goes to stderr.
-    let solved = super::cluster::stdout_to_stderr(|| {
-        crate::engines::tiers::distributed::solve(std::sync::Arc::clone(&game), config, limits)
+    let shared = std::sync::Arc::clone(&game);
+    let solved = super::cluster::stdout_to_stderr(|| match &save {
+        Some(save) => distributed::solve_saving(shared, config, limits, save),
+        None => distributed::solve(shared, config, limits),
     })?;
     let states: u64 = solved.local.iter().map(|worker| worker.states).sum();
     let moves: u64 = solved.local.iter().map(|worker| worker.moves).sum();
@@ -541,6 +550,11 @@ where
         rounds_sent(&per_tier, by_blocks)
     );
     let (workers, tiers, elapsed) = (solved.workers, solved.tiers, solved.elapsed);
+    let resumed = solved.local.first().map_or(0, |worker| worker.resumed);
+    let did = match resumed {
+        0 => did,
+        _ => format!("{did} ({resumed} tiers read back from the tier file)"),
+    };
     let Some(value) = solved.value else {
         return Ok(Report {
             helper: Some(format!(
@@ -559,6 +573,19 @@ where
         elapsed,
         ..Stats::default()
     };
+    if let Some(save) = &save {
+        // The line read back from the tier file, as the solve on one machine does.
+        let line = TierDatabase::open(&*game, &save.path, &words)?.line()?;
+        report.line = game.entries(&line);
+        report.withheld = false;
+        report.notes.push(format!(
+            "Solved by {workers} timely workers, each holding its share of the tiers, the \
+             process with worker 0 writing each tier to the tier file {} as it completed \
+             (analyze --load and play --load answer from it). Of them, {did}.",
+            save.path.display()
+        ));
+        return Ok(report);
+    }
     let solution = solved.into_solution(&*game);
     match &solution {
         Some(solution) => {
@@ -588,20 +615,6 @@ where
                 " (not every value fits one process's budget)"
             }
         )),
-    }
-    if let Some(path) = &cli.save {
-        let slots = solution
-            .as_ref()
-            .and_then(|solution| solution.slot_values());
-        let Some(slots) = slots else {
-            return Err(Failure::Usage(format!(
-                "--save keeps one value per index of the game's dense index, and this \
-                 distributed solve held each value on one worker only (a dense index whose \
-                 values fit --memory-limit is needed); nothing was written to {}",
-                path.display()
-            )));
-        };
-        super::saved::save(path, cli.game, params, slots)?;
     }
     Ok(report)
 }

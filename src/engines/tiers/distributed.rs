@@ -23,7 +23,7 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use timely::container::CapacityContainerBuilder;
@@ -34,6 +34,7 @@ use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::dense::{IndexOf, Values};
 use super::replicated::Process;
+use super::saving::Files;
 use super::solution::Store;
 pub use super::workers::WorkerStats;
 use super::workers::{Done, block};
@@ -47,6 +48,8 @@ pub use timely::Config;
 
 /// States a worker values per round (its requests and answers are buffered a round at a time).
 pub const BATCH: u64 = 1 << 16;
+
+mod saving;
 
 /// A request for a value: `(tier, rank, requester, id)`, the id of the requester's round.
 type Request = (u32, u64, u32, u32);
@@ -144,13 +147,104 @@ pub fn solve<G>(game: Arc<G>, config: Config, limits: Limits) -> Result<Distribu
 where
     G: Tiered + Send + Sync + 'static,
 {
+    run(game, config, limits, None)
+}
+
+/// [`solve`] by requests (whatever the game's dense index), writing each tier to `save`'s tier
+/// file as it completes, or (with `save.resume`) going on from the tiers the file holds. The
+/// process that hosts worker 0 writes and reads the file, byte for byte the file
+/// [`par_solve_saved`](super::par_solve_saved) writes on one machine: the workers send it
+/// their shares of each tier once the tier is solved (it holds one tier whole at a time), and
+/// resumed, it sends each worker its share of each tier the file holds. It tells the others
+/// before anything else, so they need no file and no option of their own: they may call
+/// [`solve`], and touch no file whatever `save` they are given. A solve stopped at any moment
+/// resumes from its last complete tier and ends with the same values.
+///
+/// ```
+/// use std::sync::Arc;
+/// use gamesolver::engines::tiers::{self, distributed, file::Save};
+/// use gamesolver::{games::DotsAndBoxes, Limits};
+///
+/// let game = DotsAndBoxes::new(2, 2).unwrap();
+/// let dir = std::env::temp_dir();
+/// let (one, two) = (dir.join(format!("dots-one-{}.tiers", std::process::id())),
+///     dir.join(format!("dots-two-{}.tiers", std::process::id())));
+/// tiers::par_solve_saved(&game, tiers::Options::new(), &Save::new(&one, "dots-and-boxes 2 2")).unwrap();
+/// let save = Save::new(&two, "dots-and-boxes 2 2");
+/// let config = || distributed::Config::process(2);
+/// let solved = distributed::solve_saving(Arc::new(game.clone()), config(), Limits::default(), &save).unwrap();
+/// assert_eq!(solved.value, Some(2));
+/// assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+/// let again = distributed::solve_saving(Arc::new(game), config(), Limits::default(), &save.resumed()).unwrap();
+/// assert_eq!((again.value, again.local[0].resumed, again.local[0].states), (Some(2), 13, 0));
+/// std::fs::remove_file(&one).unwrap();
+/// std::fs::remove_file(&two).unwrap();
+/// ```
+#[cfg(feature = "database")]
+pub fn solve_saving<G>(
+    game: Arc<G>,
+    config: Config,
+    limits: Limits,
+    save: &super::file::Save,
+) -> Result<Distributed, SolveError>
+where
+    G: Tiered + Send + Sync + 'static,
+{
+    crate::engines::chance::refuse_chance(&*game, "the tier solver")?;
+    // The process that hosts worker 0 (the first of a cluster, or the only one) keeps the file.
+    let first = !matches!(
+        config.communication,
+        CommunicationConfig::Cluster { process, .. } if process != 0
+    );
+    let files = match first {
+        true => Some(super::saving::open(&*game, save)?),
+        false => None,
+    };
+    run(game, config, limits, Some(Mutex::new(files)))
+}
+
+/// A saving solve's files, for the worker that writes them (worker 0).
+type Saving = Mutex<Option<Files>>;
+
+fn run<G>(
+    game: Arc<G>,
+    config: Config,
+    limits: Limits,
+    saving: Option<Saving>,
+) -> Result<Distributed, SolveError>
+where
+    G: Tiered + Send + Sync + 'static,
+{
     let started = Instant::now();
     let threads = threads_per_process(&config);
     // A round per tier, or per level of blocks of an index of at most 2^64 places.
     let rounds = game.tier_count().max(66);
     let process = Arc::new(Process::new(threads, rounds));
     let shared = Arc::clone(&process);
+    let saving = saving.map(Arc::new);
     let guards = super::sockets::execute(config, move |worker| {
+        // Worker 0 writes the tier file (and reads the one it resumes).
+        let files = match &saving {
+            Some(saving) if worker.index() == 0 => saving
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take(),
+            _ => None,
+        };
+        let start = game.tier(&game.start());
+        let told = saving::agree(worker, files.as_ref(), (start, game.tier_count()));
+        let on = On {
+            game: &*game,
+            limits,
+            threads,
+            told,
+            files,
+        };
+        let bound = game.value_bound().max(0);
+        // A saving solve goes by requests: its values by rank, tier by tier.
+        if told.is_some() {
+            return solve_by_bound(worker, on, bound);
+        }
         let replicated = super::replicated::Replicated {
             worker: &mut *worker,
             game: &game,
@@ -161,16 +255,7 @@ where
         {
             return done;
         }
-        let bound = game.value_bound().max(0);
-        if bound <= Score::from(i8::MAX) {
-            solve_on::<G, i8>(worker, &game, limits, threads)
-        } else if bound <= Score::from(i16::MAX) {
-            solve_on::<G, i16>(worker, &game, limits, threads)
-        } else if bound <= Score::from(i32::MAX) {
-            solve_on::<G, i32>(worker, &game, limits, threads)
-        } else {
-            solve_on::<G, i64>(worker, &game, limits, threads)
-        }
+        solve_by_bound(worker, on, bound)
     })
     .map_err(SolveError::Distributed)?;
     let mut solved = Distributed {
@@ -205,6 +290,35 @@ where
     solved.elapsed = started.elapsed();
     solved.kept = process.kept();
     Ok(solved)
+}
+
+/// What a worker solves with: the game, the budget, the workers per process, whether the solve
+/// saves and how many tiers its file holds (as worker 0 told every worker), and (worker 0's
+/// alone) the tier files.
+struct On<'a, G> {
+    game: &'a G,
+    limits: Limits,
+    threads: usize,
+    told: Option<usize>,
+    files: Option<Files>,
+}
+
+/// One worker's part of the solve by requests, its values in the narrowest type that holds
+/// the game's bound.
+fn solve_by_bound<G: Tiered>(
+    worker: &mut timely::worker::Worker,
+    on: On<'_, G>,
+    bound: Score,
+) -> Result<Done, SolveError> {
+    if bound <= Score::from(i8::MAX) {
+        solve_on::<G, i8>(worker, on)
+    } else if bound <= Score::from(i16::MAX) {
+        solve_on::<G, i16>(worker, on)
+    } else if bound <= Score::from(i32::MAX) {
+        solve_on::<G, i32>(worker, on)
+    } else {
+        solve_on::<G, i64>(worker, on)
+    }
 }
 
 /// The workers of each process that `config` describes.
@@ -257,10 +371,15 @@ impl Recent {
 /// One worker's part of the solve, values stored as `V`.
 fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     worker: &mut timely::worker::Worker,
-    game: &G,
-    limits: Limits,
-    threads: usize,
+    on: On<'_, G>,
 ) -> Result<Done, SolveError> {
+    let On {
+        game,
+        limits,
+        threads,
+        told,
+        mut files,
+    } = on;
     let (index, workers) = (worker.index(), worker.peers());
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
@@ -271,15 +390,29 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
     }
     let width = size_of::<V>() as u64;
     let (needed, low, high) = peak(game, from, KeepTiers::Needed, width);
-    // The budget is a process's: its workers' shares together.
+    // The budget is a process's: its workers' shares together, and in the process of worker 0
+    // of a saving solve, a tier whole and its pieces received (to write it, or resumed, read).
+    let whole = match told.is_some() && index < threads {
+        true => (from..count)
+            .map(|tier| game.tier_len(tier))
+            .max()
+            .unwrap_or(0)
+            .saturating_mul(2 * width),
+        false => 0,
+    };
     let share = needed
         .div_ceil(workers as u64)
-        .saturating_mul(threads as u64);
+        .saturating_mul(threads as u64)
+        .saturating_add(whole);
     if share > limits.memory_budget {
         return Err(SolveError::MemoryBudget {
             what: format!(
                 "this process's share ({threads} of {workers} workers) of the tier solver's \
-                 values (tiers {low} to {high} held at once)"
+                 values (tiers {low} to {high} held at once){}",
+                match whole {
+                    0 => "",
+                    _ => ", and a tier whole for the tier file",
+                }
             ),
             needed: share,
             budget: limits.memory_budget,
@@ -391,11 +524,57 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
             worker.step_or_park(None);
         }
     };
+    // Drops the values of the tier `reach` past `tier` once no move can reach them: the bytes.
+    let release = |tier: usize| match tier > from && tier + reach < count {
+        true => store.borrow_mut()[tier + reach]
+            .take()
+            .map_or(0, |values| values.len() as u64 * width),
+        false => 0,
+    };
+    // Whether worker 0 saves, and how many tiers its file holds: the same for every worker.
+    let mut shares = saving::Shares::<V>::new(worker);
+    let (saving, on_file) = (told.is_some(), told.unwrap_or(0));
     for tier in (from..count).rev() {
         let len = lengths[tier];
         let size = block(len, workers);
         let first = (size * index as u64).min(len);
         let owned = (first + size).min(len) - first;
+        if tier >= count - on_file {
+            // Read back by worker 0 and scattered: each worker holds its share, as if solved.
+            let whole = match index {
+                0 => match super::saving::saved::<V>(files.as_ref(), tier, len) {
+                    Ok(Some(whole)) => Some(whole),
+                    Ok(None) => {
+                        fault.get_or_insert_with(|| {
+                            SolveError::Distributed(format!(
+                                "the tier file does not hold tier {tier}"
+                            ))
+                        });
+                        None
+                    }
+                    Err(error) => {
+                        fault.get_or_insert(error);
+                        None
+                    }
+                },
+                _ => None,
+            };
+            let values = shares
+                .scatter(worker, tier, len, whole.as_deref())
+                .unwrap_or_else(|error| {
+                    fault.get_or_insert(error);
+                    Vec::new()
+                });
+            drop(whole);
+            store.borrow_mut()[tier] = Some(values);
+            // No worker asks for this share before its owner holds it.
+            shares.barrier(worker);
+            held += owned * width;
+            stats.peak_bytes = stats.peak_bytes.max(held);
+            stats.resumed += 1;
+            held -= release(tier);
+            continue;
+        }
         // A failure is recorded, not returned: the other workers still need this one's steps.
         let values = super::allocate::<V>(owned, tier).unwrap_or_else(|error| {
             fault.get_or_insert(error);
@@ -523,15 +702,27 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
         let bytes = (after.0 - before.0) * REQUEST_BYTES
             + (after.1 - before.1) * (REPLY_HEADER_BYTES + width);
         stats.bytes_per_tier.push((tier, bytes));
-        if tier > from
-            && tier + reach < count
-            && let Some(values) = store.borrow_mut()[tier + reach].take()
-        {
-            held -= values.len() as u64 * width;
-        }
         if let Some(error) = faults.borrow_mut().take() {
             fault.get_or_insert(error);
         }
+        if saving {
+            // Gathered to worker 0 and written; a worker with a fault sends nothing, and a tier
+            // with a share missing is not written.
+            let stored = store.borrow();
+            let own = stored[tier].as_deref().filter(|_| fault.is_none());
+            match shares.gather(worker, tier, len, own) {
+                Ok(Some(whole)) => {
+                    if let Err(error) = super::saving::append(files.as_mut(), tier, &whole) {
+                        fault.get_or_insert(error);
+                    }
+                }
+                Ok(None) => {}
+                Err(error) => {
+                    fault.get_or_insert(error);
+                }
+            }
+        }
+        held -= release(tier);
     }
     // Worker 0 asks the start's owner for its value.
     let asked = index == 0 && fault.is_none();

@@ -43,6 +43,20 @@ where
     G: Tiered + Sync,
 {
     crate::engines::chance::refuse_chance(game, "the tier solver")?;
+    let mut files = open(game, save)?;
+    run(
+        game,
+        options.limits,
+        options.keep,
+        Parallel,
+        Some(&mut files),
+    )
+}
+
+/// `save`'s tier file for a tier solve of `game`: created, or (with `save.resume`) checked
+/// against the game and opened to go on from the tiers it holds.
+#[cfg(feature = "database")]
+pub(super) fn open<G: Tiered>(game: &G, save: &Save) -> Result<Files, SolveError> {
     let identity = Identity {
         block_bytes: save.block_bytes,
         ..super::database::identity(game, &save.game)
@@ -52,14 +66,19 @@ where
     } else {
         (None, TierWriter::create(&save.path, &identity)?)
     };
-    let mut files = (file, writer.with_level(save.level.unwrap_or(RESUME_LEVEL)));
-    run(
-        game,
-        options.limits,
-        options.keep,
-        Parallel,
-        Some(&mut files),
-    )
+    Ok((file, writer.with_level(save.level.unwrap_or(RESUME_LEVEL))))
+}
+
+/// How many tiers, from the last down to `from`, the file a solve resumes holds.
+#[cfg(feature = "database")]
+pub(super) fn held(files: Option<&Files>, from: usize, count: usize) -> usize {
+    match files {
+        Some((Some(file), _)) => (from..count)
+            .rev()
+            .take_while(|&tier| file.holds(tier))
+            .count(),
+        _ => 0,
+    }
 }
 
 /// Tier `tier`'s values from the file a solve resumes, if it holds them.
@@ -115,6 +134,11 @@ pub(super) fn saved<V: Cell>(
     _: u64,
 ) -> Result<Option<Vec<V>>, SolveError> {
     Ok(None)
+}
+
+#[cfg(not(feature = "database"))]
+pub(super) fn held(_: Option<&Files>, _: usize, _: usize) -> usize {
+    0
 }
 
 #[cfg(not(feature = "database"))]

@@ -31,6 +31,9 @@ pub struct WorkerStats {
     /// budget), one copy shared by its workers: they value the process's share of each round
     /// into it and send those values once to each other process, with no requests.
     pub replicated: bool,
+    /// Tiers read back from the tier file a saving solve resumes (worker 0 reads them and
+    /// sends each worker its share; every worker counts them), not solved.
+    pub resumed: usize,
     /// Whether, every value in every process, the values were swept by blocks of a
     /// [subset index](crate::Capabilities::subset_index) level by level (each process its
     /// share of a level's blocks, sent whole to the others) rather than by tiers.

@@ -455,13 +455,7 @@ where
     let mut tiers: Tiers = vec![None; count];
     let mut stats = LoopyStats::default();
     // 0. How many tiers, from the last, worker 0's file holds, told to every worker.
-    let held = match &files {
-        Some((Some(file), _)) => (from..count)
-            .rev()
-            .take_while(|&tier| file.holds(tier))
-            .count(),
-        _ => 0,
-    };
+    let held = crate::engines::tiers::saving::held(files.as_ref(), from, count);
     if me == 0 {
         channel.send_others(
             me,
