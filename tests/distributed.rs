@@ -482,6 +482,69 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A distributed saving solve of Dots and Boxes 2×4 (23 tiers, 4 Mi states), killed at random
+/// moments, resumes with `--resume` (on another number of workers) to the file and the answer
+/// of the solve on one machine.
+#[cfg(feature = "cli")]
+#[test]
+fn a_killed_distributed_solve_resumes_to_the_file_one_machine_writes() {
+    use gamesolver::engines::tiers::file::TierFile;
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = Command::new(binary).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("gamesolver-killed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one = dir.join("one.tiers");
+    let single = run(&[
+        "dots-and-boxes",
+        "2",
+        "4",
+        "--save",
+        one.to_str().unwrap(),
+        "--json",
+    ]);
+    let full = std::fs::read(&one).unwrap();
+    let tiers = 23;
+    let mut rng = common::Rng(0x9E37_79B9_7F4A_7C15);
+    let mut landed_mid_solve = 0;
+    for round in 0..3 {
+        let file = dir.join(format!("run{round}.tiers"));
+        let path = file.to_str().unwrap();
+        let distributed = ["dots-and-boxes", "2", "4", "--solver", "distributed"];
+        let mut child = Command::new(binary)
+            .args(distributed)
+            .args(["--workers", "2", "--save", path])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50 + rng.below(1500)));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let held = TierFile::open(&file).map_or(0, |saved| saved.tiers_held());
+        if held > 0 && held < tiers {
+            landed_mid_solve += 1;
+        }
+        let workers = ["1", "3", "4"][round];
+        let resumed = run(&[
+            &distributed[..],
+            &["--workers", workers, "--save", path, "--resume", "--json"],
+        ]
+        .concat());
+        assert_eq!(resumed["value"], single["value"], "round {round}");
+        assert_eq!(resumed["line"], single["line"], "round {round}");
+        assert_eq!(std::fs::read(&file).unwrap(), full, "round {round}");
+    }
+    assert!(
+        landed_mid_solve > 0,
+        "no kill landed while tiers were being written"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Quixo 3×3 by the loopy tier solver on timely: one process of three workers, and two
 /// processes on localhost with two workers each, give the outcome, remoteness and line of the
 /// solve on one machine; so do a saving solve, one resumed, and the file they write.
