@@ -7,7 +7,6 @@ mod common;
 #[path = "common/subset_games.rs"]
 mod subset_games;
 
-#[cfg(feature = "cli")]
 use gamesolver::SolveError;
 use std::net::TcpListener;
 #[cfg(feature = "cli")]
@@ -293,6 +292,35 @@ fn a_saving_solve_resumes_to_the_file_one_machine_writes() {
     };
     assert!(tokens.value_bound() > 127);
     check(tokens, "tokens", &mut rng);
+}
+
+/// A worker that fails in a saving solve (a move that stays in its tier, in worker 1's ranks)
+/// sends worker 0 nothing of that tier: the tier is not written (the file holds only the tier
+/// before it), and the error reported is the failing worker's own, not worker 0's report of
+/// the missing share.
+#[cfg(feature = "database")]
+#[test]
+fn a_failed_worker_leaves_its_tier_unwritten() {
+    use gamesolver::engines::tiers::file::{Save, TierFile};
+    let faulty = Tokens {
+        points: common::random_values(10, 5, -20, 20),
+        raise: true,
+        ..Tokens::default()
+    };
+    let path = std::env::temp_dir().join(format!("tokens-failed-{}.tiers", std::process::id()));
+    let config = distributed::Config::process(2);
+    let save = Save::new(&path, "tokens raise");
+    match distributed::solve_saving(Arc::new(faulty), config, Limits::default(), &save) {
+        Err(SolveError::InvalidGame(message)) => {
+            assert!(
+                message.contains("which the tier solver does not hold"),
+                "{message}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(TierFile::open(&path).unwrap().tiers_held(), 1);
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// Two free ports on localhost, for a hostfile.

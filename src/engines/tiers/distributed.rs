@@ -275,7 +275,19 @@ where
                 solved.tiers = done.tiers;
                 solved.local.push(done.stats);
             }
-            Ok(Err(error)) => failure = failure.or(Some(error)),
+            // A worker's own error before another's report that it failed (worker 0's "sent
+            // no values", a share not received).
+            Ok(Err(error)) => {
+                failure = match failure {
+                    Some(SolveError::Distributed(_))
+                        if !matches!(error, SolveError::Distributed(_)) =>
+                    {
+                        Some(error)
+                    }
+                    None => Some(error),
+                    kept => kept,
+                }
+            }
             Err(message) => failure = failure.or(Some(SolveError::Distributed(message))),
         }
     }
