@@ -36,6 +36,8 @@ pub mod distributed;
 pub mod file;
 pub mod loopy;
 #[cfg(feature = "distributed")]
+mod mailbox;
+#[cfg(feature = "distributed")]
 mod replicated;
 mod saving;
 #[cfg(feature = "distributed")]

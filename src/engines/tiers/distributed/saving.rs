@@ -8,16 +8,8 @@
 //! the same pieces, so one worker decides where all go on from, and no other process needs the
 //! file or the option.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange;
-use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::{Input, Probe};
-use timely::dataflow::{InputHandle, ProbeHandle};
-
 use super::super::Cell;
+use super::super::mailbox::Mailbox;
 use super::super::saving::{Files, held};
 use super::super::workers::block;
 use crate::error::SolveError;
@@ -36,50 +28,21 @@ pub(super) fn agree(
     files: Option<&Files>,
     (from, count): (usize, usize),
 ) -> Option<usize> {
-    let mut input = InputHandle::<u64, CapacityContainerBuilder<Vec<(u32, u64)>>>::new();
-    let probe = ProbeHandle::new();
-    let told: Rc<RefCell<Option<usize>>> = Rc::default();
-    let sink = Rc::clone(&told);
-    worker.dataflow::<u64, _, _>(|scope| {
-        scope
-            .input_from(&mut input)
-            .container::<Vec<(u32, u64)>>()
-            .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                Exchange::new(|&(to, _): &(u32, u64)| u64::from(to)),
-                "Saves",
-                move |_, _| {
-                    move |input, _output| {
-                        input.for_each_stamp(|_, batches| {
-                            for batch in batches {
-                                for &(_, held) in batch.iter() {
-                                    *sink.borrow_mut() = Some(held as usize);
-                                }
-                            }
-                        });
-                    }
-                },
-            )
-            .probe_with(&probe);
-    });
+    let mut mail = Mailbox::<(u32, u64)>::new(worker, |&(to, _)| to);
     let saves = files.map(|files| held(Some(files), from, count));
     if let Some(held) = saves {
         for other in 1..worker.peers() {
-            input.send((other as u32, held as u64));
+            mail.send((other as u32, held as u64));
         }
     }
-    input.advance_to(1);
-    while probe.less_than(input.time()) {
-        worker.step_or_park(None);
-    }
-    saves.or(*told.borrow())
+    mail.settle(worker);
+    let told = mail.inbox.borrow().first().map(|&(_, held)| held as usize);
+    saves.or(told)
 }
 
 /// A worker's channel for tiers' shares, to worker 0 and from it.
 pub(super) struct Shares<V: Cell + timely::ExchangeData> {
-    input: InputHandle<u64, CapacityContainerBuilder<Vec<Piece<V>>>>,
-    probe: ProbeHandle<u64>,
-    time: u64,
-    inbox: Rc<RefCell<Vec<Piece<V>>>>,
+    mail: Mailbox<Piece<V>>,
     me: usize,
     workers: usize,
 }
@@ -87,35 +50,8 @@ pub(super) struct Shares<V: Cell + timely::ExchangeData> {
 impl<V: Cell + timely::ExchangeData> Shares<V> {
     /// The channel's dataflow (every worker builds it, saving or not).
     pub(super) fn new(worker: &mut timely::worker::Worker) -> Shares<V> {
-        let mut input = InputHandle::new();
-        let probe = ProbeHandle::new();
-        let inbox: Rc<RefCell<Vec<Piece<V>>>> = Rc::default();
-        let sink = Rc::clone(&inbox);
-        worker.dataflow::<u64, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .container::<Vec<Piece<V>>>()
-                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|piece: &Piece<V>| u64::from(piece.0)),
-                    "Shares",
-                    move |_, _| {
-                        move |input, _output| {
-                            input.for_each_stamp(|_, batches| {
-                                let mut inbox = sink.borrow_mut();
-                                for batch in batches {
-                                    inbox.extend(batch.iter().cloned());
-                                }
-                            });
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
         Shares {
-            input,
-            probe,
-            time: 0,
-            inbox,
+            mail: Mailbox::new(worker, |piece: &Piece<V>| piece.0),
             me: worker.index(),
             workers: worker.peers(),
         }
@@ -124,23 +60,14 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
     /// Waits, parked, until every worker is here: a worker leaves only once every other has
     /// come (each worker's answers may be read by the others as soon as they leave).
     pub(super) fn barrier(&mut self, worker: &mut timely::worker::Worker) {
-        self.settle(worker);
-    }
-
-    /// Waits, parked, until every worker's pieces so far are in.
-    fn settle(&mut self, worker: &mut timely::worker::Worker) {
-        self.time += 1;
-        self.input.advance_to(self.time);
-        while self.probe.less_than(self.input.time()) {
-            worker.step_or_park(None);
-        }
+        self.mail.settle(worker);
     }
 
     /// Sends `values` (ranks from `first` on of tier `tier`) to worker `to`, in pieces.
     fn send(&mut self, to: usize, tier: usize, first: u64, values: &[V]) {
         for (at, piece) in values.chunks(PIECE).enumerate() {
             let rank = first + (at * PIECE) as u64;
-            self.input
+            self.mail
                 .send((to as u32, tier as u32, rank, piece.to_vec()));
         }
     }
@@ -149,7 +76,7 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
     /// rank is `base`): how many ranks each piece's sender (of shares of `size` ranks) sent.
     fn receive(&self, tier: usize, base: u64, size: u64, into: &mut [V]) -> Vec<u64> {
         let mut received = vec![0; self.workers];
-        self.inbox.borrow_mut().retain(|piece| {
+        self.mail.inbox.borrow_mut().retain(|piece| {
             if piece.1 as usize != tier {
                 return true;
             }
@@ -181,7 +108,7 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
         {
             self.send(0, tier, size * self.me as u64, own);
         }
-        self.settle(worker);
+        self.mail.settle(worker);
         if self.me != 0 {
             return Ok(None);
         }
@@ -226,7 +153,7 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
                 self.send(other, tier, first, &whole[first as usize..end as usize]);
             }
         }
-        self.settle(worker);
+        self.mail.settle(worker);
         let (first, end) = share(self.me);
         if let Some(whole) = whole {
             return Ok(whole[first as usize..end as usize].to_vec());

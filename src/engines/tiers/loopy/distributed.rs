@@ -26,17 +26,10 @@
 //! tiers' codes. The others need no copy of the file and no option of their own, and all agree
 //! on the tier the solve goes on from, since one worker decides it.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use timely::container::CapacityContainerBuilder;
-use timely::dataflow::channels::pact::Exchange;
-use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::{Input, Probe};
-use timely::dataflow::{InputHandle, ProbeHandle};
 
 use super::iteration::{decision, next_level};
 use super::tier::{first_look, tally};
@@ -46,6 +39,7 @@ use super::{
 };
 use crate::engines::tiers::Clock;
 pub use crate::engines::tiers::distributed::Config;
+use crate::engines::tiers::mailbox::Mailbox;
 use crate::error::SolveError;
 use crate::game::Tiered;
 
@@ -281,45 +275,16 @@ where
     Ok(solved)
 }
 
-/// A worker's dataflow: what it sends, what it has received, and how it waits for the others.
+/// A worker's mailbox of codes: what it sends, what it has received, and how it waits for the
+/// others.
 struct Channel {
-    input: InputHandle<u64, CapacityContainerBuilder<Vec<Sent>>>,
-    probe: ProbeHandle<u64>,
-    time: u64,
-    inbox: Rc<RefCell<Vec<Sent>>>,
+    mail: Mailbox<Sent>,
 }
 
 impl Channel {
     fn new(worker: &mut timely::worker::Worker) -> Channel {
-        let mut input = InputHandle::new();
-        let probe = ProbeHandle::new();
-        let inbox: Rc<RefCell<Vec<Sent>>> = Rc::default();
-        let sink = Rc::clone(&inbox);
-        worker.dataflow::<u64, _, _>(|scope| {
-            scope
-                .input_from(&mut input)
-                .container::<Vec<Sent>>()
-                .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
-                    Exchange::new(|sent: &Sent| u64::from(sent.0)),
-                    "Codes",
-                    move |_, _| {
-                        move |input, _output| {
-                            input.for_each_stamp(|_, batches| {
-                                let mut inbox = sink.borrow_mut();
-                                for batch in batches {
-                                    inbox.extend(batch.iter().cloned());
-                                }
-                            });
-                        }
-                    },
-                )
-                .probe_with(&probe);
-        });
         Channel {
-            input,
-            probe,
-            time: 0,
-            inbox,
+            mail: Mailbox::new(worker, |sent: &Sent| sent.0),
         }
     }
 
@@ -328,17 +293,13 @@ impl Channel {
         for other in (0..workers).filter(|&other| other != me) {
             let mut copy = sent.clone();
             copy.0 = other as u32;
-            self.input.send(copy);
+            self.mail.send(copy);
         }
     }
 
     /// Waits, parked, until every worker's sends so far are in.
     fn settle(&mut self, worker: &mut timely::worker::Worker) {
-        self.time += 1;
-        self.input.advance_to(self.time);
-        while self.probe.less_than(self.input.time()) {
-            worker.step_or_park(None);
-        }
+        self.mail.settle(worker);
     }
 
     /// Sends tier `tier`'s `codes`, read from the tier file, to every worker but `me`, in
@@ -367,7 +328,7 @@ impl Channel {
     /// How many tiers worker 0's tier file holds, as it said (none if it said nothing).
     fn held(&self) -> usize {
         let mut held = 0;
-        self.inbox.borrow_mut().retain(|sent| {
+        self.mail.inbox.borrow_mut().retain(|sent| {
             if sent.1 != HELD {
                 return true;
             }
@@ -380,7 +341,7 @@ impl Channel {
     /// Tier `tier`'s codes as read from the tier file and sent, if they were.
     fn loaded(&self, tier: usize, len: usize) -> Option<Vec<u16>> {
         let mut codes = None;
-        self.inbox.borrow_mut().retain(|sent| {
+        self.mail.inbox.borrow_mut().retain(|sent| {
             let (_, at, pass, first, ref piece, _, _) = *sent;
             if at as usize != tier || pass != LOADED {
                 return true;
@@ -397,7 +358,7 @@ impl Channel {
     /// the states it decided (for a pass past the first look).
     fn apply(&self, tier: usize, pass: u32, codes: &mut [u16], bounds: &mut [u16]) -> u64 {
         let mut decided = 0;
-        self.inbox.borrow_mut().retain(|sent| {
+        self.mail.inbox.borrow_mut().retain(|sent| {
             let (_, at, at_pass, first, ref sent_codes, ref sent_bounds, ref ranks) = *sent;
             if at as usize != tier || at_pass != pass {
                 return true;
