@@ -34,7 +34,7 @@ where
     G::Move: Send,
 {
     let save = cli.save.as_ref().map(|path| {
-        let mut save = loopy::Save::new(path, super::tier_file::tier_words(cli.game, values));
+        let mut save = loopy::Save::new(path, cli.game.with_values(values));
         save.resume = cli.resume;
         save
     });

@@ -22,6 +22,15 @@ impl GameName {
     pub fn id(self) -> &'static str {
         self.0
     }
+
+    /// The game in words with its values, as a tier file names it (`quixo 4`).
+    pub(crate) fn with_values(self, values: &[i64]) -> String {
+        let values: Vec<String> = values.iter().map(i64::to_string).collect();
+        [self.id().to_string(), values.join(" ")]
+            .join(" ")
+            .trim()
+            .to_string()
+    }
 }
 
 /// The command line's own errors, beside the library's [`Error`]: the files and streams it

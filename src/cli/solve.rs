@@ -517,7 +517,7 @@ where
     use crate::engines::tiers::{TierDatabase, distributed, file::Save};
     let config = super::cluster::config(cli)?;
     let game = std::sync::Arc::new(game);
-    let words = super::tier_file::tier_words(cli.game, params);
+    let words = cli.game.with_values(params);
     let save = cli.save.as_ref().map(|path| Save {
         resume: cli.resume,
         ..Save::new(path, words.clone())

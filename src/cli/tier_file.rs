@@ -8,18 +8,9 @@ use crate::{Engine, Limits, Solved, Solver};
 
 use super::args::{Cli, SolverName};
 use super::budget::stacks_held;
-use super::model::{Failure, GameName, Report};
+use super::model::{Failure, Report};
 use super::present::Presented;
 use super::solve::{answered, threads_or_cores};
-
-/// The game in words as a tier file names it: the game's name and its values (`quixo 4`).
-pub(super) fn tier_words(name: GameName, values: &[i64]) -> String {
-    let values: Vec<String> = values.iter().map(i64::to_string).collect();
-    [name.id().to_string(), values.join(" ")]
-        .join(" ")
-        .trim()
-        .to_string()
-}
 
 /// Whether a task on a game the tier solver solves under `--solver auto` (Dots and Boxes)
 /// goes by a tier file: `--load` of one (told by its first bytes; any other file is a saved
@@ -51,7 +42,7 @@ where
         .engine(Engine::Tiers)
         .threads(threads_or_cores(cli))
         .limits(limits)
-        .load_tiers(path, &tier_words(cli.game, params))?)
+        .load_tiers(path, &cli.game.with_values(params))?)
 }
 
 /// Whether the library's [`Solver`] solves `game` by the loopy tier solver.
@@ -103,7 +94,7 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let words = tier_words(cli.game, params);
+    let words = cli.game.with_values(params);
     let threads = threads_or_cores(cli);
     let limits = match threads {
         1 => limits,

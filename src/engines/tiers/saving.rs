@@ -69,8 +69,9 @@ pub(super) fn open<G: Tiered>(game: &G, save: &Save) -> Result<Files, SolveError
     Ok((file, writer.with_level(save.level.unwrap_or(RESUME_LEVEL))))
 }
 
-/// How many tiers, from the last down to `from`, the file a solve resumes holds.
-#[cfg(feature = "database")]
+/// How many tiers, from the last down to `from`, the file a solve resumes holds (the
+/// distributed solvers' worker 0 tells the others).
+#[cfg(all(feature = "database", feature = "distributed"))]
 pub(super) fn held(files: Option<&Files>, from: usize, count: usize) -> usize {
     match files {
         Some((Some(file), _)) => (from..count)
@@ -136,7 +137,7 @@ pub(super) fn saved<V: Cell>(
     Ok(None)
 }
 
-#[cfg(not(feature = "database"))]
+#[cfg(all(not(feature = "database"), feature = "distributed"))]
 pub(super) fn held(_: Option<&Files>, _: usize, _: usize) -> usize {
     0
 }
