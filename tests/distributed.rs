@@ -389,6 +389,59 @@ fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json
     (serde_json::from_str(&stdout).unwrap(), said)
 }
 
+/// Runs `game` with `--solver distributed` as two processes on localhost of one worker each,
+/// with `extra` arguments for process 0, where both must fail within a minute: what each said
+/// on stderr.
+#[cfg(feature = "cli")]
+fn both_refuse(game: &[&str], extra: &[&str]) -> [String; 2] {
+    let binary = env!("CARGO_BIN_EXE_gamesolver");
+    let [first, second] = free_ports();
+    let hostfile =
+        std::env::temp_dir().join(format!("gamesolver-refuse-{}-{first}", std::process::id()));
+    std::fs::write(
+        &hostfile,
+        format!("127.0.0.1:{first}\n127.0.0.1:{second}\n"),
+    )
+    .unwrap();
+    let hosts = hostfile.to_str().unwrap();
+    let process = |index: &str, extra: &[&str]| {
+        Command::new(binary)
+            .args(game)
+            .args([
+                "--solver",
+                "distributed",
+                "--processes",
+                "2",
+                "--process",
+                index,
+            ])
+            .args(["--hostfile", hosts])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut children = [process("1", &[]), process("0", extra)];
+    let started = std::time::Instant::now();
+    while children
+        .iter_mut()
+        .any(|child| child.try_wait().unwrap().is_none())
+    {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            for child in &mut children {
+                child.kill().ok();
+            }
+            panic!("{game:?}: a process still waits a minute after process 0 refused its file");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::fs::remove_file(&hostfile).ok();
+    let [helper, leader] = children.map(|child| child.wait_with_output().unwrap());
+    assert!(!leader.status.success() && !helper.status.success());
+    [leader.stderr, helper.stderr].map(|said| String::from_utf8(said).unwrap())
+}
+
 /// What a process said it sent to the other processes, per level of blocks.
 #[cfg(feature = "cli")]
 fn sent(said: &str) -> &str {
@@ -467,6 +520,13 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
     );
     assert_eq!(std::fs::read(saved).unwrap(), full);
     assert_eq!(resumed["line"], single["line"]);
+    // Process 0 refuses a file that exists (without --resume): both processes stop and say so.
+    for game in [&["dots-and-boxes", "2", "3"][..], &["quixo", "3"][..]] {
+        let said = both_refuse(game, &["--save", saved]);
+        assert!(said[0].contains("exists"), "{}", said[0]);
+        assert!(said[1].contains("refused the tier file"), "{}", said[1]);
+    }
+    assert_eq!(std::fs::read(saved).unwrap(), full);
     let loaded = run(&["dots-and-boxes", "2", "3", "--load", saved, "--json"]);
     assert_eq!(loaded["value"], report["value"]);
     assert_eq!(loaded["line"], report["line"]);

@@ -190,15 +190,17 @@ where
         config.communication,
         CommunicationConfig::Cluster { process, .. } if process != 0
     );
+    // A file refused is said to every worker before it stops (no process waits in vain).
     let files = match first {
-        true => Some(super::saving::open(&*game, save)?),
+        true => Some(super::saving::open(&*game, save)),
         false => None,
     };
     run(game, config, limits, Some(Mutex::new(files)))
 }
 
-/// A saving solve's files, for the worker that writes them (worker 0).
-type Saving = Mutex<Option<Files>>;
+/// A saving solve's files (or why they were refused), for the worker that writes them
+/// (worker 0).
+type Saving = Mutex<Option<Result<Files, SolveError>>>;
 
 fn run<G>(
     game: Arc<G>,
@@ -218,15 +220,25 @@ where
     let saving = saving.map(Arc::new);
     let guards = super::sockets::execute(config, move |worker| {
         // Worker 0 writes the tier file (and reads the one it resumes).
-        let files = match &saving {
+        let opened = match &saving {
             Some(saving) if worker.index() == 0 => saving
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take(),
             _ => None,
         };
+        let (files, refused) = match opened {
+            Some(Ok(files)) => (Some(files), None),
+            Some(Err(error)) => (None, Some(error)),
+            None => (None, None),
+        };
         let start = game.tier(&game.start());
-        let told = saving::agree(worker, files.as_ref(), (start, game.tier_count()));
+        let range = (start, game.tier_count());
+        let told = saving::agree(worker, files.as_ref(), refused.is_some(), range);
+        if let Some(error) = refused {
+            return Err(error);
+        }
+        let told = told?;
         let on = On {
             game: &*game,
             limits,

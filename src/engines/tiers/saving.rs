@@ -137,6 +137,17 @@ pub(super) fn saved<V: Cell>(
     Ok(None)
 }
 
+/// The error of a distributed solver's worker told that the process with worker 0 refused the
+/// tier file of its `--save`.
+#[cfg(feature = "distributed")]
+pub(super) fn refused_by_worker_0() -> SolveError {
+    SolveError::Distributed(
+        "the process with worker 0 refused the tier file of its --save (its own message says \
+         why), so nothing was solved"
+            .into(),
+    )
+}
+
 #[cfg(all(not(feature = "database"), feature = "distributed"))]
 pub(super) fn held(_: Option<&Files>, _: usize, _: usize) -> usize {
     0

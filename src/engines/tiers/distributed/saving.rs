@@ -10,7 +10,7 @@
 
 use super::super::Cell;
 use super::super::mailbox::Mailbox;
-use super::super::saving::{Files, held};
+use super::super::saving::{Files, held, refused_by_worker_0};
 use super::super::workers::block;
 use crate::error::SolveError;
 
@@ -20,24 +20,37 @@ type Piece<V> = (u32, u32, u64, Vec<V>);
 /// Values a piece carries at most.
 const PIECE: usize = 1 << 20;
 
+/// What worker 0 says in place of a count of tiers when its process refused the tier file.
+const REFUSED: u64 = u64::MAX;
+
 /// Whether the solve saves, and how many tiers (from the last down to `from`) the file holds,
 /// as worker 0 (the one with `files`) says to all before anything else, so that all go the
-/// same way (a saving solve goes by requests, whatever the game's dense index).
+/// same way (a saving solve goes by requests, whatever the game's dense index). Where worker 0's
+/// process `refused` its file (it exists, or is another game's), every other worker gets an
+/// error and stops, so that no process waits for a solve that will not come.
 pub(super) fn agree(
     worker: &mut timely::worker::Worker,
     files: Option<&Files>,
+    refused: bool,
     (from, count): (usize, usize),
-) -> Option<usize> {
+) -> Result<Option<usize>, SolveError> {
     let mut mail = Mailbox::<(u32, u64)>::new(worker, |&(to, _)| to);
     let saves = files.map(|files| held(Some(files), from, count));
-    if let Some(held) = saves {
+    let word = match refused {
+        true => Some(REFUSED),
+        false => saves.map(|held| held as u64),
+    };
+    if let Some(word) = word {
         for other in 1..worker.peers() {
-            mail.send((other as u32, held as u64));
+            mail.send((other as u32, word));
         }
     }
     mail.settle(worker);
-    let told = mail.inbox.borrow().first().map(|&(_, held)| held as usize);
-    saves.or(told)
+    let told = mail.inbox.borrow().first().map(|&(_, word)| word);
+    match told {
+        Some(REFUSED) => Err(refused_by_worker_0()),
+        _ => Ok(saves.or(told.map(|held| held as usize))),
+    }
 }
 
 /// A worker's channel for tiers' shares, to worker 0 and from it.

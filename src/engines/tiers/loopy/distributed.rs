@@ -60,8 +60,12 @@ const PIECE: usize = 1 << 20;
 /// count).
 const HELD: u32 = u32::MAX;
 
-/// A saving solve's files, for the worker that writes them (worker 0).
-type Saving = std::sync::Mutex<Option<Files>>;
+/// A saving solve's files (or why they were refused), for the worker that writes them
+/// (worker 0).
+type Saving = std::sync::Mutex<Option<Result<Files, SolveError>>>;
+
+/// What worker 0 says in place of a count of tiers when its process refused the tier file.
+const REFUSED: u32 = u32::MAX;
 
 /// The outcome of a distributed loopy tier solve in one process.
 #[derive(Debug)]
@@ -175,10 +179,10 @@ where
         config.communication,
         timely::CommunicationConfig::Cluster { process, .. } if process != 0
     );
-    let files = if first {
-        Some(super::open_files(&*game, save)?)
-    } else {
-        None
+    // A file refused is said to every worker before it stops (no process waits in vain).
+    let files = match first {
+        true => Some(super::open_files(&*game, save)),
+        false => None,
     };
     run(
         game,
@@ -394,12 +398,17 @@ where
 {
     let (me, workers) = (worker.index(), worker.peers());
     // Worker 0 writes the tier file (and reads the one it resumes).
-    let mut files = match saving {
+    let opened = match saving {
         Some(saving) if me == 0 => saving
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take(),
         _ => None,
+    };
+    let (mut files, refused) = match opened {
+        Some(Ok(files)) => (Some(files), None),
+        Some(Err(error)) => (None, Some(error)),
+        None => (None, None),
     };
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
@@ -415,19 +424,28 @@ where
     let reach = game.tier_reach().max(1);
     let mut tiers: Tiers = vec![None; count];
     let mut stats = LoopyStats::default();
-    // 0. How many tiers, from the last, worker 0's file holds, told to every worker.
+    // 0. How many tiers, from the last, worker 0's file holds, told to every worker (or that
+    // its process refused the file: then every worker stops).
     let held = crate::engines::tiers::saving::held(files.as_ref(), from, count);
     if me == 0 {
-        channel.send_others(
-            me,
-            workers,
-            (0, HELD, 0, held as u32, vec![], vec![], vec![]),
-        );
+        let said = match refused {
+            Some(_) => REFUSED,
+            None => held as u32,
+        };
+        channel.send_others(me, workers, (0, HELD, 0, said, vec![], vec![], vec![]));
     }
     channel.settle(worker);
+    if let Some(error) = refused {
+        return Err(error);
+    }
     let held = match me {
         0 => held,
-        _ => channel.held(),
+        _ => match channel.held() {
+            told if told == REFUSED as usize => {
+                return Err(crate::engines::tiers::saving::refused_by_worker_0());
+            }
+            told => told,
+        },
     };
     for tier in (from..count).rev() {
         clock.check(tier)?;
