@@ -496,11 +496,7 @@ fn two_processes_on_localhost_equal_one_process() {
 #[test]
 fn a_distributed_solve_saves_what_load_and_analyze_read() {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
-    let run = |args: &[&str]| -> serde_json::Value {
-        let out = Command::new(binary).args(args).output().unwrap();
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = common::gamesolver_json;
     let dir = std::env::temp_dir().join(format!("gamesolver-distributed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (one, path) = (dir.join("one.tiers"), dir.join("timely.tiers"));
@@ -578,11 +574,7 @@ fn a_distributed_solve_saves_what_load_and_analyze_read() {
 fn a_killed_distributed_solve_resumes_to_the_file_one_machine_writes() {
     use gamesolver::engines::tiers::file::TierFile;
     let binary = env!("CARGO_BIN_EXE_gamesolver");
-    let run = |args: &[&str]| -> serde_json::Value {
-        let out = Command::new(binary).args(args).output().unwrap();
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = common::gamesolver_json;
     let dir = std::env::temp_dir().join(format!("gamesolver-killed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let one = dir.join("one.tiers");
@@ -639,12 +631,7 @@ fn a_killed_distributed_solve_resumes_to_the_file_one_machine_writes() {
 #[cfg(feature = "cli")]
 #[test]
 fn loopy_tiers_on_timely_equal_one_machine() {
-    let binary = env!("CARGO_BIN_EXE_gamesolver");
-    let run = |args: &[&str]| -> serde_json::Value {
-        let out = Command::new(binary).args(args).output().unwrap();
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = common::gamesolver_json;
     let key = |report: &serde_json::Value| {
         format!(
             "{} {} {}",
