@@ -21,12 +21,12 @@
 //! [`tiers::solve`](crate::engines::tiers::solve) for every number of workers and processes.
 
 use std::any::Any;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::dense::{IndexOf, Values};
 use super::replicated::Process;
-use super::saving::Files;
+use super::saving::Saving;
 use super::solution::Store;
 pub use super::workers::WorkerStats;
 use super::{TierSolution, TierStats, width_of};
@@ -185,22 +185,10 @@ where
     G: Tiered + Send + Sync + 'static,
 {
     crate::engines::chance::refuse_chance(&*game, "the tier solver")?;
-    // The process that hosts worker 0 (the first of a cluster, or the only one) keeps the file.
-    let first = !matches!(
-        config.communication,
-        CommunicationConfig::Cluster { process, .. } if process != 0
-    );
     // A file refused is said to every worker before it stops (no process waits in vain).
-    let files = match first {
-        true => Some(super::saving::open(&*game, save)),
-        false => None,
-    };
-    run(game, config, limits, Some(Mutex::new(files)))
+    let files = super::saving::hosts_worker_0(&config).then(|| super::saving::open(&*game, save));
+    run(game, config, limits, Some(std::sync::Mutex::new(files)))
 }
-
-/// A saving solve's files (or why they were refused), for the worker that writes them
-/// (worker 0).
-type Saving = Mutex<Option<Result<Files, SolveError>>>;
 
 fn run<G>(
     game: Arc<G>,
@@ -220,25 +208,8 @@ where
     let saving = saving.map(Arc::new);
     let guards = super::sockets::execute(config, move |worker| {
         // Worker 0 writes the tier file (and reads the one it resumes).
-        let opened = match &saving {
-            Some(saving) if worker.index() == 0 => saving
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .take(),
-            _ => None,
-        };
-        let (files, refused) = match opened {
-            Some(Ok(files)) => (Some(files), None),
-            Some(Err(error)) => (None, Some(error)),
-            None => (None, None),
-        };
-        let start = game.tier(&game.start());
-        let range = (start, game.tier_count());
-        let told = saving::agree(worker, files.as_ref(), refused.is_some(), range);
-        if let Some(error) = refused {
-            return Err(error);
-        }
-        let told = told?;
+        let range = (game.tier(&game.start()), game.tier_count());
+        let (files, told) = super::saving::agree(worker, saving.as_deref(), range)?;
         let on = On {
             game: &*game,
             limits,

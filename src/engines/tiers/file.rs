@@ -421,6 +421,26 @@ impl Save {
         }
     }
 
+    /// The tier file of a solve whose header is `identity` (the blocks' size this `Save`'s):
+    /// created afresh, or with `resume` checked against it and opened to go on from its complete
+    /// tiers; the writer compresses at this `Save`'s level, else at `level`.
+    pub(super) fn open(
+        &self,
+        identity: Identity,
+        level: i32,
+    ) -> Result<(Option<TierFile>, TierWriter), SolveError> {
+        let identity = Identity {
+            block_bytes: self.block_bytes,
+            ..identity
+        };
+        let (file, writer) = if self.resume {
+            TierWriter::resume(&self.path, &identity)?
+        } else {
+            (None, TierWriter::create(&self.path, &identity)?)
+        };
+        Ok((file, writer.with_level(self.level.unwrap_or(level))))
+    }
+
     /// Goes on from the tiers the file holds.
     pub fn resumed(self) -> Save {
         Save {

@@ -3,7 +3,7 @@
 
 use super::Cell;
 #[cfg(feature = "database")]
-use super::file::{Identity, RESUME_LEVEL, Save, TierFile, TierWriter};
+use super::file::{RESUME_LEVEL, Save, TierFile, TierWriter};
 #[cfg(feature = "database")]
 use super::{Options, Parallel, TierSolution, run};
 use crate::error::SolveError;
@@ -57,29 +57,7 @@ where
 /// against the game and opened to go on from the tiers it holds.
 #[cfg(feature = "database")]
 pub(super) fn open<G: Tiered>(game: &G, save: &Save) -> Result<Files, SolveError> {
-    let identity = Identity {
-        block_bytes: save.block_bytes,
-        ..super::database::identity(game, &save.game)
-    };
-    let (file, writer) = if save.resume {
-        TierWriter::resume(&save.path, &identity)?
-    } else {
-        (None, TierWriter::create(&save.path, &identity)?)
-    };
-    Ok((file, writer.with_level(save.level.unwrap_or(RESUME_LEVEL))))
-}
-
-/// How many tiers, from the last down to `from`, the file a solve resumes holds (the
-/// distributed solvers' worker 0 tells the others).
-#[cfg(all(feature = "database", feature = "distributed"))]
-pub(super) fn held(files: Option<&Files>, from: usize, count: usize) -> usize {
-    match files {
-        Some((Some(file), _)) => (from..count)
-            .rev()
-            .take_while(|&tier| file.holds(tier))
-            .count(),
-        _ => 0,
-    }
+    save.open(super::database::identity(game, &save.game), RESUME_LEVEL)
 }
 
 /// Tier `tier`'s values from the file a solve resumes, if it holds them.
@@ -137,23 +115,87 @@ pub(super) fn saved<V: Cell>(
     Ok(None)
 }
 
-/// The error of a distributed solver's worker told that the process with worker 0 refused the
-/// tier file of its `--save`.
-#[cfg(feature = "distributed")]
-pub(super) fn refused_by_worker_0() -> SolveError {
-    SolveError::Distributed(
-        "the process with worker 0 refused the tier file of its --save (its own message says \
-         why), so nothing was solved"
-            .into(),
-    )
-}
-
-#[cfg(all(not(feature = "database"), feature = "distributed"))]
-pub(super) fn held(_: Option<&Files>, _: usize, _: usize) -> usize {
-    0
-}
-
 #[cfg(not(feature = "database"))]
 pub(super) fn append<V: Cell>(_: Option<&mut Files>, _: usize, _: &[V]) -> Result<(), SolveError> {
     Ok(())
+}
+
+/// A saving distributed solve's tier files (or why its process refused them), for worker 0.
+#[cfg(feature = "distributed")]
+pub(super) type Saving = std::sync::Mutex<Option<Result<Files, SolveError>>>;
+
+/// Whether this process of `config` hosts worker 0 (the first of a cluster, or the only one):
+/// the process that keeps a distributed solve's tier file.
+#[cfg(all(feature = "database", feature = "distributed"))]
+pub(super) fn hosts_worker_0(config: &timely::Config) -> bool {
+    !matches!(
+        config.communication,
+        timely::CommunicationConfig::Cluster { process, .. } if process != 0
+    )
+}
+
+/// What worker 0 says in place of a count of tiers when its process refused the tier file.
+#[cfg(feature = "distributed")]
+const REFUSED: u64 = u64::MAX;
+
+/// Before anything else in a distributed solve, worker 0 takes its process's tier files from
+/// `saving` and tells every worker whether it saves and how many tiers, from the last down to
+/// `from`, its file holds; a worker told nothing saves nothing. One worker decides where all
+/// go on from, so no other process needs the file or the option. The files (worker 0's), and
+/// the tiers held where the solve saves, alike on every worker. Where worker 0's process
+/// refused its file (it exists without `resume`, or holds another game), worker 0 returns
+/// that error and every other worker one that says so: no process waits for a solve that
+/// will not come.
+#[cfg(feature = "distributed")]
+pub(super) fn agree(
+    worker: &mut timely::worker::Worker,
+    saving: Option<&Saving>,
+    (from, count): (usize, usize),
+) -> Result<(Option<Files>, Option<usize>), SolveError> {
+    let opened = match saving {
+        Some(saving) if worker.index() == 0 => saving
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take(),
+        _ => None,
+    };
+    let mut mail = super::mailbox::Mailbox::<(u32, u64)>::new(worker, |&(to, _)| to);
+    let word = match &opened {
+        Some(Ok(files)) => Some(held(files, from, count) as u64),
+        Some(Err(_)) => Some(REFUSED),
+        None => None,
+    };
+    if let Some(word) = word {
+        for other in 1..worker.peers() {
+            mail.send((other as u32, word));
+        }
+    }
+    mail.settle(worker);
+    let told = mail.inbox.borrow().first().map(|&(_, word)| word);
+    match (opened, told.or(word)) {
+        (Some(Err(error)), _) => Err(error),
+        (_, Some(REFUSED)) => Err(SolveError::Distributed(
+            "the process with worker 0 refused the tier file of its --save (its own message \
+             says why), so nothing was solved"
+                .into(),
+        )),
+        (opened, held) => Ok((opened.and_then(Result::ok), held.map(|held| held as usize))),
+    }
+}
+
+/// How many tiers, from the last down to `from`, the file a solve resumes holds.
+#[cfg(all(feature = "database", feature = "distributed"))]
+fn held(files: &Files, from: usize, count: usize) -> usize {
+    match files {
+        (Some(file), _) => (from..count)
+            .rev()
+            .take_while(|&tier| file.holds(tier))
+            .count(),
+        (None, _) => 0,
+    }
+}
+
+#[cfg(all(not(feature = "database"), feature = "distributed"))]
+fn held(files: &Files, _: usize, _: usize) -> usize {
+    match *files {}
 }

@@ -2,15 +2,12 @@
 //! gathered to it and written as the solve on one machine writes them, and on resume each
 //! tier read back from the file and scattered to its owners ([`Shares`]).
 //!
-//! Before anything else ([`agree`]), worker 0 tells every worker that it saves and how many
-//! tiers, from the last, its file holds; a worker told nothing saves nothing. Every worker then
-//! goes by requests, skips the same tiers' rounds (the requests' rounds stay in step) and sends
-//! the same pieces, so one worker decides where all go on from, and no other process needs the
-//! file or the option.
+//! Before anything else (`tiers::saving::agree`), worker 0 tells every worker that it saves and
+//! how many tiers, from the last, its file holds. Every worker then goes by requests, skips the
+//! same tiers' rounds (the requests' rounds stay in step) and sends the same pieces.
 
 use super::super::Cell;
 use super::super::mailbox::Mailbox;
-use super::super::saving::{Files, held, refused_by_worker_0};
 use super::super::workers::block;
 use crate::error::SolveError;
 
@@ -19,39 +16,6 @@ type Piece<V> = (u32, u32, u64, Vec<V>);
 
 /// Values a piece carries at most.
 const PIECE: usize = 1 << 20;
-
-/// What worker 0 says in place of a count of tiers when its process refused the tier file.
-const REFUSED: u64 = u64::MAX;
-
-/// Whether the solve saves, and how many tiers (from the last down to `from`) the file holds,
-/// as worker 0 (the one with `files`) says to all before anything else, so that all go the
-/// same way (a saving solve goes by requests, whatever the game's dense index). Where worker 0's
-/// process `refused` its file (it exists, or is another game's), every other worker gets an
-/// error and stops, so that no process waits for a solve that will not come.
-pub(super) fn agree(
-    worker: &mut timely::worker::Worker,
-    files: Option<&Files>,
-    refused: bool,
-    (from, count): (usize, usize),
-) -> Result<Option<usize>, SolveError> {
-    let mut mail = Mailbox::<(u32, u64)>::new(worker, |&(to, _)| to);
-    let saves = files.map(|files| held(Some(files), from, count));
-    let word = match refused {
-        true => Some(REFUSED),
-        false => saves.map(|held| held as u64),
-    };
-    if let Some(word) = word {
-        for other in 1..worker.peers() {
-            mail.send((other as u32, word));
-        }
-    }
-    mail.settle(worker);
-    let told = mail.inbox.borrow().first().map(|&(_, word)| word);
-    match told {
-        Some(REFUSED) => Err(refused_by_worker_0()),
-        _ => Ok(saves.or(told.map(|held| held as usize))),
-    }
-}
 
 /// A worker's channel for tiers' shares, to worker 0 and from it.
 pub(super) struct Shares<V: Cell + timely::ExchangeData> {

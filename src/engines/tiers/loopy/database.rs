@@ -63,16 +63,7 @@ where
 /// The tier files of a solve of `game` that saves as `save` says: the file it resumes (with
 /// `save.resume`), and the writer that appends to it.
 pub(super) fn open_files<G: Tiered>(game: &G, save: &Save) -> Result<Files, SolveError> {
-    let identity = Identity {
-        block_bytes: save.block_bytes,
-        ..identity(game, &save.game)
-    };
-    let (file, writer) = if save.resume {
-        TierWriter::resume(&save.path, &identity)?
-    } else {
-        (None, TierWriter::create(&save.path, &identity)?)
-    };
-    Ok((file, writer.with_level(save.level.unwrap_or(QUERY_LEVEL))))
+    save.open(identity(game, &save.game), QUERY_LEVEL)
 }
 
 /// Tier `tier`'s codes from the file a solve resumes, if it holds them.

@@ -34,12 +34,12 @@ use rayon::prelude::*;
 use super::iteration::{decision, next_level};
 use super::tier::{first_look, tally};
 use super::{
-    Classes, Code, Files, LoopySolution, LoopyStats, Method, Options, Tiers, keep, save_tier,
-    saved_tier,
+    Classes, Code, LoopySolution, LoopyStats, Method, Options, Tiers, keep, save_tier, saved_tier,
 };
 use crate::engines::tiers::Clock;
 pub use crate::engines::tiers::distributed::Config;
 use crate::engines::tiers::mailbox::Mailbox;
+use crate::engines::tiers::saving::{Saving, agree};
 use crate::error::SolveError;
 use crate::game::Tiered;
 
@@ -55,17 +55,6 @@ type Done = (LoopyStats, Option<Tiers>, usize);
 const LOADED: u32 = u32::MAX;
 /// Codes a message of a tier read from the file carries at most.
 const PIECE: usize = 1 << 20;
-
-/// The tier a message of how many tiers the file holds is tagged with (its first rank is the
-/// count).
-const HELD: u32 = u32::MAX;
-
-/// A saving solve's files (or why they were refused), for the worker that writes them
-/// (worker 0).
-type Saving = std::sync::Mutex<Option<Result<Files, SolveError>>>;
-
-/// What worker 0 says in place of a count of tiers when its process refused the tier file.
-const REFUSED: u32 = u32::MAX;
 
 /// The outcome of a distributed loopy tier solve in one process.
 #[derive(Debug)]
@@ -174,16 +163,9 @@ where
     G::State: Send + PartialEq,
     C: Classes<G> + Clone + 'static,
 {
-    // The process that hosts worker 0 (the first of a cluster, or the only one) keeps the file.
-    let first = !matches!(
-        config.communication,
-        timely::CommunicationConfig::Cluster { process, .. } if process != 0
-    );
     // A file refused is said to every worker before it stops (no process waits in vain).
-    let files = match first {
-        true => Some(super::open_files(&*game, save)),
-        false => None,
-    };
+    let first = crate::engines::tiers::saving::hosts_worker_0(&config);
+    let files = first.then(|| super::open_files(&*game, save));
     run(
         game,
         classes,
@@ -329,19 +311,6 @@ impl Channel {
         }
     }
 
-    /// How many tiers worker 0's tier file holds, as it said (none if it said nothing).
-    fn held(&self) -> usize {
-        let mut held = 0;
-        self.mail.inbox.borrow_mut().retain(|sent| {
-            if sent.1 != HELD {
-                return true;
-            }
-            held = sent.3 as usize;
-            false
-        });
-        held
-    }
-
     /// Tier `tier`'s codes as read from the tier file and sent, if they were.
     fn loaded(&self, tier: usize, len: usize) -> Option<Vec<u16>> {
         let mut codes = None;
@@ -397,19 +366,6 @@ where
     C: Classes<G>,
 {
     let (me, workers) = (worker.index(), worker.peers());
-    // Worker 0 writes the tier file (and reads the one it resumes).
-    let opened = match saving {
-        Some(saving) if me == 0 => saving
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take(),
-        _ => None,
-    };
-    let (mut files, refused) = match opened {
-        Some(Ok(files)) => (Some(files), None),
-        Some(Err(error)) => (None, Some(error)),
-        None => (None, None),
-    };
     let start = game.start();
     let (from, count) = (game.tier(&start), game.tier_count());
     let clock = Clock {
@@ -424,29 +380,10 @@ where
     let reach = game.tier_reach().max(1);
     let mut tiers: Tiers = vec![None; count];
     let mut stats = LoopyStats::default();
-    // 0. How many tiers, from the last, worker 0's file holds, told to every worker (or that
-    // its process refused the file: then every worker stops).
-    let held = crate::engines::tiers::saving::held(files.as_ref(), from, count);
-    if me == 0 {
-        let said = match refused {
-            Some(_) => REFUSED,
-            None => held as u32,
-        };
-        channel.send_others(me, workers, (0, HELD, 0, said, vec![], vec![], vec![]));
-    }
-    channel.settle(worker);
-    if let Some(error) = refused {
-        return Err(error);
-    }
-    let held = match me {
-        0 => held,
-        _ => match channel.held() {
-            told if told == REFUSED as usize => {
-                return Err(crate::engines::tiers::saving::refused_by_worker_0());
-            }
-            told => told,
-        },
-    };
+    // 0. Worker 0 takes the tier file (it writes it, and reads the one it resumes) and tells
+    // every worker how many tiers, from the last, it holds.
+    let (mut files, told) = agree(worker, saving, (from, count))?;
+    let held = told.unwrap_or(0);
     for tier in (from..count).rev() {
         clock.check(tier)?;
         let len = game.tier_len(tier);
