@@ -258,31 +258,12 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
         let owned = (first + size).min(len) - first;
         if tier >= count - on_file {
             // Read back by worker 0 and scattered: each worker holds its share, as if solved.
-            let whole = match index {
-                0 => match super::super::saving::saved::<V>(files.as_ref(), tier, len) {
-                    Ok(Some(whole)) => Some(whole),
-                    Ok(None) => {
-                        fault.get_or_insert_with(|| {
-                            SolveError::Distributed(format!(
-                                "the tier file does not hold tier {tier}"
-                            ))
-                        });
-                        None
-                    }
-                    Err(error) => {
-                        fault.get_or_insert(error);
-                        None
-                    }
-                },
-                _ => None,
-            };
             let values = shares
-                .scatter(worker, tier, len, whole.as_deref())
+                .read_back(worker, files.as_ref(), tier, len)
                 .unwrap_or_else(|error| {
                     fault.get_or_insert(error);
                     Vec::new()
                 });
-            drop(whole);
             store.borrow_mut()[tier] = Some(values);
             // No worker asks for this share before its owner holds it.
             shares.barrier(worker);
@@ -427,16 +408,8 @@ fn solve_on<G: Tiered, V: Cell + timely::ExchangeData>(
             // with a share missing is not written.
             let stored = store.borrow();
             let own = stored[tier].as_deref().filter(|_| fault.is_none());
-            match shares.gather(worker, tier, len, own) {
-                Ok(Some(whole)) => {
-                    if let Err(error) = super::super::saving::append(files.as_mut(), tier, &whole) {
-                        fault.get_or_insert(error);
-                    }
-                }
-                Ok(None) => {}
-                Err(error) => {
-                    fault.get_or_insert(error);
-                }
+            if let Err(error) = shares.write(worker, files.as_mut(), tier, len, own) {
+                fault.get_or_insert(error);
             }
         }
         held -= release(tier);

@@ -8,6 +8,7 @@
 
 use super::super::Cell;
 use super::super::mailbox::Mailbox;
+use super::super::saving::{Files, append, saved};
 use super::super::workers::block;
 use crate::error::SolveError;
 
@@ -69,10 +70,50 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
         received
     }
 
+    /// Every worker's share of tier `tier` (of `len` ranks) gathered to worker 0 and appended
+    /// to its tier file (`files`); a worker sends its share `own` only where it has no fault,
+    /// and a tier with a share missing is never written (`Err` names the worker).
+    pub(super) fn write(
+        &mut self,
+        worker: &mut timely::worker::Worker,
+        files: Option<&mut Files>,
+        tier: usize,
+        len: u64,
+        own: Option<&[V]>,
+    ) -> Result<(), SolveError> {
+        match self.gather(worker, tier, len, own)? {
+            Some(whole) => append(files, tier, &whole),
+            None => Ok(()),
+        }
+    }
+
+    /// Tier `tier` (of `len` ranks) read back from worker 0's tier file (`files`) and
+    /// scattered: each worker's own share, or `Err` where the file lacks it or it did not
+    /// arrive. Worker 0 scatters even where its read failed, so that the others stay in step.
+    pub(super) fn read_back(
+        &mut self,
+        worker: &mut timely::worker::Worker,
+        files: Option<&Files>,
+        tier: usize,
+        len: u64,
+    ) -> Result<Vec<V>, SolveError> {
+        let read = (self.me == 0).then(|| {
+            saved::<V>(files, tier, len)?.ok_or_else(|| {
+                SolveError::Distributed(format!("the tier file does not hold tier {tier}"))
+            })
+        });
+        let whole = read.as_ref().and_then(|read| read.as_deref().ok());
+        let own = self.scatter(worker, tier, len, whole);
+        match read {
+            Some(Err(error)) => Err(error),
+            _ => own,
+        }
+    }
+
     /// Every worker's share of tier `tier` (of `len` ranks) gathered to worker 0, which gets
     /// the whole tier; a worker sends its share `own` only where it has no fault (a tier with
     /// a share missing is never written: `Err` names the worker). `None` on other workers.
-    pub(super) fn gather(
+    fn gather(
         &mut self,
         worker: &mut timely::worker::Worker,
         tier: usize,
@@ -112,7 +153,7 @@ impl<V: Cell + timely::ExchangeData> Shares<V> {
 
     /// Tier `tier` (of `len` ranks) read back from the file by worker 0 (`whole`, `None` on
     /// the others) and scattered: each worker's own share, or `Err` where it did not arrive.
-    pub(super) fn scatter(
+    fn scatter(
         &mut self,
         worker: &mut timely::worker::Worker,
         tier: usize,
