@@ -276,6 +276,18 @@ pub struct Cli {
     pub one_at_a_time: bool,
 }
 
+impl Cli {
+    /// `--save FILE` (with `--resume`) as the tier file of the game of `values`.
+    pub(crate) fn tier_save(&self, values: &[i64]) -> Option<crate::engines::tiers::file::Save> {
+        let path = self.save.as_ref()?;
+        let save = crate::engines::tiers::file::Save::new(path, self.game.with_values(values));
+        Some(match self.resume {
+            true => save.resumed(),
+            false => save,
+        })
+    }
+}
+
 /// The solvers a user can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SolverName {

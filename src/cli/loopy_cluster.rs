@@ -33,11 +33,7 @@ where
     G::State: Eq + Hash + Send + Sync,
     G::Move: Send,
 {
-    let save = cli.save.as_ref().map(|path| {
-        let mut save = loopy::Save::new(path, cli.game.with_values(values));
-        save.resume = cli.resume;
-        save
-    });
+    let save = cli.tier_save(values);
     let game = Arc::new(game);
     let declared = game.capabilities();
     let run = Run {

@@ -514,14 +514,10 @@ pub fn distributed_report<G>(
 where
     G: Presented + Tiered + Send + Sync + 'static,
 {
-    use crate::engines::tiers::{TierDatabase, distributed, file::Save};
+    use crate::engines::tiers::{TierDatabase, distributed};
     let config = super::cluster::config(cli)?;
     let game = std::sync::Arc::new(game);
-    let words = cli.game.with_values(params);
-    let save = cli.save.as_ref().map(|path| Save {
-        resume: cli.resume,
-        ..Save::new(path, words.clone())
-    });
+    let save = cli.tier_save(params);
     // timely prints some failures on stdout: stdout is the report's alone, so its chatter
     // goes to stderr.
     let shared = std::sync::Arc::clone(&game);
@@ -575,7 +571,7 @@ where
     };
     if let Some(save) = &save {
         // The line read back from the tier file, as the solve on one machine does.
-        let line = TierDatabase::open(&*game, &save.path, &words)?.line()?;
+        let line = TierDatabase::open(&*game, &save.path, &save.game)?.line()?;
         report.line = game.entries(&line);
         report.withheld = false;
         report.notes.push(format!(

@@ -3,7 +3,7 @@
 
 use std::hash::Hash;
 
-use crate::engines::tiers::{self, file::TierFile};
+use crate::engines::tiers::file::TierFile;
 use crate::{Engine, Limits, Solved, Solver};
 
 use super::args::{Cli, SolverName};
@@ -104,15 +104,14 @@ where
         .engine(Engine::Tiers)
         .threads(threads)
         .limits(limits);
-    let (path, stats) = match (&cli.save, &cli.load) {
-        (Some(path), _) => {
-            let mut save = tiers::loopy::Save::new(path, words.clone());
-            save.resume = cli.resume;
-            (path, Some(solver.solve_saving(&save)?.stats()))
+    let (path, stats) = match (cli.tier_save(params), &cli.load) {
+        (Some(save), _) => {
+            let stats = solver.solve_saving(&save)?.stats();
+            (save.path, Some(stats))
         }
-        (None, Some(path)) => (path, None),
+        (None, Some(path)) => (path.clone(), None),
         (None, None) => unreachable!("a tier file task has --save or --load"),
     };
-    let loaded = solver.load_tiers(path, &words)?;
+    let loaded = solver.load_tiers(&path, &words)?;
     answered(cli, game, params.len(), limits, loaded, stats)
 }
