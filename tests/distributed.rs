@@ -341,9 +341,15 @@ fn two_processes(workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
     two_processes_of(&["dots-and-boxes", "2", "3"], workers, extra)
 }
 
-/// As [`two_processes`], for the game `game` (its name and values).
+/// `game` with `--solver distributed --json` started as the two processes of a cluster on
+/// localhost (a hostfile of two free ports), `workers` workers each, with `extra` arguments for
+/// process 0: process 1 and process 0, and the hostfile to remove once both have ended.
 #[cfg(feature = "cli")]
-fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
+fn start_two(
+    game: &[&str],
+    workers: &str,
+    extra: &[&str],
+) -> ([std::process::Child; 2], std::path::PathBuf) {
     let binary = env!("CARGO_BIN_EXE_gamesolver");
     let [first, second] = free_ports();
     let hostfile =
@@ -366,8 +372,13 @@ fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json
             .spawn()
             .unwrap()
     };
-    let helper = process("1", &[]);
-    let leader = process("0", extra);
+    ([process("1", &[]), process("0", extra)], hostfile)
+}
+
+/// As [`two_processes`], for the game `game` (its name and values).
+#[cfg(feature = "cli")]
+fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json::Value, String) {
+    let ([helper, leader], hostfile) = start_two(game, workers, extra);
     let (leader, helper) = (
         leader.wait_with_output().unwrap(),
         helper.wait_with_output().unwrap(),
@@ -394,35 +405,7 @@ fn two_processes_of(game: &[&str], workers: &str, extra: &[&str]) -> (serde_json
 /// on stderr.
 #[cfg(feature = "cli")]
 fn both_refuse(game: &[&str], extra: &[&str]) -> [String; 2] {
-    let binary = env!("CARGO_BIN_EXE_gamesolver");
-    let [first, second] = free_ports();
-    let hostfile =
-        std::env::temp_dir().join(format!("gamesolver-refuse-{}-{first}", std::process::id()));
-    std::fs::write(
-        &hostfile,
-        format!("127.0.0.1:{first}\n127.0.0.1:{second}\n"),
-    )
-    .unwrap();
-    let hosts = hostfile.to_str().unwrap();
-    let process = |index: &str, extra: &[&str]| {
-        Command::new(binary)
-            .args(game)
-            .args([
-                "--solver",
-                "distributed",
-                "--processes",
-                "2",
-                "--process",
-                index,
-            ])
-            .args(["--hostfile", hosts])
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let mut children = [process("1", &[]), process("0", extra)];
+    let (mut children, hostfile) = start_two(game, "1", extra);
     let started = std::time::Instant::now();
     while children
         .iter_mut()
