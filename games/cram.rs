@@ -3,11 +3,17 @@
 //! position's nimber, and a board falls apart into regions that no domino joins, each a game
 //! of its own.
 //!
-//! The whole game is this file: the rules, and (with the `cli` feature) how the command line
-//! and the analysis page read it.
+//! The whole game is this file and its board arithmetic (`cram/board.rs`, on a 64-bit word
+//! where the board fits one): the rules, and (with the `cli` feature) how the command line and
+//! the analysis page read it.
 
 use crate::error::InputError;
 use crate::game::{Capabilities, Declares, Game, Impartial, Score, Step, Turn};
+
+#[path = "cram/board.rs"]
+mod board;
+
+use board::Board;
 
 /// The most cells a Cram board may have: a position is one 128-bit word, a bit per cell.
 pub const MAX_CRAM_CELLS: usize = 128;
@@ -33,16 +39,17 @@ pub struct Cram {
     columns: usize,
     /// Every cell of the board.
     board: u128,
-    /// The cells not in the last column (a domino across starts there).
-    across: u128,
-    /// The cells of the first column.
-    first: u128,
-    /// The cells of the first row.
-    row_mask: u128,
     start: u128,
-    /// A row's cells (bits `0..columns`, up to the count of rows) set down the first column
-    /// instead: `transposed[row]` has bit `column · columns` for each bit `column` of `row`.
-    transposed: Box<[u128]>,
+    /// The board's arithmetic on 64 bits, where it has at most 64 cells.
+    narrow: Option<Board<u64>>,
+    /// The board's arithmetic on 128 bits.
+    wide: Board<u128>,
+    /// The cells of the last column.
+    last_column: u128,
+    /// The columns by their distance from each middle column, and the rows from each middle
+    /// row (`bands`).
+    column_bands: Box<[Box<[u128]>]>,
+    row_bands: Box<[Box<[u128]>]>,
 }
 
 /// A move: a domino on `cell` and the cell to its right (`down`: the cell below).
@@ -81,31 +88,18 @@ impl Cram {
         } else {
             (1u128 << (rows * columns)) - 1
         };
-        let mut across = board;
-        for row in 0..rows {
-            across &= !(1u128 << (row * columns + columns - 1));
-        }
-        // A cell is in the first column when the cell before it ends a row.
-        let first = (((board & !across) << 1) | 1) & board;
-        let row_mask = if columns == 128 {
-            u128::MAX
-        } else {
-            (1u128 << columns) - 1
-        };
-        let mut transposed = vec![0u128; 1 << rows.min(columns)];
-        for row in 1..transposed.len() {
-            let column = row.trailing_zeros() as usize;
-            transposed[row] = transposed[row & (row - 1)] | 1 << (column * columns);
-        }
+        let wide = Board::new(rows, columns);
+        let (first_column, first_row) = (wide.first_column(), wide.first_row());
         Ok(Cram {
             rows,
             columns,
             board,
-            across,
-            first,
-            row_mask,
             start: board,
-            transposed: transposed.into_boxed_slice(),
+            narrow: (rows * columns <= 64).then(|| Board::new(rows, columns)),
+            wide,
+            last_column: first_column << (columns - 1),
+            column_bands: bands(columns, |column| first_column << column),
+            row_bands: bands(rows, |row| first_row << (row * columns)),
         })
     }
 
@@ -133,125 +127,13 @@ impl Cram {
         self.columns
     }
 
-    /// The cells that a domino could still cover with a neighbour: the empty cells with an
-    /// empty cell beside them (across or down).
-    fn live(&self, empty: u128) -> u128 {
-        let right = empty & (empty >> 1) & self.across;
-        let below = empty & (empty >> self.columns);
-        (right | (right << 1) | below | (below << self.columns)) & empty
-    }
-
-    /// `cells` less the *extra tufts*: a tuft is a cell with one neighbour in `cells` (its
-    /// centre), and of the tufts of one centre all but one are dropped. The nimber stays: a
-    /// domino on a tuft covers its centre and leaves the centre's other tufts alone, so
-    /// covering one tuft or another leaves the same game, and a move that covers neither
-    /// leaves the tufts tufts of the same centre.
-    fn without_extra_tufts(&self, cells: u128) -> u128 {
-        let columns = self.columns;
-        let right = cells & (cells >> 1) & self.across;
-        let left = cells & ((cells & self.across) << 1);
-        let below = cells & (cells >> columns);
-        let above = cells & (cells << columns);
-        let two = (right & (left | below | above)) | (left & (below | above)) | (below & above);
-        let tufts = (right | left | below | above) & !two;
-        if tufts == 0 {
-            return cells;
-        }
-        // The centres met so far; a tuft whose centre was met is dropped.
-        let mut met = (tufts & below) << columns;
-        let mut dropped = 0;
-        let centres = (tufts & right) << 1;
-        dropped |= (centres & met) >> 1;
-        met |= centres;
-        let centres = (tufts & above) >> columns;
-        dropped |= (centres & met) << columns;
-        met |= centres;
-        let centres = (tufts & left) >> 1;
-        dropped |= (centres & met) << 1;
-        cells & !dropped
-    }
-
-    /// The region of `cells` that holds `seed`'s cells: grown across and down until it holds
-    /// every cell of `cells` joined to them.
-    fn region(&self, cells: u128, seed: u128) -> u128 {
-        // The cells that lead to the cell on their right.
-        let runs = cells & self.across;
-        let mut region = seed;
-        loop {
-            // Rightwards along whole runs at once: adding a run's cells in the region to the
-            // run carries up from the lowest of them to the run's end, clearing what it passes
-            // and setting the cell past the end (the run's last cell, where it is one).
-            let carried = runs.wrapping_add(region & runs);
-            let grown = (region
-                | (runs & !carried)
-                | (carried & !runs)
-                | ((region >> 1) & self.across)
-                | (region << self.columns)
-                | (region >> self.columns))
-                & cells;
-            if grown == region {
-                return region;
-            }
-            region = grown;
-        }
-    }
-
     /// The representative of a region among its mirror images (and, where they fit the
     /// board, its transposes), moved to the top left corner: the smallest as a number.
     pub fn canonical_region(&self, region: u128) -> u128 {
-        if region == 0 {
-            return 0;
+        match &self.narrow {
+            Some(board) => board.canonical(region as u64).into(),
+            None => self.wide.canonical(region),
         }
-        let columns = self.columns;
-        let top = region.trailing_zeros() as usize / columns;
-        let shape = region >> (top * columns);
-        // One pass over the rows: the columns they use, how many, and the rows bottom up.
-        let (mut spread, mut height, mut down) = (0, 0, 0u128);
-        let mut rest = shape;
-        while rest != 0 {
-            let row = rest & self.row_mask;
-            spread |= row;
-            down = (down << columns) | row;
-            height += 1;
-            rest = rest.checked_shr(columns as u32).unwrap_or(0);
-        }
-        let left = spread.trailing_zeros() as usize;
-        let width = 128 - spread.leading_zeros() as usize - left;
-        // Its rows from the board's top left: a region moved left and up whole (no cell of one
-        // row crosses into another: each lies at or right of the region's left edge).
-        let (shape, down) = (shape >> left, down >> left);
-        let across = self.half_turn(down, height, width);
-        let mut best = shape
-            .min(down)
-            .min(across)
-            .min(self.half_turn(shape, height, width));
-        if width <= self.rows && height <= columns {
-            // Transposed, and transposed after the flip across (the transpose flipped down).
-            let (mut turned, mut turned_down) = (0u128, 0u128);
-            for at in 0..height {
-                turned |= self.transposed[self.row(shape, at) as usize] << at;
-                turned_down |= self.transposed[self.row(across, at) as usize] << at;
-            }
-            best = best
-                .min(turned)
-                .min(turned_down)
-                .min(self.half_turn(turned, width, height))
-                .min(self.half_turn(turned_down, width, height));
-        }
-        best
-    }
-
-    /// The columns that `shape` (its top row at the board's top) holds a cell in, as the bits
-    /// of one row, and its count of rows.
-    fn spread(&self, shape: u128) -> (u128, usize) {
-        let (mut spread, mut height) = (0, 0);
-        let mut rest = shape;
-        while rest != 0 {
-            spread |= rest & self.row_mask;
-            height += 1;
-            rest = rest.checked_shr(self.columns as u32).unwrap_or(0);
-        }
-        (spread, height)
     }
 
     /// The first and last rows and columns that hold a cell of `cells` (not empty).
@@ -259,22 +141,10 @@ impl Cram {
         let columns = self.columns as i64;
         let top = i64::from(cells.trailing_zeros()) / columns;
         let bottom = i64::from(127 - cells.leading_zeros()) / columns;
-        let (spread, _) = self.spread(cells);
+        let (spread, _) = self.wide.spread(cells);
         let left = i64::from(spread.trailing_zeros());
         let last = i64::from(127 - spread.leading_zeros());
         (top, bottom, left, last)
-    }
-
-    /// Row `at` of a shape placed at the board's top left.
-    fn row(&self, shape: u128, at: usize) -> u128 {
-        shape.checked_shr((at * self.columns) as u32).unwrap_or(0) & self.row_mask
-    }
-
-    /// `shape` (placed at the board's top left, `height` rows of `width` cells) turned half
-    /// round: reversing all 128 bits turns it about the word's middle, and the shift brings
-    /// it back to the top left.
-    fn half_turn(&self, shape: u128, height: usize, width: usize) -> u128 {
-        shape.reverse_bits() >> (128 - ((height - 1) * self.columns + width))
     }
 
     /// The board as text, row by row: `.` an empty cell, `#` a filled one.
@@ -296,6 +166,80 @@ impl Cram {
     }
 }
 
+/// Cram's moves from the middle of the empty cells outwards: the dominoes down, by their
+/// distance from the middle column, then the dominoes across, by their distance from the
+/// middle row; ties from the top left.
+struct Dominoes<'c> {
+    /// The first cells of the dominoes of this direction not given yet.
+    left: u128,
+    /// The first cells of the dominoes across, while those down are given.
+    across: u128,
+    down: bool,
+    /// The lines (columns, then rows) by their distance from the middle, and the next one.
+    bands: &'c [u128],
+    at: usize,
+    /// The rows' bands, for the dominoes across.
+    rows: &'c [u128],
+}
+
+impl Iterator for Dominoes<'_> {
+    type Item = Domino;
+
+    #[inline]
+    fn next(&mut self) -> Option<Domino> {
+        loop {
+            if self.left == 0 {
+                if !self.down || self.across == 0 {
+                    return None;
+                }
+                (self.down, self.left, self.across) = (false, self.across, 0);
+                (self.bands, self.at) = (self.rows, 0);
+            }
+            let cells = self.left & self.bands[self.at];
+            if cells != 0 {
+                let cell = cells.trailing_zeros();
+                self.left &= !(1u128 << cell);
+                return Some(Domino {
+                    cell: cell as u8,
+                    down: self.down,
+                });
+            }
+            self.at += 1;
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = (self.left.count_ones() + self.across.count_ones()) as usize;
+        (count, Some(count))
+    }
+}
+
+/// For each middle line (doubled, so that a middle between two lines stays whole: `0..=2 ·
+/// (lines − 1)`), the cells of the lines by their distance from it: the lines at doubled
+/// distance `d` from the doubled middle `m` are `(m − d) / 2` and `(m + d) / 2`.
+fn bands(lines: usize, line: impl Fn(usize) -> u128) -> Box<[Box<[u128]>]> {
+    (0..2 * lines - 1)
+        .map(|middle| {
+            (middle % 2..2 * lines)
+                .step_by(2)
+                .map(|distance| {
+                    let at = |doubled: Option<usize>| {
+                        doubled.map_or(0, |doubled| {
+                            if doubled / 2 < lines {
+                                line(doubled / 2)
+                            } else {
+                                0
+                            }
+                        })
+                    };
+                    at(middle.checked_sub(distance)) | at(Some(middle + distance))
+                })
+                .take_while(|&band| band != 0)
+                .collect()
+        })
+        .collect()
+}
+
 impl Game for Cram {
     type State = u128;
     type Move = Domino;
@@ -308,40 +252,28 @@ impl Game for Cram {
     /// the dominoes down, by their distance from the middle column, then the dominoes across,
     /// by their distance from the middle row; ties from the top left.
     fn moves(&self, empty: &u128) -> impl Iterator<Item = Domino> {
-        let right = empty & (empty >> 1) & self.across;
-        let below = empty & (empty >> self.columns);
-        let count = (right.count_ones() + below.count_ones()) as usize;
-        let mut moves = Vec::with_capacity(count);
-        if count > 0 {
-            let (top, bottom, left, last) = self.extent(*empty);
-            // Twice the middle row and column, so that a middle between two stays whole.
-            let (middle_row, middle_column) = (top + bottom, left + last);
-            let columns = self.columns as i64;
-            // Each move as a key that sorts: across or down, distance, cell (at most two moves
-            // a cell, 128 cells).
-            let mut keys = [0u32; 2 * MAX_CRAM_CELLS];
-            let mut at = 0;
-            for (mut cells, across) in [(below, 0u32), (right, 1)] {
-                while cells != 0 {
-                    let cell = cells.trailing_zeros() as i64;
-                    cells &= cells - 1;
-                    let distance = if across == 1 {
-                        (2 * (cell / columns) - middle_row).unsigned_abs()
-                    } else {
-                        (2 * (cell % columns) - middle_column).unsigned_abs()
-                    };
-                    keys[at] = across << 24 | (distance as u32) << 8 | cell as u32;
-                    at += 1;
-                }
-            }
-            let keys = &mut keys[..at];
-            keys.sort_unstable();
-            moves.extend(keys.iter().map(|&key| Domino {
-                cell: key as u8,
-                down: key >> 24 == 0,
-            }));
+        let empty = *empty;
+        let columns = self.columns as u32;
+        let right = empty & (empty >> 1) & !self.last_column;
+        let below = empty & empty.checked_shr(columns).unwrap_or(0);
+        let (mut middle_row, mut middle_column) = (0, 0);
+        if empty != 0 {
+            let (top, bottom, left, last) = self.extent(empty);
+            (middle_row, middle_column) = ((top + bottom) as usize, (left + last) as usize);
         }
-        moves.into_iter()
+        let rows = &self.row_bands[middle_row];
+        Dominoes {
+            left: below,
+            across: right,
+            down: true,
+            bands: if below == 0 {
+                rows
+            } else {
+                &self.column_bands[middle_column]
+            },
+            at: 0,
+            rows,
+        }
     }
 
     fn play(&self, empty: &u128, domino: &Domino) -> Step<u128> {
@@ -365,16 +297,15 @@ impl Game for Cram {
 }
 
 /// A board is the sum of its regions: the empty cells joined across and down, without the
-/// cells no domino can reach and without a cell's extra tufts (a region of the same nimber,
-/// see `without_extra_tufts`). Each region is moved to the top left and turned to its
-/// representative among its mirror images.
+/// cells no domino can reach, a centre's extra tufts and the cells whose every neighbour is a
+/// centre, and with the links cut that a square closed at two opposite corners makes
+/// needless (each a game of the same nimber: `cram/board.rs` proves them). Each region is
+/// moved to the top left and turned to its representative among its mirror images.
 impl Impartial for Cram {
     fn split(&self, empty: &u128, parts: &mut Vec<u128>) {
-        let mut live = self.without_extra_tufts(self.live(*empty));
-        while live != 0 {
-            let region = self.region(live, live & live.wrapping_neg());
-            live &= !region;
-            parts.push(self.canonical_region(region));
+        match &self.narrow {
+            Some(board) => board.split(*empty as u64, parts),
+            None => self.wide.split(*empty, parts),
         }
     }
 
@@ -382,37 +313,16 @@ impl Impartial for Cram {
     /// lost for the player to move (nimber 0): the other answers each domino with its image
     /// (every even by even board, for one).
     fn known_nimber(&self, region: &u128) -> Option<crate::game::Nimber> {
-        self.mirrors_itself(*region).then_some(0)
+        let mirrors = match &self.narrow {
+            Some(board) => board.mirrors_itself(*region as u64),
+            None => self.wide.mirrors_itself(*region),
+        };
+        mirrors.then_some(0)
     }
 
     /// A region's count of cells.
     fn weight(&self, region: &u128) -> u64 {
         u64::from(region.count_ones())
-    }
-}
-
-impl Cram {
-    /// Whether `region` (at the board's top left, as [`split`](Impartial::split) gives its
-    /// parts) is its own half turn, with no cell and no domino its own image.
-    fn mirrors_itself(&self, region: u128) -> bool {
-        // Its cells pair off with their images: an odd count cannot.
-        if region == 0 || region.count_ones() % 2 == 1 {
-            return false;
-        }
-        let (spread, height) = self.spread(region);
-        let width = 128 - spread.leading_zeros() as usize;
-        if self.half_turn(region, height, width) != region {
-            return false;
-        }
-        // The middle: a cell that is its own image (both sides odd), or two cells side by side
-        // that are each other's (one side odd, the other even).
-        let cell = |row: usize, column: usize| region >> (row * self.columns + column) & 1 == 1;
-        match (height % 2, width % 2) {
-            (1, 1) => !cell(height / 2, width / 2),
-            (1, 0) => !(cell(height / 2, width / 2 - 1) && cell(height / 2, width / 2)),
-            (0, 1) => !(cell(height / 2 - 1, width / 2) && cell(height / 2, width / 2)),
-            _ => true,
-        }
     }
 }
 
