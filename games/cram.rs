@@ -166,51 +166,24 @@ impl Cram {
     }
 }
 
-/// Cram's moves from the middle of the empty cells outwards: the dominoes down, by their
-/// distance from the middle column, then the dominoes across, by their distance from the
-/// middle row; ties from the top left.
-struct Dominoes<'c> {
-    /// The first cells of the dominoes of this direction not given yet.
-    left: u128,
-    /// The first cells of the dominoes across, while those down are given.
-    across: u128,
-    down: bool,
-    /// The lines (columns, then rows) by their distance from the middle, and the next one.
-    bands: &'c [u128],
-    at: usize,
-    /// The rows' bands, for the dominoes across.
-    rows: &'c [u128],
-}
-
-impl Iterator for Dominoes<'_> {
-    type Item = Domino;
-
-    #[inline]
-    fn next(&mut self) -> Option<Domino> {
-        loop {
-            if self.left == 0 {
-                if !self.down || self.across == 0 {
-                    return None;
-                }
-                (self.down, self.left, self.across) = (false, self.across, 0);
-                (self.bands, self.at) = (self.rows, 0);
-            }
-            let cells = self.left & self.bands[self.at];
-            if cells != 0 {
-                let cell = cells.trailing_zeros();
-                self.left &= !(1u128 << cell);
-                return Some(Domino {
-                    cell: cell as u8,
-                    down: self.down,
-                });
-            }
-            self.at += 1;
+/// Appends to `moves` a domino for each first cell of `cells` (`down`: dominoes down), by the
+/// lines of `bands` in turn, each line's from the top left.
+#[inline]
+fn push_by_bands(moves: &mut Vec<Domino>, mut cells: u128, bands: &[u128], down: bool) {
+    for &band in bands {
+        if cells == 0 {
+            return;
         }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let count = (self.left.count_ones() + self.across.count_ones()) as usize;
-        (count, Some(count))
+        let mut line = cells & band;
+        cells &= !band;
+        while line != 0 {
+            let cell = line.trailing_zeros();
+            line &= line - 1;
+            moves.push(Domino {
+                cell: cell as u8,
+                down,
+            });
+        }
     }
 }
 
@@ -252,28 +225,24 @@ impl Game for Cram {
     /// the dominoes down, by their distance from the middle column, then the dominoes across,
     /// by their distance from the middle row; ties from the top left.
     fn moves(&self, empty: &u128) -> impl Iterator<Item = Domino> {
+        let mut moves = Vec::new();
+        self.moves_into(empty, &mut moves);
+        moves.into_iter()
+    }
+
+    /// The moves of [`moves`](Game::moves), in its order, straight into `moves`.
+    fn moves_into(&self, empty: &u128, moves: &mut Vec<Domino>) {
         let empty = *empty;
-        let columns = self.columns as u32;
         let right = empty & (empty >> 1) & !self.last_column;
-        let below = empty & empty.checked_shr(columns).unwrap_or(0);
-        let (mut middle_row, mut middle_column) = (0, 0);
-        if empty != 0 {
-            let (top, bottom, left, last) = self.extent(empty);
-            (middle_row, middle_column) = ((top + bottom) as usize, (left + last) as usize);
+        let below = empty & empty.checked_shr(self.columns as u32).unwrap_or(0);
+        if right | below == 0 {
+            return;
         }
-        let rows = &self.row_bands[middle_row];
-        Dominoes {
-            left: below,
-            across: right,
-            down: true,
-            bands: if below == 0 {
-                rows
-            } else {
-                &self.column_bands[middle_column]
-            },
-            at: 0,
-            rows,
-        }
+        moves.reserve((right.count_ones() + below.count_ones()) as usize);
+        let (top, bottom, left, last) = self.extent(empty);
+        let middle_column = (left + last) as usize;
+        push_by_bands(moves, below, &self.column_bands[middle_column], true);
+        push_by_bands(moves, right, &self.row_bands[(top + bottom) as usize], false);
     }
 
     fn play(&self, empty: &u128, domino: &Domino) -> Step<u128> {

@@ -185,6 +185,8 @@ pub struct Nimbers<'g, G: Impartial> {
     /// In a parallel search, the nimbers every worker has found (and this engine stores).
     shared: Option<Shared<G::State>>,
     frames: Vec<Frame<G>>,
+    /// The buffers of the pruned searches' options, kept for the next search.
+    spare: Vec<search::Opened<G::Move, G::State>>,
     /// How many frames of `frames` are open (their parts marked in progress in `table`).
     open: usize,
     limits: Limits,
@@ -206,6 +208,7 @@ where
             table: HashMap::default(),
             shared: None,
             frames: Vec::new(),
+            spare: Vec::new(),
             open: 0,
             limits: options.limits,
             deadline: options
@@ -236,6 +239,7 @@ where
             table: HashMap::default(),
             shared: Some(self.shared().clone()),
             frames: Vec::new(),
+            spare: Vec::new(),
             open: 0,
             limits: self.limits,
             deadline: self.deadline,

@@ -32,12 +32,25 @@ struct Asked {
     found: Vec<Nimber>,
 }
 
-/// A part's options, split and read against the table.
-struct Opened<S> {
+/// A part's options, split and read against the table (kept by the engine between searches,
+/// so that a search allocates nothing once the buffers have grown).
+pub(super) struct Opened<M, S> {
+    /// The part's moves.
+    moves: Vec<M>,
     /// The options whose parts' nimbers are not all known, the lightest first.
     open: Vec<Open>,
     /// Their unknown parts.
     parts: Vec<S>,
+}
+
+impl<M, S> Default for Opened<M, S> {
+    fn default() -> Self {
+        Opened {
+            moves: Vec::new(),
+            open: Vec::new(),
+            parts: Vec::new(),
+        }
+    }
 }
 
 impl<G> Nimbers<'_, G>
@@ -149,67 +162,66 @@ where
             .ok_or_else(unasked)
     }
 
-    /// Splits each option of `part` (its moves `moves`) and reads its parts against the table:
-    /// an option whose parts' nimbers are all known takes its nimber from `candidates`, the
-    /// others are returned, lightest first. `None`: `candidates` no longer meets `asked` (the
-    /// search can stop before it splits the rest).
+    /// Splits each option of `part` (its moves `opened.moves`) and reads its parts against the
+    /// table: an option whose parts' nimbers are all known takes its nimber from
+    /// `candidates`, the others go to `opened`, lightest first. `false`: `candidates` no
+    /// longer meets `asked` (the search can stop before it splits the rest).
     fn options(
         &mut self,
         part: &G::State,
-        moves: &[G::Move],
+        opened: &mut Opened<G::Move, G::State>,
         candidates: &mut NimberSet,
         asked: NimberSet,
-    ) -> Result<Option<Opened<G::State>>, SolveError> {
-        let mut options = Opened {
-            open: Vec::with_capacity(moves.len()),
-            parts: Vec::new(),
-        };
-        for mv in moves {
-            let first = options.parts.len();
+    ) -> Result<bool, SolveError> {
+        let Opened { moves, open, parts } = opened;
+        open.clear();
+        parts.clear();
+        for mv in moves.iter() {
+            let first = parts.len();
             let next = self.game.play(part, mv).next;
-            self.game.split(&next, &mut options.parts);
-            cancel_pairs(&mut options.parts, first);
+            self.game.split(&next, parts);
+            cancel_pairs(parts, first);
             let mut xor = 0;
             let mut at = first;
-            while at < options.parts.len() {
-                match self.lookup(&options.parts[at]) {
+            while at < parts.len() {
+                match self.lookup(&parts[at]) {
                     Lookup::Known(nimber) => {
                         self.stats.hits += 1;
                         xor ^= nimber;
-                        options.parts.swap_remove(at);
+                        parts.swap_remove(at);
                     }
                     Lookup::InProgress => return Err(cycle(0)),
                     Lookup::Missing => at += 1,
                 }
             }
-            let len = options.parts.len() - first;
+            let len = parts.len() - first;
             if len == 0 {
                 candidates.remove(xor);
                 if candidates.and(asked).is_empty() {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 continue;
             }
             let mut weight = 0;
             let mut heaviest = (0, first);
             for at in first..first + len {
-                let part_weight = self.weight(&options.parts[at]);
+                let part_weight = self.weight(&parts[at]);
                 // Squared: an option cut in two small parts comes before one left whole.
                 weight += part_weight.saturating_mul(part_weight);
                 if part_weight > heaviest.0 {
                     heaviest = (part_weight, at);
                 }
             }
-            options.parts.swap(first, heaviest.1);
-            options.open.push(Open {
+            parts.swap(first, heaviest.1);
+            open.push(Open {
                 first,
                 len,
                 xor,
                 weight,
             });
         }
-        options.open.sort_by_key(|option| option.weight);
-        Ok(Some(options))
+        open.sort_by_key(|option| option.weight);
+        Ok(true)
     }
 
     /// Values all but the heaviest part of `option` (folding their nimbers into its XOR), so
@@ -251,9 +263,12 @@ where
             // Too deep for the native stack.
             return self.part_nimber(part).map(Some);
         }
-        let moves: Vec<G::Move> = self.game.moves(&part).collect();
-        let Some(mut candidates) = NimberSet::up_to(moves.len() as Nimber) else {
+        let mut opened = self.spare.pop().unwrap_or_default();
+        opened.moves.clear();
+        self.game.moves_into(&part, &mut opened.moves);
+        let Some(mut candidates) = NimberSet::up_to(opened.moves.len() as Nimber) else {
             // More moves than the sets hold.
+            self.spare.push(opened);
             return self.part_nimber(part).map(Some);
         };
         self.check_now()?;
@@ -261,8 +276,9 @@ where
         self.stats.max_depth = self.stats.max_depth.max(depth + 1);
         // A game that cycles, against its declaration, recurses past `SEARCH_DEPTH` and is
         // caught by `part_nimber`'s marks.
-        let Some(exact) = self.search_part(&part, &moves, &mut candidates, asked, top, depth)?
-        else {
+        let exact = self.search_part(&part, &mut opened, &mut candidates, asked, top, depth);
+        self.spare.push(opened);
+        let Some(exact) = exact? else {
             return Ok(None);
         };
         // The least candidate left is the nimber where every option answered, or where it is
@@ -281,26 +297,28 @@ where
     fn search_part(
         &mut self,
         part: &G::State,
-        moves: &[G::Move],
+        opened: &mut Opened<G::Move, G::State>,
         candidates: &mut NimberSet,
         asked: NimberSet,
         top: Nimber,
         depth: usize,
     ) -> Result<Option<bool>, SolveError> {
-        let Some(Opened { open, parts }) = self.options(part, moves, candidates, asked)? else {
+        if !self.options(part, opened, candidates, asked)? {
             return Ok(None);
-        };
+        }
         let relevant = NimberSet::ALL.up_to_and_with(top);
         let mut exact = true;
-        for mut option in open {
+        for at in 0..opened.open.len() {
             if candidates.and(asked).is_empty() {
                 return Ok(None);
             }
+            let mut option = opened.open[at];
+            let parts = &opened.parts;
             let largest = candidates.max().unwrap_or(0);
             let mut others = *candidates;
             others.remove(largest);
             let ask = others.and(relevant);
-            self.narrow(&mut option, &parts, depth + 1)?;
+            self.narrow(&mut option, parts, depth + 1)?;
             let found = match ask.xor(option.xor) {
                 _ if ask.is_empty() => None,
                 Some(shifted) => self
@@ -332,21 +350,22 @@ where
             Lookup::InProgress => return Err(cycle(0)),
             Lookup::Missing => {}
         }
-        let moves: Vec<G::Move> = self.game.moves(&part).collect();
+        let mut opened = Opened::default();
+        self.game.moves_into(&part, &mut opened.moves);
+        let count = opened.moves.len() as Nimber;
         // The candidates no option's nimber was found to rule out.
-        let Some(mut candidates) = NimberSet::up_to(moves.len() as Nimber) else {
+        let Some(mut candidates) = NimberSet::up_to(count) else {
             // More moves than the candidate sets hold: the whole mex.
             return self.part_nimber(part);
         };
         self.stats.expanded += 1;
-        let Some(Opened { open, parts }) =
-            self.options(&part, &moves, &mut candidates, NimberSet::ALL)?
-        else {
+        if !self.options(&part, &mut opened, &mut candidates, NimberSet::ALL)? {
             return Err(unasked());
-        };
+        }
+        let Opened { open, parts, .. } = opened;
         let mut open = distinct(open, &parts);
-        let mut nimber = moves.len() as Nimber;
-        for candidate in 0..moves.len() as Nimber {
+        let mut nimber = count;
+        for candidate in 0..count {
             if !candidates.contains(candidate) {
                 continue;
             }
