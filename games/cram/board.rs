@@ -265,8 +265,9 @@ impl<W: Word> Board<W> {
                 | region.up(self.columns)
                 | region.down(self.columns))
                 & cells;
-            if grown == region {
-                return region;
+            // Every cell reached (the common case: a domino seldom cuts a region), or no more.
+            if grown == cells || grown == region {
+                return grown;
             }
             region = grown;
         }
