@@ -289,6 +289,11 @@ impl Impartial for Cram {
         mirrors.then_some(0)
     }
 
+    /// A region's cells.
+    fn part_key(&self, region: &u128) -> Option<u128> {
+        Some(*region)
+    }
+
     /// A region's count of cells.
     fn weight(&self, region: &u128) -> u64 {
         u64::from(region.count_ones())

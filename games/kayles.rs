@@ -144,6 +144,11 @@ impl Impartial for Kayles {
             rest &= !(run << start);
         }
     }
+
+    /// A run's pins.
+    fn part_key(&self, run: &u64) -> Option<u128> {
+        Some(u128::from(*run))
+    }
 }
 
 /// A row is the sum of its runs of pins, each a game of its own: only how long the runs are

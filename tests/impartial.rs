@@ -625,3 +625,82 @@ fn a_game_that_cycles_is_an_error_not_a_hang() {
     let error = Solver::new(&Loop).solve().unwrap_err().to_string();
     assert!(error.contains("returns to a part"), "{error}");
 }
+
+/// A journal of parts' nimbers: a solve stopped by its time limit, or a file cut at random
+/// bytes (a solve killed while writing), resumes to the nimber a fresh solve finds, searching
+/// fewer parts; on one thread and on two; another game's file and an existing file without
+/// `resume` are refused.
+#[test]
+fn a_journal_of_nimbers_resumes_a_stopped_solve() {
+    use gamesolver::engines::nimbers::Journal;
+    use gamesolver::{Limits, SolveError};
+    use std::time::Duration;
+
+    let dir = std::env::temp_dir().join(format!("gamesolver-journal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = Cram::new(4, 7).unwrap();
+    let fresh = nimbers::solve(&game, Options::new()).unwrap();
+    let (nimber, searched) = (fresh.nimber(), fresh.stats().expanded);
+    assert_eq!(nimber, Some(3));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut random = Random(59);
+    for threads in [1, 2] {
+        let path = dir.join(format!("cram-{threads}.nimbers"));
+        let journal = Journal::new(&path, "cram 4 7").every(Duration::ZERO);
+        let solve = |journal: &Journal, options: Options| match threads {
+            1 => nimbers::solve_saving(&game, options, journal),
+            _ => pool.install(|| nimbers::par_solve_saving(&game, options, journal)),
+        };
+        // Stopped by its time limit: what it found is in the file.
+        let short = Options::new().limits(Limits::default().time_limit(Duration::from_millis(2)));
+        match solve(&journal, short) {
+            Err(SolveError::TimeLimit { .. }) => {}
+            other => panic!("{threads} threads: {:?}", other.map(|solved| solved.nimber())),
+        }
+        assert!(std::fs::metadata(&path).unwrap().len() > 100);
+        assert!(matches!(
+            solve(&journal, Options::new()),
+            Err(SolveError::TierFile { .. })
+        ));
+        let resumed = solve(&journal.clone().resumed(), Options::new()).unwrap();
+        assert_eq!(resumed.nimber(), nimber);
+        // The whole file: the start's parts are read back, next to nothing is searched.
+        let again = solve(&journal.clone().resumed(), Options::new()).unwrap();
+        assert_eq!(again.nimber(), nimber);
+        assert!(again.stats().expanded * 100 < searched, "{threads} threads");
+        // Cut at random bytes, as a solve killed while it wrote: the whole blocks before the
+        // cut are read back, the rest found again.
+        let whole = std::fs::read(&path).unwrap();
+        for _ in 0..4 {
+            let cut = (random.next() % whole.len() as u64) as usize;
+            std::fs::write(&path, &whole[..cut.max(40)]).unwrap();
+            let resumed = solve(&journal.clone().resumed(), Options::new()).unwrap();
+            assert_eq!(resumed.nimber(), nimber, "cut at {cut}");
+        }
+        let other = Journal::new(&path, "cram 4 9").resumed();
+        let larger = Cram::new(4, 9).unwrap();
+        let refused = nimbers::solve_saving(&larger, Options::new(), &other);
+        assert!(
+            matches!(&refused, Err(SolveError::TierFile { problem, .. }) if problem.contains("cram 4 7")),
+            "{:?}",
+            refused.err()
+        );
+        // Every move's nimber from a resumed engine agrees with the whole-board mex.
+        let small = Cram::new(3, 5).unwrap();
+        let path = dir.join(format!("cram-3x5-{threads}.nimbers"));
+        let journal = Journal::new(&path, "cram 3 5");
+        nimbers::solve_saving(&small, Options::new(), &journal).unwrap();
+        let mut resumed = nimbers::solve_saving(&small, Options::new(), &journal.resumed()).unwrap();
+        let mut memo = HashMap::new();
+        let start = small.start();
+        assert_eq!(resumed.nimber(), Some(cram_oracle(3, 5, start, &mut memo)));
+        for (domino, nimber) in resumed.move_nimbers(&start).unwrap() {
+            let next = small.play(&start, &domino).next;
+            assert_eq!(nimber, cram_oracle(3, 5, next, &mut memo));
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

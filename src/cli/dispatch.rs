@@ -5,12 +5,15 @@
 use std::hash::Hash;
 
 use crate::game::Chance;
-use crate::game::declaration::{OnChance, declares_chance, visit_chance, visit_index};
+use crate::game::declaration::{
+    OnChance, OnImpartial, declares_chance, visit_chance, visit_impartial, visit_index,
+};
+use crate::game::Impartial;
 use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
-use super::model::Failure;
+use super::model::{Failure, Report};
 use super::present::Presented;
-use super::registry::{Done, Task};
+use super::registry::{Done, Saved, Task};
 use super::tier_file;
 
 impl Task<'_> {
@@ -65,7 +68,12 @@ impl Task<'_> {
                 tier_file::with_tier_file(saved.cli, game, saved.params, saved.limits)
                     .map(|report| Done::Report(Box::new(report)))
             }
-            Task::Saved(saved) => saved.hashed().map(|report| Done::Report(Box::new(report))),
+            Task::Saved(saved) => {
+                let journaled = visit_impartial(&game.capabilities(), Journaled(&saved, game));
+                journaled
+                    .unwrap_or_else(|| saved.hashed())
+                    .map(|report| Done::Report(Box::new(report)))
+            }
             Task::Analyze(analyze) => analyze.hashed(game).map(Done::Moves),
             Task::Play(play) => play.hashed(game).map(|()| Done::Played),
         }
@@ -146,5 +154,35 @@ where
 
     fn undeclared(self) -> Self::Output {
         self.task.hashed(self.game)
+    }
+}
+
+/// `--save` (and `--resume`) with an impartial game: the nimber engine's journal of parts'
+/// nimbers (`None` for another game).
+struct Journaled<'a, 't, G>(&'a Saved<'t>, &'a G);
+
+impl<G> OnImpartial<G> for Journaled<'_, '_, G>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    type Output = Option<Result<Report, Failure>>;
+
+    fn declared(self) -> Self::Output
+    where
+        G: Impartial,
+    {
+        let Journaled(saved, game) = self;
+        Some(super::solve::journaled(
+            saved.cli,
+            game,
+            saved.params,
+            saved.limits,
+        ))
+    }
+
+    fn undeclared(self) -> Self::Output {
+        None
     }
 }

@@ -4,6 +4,7 @@ use crate::SolveError;
 use std::hash::Hash;
 
 use crate::Solved;
+use crate::engines::nimbers::Journal;
 use crate::engines::tiers;
 use crate::error::Bytes;
 use crate::{
@@ -238,6 +239,47 @@ where
         super::saved::save(path, cli.game, params, values)?;
     }
     answered(cli, game, n, limits, solved, None)
+}
+
+/// `--save FILE` for an impartial game: the nimber engine appends the parts' nimbers it finds
+/// to FILE as it goes (`--resume`: it starts from those FILE holds); `--load` is refused (the
+/// journal is resumed, not loaded).
+pub(super) fn journaled<G>(
+    cli: &Cli,
+    game: &G,
+    params: &[i64],
+    limits: Limits,
+) -> Result<Report, Failure>
+where
+    G: Presented + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    let Some(path) = cli.save.as_ref().filter(|_| cli.load.is_none()) else {
+        return Err(Failure::Usage(format!(
+            "{} is impartial: --save FILE keeps a journal of its parts' nimbers as the solve \
+             goes, and --save FILE --resume goes on from it (there is no --load)",
+            cli.game.id()
+        )));
+    };
+    let mut journal = Journal::new(path, cli.game.with_values(params));
+    if cli.resume {
+        journal = journal.resumed();
+    }
+    let (engine, threads) = solver_choice(cli);
+    let limits = match threads {
+        1 => limits,
+        _ => stacks_held(threads, limits)?,
+    };
+    let solver = Solver::new(game)
+        .threads(threads)
+        .limits(limits)
+        .save_nimbers(&journal);
+    let solved = match engine {
+        Some(engine) => solver.engine(engine).solve()?,
+        None => solver.solve()?,
+    };
+    answered(cli, game, params.len(), limits, solved, None)
 }
 
 /// The report of `solved` (with `stats` for the solve's figures where the answer comes from a

@@ -94,6 +94,14 @@ pub trait Impartial: Game {
         None
     }
 
+    /// The part `part` as a number, unique among the game's parts, for a
+    /// [`Journal`](crate::engines::nimbers::Journal) of parts' nimbers that a long solve saves
+    /// and resumes from. `None` (the default): the game's nimbers are not saved.
+    fn part_key(&self, part: &Self::State) -> Option<u128> {
+        let _ = part;
+        None
+    }
+
     /// How much work valuing the part `part` takes, roughly, for the search's order: of a
     /// position's options, those whose parts weigh less are searched first, and of an option's
     /// parts, the heaviest is the one searched against the nimbers asked (the others are

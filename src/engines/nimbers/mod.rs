@@ -38,8 +38,8 @@
 //! # Ok::<(), gamesolver::Error>(())
 //! ```
 
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use hashbrown::HashMap;
@@ -49,11 +49,15 @@ use crate::error::SolveError;
 use crate::game::{Game, Impartial, Nimber};
 use crate::memo::FastHashBuilder;
 
+mod journal;
 mod search;
 mod set;
 mod solution;
 
-pub use solution::{NimberSolution, par_solve, par_solve_at, solve, solve_at};
+pub use journal::Journal;
+pub use solution::{
+    NimberSolution, par_solve, par_solve_at, par_solve_saving, solve, solve_at, solve_saving,
+};
 
 /// A table entry that marks a part whose nimber is being computed: met again below itself, it
 /// is a cycle.
@@ -158,6 +162,7 @@ fn look_up<G: Impartial>(
     game: &G,
     table: &HashMap<G::State, Nimber, FastHashBuilder>,
     shared: Option<&Shared<G::State>>,
+    resumed: Option<&Arc<journal::Resumed>>,
     part: &G::State,
 ) -> Lookup
 where
@@ -171,9 +176,36 @@ where
     if let Some(nimber) = game.known_nimber(part) {
         return Lookup::Known(nimber);
     }
-    match shared.and_then(|shared| shared.get(part)) {
-        Some(nimber) => Lookup::Known(*nimber),
+    if let Some(nimber) = shared.and_then(|shared| shared.get(part)) {
+        return Lookup::Known(*nimber);
+    }
+    // The nimbers a resumed journal holds, by the part's key.
+    match resumed.and_then(|resumed| resumed.get(&game.part_key(part)?)) {
+        Some(&nimber) => Lookup::Known(nimber),
         None => Lookup::Missing,
+    }
+}
+
+/// A search's share of a [`Journal`]: the file (shared by the workers of a parallel search)
+/// and the nimbers found since this search last wrote.
+struct Saving {
+    writer: Arc<Mutex<journal::Writer>>,
+    every: Duration,
+    fresh: Vec<(u128, Nimber)>,
+    written: Instant,
+}
+
+impl Saving {
+    /// Appends the nimbers found since the last write.
+    fn write(&mut self) -> Result<(), SolveError> {
+        let mut writer = self
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        writer.append(&self.fresh)?;
+        self.fresh.clear();
+        self.written = Instant::now();
+        Ok(())
     }
 }
 
@@ -184,6 +216,10 @@ pub struct Nimbers<'g, G: Impartial> {
     table: HashMap<G::State, Nimber, FastHashBuilder>,
     /// In a parallel search, the nimbers every worker has found (and this engine stores).
     shared: Option<Shared<G::State>>,
+    /// The nimbers read back from a resumed journal, by the parts' keys.
+    resumed: Option<Arc<journal::Resumed>>,
+    /// The journal this search appends to.
+    saving: Option<Saving>,
     frames: Vec<Frame<G>>,
     /// The buffers of the pruned searches' options, kept for the next search.
     spare: Vec<search::Opened<G::Move, G::State>>,
@@ -207,6 +243,8 @@ where
             game,
             table: HashMap::default(),
             shared: None,
+            resumed: None,
+            saving: None,
             frames: Vec::new(),
             spare: Vec::new(),
             open: 0,
@@ -238,6 +276,13 @@ where
             game: self.game,
             table: HashMap::default(),
             shared: Some(self.shared().clone()),
+            resumed: self.resumed.clone(),
+            saving: self.saving.as_ref().map(|saving| Saving {
+                writer: saving.writer.clone(),
+                every: saving.every,
+                fresh: Vec::new(),
+                written: Instant::now(),
+            }),
             frames: Vec::new(),
             spare: Vec::new(),
             open: 0,
@@ -297,7 +342,13 @@ where
     /// What is known of `part`'s nimber, without searching.
     #[inline]
     fn lookup(&self, part: &G::State) -> Lookup {
-        look_up(self.game, &self.table, self.shared.as_ref(), part)
+        look_up(
+            self.game,
+            &self.table,
+            self.shared.as_ref(),
+            self.resumed.as_ref(),
+            part,
+        )
     }
 
     /// The parts of `state`, less any two equal ones (their nimbers cancel).
@@ -328,6 +379,11 @@ where
 
     /// Stores `part`'s nimber (in the shared table, in a parallel search).
     fn store(&mut self, part: G::State, nimber: Nimber) -> Result<(), SolveError> {
+        if let Some(saving) = &mut self.saving
+            && let Some(key) = self.game.part_key(&part)
+        {
+            saving.fresh.push((key, nimber));
+        }
         if let Some(shared) = &self.shared {
             // The limits are checked by parts searched (`check_now`): the shared table's
             // length takes a lock on each of its shards.
@@ -350,9 +406,13 @@ where
     fn bytes(&self) -> u64 {
         let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
         let shared = self.shared.as_ref().map_or(0, |shared| shared.len()) as u64;
+        let resumed = self.resumed.as_ref().map_or(0, |resumed| resumed.capacity()) as u64;
+        let fresh = self.saving.as_ref().map_or(0, |saving| saving.fresh.capacity()) as u64;
         (self.table.capacity() as u64)
             .saturating_add(shared.saturating_mul(2))
             .saturating_mul(entry)
+            .saturating_add(resumed.saturating_mul(size_of::<(u128, Nimber)>() as u64 + 1))
+            .saturating_add(fresh.saturating_mul(size_of::<(u128, Nimber)>() as u64))
             .saturating_add((self.frames.len() as u64).saturating_mul(size_of::<Frame<G>>() as u64))
     }
 
@@ -400,7 +460,66 @@ where
         if let Some(progress) = self.limits.progress {
             progress.record(self.stats().stored as u64, bytes);
         }
+        if let Some(saving) = &mut self.saving
+            && saving.written.elapsed() >= saving.every
+        {
+            saving.write()?;
+        }
         Ok(())
+    }
+
+    /// Saves the nimbers this engine finds to `journal` (appended every
+    /// [`every`](Journal::every), and by [`save_now`](Nimbers::save_now)); where `journal`
+    /// resumes, the nimbers its file holds are read back first and answer for their parts.
+    /// Returns how many were read back. The game gives its parts keys
+    /// ([`Impartial::part_key`]), else the journal is refused.
+    pub fn save_to(&mut self, journal: &Journal) -> Result<usize, SolveError> {
+        if self.game.part_key(&self.game.start()).is_none() {
+            return Err(SolveError::Unsupported(
+                "a journal of parts' nimbers keeps each part by its key, and this game gives \
+                 none (Impartial::part_key)"
+                    .into(),
+            ));
+        }
+        let (writer, resumed) = journal.open()?;
+        let read = resumed.len();
+        if read > 0 {
+            self.resumed = Some(Arc::new(resumed));
+        }
+        self.saving = Some(Saving {
+            writer: Arc::new(Mutex::new(writer)),
+            every: journal.every,
+            fresh: Vec::new(),
+            written: Instant::now(),
+        });
+        self.check()?;
+        Ok(read)
+    }
+
+    /// Appends to the journal every nimber found since its last write (nothing without a
+    /// journal).
+    pub fn save_now(&mut self) -> Result<(), SolveError> {
+        match &mut self.saving {
+            Some(saving) => saving.write(),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends what is left and stops saving: the journal's file is closed.
+    pub fn stop_saving(&mut self) -> Result<(), SolveError> {
+        let result = self.save_now();
+        self.saving = None;
+        result
+    }
+
+    /// The bytes of the journal's file, while saving.
+    pub fn journal_bytes(&self) -> Option<u64> {
+        let saving = self.saving.as_ref()?;
+        let writer = saving
+            .writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Some(writer.bytes())
     }
 
     /// The nimber of one part: the mex of its options' nimbers, every option computed, on an
@@ -438,6 +557,7 @@ where
                 game,
                 table,
                 shared,
+                resumed,
                 frames,
                 stats,
                 ..
@@ -447,7 +567,7 @@ where
                 // Read the option's parts; open the first whose nimber is not known.
                 while frame.part_at < frame.parts.len() {
                     let part = &frame.parts[frame.part_at];
-                    match look_up(*game, table, shared.as_ref(), part) {
+                    match look_up(*game, table, shared.as_ref(), resumed.as_ref(), part) {
                         Lookup::InProgress => return Err(cycle(depth)),
                         Lookup::Known(nimber) => {
                             stats.hits += 1;

@@ -434,8 +434,14 @@ where
                 if yes.load(Ordering::Relaxed) {
                     return Ok((option, None, worker.stats));
                 }
-                worker.narrow(&mut option, parts, 1)?;
-                let found = worker.ask(option, parts, candidate)?;
+                let found = worker
+                    .narrow(&mut option, parts, 1)
+                    .and_then(|()| worker.ask(option, parts, candidate));
+                // What the worker found goes to the journal before the worker goes, whether
+                // or not it finished.
+                let saved = worker.save_now();
+                let found = found?;
+                saved?;
                 if found == Some(candidate) {
                     yes.store(true, Ordering::Relaxed);
                 }

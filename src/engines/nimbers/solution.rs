@@ -4,7 +4,7 @@ use std::hash::Hash;
 
 use hashbrown::HashMap;
 
-use super::{Nimbers, Options};
+use super::{Journal, Nimbers, Options};
 use crate::engines::kernel::{MoveValue, Ply, Stats};
 use crate::engines::retrograde::Outcome;
 use crate::engines::solver::{Engine, Solved};
@@ -107,6 +107,57 @@ where
 {
     let mut nimbers = Nimbers::new(game, options);
     let nimber = nimbers.par_nimber(&start)?;
+    Ok(NimberSolution::new(nimbers, start, nimber))
+}
+
+/// [`solve`], saving the parts' nimbers to `journal` as the search finds them (and resuming
+/// from what its file holds, where it resumes): see [`Journal`]. The journal is written up to
+/// date when the solve ends, whether it found the nimber or stopped at a limit.
+pub fn solve_saving<'g, G>(
+    game: &'g G,
+    options: Options,
+    journal: &Journal,
+) -> Result<NimberSolution<'g, G>, SolveError>
+where
+    G: Impartial,
+    G::State: Eq + Hash,
+{
+    saving(game, options, journal, Nimbers::nimber)
+}
+
+/// [`par_solve`], saving to `journal` as [`solve_saving`] does (each worker appends what it
+/// finds).
+pub fn par_solve_saving<'g, G>(
+    game: &'g G,
+    options: Options,
+    journal: &Journal,
+) -> Result<NimberSolution<'g, G>, SolveError>
+where
+    G: Impartial + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    G::Move: Send,
+{
+    saving(game, options, journal, Nimbers::par_nimber)
+}
+
+/// A solve by `search` that saves to `journal`.
+fn saving<'g, G>(
+    game: &'g G,
+    options: Options,
+    journal: &Journal,
+    search: impl FnOnce(&mut Nimbers<'g, G>, &G::State) -> Result<Nimber, SolveError>,
+) -> Result<NimberSolution<'g, G>, SolveError>
+where
+    G: Impartial,
+    G::State: Eq + Hash,
+{
+    let mut nimbers = Nimbers::new(game, options);
+    nimbers.save_to(journal)?;
+    let start = game.start();
+    let nimber = search(&mut nimbers, &start);
+    let saved = nimbers.stop_saving();
+    let nimber = nimber?;
+    saved?;
     Ok(NimberSolution::new(nimbers, start, nimber))
 }
 

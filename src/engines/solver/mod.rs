@@ -108,6 +108,8 @@ pub struct Solver<'g, G> {
     limits: Limits,
     engine: Option<Engine>,
     every_tier: bool,
+    /// Where the nimber engine saves its table as it goes.
+    journal: Option<&'g crate::engines::nimbers::Journal>,
 }
 
 impl<G> Clone for Solver<'_, G> {
@@ -139,6 +141,7 @@ impl<'g, G: Game> Solver<'g, G> {
             limits: Limits::default(),
             engine: None,
             every_tier: false,
+            journal: None,
         }
     }
 
@@ -204,6 +207,30 @@ impl<'g, G: Game> Solver<'g, G> {
     pub fn keep_every_tier(self) -> Self {
         Solver {
             every_tier: true,
+            ..self
+        }
+    }
+
+    /// Saves the nimber engine's table of parts' nimbers to `journal` as the solve goes, and
+    /// where the journal resumes, starts from the nimbers its file holds (for an impartial
+    /// game whose parts have keys: [`Journal`](crate::engines::nimbers::Journal)). A plan
+    /// that runs another engine is refused ([`SolveError::Unsupported`]).
+    ///
+    /// ```
+    /// use gamesolver::{engines::nimbers::Journal, games::Cram, Solved, Solver};
+    ///
+    /// let game = Cram::new(3, 6)?;
+    /// let path = std::env::temp_dir().join(format!("solver-cram-{}.nimbers", std::process::id()));
+    /// let journal = Journal::new(&path, "cram 3 6");
+    /// assert_eq!(Solver::new(&game).save_nimbers(&journal).solve()?.nimber(), Some(4));
+    /// let resumed = journal.clone().resumed();
+    /// assert_eq!(Solver::new(&game).threads(2).save_nimbers(&resumed).solve()?.nimber(), Some(4));
+    /// std::fs::remove_file(&path).unwrap();
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn save_nimbers(self, journal: &'g crate::engines::nimbers::Journal) -> Self {
+        Solver {
+            journal: Some(journal),
             ..self
         }
     }

@@ -110,6 +110,12 @@ where
         } else {
             None
         };
+        if self.journal.is_some() && plan.engine != Engine::Nimbers {
+            return Err(SolveError::Unsupported(format!(
+                "a journal of parts' nimbers is the nimber engine's, and this plan runs {:?}",
+                plan.engine
+            )));
+        }
         let run = Run {
             solver: self,
             pool: pool.as_ref(),
@@ -164,11 +170,20 @@ where
     where
         G: Impartial,
     {
-        let Solver { game, limits, .. } = self.0.solver;
+        let Solver {
+            game,
+            limits,
+            journal,
+            ..
+        } = self.0.solver;
         let options = nimbers::Options::new().limits(limits);
-        Ok(match self.0.pool {
-            Some(pool) => Box::new(pool.install(|| nimbers::par_solve(game, options))?),
-            None => Box::new(nimbers::solve(game, options)?),
+        Ok(match (self.0.pool, journal) {
+            (Some(pool), None) => Box::new(pool.install(|| nimbers::par_solve(game, options))?),
+            (Some(pool), Some(journal)) => Box::new(
+                pool.install(|| nimbers::par_solve_saving(game, options, journal))?,
+            ),
+            (None, None) => Box::new(nimbers::solve(game, options)?),
+            (None, Some(journal)) => Box::new(nimbers::solve_saving(game, options, journal)?),
         })
     }
 
