@@ -704,3 +704,42 @@ fn a_journal_of_nimbers_resumes_a_stopped_solve() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `gamesolver cram … --save FILE [--resume]`: the journal written, an existing one refused
+/// without `--resume`, resumed to the same nimber with next to nothing searched, another
+/// board's refused, and `--load` refused with what to do instead.
+#[test]
+fn the_command_line_saves_and_resumes_a_journal_of_nimbers() {
+    let dir = std::env::temp_dir().join(format!("gamesolver-journal-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cram.nimbers");
+    let file = path.to_str().unwrap();
+    let run = |arguments: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gamesolver"))
+            .args(arguments)
+            .output()
+            .unwrap()
+    };
+    let json = |output: &std::process::Output| -> serde_json::Value {
+        assert!(output.status.success(), "{output:?}");
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let first = json(&run(&["cram", "4", "7", "--threads", "1", "--json", "--save", file]));
+    assert_eq!(first["nimber"], 3);
+    assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+    let exists = run(&["cram", "4", "7", "--save", file]);
+    assert_eq!(exists.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&exists.stderr).contains("--resume"));
+    let resumed = json(&run(&[
+        "cram", "4", "7", "--threads", "2", "--json", "--save", file, "--resume",
+    ]));
+    assert_eq!(resumed["nimber"], 3);
+    assert_eq!(resumed["line"], first["line"]);
+    let other = run(&["cram", "4", "8", "--save", file, "--resume"]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&other.stderr).contains("\"cram 4 7\""));
+    let load = run(&["cram", "4", "7", "--load", file]);
+    assert_eq!(load.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&load.stderr).contains("--resume"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
