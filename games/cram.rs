@@ -242,7 +242,12 @@ impl Game for Cram {
         let (top, bottom, left, last) = self.extent(empty);
         let middle_column = (left + last) as usize;
         push_by_bands(moves, below, &self.column_bands[middle_column], true);
-        push_by_bands(moves, right, &self.row_bands[(top + bottom) as usize], false);
+        push_by_bands(
+            moves,
+            right,
+            &self.row_bands[(top + bottom) as usize],
+            false,
+        );
     }
 
     fn play(&self, empty: &u128, domino: &Domino) -> Step<u128> {

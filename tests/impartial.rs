@@ -658,7 +658,10 @@ fn a_journal_of_nimbers_resumes_a_stopped_solve() {
         let short = Options::new().limits(Limits::default().time_limit(Duration::from_millis(2)));
         match solve(&journal, short) {
             Err(SolveError::TimeLimit { .. }) => {}
-            other => panic!("{threads} threads: {:?}", other.map(|solved| solved.nimber())),
+            other => panic!(
+                "{threads} threads: {:?}",
+                other.map(|solved| solved.nimber())
+            ),
         }
         assert!(std::fs::metadata(&path).unwrap().len() > 100);
         assert!(matches!(
@@ -693,7 +696,8 @@ fn a_journal_of_nimbers_resumes_a_stopped_solve() {
         let path = dir.join(format!("cram-3x5-{threads}.nimbers"));
         let journal = Journal::new(&path, "cram 3 5");
         nimbers::solve_saving(&small, Options::new(), &journal).unwrap();
-        let mut resumed = nimbers::solve_saving(&small, Options::new(), &journal.resumed()).unwrap();
+        let mut resumed =
+            nimbers::solve_saving(&small, Options::new(), &journal.resumed()).unwrap();
         let mut memo = HashMap::new();
         let start = small.start();
         assert_eq!(resumed.nimber(), Some(cram_oracle(3, 5, start, &mut memo)));
@@ -724,14 +728,31 @@ fn the_command_line_saves_and_resumes_a_journal_of_nimbers() {
         assert!(output.status.success(), "{output:?}");
         serde_json::from_slice(&output.stdout).unwrap()
     };
-    let first = json(&run(&["cram", "4", "7", "--threads", "1", "--json", "--save", file]));
+    let first = json(&run(&[
+        "cram",
+        "4",
+        "7",
+        "--threads",
+        "1",
+        "--json",
+        "--save",
+        file,
+    ]));
     assert_eq!(first["nimber"], 3);
     assert!(std::fs::metadata(&path).unwrap().len() > 1000);
     let exists = run(&["cram", "4", "7", "--save", file]);
     assert_eq!(exists.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&exists.stderr).contains("--resume"));
     let resumed = json(&run(&[
-        "cram", "4", "7", "--threads", "2", "--json", "--save", file, "--resume",
+        "cram",
+        "4",
+        "7",
+        "--threads",
+        "2",
+        "--json",
+        "--save",
+        file,
+        "--resume",
     ]));
     assert_eq!(resumed["nimber"], 3);
     assert_eq!(resumed["line"], first["line"]);

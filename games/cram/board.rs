@@ -378,9 +378,8 @@ impl<W: Word> Board<W> {
         }
         // The middle: a cell that is its own image (both sides odd), or two cells side by side
         // that are each other's (one side odd, the other even).
-        let cell = |row: u32, column: u32| {
-            region.down(row * self.columns + column) & W::ONE == W::ONE
-        };
+        let cell =
+            |row: u32, column: u32| region.down(row * self.columns + column) & W::ONE == W::ONE;
         match (height % 2, width % 2) {
             (1, 1) => !cell(height / 2, width / 2),
             (1, 0) => !(cell(height / 2, width / 2 - 1) && cell(height / 2, width / 2)),

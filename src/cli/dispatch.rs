@@ -5,10 +5,10 @@
 use std::hash::Hash;
 
 use crate::game::Chance;
+use crate::game::Impartial;
 use crate::game::declaration::{
     OnChance, OnImpartial, declares_chance, visit_chance, visit_impartial, visit_index,
 };
-use crate::game::Impartial;
 use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
 use super::model::{Failure, Report};

@@ -126,7 +126,9 @@ impl Journal {
         let (resumed, end) = read_back(&mut file, &self.path, &self.game)?;
         file.set_len(end)
             .and_then(|()| file.seek(SeekFrom::Start(end)).map(|_| ()))
-            .map_err(|error| refuse(format!("cannot be cut after its last whole block: {error}")))?;
+            .map_err(|error| {
+                refuse(format!("cannot be cut after its last whole block: {error}"))
+            })?;
         let writer = Writer {
             file,
             path: self.path.clone(),

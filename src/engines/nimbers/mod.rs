@@ -406,8 +406,14 @@ where
     fn bytes(&self) -> u64 {
         let entry = size_of::<(G::State, Nimber)>() as u64 + 1;
         let shared = self.shared.as_ref().map_or(0, |shared| shared.len()) as u64;
-        let resumed = self.resumed.as_ref().map_or(0, |resumed| resumed.capacity()) as u64;
-        let fresh = self.saving.as_ref().map_or(0, |saving| saving.fresh.capacity()) as u64;
+        let resumed = self
+            .resumed
+            .as_ref()
+            .map_or(0, |resumed| resumed.capacity()) as u64;
+        let fresh = self
+            .saving
+            .as_ref()
+            .map_or(0, |saving| saving.fresh.capacity()) as u64;
         (self.table.capacity() as u64)
             .saturating_add(shared.saturating_mul(2))
             .saturating_mul(entry)

@@ -179,9 +179,9 @@ where
         let options = nimbers::Options::new().limits(limits);
         Ok(match (self.0.pool, journal) {
             (Some(pool), None) => Box::new(pool.install(|| nimbers::par_solve(game, options))?),
-            (Some(pool), Some(journal)) => Box::new(
-                pool.install(|| nimbers::par_solve_saving(game, options, journal))?,
-            ),
+            (Some(pool), Some(journal)) => {
+                Box::new(pool.install(|| nimbers::par_solve_saving(game, options, journal))?)
+            }
             (None, None) => Box::new(nimbers::solve(game, options)?),
             (None, Some(journal)) => Box::new(nimbers::solve_saving(game, options, journal)?),
         })
