@@ -469,6 +469,6 @@ mod tests {
                 }
             }
         }
-        assert!(cut > 100 && bridged > 20, "{cut} cut, {bridged} bridged");
+        assert!(cut > 400 && bridged > 300, "{cut} cut, {bridged} bridged");
     }
 }

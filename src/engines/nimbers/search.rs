@@ -204,8 +204,8 @@ where
             }
             let mut weight = 0;
             let mut heaviest = (0, first);
-            for at in first..first + len {
-                let part_weight = self.weight(&parts[at]);
+            for (at, part) in parts.iter().enumerate().skip(first) {
+                let part_weight = self.weight(part);
                 // Squared: an option cut in two small parts comes before one left whole.
                 weight += part_weight.saturating_mul(part_weight);
                 if part_weight > heaviest.0 {
