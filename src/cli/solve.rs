@@ -102,7 +102,7 @@ impl Solve<'_> {
         G::Move: Send,
     {
         foresee(self.cli, game)?;
-        via_solver(self.cli, game, self.n, self.limits, None)
+        via_solver(self.cli, game, self.n, self.limits, None, None)
     }
 }
 
@@ -165,7 +165,7 @@ where
         return Ok(None);
     }
     foresee(cli, game)?;
-    via_solver(cli, game, params.len(), limits, Some(params)).map(Some)
+    via_solver(cli, game, params.len(), limits, Some(params), None).map(Some)
 }
 
 /// The engine `--solver` names and the threads it may use: `auto` (and `fast`, for a game
@@ -203,13 +203,15 @@ pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
 
 /// Solves `game` through the library's [`Solver`](crate::Solver) with the engine and threads
 /// of [`solver_choice`], and presents it; with `saving` (the game's values as given), writes
-/// `--save` from the values the solve holds by the dense index, once the line is known.
+/// `--save` from the values the solve holds by the dense index, once the line is known; with
+/// `journal`, the nimber engine saves its parts' nimbers there as it goes.
 fn via_solver<G>(
     cli: &Cli,
     game: &G,
     n: usize,
     limits: Limits,
     saving: Option<&[i64]>,
+    journal: Option<&Journal>,
 ) -> Result<Report, Failure>
 where
     G: Presented + Sync,
@@ -223,7 +225,10 @@ where
         1 => limits,
         _ => stacks_held(threads, limits)?,
     };
-    let solver = Solver::new(game).threads(threads).limits(limits);
+    let mut solver = Solver::new(game).threads(threads).limits(limits);
+    if let Some(journal) = journal {
+        solver = solver.save_nimbers(journal);
+    }
     let solved = match engine {
         Some(engine) => solver.engine(engine).solve()?,
         None => solver.solve()?,
@@ -266,20 +271,7 @@ where
     if cli.resume {
         journal = journal.resumed();
     }
-    let (engine, threads) = solver_choice(cli);
-    let limits = match threads {
-        1 => limits,
-        _ => stacks_held(threads, limits)?,
-    };
-    let solver = Solver::new(game)
-        .threads(threads)
-        .limits(limits)
-        .save_nimbers(&journal);
-    let solved = match engine {
-        Some(engine) => solver.engine(engine).solve()?,
-        None => solver.solve()?,
-    };
-    answered(cli, game, params.len(), limits, solved, None)
+    via_solver(cli, game, params.len(), limits, None, Some(&journal))
 }
 
 /// The report of `solved` (with `stats` for the solve's figures where the answer comes from a
@@ -358,7 +350,7 @@ where
     G::Move: Send,
 {
     foresee(cli, game)?;
-    via_solver(cli, game, n, limits, None)
+    via_solver(cli, game, n, limits, None, None)
 }
 
 /// `--threads`, or every core.
