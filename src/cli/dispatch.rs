@@ -5,15 +5,12 @@
 use std::hash::Hash;
 
 use crate::game::Chance;
-use crate::game::Impartial;
-use crate::game::declaration::{
-    OnChance, OnImpartial, declares_chance, visit_chance, visit_impartial, visit_index,
-};
+use crate::game::declaration::{OnChance, declares_chance, visit_chance, visit_index};
 use crate::{DenseIndex, Tiered, game::declaration::OnIndex};
 
-use super::model::{Failure, Report};
+use super::model::Failure;
 use super::present::Presented;
-use super::registry::{Done, Saved, Task};
+use super::registry::{Done, Task};
 use super::tier_file;
 
 impl Task<'_> {
@@ -69,7 +66,7 @@ impl Task<'_> {
                     .map(|report| Done::Report(Box::new(report)))
             }
             Task::Saved(saved) => {
-                let journaled = visit_impartial(&game.capabilities(), Journaled(&saved, game));
+                let journaled = super::journal::journaled(&saved, game);
                 journaled
                     .unwrap_or_else(|| saved.hashed())
                     .map(|report| Done::Report(Box::new(report)))
@@ -154,35 +151,5 @@ where
 
     fn undeclared(self) -> Self::Output {
         self.task.hashed(self.game)
-    }
-}
-
-/// `--save` (and `--resume`) with an impartial game: the nimber engine's journal of parts'
-/// nimbers (`None` for another game).
-struct Journaled<'a, 't, G>(&'a Saved<'t>, &'a G);
-
-impl<G> OnImpartial<G> for Journaled<'_, '_, G>
-where
-    G: Presented + Sync,
-    G::State: Eq + Hash + Send + Sync,
-    G::Move: Send,
-{
-    type Output = Option<Result<Report, Failure>>;
-
-    fn declared(self) -> Self::Output
-    where
-        G: Impartial,
-    {
-        let Journaled(saved, game) = self;
-        Some(super::solve::journaled(
-            saved.cli,
-            game,
-            saved.params,
-            saved.limits,
-        ))
-    }
-
-    fn undeclared(self) -> Self::Output {
-        None
     }
 }

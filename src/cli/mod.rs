@@ -108,6 +108,7 @@ pub(crate) mod embed;
 pub mod engines;
 pub(crate) mod entry;
 pub(crate) mod forecast;
+pub(crate) mod journal;
 #[cfg(feature = "distributed")]
 pub(crate) mod loopy_cluster;
 pub mod model;

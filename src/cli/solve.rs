@@ -205,7 +205,7 @@ pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
 /// of [`solver_choice`], and presents it; with `saving` (the game's values as given), writes
 /// `--save` from the values the solve holds by the dense index, once the line is known; with
 /// `journal`, the nimber engine saves its parts' nimbers there as it goes.
-fn via_solver<G>(
+pub(super) fn via_solver<G>(
     cli: &Cli,
     game: &G,
     n: usize,
@@ -244,34 +244,6 @@ where
         super::saved::save(path, cli.game, params, values)?;
     }
     answered(cli, game, n, limits, solved, None)
-}
-
-/// `--save FILE` for an impartial game: the nimber engine appends the parts' nimbers it finds
-/// to FILE as it goes (`--resume`: it starts from those FILE holds); `--load` is refused (the
-/// journal is resumed, not loaded).
-pub(super) fn journaled<G>(
-    cli: &Cli,
-    game: &G,
-    params: &[i64],
-    limits: Limits,
-) -> Result<Report, Failure>
-where
-    G: Presented + Sync,
-    G::State: Eq + Hash + Send + Sync,
-    G::Move: Send,
-{
-    let Some(path) = cli.save.as_ref().filter(|_| cli.load.is_none()) else {
-        return Err(Failure::Usage(format!(
-            "{} is impartial: --save FILE keeps a journal of its parts' nimbers as the solve \
-             goes, and --save FILE --resume goes on from it (there is no --load)",
-            cli.game.id()
-        )));
-    };
-    let mut journal = Journal::new(path, cli.game.with_values(params));
-    if cli.resume {
-        journal = journal.resumed();
-    }
-    via_solver(cli, game, params.len(), limits, None, Some(&journal))
 }
 
 /// The report of `solved` (with `stats` for the solve's figures where the answer comes from a
