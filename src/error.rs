@@ -257,8 +257,9 @@ pub enum SolveError {
         /// shows them; `None` if the game does not describe its states.
         state: Option<String>,
     },
-    /// A tier file (`--save`, `--resume`, `--load`) that cannot be written or read, or that is
-    /// damaged or belongs to another game.
+    /// A tier file (`--save`, `--resume`, `--load`), or a journal of parts' nimbers
+    /// ([`Journal`](crate::engines::nimbers::Journal)), that cannot be written or read, or that
+    /// is damaged or belongs to another game.
     #[error("{path}: {problem}")]
     TierFile {
         /// The file.
