@@ -114,7 +114,6 @@ impl Journal {
             let writer = Writer {
                 file,
                 path: self.path.clone(),
-                bytes: header.len() as u64,
             };
             return Ok((writer, Resumed::default()));
         }
@@ -132,7 +131,6 @@ impl Journal {
         let writer = Writer {
             file,
             path: self.path.clone(),
-            bytes: end,
         };
         Ok((writer, resumed))
     }
@@ -168,6 +166,13 @@ fn fill(file: &mut impl Read, bytes: &mut [u8]) -> std::io::Result<bool> {
 /// The nimbers of a journal for `game`, and where its last whole block ends.
 fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64), SolveError> {
     let unreadable = |error: std::io::Error| problem(path, format!("cannot be read: {error}"));
+    // Room for every entry the file can hold, at once (not block by block, which would hold
+    // the table and its doubled copy while it grows).
+    let length = file.metadata().map_err(unreadable)?.len();
+    let mut resumed = Resumed::default();
+    resumed
+        .try_reserve((length / ENTRY as u64) as usize)
+        .map_err(|_| problem(path, "holds more nimbers than memory allows"))?;
     let mut reader = BufReader::new(file);
     let mut magic = vec![0; MAGIC.len()];
     let mut length = [0; 4];
@@ -191,7 +196,6 @@ fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64),
         ));
     }
     let mut end = (MAGIC.len() + 4 + words.len()) as u64;
-    let mut resumed = Resumed::default();
     let mut block = Vec::new();
     loop {
         let mut count = [0; 4];
@@ -209,9 +213,6 @@ fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64),
         if checksum(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
             break;
         }
-        resumed
-            .try_reserve(entries)
-            .map_err(|_| problem(path, "holds more nimbers than memory allows"))?;
         for entry in body[4..].chunks_exact(ENTRY) {
             let key = u128::from_le_bytes(entry[..16].try_into().expect("16 bytes"));
             let nimber = Nimber::from_le_bytes(entry[16..].try_into().expect("4 bytes"));
@@ -227,8 +228,6 @@ fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64),
 pub(super) struct Writer {
     file: File,
     path: PathBuf,
-    /// The file's length.
-    bytes: u64,
 }
 
 impl Writer {
@@ -254,12 +253,6 @@ impl Writer {
             .write_all(&block)
             .and_then(|()| self.file.sync_data())
             .map_err(|error| problem(&self.path, format!("cannot be written: {error}")))?;
-        self.bytes += block.len() as u64;
         Ok(())
-    }
-
-    /// The file's length.
-    pub(super) fn bytes(&self) -> u64 {
-        self.bytes
     }
 }

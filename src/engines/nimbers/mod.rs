@@ -518,16 +518,6 @@ where
         result
     }
 
-    /// The bytes of the journal's file, while saving.
-    pub fn journal_bytes(&self) -> Option<u64> {
-        let saving = self.saving.as_ref()?;
-        let writer = saving
-            .writer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        Some(writer.bytes())
-    }
-
     /// The nimber of one part: the mex of its options' nimbers, every option computed, on an
     /// explicit stack.
     pub fn part_nimber(&mut self, part: G::State) -> Result<Nimber, SolveError> {
