@@ -6,13 +6,6 @@
 //! searched: an entry may be forgotten (a fixed-capacity table replaces the entries whose
 //! search cost least), but never confused with another state's.
 
-use std::hash::{BuildHasher, Hash};
-use std::mem::size_of;
-
-use dashmap::DashMap;
-use hashbrown::DefaultHashBuilder;
-
-use super::hash::{growing_bytes, hashbrown_bytes};
 use crate::game::{Game, Score};
 
 /// What is known of a state's value: `lower ≤ value ≤ upper`.
@@ -142,6 +135,15 @@ pub trait BoundTable<G: Game + ?Sized> {
     /// (a fixed-capacity table: its size, always).
     fn peak_bytes(&self, upcoming: usize) -> u64;
 
+    /// Holds the table to at most `bytes` at its peak: a table that grows with the search
+    /// ([`HashBoundTable`](super::HashBoundTable)) stops growing there and replaces entries
+    /// instead (a lower limit it already has stays). The engines call it with half the memory
+    /// budget before they search; a fixed table, whose size is set when it is made, ignores it
+    /// (the default).
+    fn limit(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
+
     /// A number equal for any two states this table keeps as one (for finding a state twice
     /// on a search's path: a cycle); `None` if the table cannot tell (the engine then does not
     /// look for cycles). The default is `None`.
@@ -194,6 +196,12 @@ pub trait ConcurrentBoundTable<G: Game + ?Sized>: Sync {
 
     /// The heap bytes this table will hold at its peak while it takes `upcoming` more stores.
     fn peak_bytes(&self, upcoming: usize) -> u64;
+
+    /// Holds the table to at most `bytes` at its peak ([`BoundTable::limit`]); the default
+    /// ignores it.
+    fn limit(&self, bytes: u64) {
+        let _ = bytes;
+    }
 
     /// A number equal for any two states this table keeps as one (for finding a state twice
     /// on a search's path: a cycle); `None` if the table cannot tell (the engine then does not
@@ -251,6 +259,10 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for &T {
         ConcurrentBoundTable::peak_bytes(*self, upcoming)
     }
 
+    fn limit(&mut self, bytes: u64) {
+        ConcurrentBoundTable::limit(*self, bytes)
+    }
+
     const PREFETCH: bool = T::PREFETCH;
 
     #[inline]
@@ -288,163 +300,14 @@ impl<G: Game + ?Sized, T: ConcurrentBoundTable<G>> BoundTable<G> for std::sync::
         ConcurrentBoundTable::peak_bytes(&**self, upcoming)
     }
 
+    fn limit(&mut self, bytes: u64) {
+        ConcurrentBoundTable::limit(&**self, bytes)
+    }
+
     const PREFETCH: bool = T::PREFETCH;
 
     #[inline]
     fn prefetch(&self, game: &G, state: &G::State) {
         ConcurrentBoundTable::prefetch(&**self, game, state)
-    }
-}
-
-/// A growable hash map from state to entry (hashbrown with foldhash). It forgets nothing, so
-/// it grows with the search; the engine checks it against the memory budget as it grows.
-///
-/// ```
-/// use gamesolver::{engines::pruning, games::StoneGameII, memo::HashBoundTable};
-///
-/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
-/// let solution = pruning::solve(&game, HashBoundTable::new(), pruning::Options::new()).unwrap();
-/// assert_eq!(game.alice_stones(solution.value()), 10);
-/// ```
-#[derive(Debug, Clone)]
-pub struct HashBoundTable<K, H = DefaultHashBuilder> {
-    map: hashbrown::HashMap<K, Entry, H>,
-}
-
-impl<K> HashBoundTable<K> {
-    /// An empty table with the default fast hasher.
-    pub fn new() -> Self {
-        HashBoundTable {
-            map: hashbrown::HashMap::with_hasher(DefaultHashBuilder::default()),
-        }
-    }
-}
-
-impl<K> Default for HashBoundTable<K> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<G, K, H> BoundTable<G> for HashBoundTable<K, H>
-where
-    G: Game<State = K> + ?Sized,
-    K: Eq + Hash + Clone,
-    H: BuildHasher,
-{
-    #[inline]
-    fn get(&self, _game: &G, state: &K) -> Option<Entry> {
-        self.map.get(state).copied()
-    }
-
-    #[inline]
-    fn store(&mut self, _game: &G, state: &K, entry: Entry, _work: u64) {
-        match self.map.get_mut(state) {
-            Some(known) => *known = known.merged(entry),
-            None => {
-                self.map.insert(state.clone(), entry);
-            }
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
-        Some(self.map.hasher().hash_one(state))
-    }
-
-    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
-        a == b
-    }
-
-    fn peak_bytes(&self, upcoming: usize) -> u64 {
-        growing_bytes(
-            self.map.len(),
-            self.map.capacity(),
-            upcoming,
-            size_of::<(K, Entry)>(),
-        )
-    }
-}
-
-/// A DashMap from state to entry, for the parallel pruning engine on games without a compact
-/// key. Every call copies the entry out and drops the shard guard before returning.
-///
-/// ```
-/// use gamesolver::{engines::pruning, games::StoneGameII, memo::ShardedBoundTable};
-///
-/// let game = StoneGameII::new(vec![2, 7, 9, 4, 4]).unwrap();
-/// let table = ShardedBoundTable::new();
-/// let solution = pruning::par_solve(&game, &table, pruning::Options::new()).unwrap();
-/// assert_eq!(game.alice_stones(solution.value()), 10);
-/// ```
-pub struct ShardedBoundTable<K: Eq + Hash, H = DefaultHashBuilder> {
-    map: DashMap<K, Entry, H>,
-}
-
-/// `ShardedBoundTable`'s shard count: DashMap's lookups lock a shard, and with fewer shards
-/// two threads queue on the locks (docs/performance.md, "DashMap shard count").
-const BOUND_SHARDS: usize = 1024;
-
-impl<K: Eq + Hash> ShardedBoundTable<K> {
-    /// An empty table with 1024 shards.
-    pub fn new() -> Self {
-        ShardedBoundTable {
-            map: DashMap::with_hasher_and_shard_amount(DefaultHashBuilder::default(), BOUND_SHARDS),
-        }
-    }
-}
-
-impl<K: Eq + Hash> Default for ShardedBoundTable<K> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<K: Eq + Hash, H: BuildHasher + Clone> std::fmt::Debug for ShardedBoundTable<K, H> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ShardedBoundTable").finish_non_exhaustive()
-    }
-}
-
-impl<G, K, H> ConcurrentBoundTable<G> for ShardedBoundTable<K, H>
-where
-    G: Game<State = K> + ?Sized,
-    K: Eq + Hash + Clone + Send + Sync,
-    H: BuildHasher + Clone + Send + Sync,
-{
-    #[inline]
-    fn get(&self, _game: &G, state: &K) -> Option<Entry> {
-        self.map.get(state).map(|entry| *entry)
-    }
-
-    #[inline]
-    fn store(&self, _game: &G, state: &K, entry: Entry, _work: u64) {
-        // The entry guard lives only for this statement; nothing else runs while it is held.
-        self.map
-            .entry(state.clone())
-            .and_modify(|known| *known = known.merged(entry))
-            .or_insert(entry);
-    }
-
-    fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    fn fingerprint(&self, _game: &G, state: &K) -> Option<u64> {
-        Some(self.map.hasher().hash_one(state))
-    }
-
-    fn same(&self, _game: &G, a: &K, b: &K) -> bool {
-        a == b
-    }
-
-    fn peak_bytes(&self, upcoming: usize) -> u64 {
-        let entries = self.map.capacity().max(self.map.len() + upcoming) as u64;
-        // Shards grow one at a time: at most one holds its old and new buckets at once.
-        let all = hashbrown_bytes(entries, size_of::<(K, Entry)>());
-        all.saturating_add(all.saturating_mul(2) / BOUND_SHARDS as u64)
     }
 }

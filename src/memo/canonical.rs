@@ -128,6 +128,10 @@ impl<G: Symmetry + ?Sized, T: BoundTable<G>> BoundTable<G> for Canonical<T> {
         self.0.peak_bytes(upcoming)
     }
 
+    fn limit(&mut self, bytes: u64) {
+        self.0.limit(bytes)
+    }
+
     const PREFETCH: bool = T::PREFETCH;
 
     #[inline]
@@ -161,6 +165,10 @@ impl<G: Symmetry + ?Sized, T: ConcurrentBoundTable<G>> ConcurrentBoundTable<G> f
 
     fn peak_bytes(&self, upcoming: usize) -> u64 {
         self.0.peak_bytes(upcoming)
+    }
+
+    fn limit(&self, bytes: u64) {
+        self.0.limit(bytes)
     }
 
     const PREFETCH: bool = T::PREFETCH;

@@ -19,9 +19,9 @@
 //!
 //! | table | kind | needs | memory |
 //! |---|---|---|---|
-//! | [`HashBoundTable`] | sequential | `State: Eq + Hash` | grows with the search (checked against the budget) |
+//! | [`HashBoundTable`] | sequential | `State: Eq + Hash` | grows with the search up to half the budget, then old entries are replaced |
 //! | [`FixedBoundTable`] | sequential | the game implements [`CompactKey`](crate::CompactKey) | fixed when made; old entries are replaced |
-//! | [`ShardedBoundTable`] | concurrent | `State: Eq + Hash + Send + Sync` | grows with the search |
+//! | [`ShardedBoundTable`] | concurrent | `State: Eq + Hash + Send + Sync` | as [`HashBoundTable`], in 1024 locked shards |
 //! | [`AtomicBoundTable`] | concurrent | the game implements [`CompactKey`](crate::CompactKey) | fixed when made; one atomic word per entry |
 //!
 //! [`Canonical`] wraps any of these tables (and the memo tables) to store symmetric states once,
@@ -34,18 +34,18 @@ mod concurrent;
 pub(crate) mod dense;
 mod fixed_bounds;
 mod hash;
+mod replacing;
 mod sharded;
 pub(crate) mod zeroed;
 
 pub use atomic_dense::AtomicDenseTable;
-pub use bounds::{
-    Bound, BoundTable, ConcurrentBoundTable, Entry, HashBoundTable, ShardedBoundTable,
-};
+pub use bounds::{Bound, BoundTable, ConcurrentBoundTable, Entry};
 pub use canonical::Canonical;
 pub use concurrent::{ConcurrentMemoTable, TableJob};
 pub use dense::DenseTable;
 pub use fixed_bounds::{AtomicBoundTable, FixedBoundTable};
 pub use hash::HashTable;
+pub use replacing::{HashBoundTable, ShardedBoundTable};
 pub use sharded::{DEFAULT_SHARDS, ShardedTable};
 
 use crate::game::{Game, Score};

@@ -138,7 +138,8 @@ pub struct Pruner<'g, G: Game, T, R = AnyValue> {
 }
 
 impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
-    /// The engine on `game` with `table`; refused if the table alone is over the budget.
+    /// The engine on `game` with `table`; refused if the table alone is over the budget. A
+    /// table that grows with the search is [limited](BoundTable::limit) to half the budget.
     ///
     /// ```
     /// use gamesolver::{
@@ -154,6 +155,10 @@ impl<'g, G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'g, G, T, R> {
     /// ```
     pub fn new(game: &'g G, table: T, options: Options<R>) -> Result<Self, SolveError> {
         crate::engines::chance::refuse_chance(game, "the pruning engine")?;
+        // A table that grows does so up to half the budget, then replaces entries: the rest
+        // is the search's stack and the answers' room.
+        let mut table = table;
+        table.limit(options.limits.memory_budget / 2);
         let needed = table.peak_bytes(0);
         if needed > options.limits.memory_budget {
             return Err(SolveError::MemoryBudget {
@@ -388,6 +393,28 @@ fn start_narrowing<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
         known.lower,
         known.upper,
     )))
+}
+
+/// The exact value of `state` by a search of its own into `table`, under `guard` (a trial's
+/// store cap included), with what it did: the plan's probe of a game.
+pub(crate) fn probe<G: Game, T: BoundTable<G>, R: RangeSource<G>>(
+    game: &G,
+    table: &mut T,
+    options: &Options<R>,
+    state: &G::State,
+    guard: RunGuard<'_>,
+) -> (Result<Score, SolveError>, Stats) {
+    let mut stats = Stats::default();
+    let value = drive(
+        &mut Search::default(),
+        game,
+        table,
+        options,
+        state,
+        &mut stats,
+        guard,
+    );
+    (value, stats)
 }
 
 /// Finds the exact value of `state` with the options' driver.

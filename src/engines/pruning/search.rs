@@ -483,10 +483,12 @@ impl<G: Game> Search<G> {
                 continue;
             }
             // The top frame is done: store what it learned and hand its result down.
-            let done = self.frames.pop().expect("a frame is open");
+            // Read in place and dropped there (moving a whole frame out costs a copy of it).
+            let top = self.frames.len() - 1;
             if !self.splits.is_empty() {
-                self.withdraw_from(self.frames.len());
+                self.withdraw_from(top);
             }
+            let done = &self.frames[top];
             self.moves.truncate(done.moves_start);
             self.order.truncate(done.moves_start);
             self.steps.truncate(done.moves_start);
@@ -509,6 +511,7 @@ impl<G: Game> Search<G> {
                 entry,
                 stats.expanded - done.opened_at + 1,
             );
+            self.frames.truncate(top);
             self.stores += 1;
             let mut unwound = false;
             if self.stores.is_multiple_of(CANCEL_EVERY) {
