@@ -17,11 +17,13 @@ use std::marker::PhantomData;
 mod builder;
 mod chance;
 pub mod declaration;
+mod either;
 mod impartial;
 mod keys;
 mod step;
 
 pub use chance::{Chance, Probability};
+pub use either::Either;
 pub use impartial::{Impartial, Nimber};
 pub use keys::{CompactKey, Symmetry};
 pub use step::{Player, Score, Step, Turn};
