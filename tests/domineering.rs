@@ -68,10 +68,17 @@ fn every_declaration_gives_the_literal_rules_value_on_random_boards() {
 #[test]
 fn a_sparse_dense_index_runs_on_a_hash_table_and_the_plan_says_so() {
     // 5×5: 2²⁶ slots (512 MiB of values), of which a few hundred thousand are met. With no
-    // state bound to say otherwise, the plan keeps the values in a hash table.
+    // state bound to say otherwise, the index does not decide: the plan's sample sends the game
+    // to the pruning engine, whose table is a hash table; asked for, the exhaustive engine keeps
+    // its values in a hash table too.
     let game = IndexedDomineering(Domineering::new(5, 5));
     let plan = Solver::new(&game).plan().unwrap();
-    assert_eq!((plan.engine, plan.dense), (Engine::Exhaustive, false));
+    assert_eq!((plan.engine, plan.dense), (Engine::Pruning, false));
+    let asked = Solver::new(&game)
+        .engine(Engine::Exhaustive)
+        .plan()
+        .unwrap();
+    assert_eq!((asked.engine, asked.dense), (Engine::Exhaustive, false));
     // A small board's index is worth its array.
     let small = IndexedDomineering(Domineering::new(3, 4));
     assert!(Solver::new(&small).plan().unwrap().dense);

@@ -659,8 +659,9 @@ fn declarations_pick_their_engines() {
         Engine::Retrograde
     );
     // A small acyclic outcome game with a dense index: retrograde analysis by default (the
-    // remoteness and the swift line), the exhaustive engine once the index passes
-    // `RETROGRADE_STATES`.
+    // remoteness and the swift line); once the index passes `RETROGRADE_STATES` (and, with no
+    // state bound, does not pay as an array), a sample of the game chooses between the
+    // exhaustive and the pruning engine, and both give Nim's value.
     let everything = Everything(nim());
     assert_eq!(
         Solver::new(&everything).solve().unwrap().engine(),
@@ -668,10 +669,14 @@ fn declarations_pick_their_engines() {
     );
     let large = Everything(Nim::new(vec![150, 150, 150]).unwrap());
     assert!(large.index_len() as u64 > gamesolver::engines::RETROGRADE_STATES);
-    assert_eq!(
-        Solver::new(&large).plan().unwrap().engine,
-        Engine::Exhaustive
+    let plan = Solver::new(&large).plan().unwrap();
+    assert!(
+        matches!(plan.why, gamesolver::engines::Why::Sampled(_)),
+        "{plan:?}"
     );
+    assert!(matches!(plan.engine, Engine::Exhaustive | Engine::Pruning));
+    // 150 ^ 150 ^ 150 = 150: the first player wins.
+    assert_eq!(Solver::new(&large).solve().unwrap().value(), 1);
     // A game that may cycle must be an outcome game for retrograde analysis.
     struct Loop;
     impl Game for Loop {

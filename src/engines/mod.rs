@@ -30,5 +30,6 @@ pub mod tiers;
 pub(crate) use exhaustive::value_at;
 pub use kernel::{AnyValue, DeclaredRange, MoveValue, OutcomeRange, Ply, RangeSource, Stats};
 pub use solver::{
-    Cuts, RETROGRADE_BYTES, RETROGRADE_STATES, RangeJob, SWIFT_MOVES, with_declared_range,
+    Cuts, DEEP_PLIES, Further, PRUNING_COST, RETROGRADE_BYTES, RETROGRADE_STATES, RangeJob,
+    SWIFT_MOVES, Sample, Why, with_declared_range,
 };

@@ -185,6 +185,25 @@ where
     )
 }
 
+/// The exact value of `state` by a search that cuts on `range`, into `table`, under `guard`
+/// (a trial's store cap included), with what it did: the plan's probe of a game.
+pub(crate) fn probe<G, T, R>(
+    game: &G,
+    table: &mut T,
+    state: &G::State,
+    range: R,
+    guard: RunGuard<'_>,
+) -> (Result<crate::Score, SolveError>, Stats)
+where
+    G: Game,
+    T: MemoTable<G>,
+    R: RangeSource<G>,
+{
+    let mut stats = Stats::default();
+    let value = Search::with_range(0, range).value(game, table, state, &mut stats, guard);
+    (value, stats)
+}
+
 /// Runs `search` on `game` from `state`, accumulating into `stats`.
 fn timed<G, T, R>(
     search: &mut Search<G, R>,

@@ -8,13 +8,15 @@ mod declared;
 mod loopy;
 mod plan;
 mod run;
+mod sample;
 mod solved;
 
 use std::time::Duration;
 
 pub use declared::{RangeJob, with_declared_range};
 use plan::Facts;
-pub use plan::{Cuts, Plan, RETROGRADE_BYTES, RETROGRADE_STATES};
+pub use plan::{Cuts, Plan, RETROGRADE_BYTES, RETROGRADE_STATES, Why};
+pub use sample::{DEEP_PLIES, Further, PRUNING_COST, Sample};
 pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
@@ -72,19 +74,22 @@ pub enum Engine {
 /// | an [`ordered_index`](crate::Capabilities::ordered_index) (or a [`subset_index`](crate::Capabilities::subset_index)) | the sweep: index by index from 0 up, the array DP (one thread) | a flat array by the index (where it does not fit the budget: the exhaustive engine on a hash table) |
 /// | [`outcome_game`](crate::Capabilities::outcome_game) and a [`dense_index`](crate::Capabilities::dense_index) of at most [`RETROGRADE_STATES`] slots (whose moves, guessed from the start's, fit [`RETROGRADE_BYTES`]) | retrograde analysis on one thread, for the remoteness and the swift line; past [`RETROGRADE_BYTES`] of memory the exhaustive engine instead, and the answer's [`plan`](Answer::plan) says so | states numbered by the dense index |
 /// | a [`compact_key`](crate::Capabilities::compact_key) | the pruning engine (one position's value in a game too large to value every state; parallel on more than one thread) | a fixed bound table keyed by it, from half the last-level cache, growing eightfold when a stage runs out of its time ([`pruning::growing`](crate::engines::pruning::growing), [`Plan::compact_key`]); a hash table of whole states where the keys do not fit the first table, or with a declared symmetry |
-/// | anything else | the exhaustive engine; parallel on more than one thread | a flat array by the [`dense_index`](crate::Capabilities::dense_index) where it fits the memory budget and pays ([`Plan::dense`]), else a hash table |
+/// | a [`dense_index`](crate::Capabilities::dense_index) that pays: at most 2²⁰ slots, or at most 8 a state of a declared [`state_bound`](Game::state_bound) (its states are few enough to value each) | the exhaustive engine; parallel on more than one thread | a flat array by the index where it fits the memory budget ([`Plan::dense`]) |
+/// | anything else | the engine a [`Sample`](crate::engines::Sample) of the game prefers: the exhaustive engine (and for a game whose playouts run 4096 plies or more) or the pruning engine, on the threads asked for ([`Plan::why`], [`Plan::reason`]); past the budget, the exhaustive engine gives way to the pruning engine ([`Plan::instead_of`]) | hash tables; the pruning engine's stays within half the budget by forgetting its cheaper entries |
 ///
 /// A declared [`symmetry`](crate::Capabilities::symmetry) makes the exhaustive and pruning
 /// engines' tables store each class of symmetric states once ([`Plan::symmetry`]).
 ///
 /// The exhaustive engine cuts on the declared [`value_range`](crate::Capabilities::value_range),
 /// or on −1..1 for an outcome game: a win/lose game stops at its first winning move. The
-/// pruning engine runs for a game that declares a compact key, or when asked
-/// ([`Solver::engine`]`(Engine::Pruning)`): it values one
-/// position of a game too large to value every state, and proves bounds with null windows
-/// where the exhaustive engine must value every move of a state that cannot win (a drawn or
-/// lost one). Which pays is the game's (docs/performance.md has both ways round): time both
-/// on your game.
+/// pruning engine values one position of a game too large to value every state, and proves
+/// bounds with null windows where the exhaustive engine must value every move of a state that
+/// cannot win (a drawn or lost one). Which pays is the game's: Kalah's pruning solve is 25×
+/// faster, Can I Win's half as fast, with the same declarations. Where nothing declared
+/// decides, the plan takes a sample of the game (a few milliseconds: random playouts, then the
+/// positions near their ends solved by both engines in a race, further and further back) and
+/// runs the engine that did less work; docs/architecture.md ("How the plan chooses") and
+/// docs/performance.md ("A newcomer's games") give the rule and its measurements.
 ///
 /// One thread unless [`threads`](Solver::threads) says more: more threads pay off on large
 /// games only (docs/performance.md), so an engine the solver chose itself runs on one thread
@@ -234,7 +239,12 @@ impl<'g, G: Game> Solver<'g, G> {
             ..self
         }
     }
+}
 
+impl<G: Game> Solver<'_, G>
+where
+    G::State: Eq + std::hash::Hash,
+{
     /// What [`solve`](Solver::solve) will run, or why it cannot.
     ///
     /// ```
@@ -255,7 +265,8 @@ impl<'g, G: Game> Solver<'g, G> {
     /// # Ok::<(), gamesolver::Error>(())
     /// ```
     pub fn plan(&self) -> Result<Plan, SolveError> {
-        self.plan_for(Facts::of(self.game, &self.game.capabilities()))
+        let declared = self.game.capabilities();
+        self.settle(&declared, Facts::of(self.game, &declared), true)
     }
 }
 

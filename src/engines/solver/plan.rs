@@ -2,7 +2,9 @@
 //! and the builder's options choose ([`Plan`]), the one policy of the library and the command
 //! line.
 
+use super::sample::{Sample, sample};
 use super::{Engine, Solver};
+use crate::engines::kernel::RangeSource;
 use crate::error::SolveError;
 use crate::game::{
     Declares, Game,
@@ -48,6 +50,80 @@ pub struct Plan {
     /// ([`pruning::growing`](crate::engines::pruning::growing)), rather than on a hash table of
     /// whole states: the game declares its key, no symmetry, and its keys fit the first table.
     pub compact_key: bool,
+    /// Why this engine: asked for, decided by the declarations, or chosen from a sample of the
+    /// game.
+    pub why: Why,
+    /// The engine planned first, where it passed its share of the memory budget and this plan
+    /// ran instead (retrograde analysis chosen by default past [`RETROGRADE_BYTES`]; the
+    /// exhaustive engine chosen by the sample past the budget).
+    pub instead_of: Option<Engine>,
+}
+
+/// Why a [`Plan`] runs its engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Why {
+    /// The builder named it ([`Solver::engine`]).
+    Asked,
+    /// What the game declares decides (its tiers, chance, cycles, impartiality, an ordered
+    /// index, a compact key, a small outcome game's dense index).
+    Declared,
+    /// The declarations leave the exhaustive and the pruning engine, and a sample of the game
+    /// chose between them ([`Sample::prefers_pruning`]).
+    Sampled(Sample),
+}
+
+impl Why {
+    /// The reason in words.
+    pub fn describe(&self) -> String {
+        match self {
+            Why::Asked => "asked for".into(),
+            Why::Declared => "what the game declares decides".into(),
+            Why::Sampled(sample) => sample.describe(),
+        }
+    }
+}
+
+impl Plan {
+    /// Why this plan runs its engine, in words: asked for, the declaration that decides, or the
+    /// sample's figures; and the engine planned first, where it passed its share of the budget.
+    ///
+    /// ```
+    /// use gamesolver::{games::TicTacToe, Solver};
+    ///
+    /// let plan = Solver::new(&TicTacToe).plan()?;
+    /// assert!(plan.reason().contains("small outcome game"));
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn reason(&self) -> String {
+        let mut words = match (self.why, self.engine) {
+            (Why::Declared, engine) => match engine {
+                Engine::LoopyTiers => "the game declares tiers, and that its play may cycle",
+                Engine::Tiers => "the game declares tiers",
+                Engine::Retrograde if self.threads == 1 && self.dense => {
+                    "a small outcome game (a dense index of at most 2^20 slots): retrograde \
+                     analysis gives the remoteness and the swift line"
+                }
+                Engine::Retrograde => "the game declares that its play may cycle",
+                Engine::Sweep => "the game declares an ordered index",
+                Engine::Nimbers => "the game declares itself impartial",
+                Engine::Expectimax | Engine::ValueIteration => "the game declares chance",
+                Engine::Pruning => "the game declares a compact key, for the fixed bound tables",
+                _ => {
+                    "the game declares a dense index whose slots are mostly states: few enough \
+                     to value each, in a flat array"
+                }
+            }
+            .to_string(),
+            (why, _) => why.describe(),
+        };
+        if let Some(first) = self.instead_of {
+            words.push_str(&format!(
+                "; {first:?} was planned first and passed its share of the memory budget"
+            ));
+        }
+        words
+    }
 }
 
 /// The fewest slots from which a dense index must be backed by the states it holds to be
@@ -222,6 +298,24 @@ impl Facts {
         facts
     }
 
+    /// Whether the declarations leave the choice between the exhaustive and the pruning
+    /// engine open: no tiers, chance, cycles, impartiality, ordered index or compact key; not a
+    /// small outcome game for retrograde analysis (where `retrograde`); and no dense index that
+    /// pays within `budget` ([`dense_pays`]: its slots are mostly states, so the states are few
+    /// enough to hold each once, in an array that makes each cheap: the exhaustive engine's).
+    fn open(&self, retrograde: bool, budget: u64) -> bool {
+        !(self.chance
+            || self.impartial
+            || self.tiers
+            || self.may_cycle
+            || self.ordered
+            || (retrograde && self.small_outcome_game())
+            || self.key_bits.is_some()
+            || self
+                .index_len
+                .is_some_and(|len| dense_pays(len, self.state_bound, budget)))
+    }
+
     /// Whether retrograde analysis is the default for this acyclic outcome game: it declares a
     /// dense index of at most [`RETROGRADE_STATES`] slots, and its moves, guessed from the
     /// start's, stay within [`RETROGRADE_BYTES`]. A game like Nim 1,65535, with as many moves
@@ -260,17 +354,24 @@ impl<G: Game> Solver<'_, G> {
             cuts: Cuts::None,
             symmetry: false,
             compact_key: false,
+            why: self.why_declared(),
+            instead_of: None,
         }
     }
 
-    pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, SolveError> {
-        self.choose(facts, true)
+    /// Why a plan the declarations decide runs its engine: asked for, or declared.
+    fn why_declared(&self) -> Why {
+        if self.engine.is_some() {
+            Why::Asked
+        } else {
+            Why::Declared
+        }
     }
 
-    /// The plan once retrograde analysis chosen by default has passed [`RETROGRADE_BYTES`]:
-    /// the exhaustive engine.
-    pub(super) fn after_retrograde(&self, facts: Facts) -> Result<Plan, SolveError> {
-        self.choose(facts, false)
+    /// The plan the declarations decide, where they do ([`Facts::open`] is false), for the
+    /// engines that take no sample (tier files, chance).
+    pub(super) fn plan_for(&self, facts: Facts) -> Result<Plan, SolveError> {
+        self.choose(facts, true, None)
     }
 
     /// Whether `engine` is retrograde analysis chosen by default for a small outcome game (not
@@ -280,7 +381,15 @@ impl<G: Game> Solver<'_, G> {
         self.engine.is_none() && !facts.may_cycle && engine == Engine::Retrograde
     }
 
-    fn choose(&self, facts: Facts, retrograde: bool) -> Result<Plan, SolveError> {
+    /// The plan of what the declarations decide; where they leave the exhaustive and the
+    /// pruning engine, `sampled` is the engine a sample chose, and its sample (without one:
+    /// the exhaustive engine).
+    fn choose(
+        &self,
+        facts: Facts,
+        retrograde: bool,
+        sampled: Option<Sample>,
+    ) -> Result<Plan, SolveError> {
         let engine = match self.engine {
             // The tier solver asked of a game whose play cycles within its tiers: the loopy
             // tier solver, the tier solver for such games.
@@ -299,6 +408,7 @@ impl<G: Game> Solver<'_, G> {
             // A compact key is for the pruning engine's fixed tables: a game too large to
             // value every state.
             None if facts.key_bits.is_some() => Engine::Pruning,
+            None if sampled.is_some_and(|sample| sample.prefers_pruning()) => Engine::Pruning,
             None => Engine::Exhaustive,
         };
         let chance_engine = matches!(engine, Engine::Expectimax | Engine::ValueIteration);
@@ -326,6 +436,8 @@ impl<G: Game> Solver<'_, G> {
                 cuts: Cuts::None,
                 symmetry: false,
                 compact_key: false,
+                why: self.why_declared(),
+                instead_of: None,
             });
         }
         match engine {
@@ -421,6 +533,54 @@ impl<G: Game> Solver<'_, G> {
             cuts,
             symmetry,
             compact_key,
+            why: sampled.map_or(self.why_declared(), Why::Sampled),
+            instead_of: None,
         })
+    }
+}
+
+impl<G: Game> Solver<'_, G>
+where
+    G::State: Eq + std::hash::Hash,
+{
+    /// The plan for `declared`: what the declarations decide, and where they leave the
+    /// exhaustive and the pruning engine, the one a [`Sample`] of the game prefers. Without
+    /// `retrograde`, retrograde analysis is not the default (it has passed its share).
+    pub(super) fn settle<D: Declares<G>>(
+        &self,
+        declared: &D,
+        facts: Facts,
+        retrograde: bool,
+    ) -> Result<Plan, SolveError> {
+        if self.engine.is_some() || !facts.open(retrograde, self.limits.memory_budget) {
+            return self.choose(facts, retrograde, None);
+        }
+        let sampled = super::declared::with_range_of(
+            declared,
+            Sampling {
+                game: self.game,
+                outcome_game: facts.outcome_game,
+                limits: self.limits,
+            },
+        )?;
+        self.choose(facts, retrograde, Some(sampled))
+    }
+}
+
+/// The sample, with the range source the game declares.
+struct Sampling<'g, G> {
+    game: &'g G,
+    outcome_game: bool,
+    limits: crate::Limits,
+}
+
+impl<G: Game> super::declared::RangeJob<G> for Sampling<'_, G>
+where
+    G::State: Eq + std::hash::Hash,
+{
+    type Output = Result<Sample, SolveError>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        sample(self.game, range, self.outcome_game, self.limits)
     }
 }

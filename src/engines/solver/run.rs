@@ -14,7 +14,7 @@ use super::declared::{RangeJob, with_range_of};
 use super::loopy::{Loopy, LoopyRun, TierFileJob};
 use super::plan::{Facts, RETROGRADE_BYTES};
 use super::solved::{RetroAnswer, Swept};
-use super::{Answer, Engine, Plan, Solver};
+use super::{Answer, Engine, Plan, Solver, Why};
 use crate::engines::kernel::RangeSource;
 use crate::engines::pruning::{Driver, growing};
 use crate::engines::retrograde::{DenseIds, HashIds};
@@ -66,18 +66,38 @@ where
 
     fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, SolveError> {
         let facts = Facts::of(self.game, declared);
-        let plan = self.plan_for(facts)?;
+        let mut plan = self.settle(declared, facts, true)?;
         if self.retrograde_by_default(facts, plan.engine) {
             // Retrograde analysis chosen by default, within its share of the budget; past it,
-            // the exhaustive engine, and the answer's plan says so.
+            // the engine the sample prefers, and the answer's plan says so.
             let share = self.limits.memory_budget.min(RETROGRADE_BYTES);
             match self.memory_limit(share).run_plan(declared, facts, plan) {
                 Err(SolveError::MemoryBudget { .. }) => {}
                 done => return done,
             }
-            return self.run_plan(declared, facts, self.after_retrograde(facts)?);
+            plan = Plan {
+                instead_of: Some(Engine::Retrograde),
+                ..self.settle(declared, facts, false)?
+            };
         }
-        self.run_plan(declared, facts, plan)
+        match self.run_plan(declared, facts, plan) {
+            // The exhaustive engine the sample chose, past the budget: the pruning engine, whose
+            // table replaces entries where the exhaustive engine's must hold every state.
+            Err(SolveError::MemoryBudget { .. })
+                if plan.engine == Engine::Exhaustive && matches!(plan.why, Why::Sampled(_)) =>
+            {
+                let pruning = Plan {
+                    instead_of: Some(Engine::Exhaustive),
+                    ..self.engine(Engine::Pruning).plan_for(facts)?
+                };
+                let pruning = Plan {
+                    why: plan.why,
+                    ..pruning
+                };
+                self.run_plan(declared, facts, pruning)
+            }
+            done => done,
+        }
     }
 
     fn run_plan<D: Declares<G>>(

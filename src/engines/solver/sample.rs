@@ -1,0 +1,353 @@
+//! The plan's look at a game before it chooses between the exhaustive and the pruning engine
+//! ([`Sample`]): random playouts to the end, then the positions a few plies before their ends
+//! solved by both engines, further and further back, until the work passes a small budget or
+//! the start is reached. What the two engines did there, and how that changed as the positions
+//! grew, is what the plan reads ([`Sample::prefers_pruning`]).
+//!
+//! Everything is counted, nothing timed: the same game under the same limits gives the same
+//! sample, so [`Solver::plan`](super::Solver::plan) before a solve names what the solve runs.
+
+use std::hash::Hash;
+
+use crate::engines::kernel::{Limits, RangeSource, RunGuard, Stats};
+use crate::engines::{exhaustive, pruning};
+use crate::error::SolveError;
+use crate::game::Game;
+use crate::memo::{HashBoundTable, HashTable};
+
+/// Playouts the sample runs from the start.
+const PLAYOUTS: usize = 8;
+
+/// Plies a playout may run before the game counts as deep (its probes would be far from its
+/// start, whose solve they must foretell).
+pub const DEEP_PLIES: u32 = 1 << 12;
+
+/// Work (states expanded and table hits, both engines, every probe) past which the sample goes
+/// no further back: ten to twenty milliseconds on this machine.
+const SAMPLE_WORK: u64 = 1 << 16;
+
+/// The least cap of the second engine of a race: below it, which engine finishes first says
+/// little (their checks of the cap come every thousand states or so).
+const LEAST_CAP: u64 = 1 << 12;
+
+/// The pruning engine's work counts for this many times the exhaustive engine's: its states
+/// cost more each (their moves ordered, their children's entries read first, bounds merged;
+/// measured on the games of benches/newcomers: 1.4 to 2 times, docs/performance.md).
+pub const PRUNING_COST: u64 = 2;
+
+/// What the plan learned from a short look at the game: how long random playouts ran, and how
+/// the exhaustive and the pruning engine fared on the positions a few plies before the
+/// playouts' ends, further and further back (each position raced: the other engine stops once
+/// it has done twice the first's work, weighted). Work is states expanded plus table hits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct Sample {
+    /// The longest playout, in plies ([`DEEP_PLIES`] or more: the game is deep, and no
+    /// position was probed).
+    pub depth: u32,
+    /// The moves a state had, on average over the playouts' states (rounded down).
+    pub branching: u32,
+    /// How far from their playout's end the furthest positions both engines solved were, in
+    /// plies (the depth: the start itself; 0: none).
+    pub plies: u32,
+    /// Both engines' work there: the exhaustive engine's and the pruning engine's.
+    pub work: (u64, u64),
+    /// What happened on the positions further back, past `plies`.
+    pub further: Further,
+    /// Whether the game is an outcome game: its exhaustive solve also gives the remoteness and
+    /// the line in which the winner wins as fast as it can, at a cost the pruning engine does
+    /// not pay.
+    pub outcome_game: bool,
+}
+
+/// What a [`Sample`] found on the level of positions past the furthest both engines solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Further {
+    /// Nothing: the sample stopped at its budget, or at the start.
+    #[default]
+    Unprobed,
+    /// Only the pruning engine finished within its share: the exhaustive engine needed more
+    /// than twice its (weighted) work.
+    PruningOnly,
+    /// Only the exhaustive engine finished within its share.
+    ExhaustiveOnly,
+    /// Neither finished within what was left of the budget.
+    Neither,
+}
+
+impl Sample {
+    /// Whether the pruning engine should solve the game:
+    /// - never a deep game;
+    /// - where, on the furthest positions probed, one engine could not finish within twice
+    ///   what the other did, the one that finished; else by the work on the furthest positions
+    ///   both finished:
+    ///   the pruning engine's counted [`PRUNING_COST`] times in a score game (its states cost
+    ///   more each), half in an outcome game (whose exhaustive solve also finds the remoteness
+    ///   and the swift line, a search the probes do not show), the one that did less.
+    pub fn prefers_pruning(&self) -> bool {
+        if self.depth >= DEEP_PLIES {
+            return false;
+        }
+        match self.further {
+            Further::PruningOnly => return true,
+            Further::ExhaustiveOnly => return false,
+            Further::Unprobed | Further::Neither => {}
+        }
+        let (exhaustive, pruning) = self.work;
+        let (times, per) = self.weight();
+        pruning.saturating_mul(times) / per < exhaustive
+    }
+
+    /// How the plan weighs the pruning engine's work against the exhaustive engine's, as a
+    /// fraction: [`PRUNING_COST`] for a score game; for an outcome game one half, since its
+    /// exhaustive solve also finds the remoteness and the swift line, searching on where the
+    /// pruning engine stops.
+    fn weight(&self) -> (u64, u64) {
+        if self.outcome_game {
+            (1, 2)
+        } else {
+            (PRUNING_COST, 1)
+        }
+    }
+
+    /// The sample, in words (for `--explain` and the report's reasons).
+    pub fn describe(&self) -> String {
+        if self.depth >= DEEP_PLIES {
+            return format!(
+                "a random playout ran {} plies or more: a deep game, whose states the exhaustive \
+                 engine values once each",
+                self.depth
+            );
+        }
+        let at = match self.plies {
+            0 => "no position".to_string(),
+            plies if plies >= self.depth => "the whole game".to_string(),
+            1 => "positions 1 ply from the end".to_string(),
+            plies => format!("positions {plies} plies from the end"),
+        };
+        let mut words = format!(
+            "{PLAYOUTS} random playouts of up to {} plies, {} moves a state; on {at} the \
+             exhaustive engine's work was {} and the pruning engine's {} (counted {})",
+            self.depth,
+            self.branching,
+            self.work.0,
+            self.work.1,
+            if self.outcome_game {
+                "half: an outcome game, whose exhaustive solve also finds the remoteness"
+            } else {
+                "twice: its states cost more each"
+            },
+        );
+        words.push_str(match self.further {
+            Further::PruningOnly => {
+                "; further back only the pruning engine finished within its share"
+            }
+            Further::ExhaustiveOnly => {
+                "; further back only the exhaustive engine finished within its share"
+            }
+            Further::Neither => "; further back neither finished within its share",
+            Further::Unprobed => "",
+        });
+        words
+    }
+}
+
+/// A small deterministic generator (splitmix64) for the playouts.
+struct Mixer(u64);
+
+impl Mixer {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// The sample of `game`, whose engines cut on `range` (`outcome_game`: the game declares it),
+/// within `limits` (the probes' tables are small: a tenth of the budget at most).
+pub(super) fn sample<G, R>(
+    game: &G,
+    range: R,
+    outcome_game: bool,
+    limits: Limits,
+) -> Result<Sample, SolveError>
+where
+    G: Game,
+    G::State: Eq + Hash,
+    R: RangeSource<G>,
+{
+    let mut mixer = Mixer(0x005E_ED0F_6A3E);
+    let mut paths: Vec<Vec<G::State>> = Vec::with_capacity(PLAYOUTS);
+    let (mut depth, mut states, mut moves_seen) = (0u32, 0u64, 0u64);
+    let mut moves = Vec::new();
+    for _ in 0..PLAYOUTS {
+        let mut path = vec![game.start()];
+        loop {
+            let state = path.last().expect("a path starts at the start");
+            if game.known_value(state).is_some() {
+                break;
+            }
+            moves.clear();
+            game.moves_into(state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            states += 1;
+            moves_seen += moves.len() as u64;
+            let step = game.play(state, &moves[mixer.below(moves.len())]);
+            path.push(step.next);
+            if path.len() > DEEP_PLIES as usize {
+                break;
+            }
+        }
+        depth = depth.max((path.len() - 1) as u32);
+        paths.push(path);
+    }
+    let mut sample = Sample {
+        depth,
+        branching: moves_seen.checked_div(states).unwrap_or(0) as u32,
+        outcome_game,
+        ..Sample::default()
+    };
+    if depth >= DEEP_PLIES {
+        return Ok(sample);
+    }
+    let probe_limits = Limits::with_memory_budget(limits.memory_budget / 10);
+    let options = pruning::Options {
+        driver: pruning::Driver::Auto,
+        limits: probe_limits,
+        range,
+    };
+    let guard = |cap: u64| RunGuard {
+        stores: Some(cap.clamp(1, usize::MAX as u64) as usize),
+        ..RunGuard::new(probe_limits, None)
+    };
+    // One engine's probe of `state`: its work, or `None` past `cap` states.
+    let exhaustive_probe = |state: &G::State, cap: u64| {
+        let (value, stats) =
+            exhaustive::probe(game, &mut HashTable::new(), state, range, guard(cap));
+        work_of(value, stats)
+    };
+    let pruning_probe = |state: &G::State, cap: u64| {
+        let mut table = HashBoundTable::limited(probe_limits.memory_budget / 2);
+        let (value, stats) = pruning::probe(game, &mut table, &options, state, guard(cap));
+        work_of(value, stats)
+    };
+    // The pruning engine's work as the plan weighs it against the exhaustive engine's, and back.
+    let (times, per) = sample.weight();
+    let weigh = |pruning: u64| pruning.saturating_mul(times) / per;
+    let unweigh = |exhaustive: u64| exhaustive.saturating_mul(per) / times;
+    let (mut plies, mut spent) = (1u32, 0u64);
+    // Which engine goes first on a position: the one that did less on the level before.
+    let mut pruning_first = false;
+    loop {
+        // The positions `plies` from their playout's end (the start, for a shorter playout),
+        // each once.
+        let mut positions: Vec<&G::State> = Vec::new();
+        for path in &paths {
+            let state = &path[(path.len() - 1).saturating_sub(plies as usize)];
+            if !positions.contains(&state) {
+                positions.push(state);
+            }
+        }
+        // A race: the first engine on every position, as far as the budget left; then the
+        // other until it has done twice the first's work, as the plan weighs them.
+        let left = SAMPLE_WORK.saturating_sub(spent).max(1);
+        let (exhaustive_work, pruning_work) = if pruning_first {
+            let pruning = level(&positions, left, &pruning_probe)?;
+            let cap = pruning.map_or(left, |work| (2 * weigh(work)).max(LEAST_CAP));
+            (level(&positions, cap, &exhaustive_probe)?, pruning)
+        } else {
+            let exhaustive = level(&positions, left, &exhaustive_probe)?;
+            let cap = exhaustive.map_or(left, |work| (2 * unweigh(work)).max(LEAST_CAP));
+            (exhaustive, level(&positions, cap, &pruning_probe)?)
+        };
+        spent += exhaustive_work.unwrap_or(left) + pruning_work.unwrap_or(left);
+        match (exhaustive_work, pruning_work) {
+            (Some(exhaustive), Some(pruning)) => {
+                sample.plies = plies;
+                sample.work = (exhaustive, pruning);
+                pruning_first = weigh(pruning) < exhaustive;
+            }
+            (None, None) => sample.further = Further::Neither,
+            (None, Some(_)) => sample.further = Further::PruningOnly,
+            (Some(_), None) => sample.further = Further::ExhaustiveOnly,
+        }
+        if sample.further != Further::Unprobed || plies >= depth || spent >= SAMPLE_WORK {
+            return Ok(sample);
+        }
+        plies = (plies + plies.div_ceil(2)).min(depth);
+    }
+}
+
+/// One engine's work on every position of a level, within `cap` in all (`None` past it).
+fn level<S>(
+    positions: &[&S],
+    cap: u64,
+    probe: &impl Fn(&S, u64) -> Result<Option<u64>, SolveError>,
+) -> Result<Option<u64>, SolveError> {
+    let mut work = 0u64;
+    for state in positions {
+        match probe(state, cap.saturating_sub(work))? {
+            Some(done) if work + done <= cap => work += done,
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(work))
+}
+
+/// A probe's work (states expanded and table hits), or `None` if it passed its cap; an error
+/// that is not the cap's ends the sample (a cycle the game did not declare, an overflow).
+fn work_of(
+    value: Result<crate::Score, SolveError>,
+    stats: Stats,
+) -> Result<Option<u64>, SolveError> {
+    match value {
+        Ok(_) => Ok(Some(stats.expanded + stats.hits)),
+        Err(SolveError::Cancelled | SolveError::MemoryBudget { .. }) => Ok(None),
+        Err(error) => Err(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(work: (u64, u64), outcome_game: bool, further: Further) -> Sample {
+        Sample {
+            depth: 20,
+            branching: 5,
+            plies: 8,
+            work,
+            further,
+            outcome_game,
+        }
+    }
+
+    #[test]
+    fn the_rule_weighs_the_pruning_engine_by_the_kind_of_game() {
+        // A score game: the pruning engine's work counts twice.
+        assert!(sample((100, 40), false, Further::Unprobed).prefers_pruning());
+        assert!(!sample((100, 60), false, Further::Unprobed).prefers_pruning());
+        // An outcome game: half.
+        assert!(sample((100, 150), true, Further::Unprobed).prefers_pruning());
+        assert!(!sample((100, 250), true, Further::Unprobed).prefers_pruning());
+        // Neither finishing further back leaves it to the last level both finished.
+        assert!(!sample((100, 60), false, Further::Neither).prefers_pruning());
+    }
+
+    #[test]
+    fn an_engine_that_alone_finished_further_back_wins_and_a_deep_game_is_exhaustive() {
+        assert!(sample((100, 900), false, Further::PruningOnly).prefers_pruning());
+        assert!(!sample((900, 1), true, Further::ExhaustiveOnly).prefers_pruning());
+        let deep = Sample {
+            depth: DEEP_PLIES,
+            ..sample((900, 1), true, Further::PruningOnly)
+        };
+        assert!(!deep.prefers_pruning());
+        assert!(deep.describe().contains("deep game"));
+    }
+}
