@@ -235,6 +235,8 @@ where
     result.set_item("nimber", nimber)?;
     result.set_item("best_move", best_move.map(|mv| mv.0))?;
     result.set_item("engine", engine_name(answer.engine()))?;
+    // Why that engine (`Plan::reason`): asked for, declared, or the sample's figures.
+    result.set_item("why", answer.plan().reason())?;
     result.set_item("start", inner.state(py, start)?)?;
     // Not asked for: `moves` and `best_moves` are None.
     let (listed, best_moves) = match moves {

@@ -185,8 +185,9 @@ pub struct Cli {
     /// parallel engine, the pruning engine (alphabeta), the tier solver, or auto (the game's
     /// specialised solver where it has one, else what the library's Solver::plan chooses from
     /// what the game declares: the tier solver for Dots and Boxes, retrograde analysis for a
-    /// small outcome game, the sweep for an ordered index, else the engine, on --threads where
-    /// the game is not known to be small).
+    /// small outcome game, the sweep for an ordered index; where that leaves the engine and
+    /// alphabeta, the one a short sample of the game prefers; on --threads where the game is
+    /// not known to be small). --explain says which and why.
     #[arg(long, value_enum, default_value_t = SolverName::Auto)]
     pub solver: SolverName,
 
@@ -198,6 +199,12 @@ pub struct Cli {
     /// Print exactly one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+
+    /// Say which solver `--solver` runs, on which table and threads, and why (the game's
+    /// declarations, or the sample of the game that chose between the exhaustive and the
+    /// pruning engine), without solving.
+    #[arg(long, conflicts_with_all = ["save", "load", "batch"])]
+    pub explain: bool,
 
     /// The most memory the solve may use, in bytes or with a K, M, G or T suffix (powers of
     /// 1024). Default: half of physical memory.

@@ -142,6 +142,8 @@ pub fn retrograde_report<G: Presented, I: StateIds<G>>(
         helper: None,
         withheld: false,
         chance: None,
+        why: None,
+        explained: false,
     })
 }
 
@@ -190,6 +192,8 @@ pub fn presented<G: Presented>(
         helper: None,
         withheld: false,
         chance: None,
+        why: None,
+        explained: false,
     })
 }
 

@@ -101,6 +101,7 @@ pub mod args;
 pub mod budget;
 pub(crate) mod chance;
 pub(crate) mod check;
+pub(crate) mod choice;
 #[cfg(feature = "distributed")]
 pub(crate) mod cluster;
 pub(crate) mod dispatch;

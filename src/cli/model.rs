@@ -390,6 +390,11 @@ pub struct Report {
     /// For a game with chance: the first player's value as a number (a winning chance or an
     /// expectation), exact or with its error bound; `value` is then 0.
     pub chance: Option<ChanceNumber>,
+    /// Why the solver ran, where the library's plan chose it ([`Plan::why`](crate::Plan::why),
+    /// in words).
+    pub why: Option<String>,
+    /// `--explain`: the report says what would run and why, and nothing was solved.
+    pub explained: bool,
 }
 
 impl Report {
@@ -432,6 +437,8 @@ impl Report {
             helper: None,
             withheld: false,
             chance: None,
+            why: None,
+            explained: false,
         }
     }
 }

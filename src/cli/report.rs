@@ -9,6 +9,23 @@ use super::model::{Answer, CheckSummary, Fields, Line, Report};
 
 /// Writes the report in words.
 pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    if report.explained {
+        let threads = match report.threads {
+            1 => "1 thread".to_string(),
+            threads => format!("{threads} threads"),
+        };
+        writeln!(
+            out,
+            "{} would be solved by {} ({} table, {threads}).",
+            report.game.id(),
+            solver_words(report.solver),
+            report.table
+        )?;
+        return match &report.why {
+            Some(why) => writeln!(out, "Why: {why}."),
+            None => Ok(()),
+        };
+    }
     writeln!(out, "{}", report.headline)?;
     for note in &report.notes {
         writeln!(out, "{note}")?;
@@ -95,7 +112,39 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
         out,
         "Solved by {how}, in {:.6} s.",
         stats.elapsed.as_secs_f64()
-    )
+    )?;
+    match &report.why {
+        Some(why) => writeln!(out, "Why this engine: {why}."),
+        None => Ok(()),
+    }
+}
+
+/// A solver as `--solver` names it, in words.
+fn solver_words(solver: &str) -> &'static str {
+    match solver {
+        "fast" => "the game's specialised solver",
+        "engine" => "the exhaustive engine",
+        "parallel" => "the parallel exhaustive engine",
+        "alphabeta" => "the pruning engine (alpha-beta)",
+        "retrograde" => "retrograde analysis",
+        "tier" => "the tier solver",
+        "loopy-tier" => "the loopy tier solver",
+        "sweep" => "the sweep in index order",
+        "nimbers" => "the nimber engine",
+        _ => "its solver",
+    }
+}
+
+/// `--explain` as JSON: what would run and why.
+#[derive(Serialize)]
+struct JsonExplained<'a> {
+    game: &'static str,
+    n: usize,
+    solver: &'static str,
+    table: &'static str,
+    threads: usize,
+    why: Option<&'a str>,
+    explained: bool,
 }
 
 /// The report as JSON: one object, its keys in this order, the game's extra fields (Connect
@@ -118,6 +167,9 @@ struct JsonReport<'a> {
     states: usize,
     hits: u64,
     seconds: f64,
+    /// Why the solver ran, where the library's plan chose it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    why: Option<&'a str>,
     #[serde(flatten)]
     extra: &'a Option<Fields>,
     /// Games with outcomes: `"win"`, `"loss"` or `"draw"` for the first player.
@@ -160,6 +212,19 @@ impl Serialize for Entries<'_> {
 
 /// Writes the report as one JSON object and a newline.
 pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
+    if report.explained {
+        let object = JsonExplained {
+            game: report.game.id(),
+            n: report.n,
+            solver: report.solver,
+            table: report.table,
+            threads: report.threads,
+            why: report.why.as_deref(),
+            explained: true,
+        };
+        serde_json::to_writer(&mut *out, &object)?;
+        return writeln!(out);
+    }
     let stats = &report.stats;
     let object = JsonReport {
         game: report.game.id(),
@@ -177,6 +242,7 @@ pub fn json(report: &Report, out: &mut impl Write) -> io::Result<()> {
         states: stats.stored,
         hits: stats.hits,
         seconds: stats.elapsed.as_secs_f64(),
+        why: report.why.as_deref(),
         extra: &report.json,
         outcome: report.outcome.map(|(outcome, _)| match outcome {
             crate::engines::retrograde::Outcome::Win => "win",

@@ -8,7 +8,7 @@ use crate::engines::nimbers::Journal;
 use crate::engines::tiers;
 use crate::error::Bytes;
 use crate::{
-    DenseIndex, Engine, Error, Limits, Plan, Solver, Tiered,
+    DenseIndex, Engine, Error, Limits, Solver, Tiered,
     engines::{
         SWIFT_MOVES, Stats,
         tiers::{KeepTiers, TierSolution},
@@ -17,6 +17,8 @@ use crate::{
 
 use super::args::{Cli, SolverName};
 use super::budget::{held, pool_if_parallel, stacks_held, values_and_limits};
+pub use super::choice::threads_or_cores;
+use super::choice::{names, solver_choice};
 use super::engines::{EngineRun, presented};
 use super::forecast::{foresee, foresee_tiers};
 use super::model::{Failure, GameName, Report};
@@ -45,10 +47,11 @@ pub(crate) fn run(cli: &Cli) -> Result<Report, Failure> {
     let (values, limits) = values_and_limits(cli)?;
     let n = values.len();
     let tiered = matches!(cli.solver, SolverName::Tier | SolverName::Distributed);
-    // `--save` keeps the engine of the plain solve: where that is the tier solver (asked for,
-    // or `auto` on a game with tiers and no solver of its own), it writes a tier file tier by
-    // tier (on timely: the values the workers hold, by the dense index); any other `--save` is
-    // the engine's dense table. `--load` reads either (a tier file by its first bytes).
+    if cli.explain
+        && let Some(report) = super::choice::declared(cli, n, engine, tiered)
+    {
+        return Ok(report);
+    }
     let tier_save = engine.tiers.is_some()
         && (tiered || (cli.solver == SolverName::Auto && engine.fast.is_none()));
     let on_timely = cli.solver == SolverName::Distributed;
@@ -168,39 +171,6 @@ where
     via_solver(cli, game, params.len(), limits, Some(params), None).map(Some)
 }
 
-/// The engine `--solver` names and the threads it may use: `auto` (and `fast`, for a game
-/// without a specialised solver) leaves the engine to [`Solver::plan`] and offers it
-/// `--threads` (default: every core), which it uses where the game is not known to be small.
-pub(super) fn solver_choice(cli: &Cli) -> (Option<Engine>, usize) {
-    let cores = threads_or_cores(cli);
-    match cli.solver {
-        SolverName::Engine => (Some(Engine::Exhaustive), 1),
-        SolverName::Parallel => (Some(Engine::Exhaustive), cores),
-        SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
-        SolverName::Auto | SolverName::Fast => (None, cores),
-        SolverName::Tier => (Some(Engine::Tiers), cores),
-        SolverName::Distributed => unreachable!("the distributed solver is not one of Solver's"),
-    }
-}
-
-/// The report's names for the solver and table a plan runs.
-pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
-    match (plan.engine, plan.threads, plan.dense) {
-        (Engine::Sweep, _, _) => ("sweep", "dense"),
-        (Engine::Nimbers, _, _) => ("nimbers", "parts"),
-        (Engine::Pruning, 1, _) => ("alphabeta", "hash"),
-        (Engine::Pruning, _, _) => ("alphabeta", "sharded"),
-        (Engine::Retrograde, _, true) => ("retrograde", "arrays"),
-        (Engine::Retrograde, _, false) => ("retrograde", "hash"),
-        (Engine::Tiers, _, _) => ("tier", "arrays"),
-        (Engine::LoopyTiers, _, _) => ("loopy-tier", "arrays"),
-        (_, 1, true) => ("engine", "dense"),
-        (_, 1, false) => ("engine", "hash"),
-        (_, _, true) => ("parallel", "atomic-dense"),
-        (_, _, false) => ("parallel", "sharded"),
-    }
-}
-
 /// Solves `game` through the library's [`Solver`](crate::Solver) with the engine and threads
 /// of [`solver_choice`], and presents it; with `saving` (the game's values as given), writes
 /// `--save` from the values the solve holds by the dense index, once the line is known; with
@@ -226,6 +196,13 @@ where
         _ => stacks_held(threads, limits)?,
     };
     let mut solver = Solver::new(game).threads(threads).limits(limits);
+    if cli.explain {
+        let plan = match engine {
+            Some(engine) => solver.engine(engine).plan()?,
+            None => solver.plan()?,
+        };
+        return Ok(super::choice::planned(cli, n, &plan));
+    }
     if let Some(journal) = journal {
         solver = solver.save_nimbers(journal);
     }
@@ -302,6 +279,7 @@ where
         nimber: solved.nimber(),
     };
     let mut report = presented(cli, game, n, run, limits)?;
+    report.why = Some(plan.reason());
     if short {
         super::engines::withhold_line(&mut report, game, remoteness);
     }
@@ -323,14 +301,6 @@ where
 {
     foresee(cli, game)?;
     via_solver(cli, game, n, limits, None, None)
-}
-
-/// `--threads`, or every core.
-pub fn threads_or_cores(cli: &Cli) -> usize {
-    cli.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    )
 }
 
 /// The tier solution of `game` keeping every tier (so that it values any position), on
@@ -466,6 +436,8 @@ where
         helper: None,
         withheld,
         chance: None,
+        why: None,
+        explained: false,
     })
 }
 
@@ -679,6 +651,8 @@ pub(super) fn distributed_shell<G: Presented>(
         helper: None,
         withheld: true,
         chance: None,
+        why: None,
+        explained: false,
     }
 }
 

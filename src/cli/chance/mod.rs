@@ -181,6 +181,8 @@ pub(super) fn report<G: Presented>(
         helper: None,
         withheld: false,
         chance: Some(number),
+        why: None,
+        explained: false,
     })
 }
 
