@@ -27,20 +27,37 @@
 //! value:
 //!
 //! - [`exhaustive`](engines::exhaustive): exact memoized negamax on an explicit stack over any
-//!   game, with a pluggable [memo table](memo);
-//! - [`pruning`](engines::pruning): alpha-beta with a table of bounds, for one position of a
-//!   game too large to value every state (Connect Four);
+//!   game, with a pluggable [memo table](memo) (and, for an ordered dense index, the sweep: the
+//!   array DP);
+//! - [`pruning`](engines::pruning): alpha-beta with a table of bounds that stays within the
+//!   budget, for one position of a game too large to value every state (Connect Four, Kalah,
+//!   Domineering);
 //! - [`retrograde`](engines::retrograde): outcome games whose play can cycle (win, loss or
 //!   draw, with remoteness);
-//! - [`tiers`](engines::tiers): layered games too large for one table, tier by tier.
+//! - [`tiers`](engines::tiers): layered games too large for one table, tier by tier, and
+//!   [`tiers::loopy`](engines::tiers::loopy) for layered games that cycle within a tier
+//!   (Quixo, the mills), on rayon or across processes on timely dataflow;
+//! - [`chance`](engines::chance): games with dice, by expectimax in exact fractions or by value
+//!   iteration with a proved bound where play can cycle (Pig);
+//! - [`nimbers`](engines::nimbers): impartial games by their parts' nimbers (Kayles, Cram).
+//!
+//! How [`Solver`] picks ([`Solver::plan`], [`Plan::reason`] says why): what the game declares
+//! decides where it can (tiers, chance, cycles, an impartial game, an ordered index, a compact
+//! key, a small outcome game for retrograde analysis, a dense index whose slots are mostly
+//! states); where it leaves the exhaustive and the pruning engine, a sample of the game decides:
+//! random playouts, then positions near their ends solved by both engines in a race, further and
+//! further back, and the engine that did less work there runs ([`engines::Sample`]). The
+//! command line's `--solver auto` is that plan, and `--explain` prints it without solving.
 //!
 //! The [`game`] module holds the whole contract a game implements (the optional capability
 //! traits, and the [types](game::declaration) through which code generic over games reads a
 //! declaration); the [`check`] module verifies an implementation against it.
 //!
-//! The bundled [games] are ordinary implementations of the same trait: LeetCode's Stone Games
-//! (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact solvers),
-//! Nim, Tic-tac-toe, Dots and Boxes, Connect Four, and Cat and Mouse (913, 1728).
+//! The twenty bundled [games] are ordinary implementations of the same trait: LeetCode's Stone
+//! Games (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact
+//! solvers), Cat and Mouse (913, 1728), Nim, Kayles, Dawson's Kayles, Grundy's game, Cram,
+//! Tic-tac-toe, Connect Four, Dots and Boxes, Quixo, Six Men's Morris, Pig, Piglet and a
+//! backgammon bear-off.
 
 #![deny(missing_docs)]
 // docs.rs (Cargo.toml: `--cfg docsrs`, nightly) labels each feature-gated item with its feature.
