@@ -102,7 +102,13 @@ fn moves_as_written(c: &mut Criterion) {
             solve(&|e| Solver::new(&Boxed(game)).engine(e).solve().unwrap().value())
         });
         run("collected", &|| {
-            solve(&|e| Solver::new(&Collected(game)).engine(e).solve().unwrap().value())
+            solve(&|e| {
+                Solver::new(&Collected(game))
+                    .engine(e)
+                    .solve()
+                    .unwrap()
+                    .value()
+            })
         });
     }
     group.finish();

@@ -50,7 +50,13 @@ impl Hex {
     /// Whether `stones` join the first and last rows (`by_rows`) or columns.
     fn joins(&self, stones: u128, by_rows: bool) -> bool {
         let n = self.n;
-        let on_start = |cell: u32| if by_rows { cell < n } else { cell.is_multiple_of(n) };
+        let on_start = |cell: u32| {
+            if by_rows {
+                cell < n
+            } else {
+                cell.is_multiple_of(n)
+            }
+        };
         let on_end = |cell: u32| {
             if by_rows {
                 cell / n == n - 1

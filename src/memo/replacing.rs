@@ -436,7 +436,13 @@ mod tests {
         let mut table = HashBoundTable::new();
         BoundTable::<Numbers>::limit(&mut table, 256 << 10);
         // Every tenth entry cost a thousand times more than the rest.
-        let work = |key: u64| if key.is_multiple_of(10) { 1 << 20 } else { 1 << 10 };
+        let work = |key: u64| {
+            if key.is_multiple_of(10) {
+                1 << 20
+            } else {
+                1 << 10
+            }
+        };
         for key in 0..100_000u64 {
             let entry = Entry::new(Bound::exactly(value(key)));
             table.store(&Numbers, &key, entry, work(key));
