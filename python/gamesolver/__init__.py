@@ -431,7 +431,8 @@ def solve(
       end, the winner hurrying and the loser stalling (``None`` for a draw or a game that is
       not an outcome game), with the line (if asked) that plays it out. It values every move of
       the states on the winner's fastest lines: far more than the solve in a game of many moves
-      a state. The pruning engine does not measure it (``UnsupportedError``).
+      a state. The pruning engine does not measure it (``UnsupportedError`` when asked for by
+      ``engine=``); without ``engine=`` the plan keeps the exhaustive engine for it.
 
     Fields not asked for are ``None``, whatever the engine.
 

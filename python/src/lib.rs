@@ -178,6 +178,9 @@ where
     if let Some(engine) = asked.engine {
         solver = solver.engine(engine);
     }
+    if asked.remoteness {
+        solver = solver.remoteness();
+    }
     let answer = solver.solve();
     if let Some(failure) = inner.failure() {
         return Err(failure);

@@ -113,6 +113,8 @@ pub struct Solver<'g, G> {
     limits: Limits,
     engine: Option<Engine>,
     every_tier: bool,
+    /// The answer will be asked for the remoteness: the plan leaves the pruning engine out.
+    remoteness: bool,
     /// Where the nimber engine saves its table as it goes.
     journal: Option<&'g crate::engines::nimbers::Journal>,
 }
@@ -132,6 +134,7 @@ impl<G> std::fmt::Debug for Solver<'_, G> {
             .field("limits", &self.limits)
             .field("engine", &self.engine)
             .field("every_tier", &self.every_tier)
+            .field("remoteness", &self.remoteness)
             .finish_non_exhaustive()
     }
 }
@@ -146,6 +149,7 @@ impl<'g, G: Game> Solver<'g, G> {
             limits: Limits::default(),
             engine: None,
             every_tier: false,
+            remoteness: false,
             journal: None,
         }
     }
@@ -201,6 +205,48 @@ impl<'g, G: Game> Solver<'g, G> {
     pub fn engine(self, engine: Engine) -> Self {
         Solver {
             engine: Some(engine),
+            ..self
+        }
+    }
+
+    /// Tells the plan that the answer will be asked for the remoteness
+    /// ([`Solved::remoteness`](crate::Solved::remoteness), [`Answer::line_with_remoteness`]),
+    /// which the pruning engine does not measure: where the declarations leave the choice
+    /// between the exhaustive and the pruning engine, the exhaustive engine runs
+    /// ([`Why::Remoteness`](crate::engines::Why::Remoteness)) instead of the one a sample
+    /// prefers. An engine asked for, or one the declarations decide, is kept.
+    ///
+    /// ```
+    /// use gamesolver::engines::Why;
+    /// use gamesolver::{Engine, Game, Score, Solver, Step, Turn};
+    ///
+    /// /// Take 1 or 2 from a pile; who takes the last wins.
+    /// struct Race(u32);
+    ///
+    /// impl Game for Race {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 {
+    ///         self.0
+    ///     }
+    ///     fn moves(&self, left: &u32) -> impl Iterator<Item = u32> {
+    ///         (1..=2).filter(move |take| take <= left)
+    ///     }
+    ///     fn play(&self, left: &u32, take: &u32) -> Step<u32> {
+    ///         Step { next: left - take, gain: 0, turn: Turn::Pass }
+    ///     }
+    ///     fn payoff(&self, _: &u32) -> Score {
+    ///         -1
+    ///     }
+    /// }
+    ///
+    /// let plan = Solver::new(&Race(30)).remoteness().plan()?;
+    /// assert_eq!((plan.engine, plan.why), (Engine::Exhaustive, Why::Remoteness));
+    /// # Ok::<(), gamesolver::Error>(())
+    /// ```
+    pub fn remoteness(self) -> Self {
+        Solver {
+            remoteness: true,
             ..self
         }
     }

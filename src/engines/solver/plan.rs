@@ -71,6 +71,9 @@ pub enum Why {
     /// The declarations leave the exhaustive and the pruning engine, and a sample of the game
     /// chose between them ([`Sample::prefers_pruning`]).
     Sampled(Sample),
+    /// The declarations leave the exhaustive and the pruning engine, and the remoteness is
+    /// asked for ([`Solver::remoteness`]), which only the exhaustive engine measures.
+    Remoteness,
 }
 
 impl Why {
@@ -80,6 +83,9 @@ impl Why {
             Why::Asked => "asked for".into(),
             Why::Declared => "what the game declares decides".into(),
             Why::Sampled(sample) => sample.describe(),
+            Why::Remoteness => "the remoteness is asked for, which the pruning engine does not \
+                                measure: the exhaustive engine values every state"
+                .into(),
         }
     }
 }
@@ -554,6 +560,11 @@ where
     ) -> Result<Plan, SolveError> {
         if self.engine.is_some() || !facts.open(retrograde, self.limits.memory_budget) {
             return self.choose(facts, retrograde, None);
+        }
+        if self.remoteness {
+            let mut plan = self.choose(facts, retrograde, None)?;
+            plan.why = Why::Remoteness;
+            return Ok(plan);
         }
         let sampled = super::declared::with_range_of(
             declared,
