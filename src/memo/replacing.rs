@@ -249,7 +249,8 @@ where
 }
 
 /// Shards of a [`ShardedBoundTable`]: a lookup or a store locks its shard, and with fewer
-/// shards two threads queue on the locks (docs/performance.md, "DashMap shard count").
+/// shards two threads queue on the locks (docs/performance.md, "Figures behind choices in the
+/// code").
 const BOUND_SHARDS: usize = 1024;
 
 /// A bound table of whole states for the parallel pruning engine: [`HashBoundTable`]'s maps in
