@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 mod chance;
 mod impartial;
 mod violation;
-mod walk;
+pub(crate) mod walk;
 
 pub use chance::check_chance;
 pub use impartial::check_impartial;

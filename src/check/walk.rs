@@ -614,7 +614,7 @@ pub(super) fn reference<G: Game>(
 }
 
 /// SplitMix64: a small, seedable generator for the playouts.
-pub(super) fn split_mix(state: &mut u64) -> u64 {
+pub(crate) fn split_mix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -9,6 +9,7 @@
 
 use std::hash::Hash;
 
+use crate::check::walk::split_mix;
 use crate::engines::kernel::{Limits, RangeSource, RunGuard, Stats};
 use crate::engines::{exhaustive, pruning};
 use crate::error::SolveError;
@@ -153,19 +154,6 @@ impl Sample {
     }
 }
 
-/// A small deterministic generator (splitmix64) for the playouts.
-struct Mixer(u64);
-
-impl Mixer {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// The sample of `game`, whose engines cut on `range` (`outcome_game`: the game declares it),
 /// within `limits` (the probes' tables are small: a tenth of the budget at most).
 pub(super) fn sample<G, R>(
@@ -179,7 +167,7 @@ where
     G::State: Eq + Hash,
     R: RangeSource<G>,
 {
-    let mut mixer = Mixer(0x005E_ED0F_6A3E);
+    let mut seed = 0x005E_ED0F_6A3E_u64;
     let mut paths: Vec<Vec<G::State>> = Vec::with_capacity(PLAYOUTS);
     let (mut depth, mut states, mut moves_seen) = (0u32, 0u64, 0u64);
     let mut moves = Vec::new();
@@ -197,7 +185,8 @@ where
             }
             states += 1;
             moves_seen += moves.len() as u64;
-            let step = game.play(state, &moves[mixer.below(moves.len())]);
+            let pick = (split_mix(&mut seed) % moves.len() as u64) as usize;
+            let step = game.play(state, &moves[pick]);
             path.push(step.next);
             if path.len() > DEEP_PLIES as usize {
                 break;
