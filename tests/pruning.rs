@@ -560,10 +560,11 @@ fn the_time_limit_stops_every_engine() {
     }));
 }
 
-/// A start with two moves: first one whose value is exactly `i64::MIN` (a gain of `-i64::MAX`,
-/// then a state worth 1 to the opponent), then one to a final state worth 3 to the mover (kept
-/// turn). The first is not the best, but `i64::MIN` is never a value, and both engines search
-/// it (the pruning engine meets it first, before any bound could cut it): both report the
+/// A start with two moves of the same gain, `-i64::MAX`, each passing the turn: first one whose
+/// value is exactly `i64::MIN` (then a state worth 1 to the opponent), then one to a final state
+/// worth -3 to the opponent. The first is not the best, but `i64::MIN` is never a value, and both
+/// engines search it (the pruning engine meets it first, before any bound could cut it: it
+/// orders moves by gain, and keeps the game's order among equal gains): both report the
 /// overflow. (Seed 157 of the random games found the exhaustive engine letting it pass.)
 struct EdgeOfRange;
 
@@ -580,8 +581,8 @@ impl Game for EdgeOfRange {
         match to {
             1 => Step {
                 next: 1,
-                gain: 0,
-                turn: Turn::Keep,
+                gain: -Score::MAX,
+                turn: Turn::Pass,
             },
             _ => Step {
                 next: 2,
@@ -591,7 +592,7 @@ impl Game for EdgeOfRange {
         }
     }
     fn payoff(&self, at: &u8) -> Score {
-        if *at == 1 { 3 } else { 1 }
+        if *at == 1 { -3 } else { 1 }
     }
 }
 

@@ -74,6 +74,10 @@ struct Frame<G: Game> {
     opened_at: u64,
 }
 
+/// What the look at a state's children found of one move: its step, what the range and the
+/// table said of the state it leads to, and that state's best move by the table.
+type Looked<S> = (Step<S>, Bound, Option<u16>);
+
 /// No move (a frame's best before a move is valued, or a move whose index is past the table's).
 const NO_MOVE: u32 = u32::MAX;
 
@@ -86,14 +90,17 @@ pub(crate) struct Search<G: Game> {
     order: Vec<u32>,
     /// Each kept move's step to the end of the forced moves after it, and what the game's range
     /// and the table said of the state it leads to, from the frame's look at its children
-    /// (taken when the move is searched).
-    steps: Vec<Option<(Step<G::State>, Bound)>>,
+    /// (taken when the move is searched), with the move the table's entry names as the child's
+    /// best, searched first there.
+    steps: Vec<Option<Looked<G::State>>>,
     /// The table's fingerprints of the children kept so far by the look at a frame's children
     /// (each worked out once, to find a child that leads where an earlier one does).
     prints: Vec<Option<u64>>,
     /// Where a state's moves are generated before they join `moves`: always empty when a game
     /// is handed it, so a game that clears the buffer cannot disturb the open states' moves.
     fresh: Vec<G::Move>,
+    /// Scratch for [`greediest_first`](Self::greediest_first).
+    permutation: Vec<usize>,
     stores: usize,
     /// The workers of a parallel query this search is one of.
     team: Option<Arc<Team<G>>>,
@@ -122,6 +129,7 @@ impl<G: Game> Default for Search<G> {
             steps: Vec::new(),
             prints: Vec::new(),
             fresh: Vec::new(),
+            permutation: Vec::new(),
             stores: 0,
             team: None,
             under: None,
@@ -227,13 +235,17 @@ impl<G: Game> Search<G> {
         table: &T,
         range: &R,
         state: G::State,
-        known: Option<Bound>,
+        known: Option<(Bound, Option<u16>)>,
         (alpha, beta): (Score, Score),
         stats: &mut Stats,
     ) -> Result<Entered, SolveError> {
+        let mut hint = None;
         let (low, high) = match known {
             // What the parent's look at its children found: the range and the entry.
-            Some(known) => (known.lower, known.upper),
+            Some((known, best)) => {
+                hint = best;
+                (known.lower, known.upper)
+            }
             None => {
                 let (low, high) = range.range(game, &state);
                 let (mut low, mut high) = (low.max(-Score::MAX), high);
@@ -243,6 +255,7 @@ impl<G: Game> Search<G> {
                     return Ok(done);
                 }
                 if let Some(entry) = table.get(game, &state) {
+                    hint = entry.best;
                     low = low.max(entry.bound.lower);
                     high = high.min(entry.bound.upper);
                     if let Some(done) = decided(low, high, alpha, beta) {
@@ -289,6 +302,10 @@ impl<G: Game> Search<G> {
         });
         stats.max_depth = stats.max_depth.max(self.frames.len());
         self.transpositions(game, table, range, stats)?;
+        self.greediest_first();
+        if let Some(best) = hint {
+            self.search_first(u32::from(best));
+        }
         Ok(Entered::Opened)
     }
 
@@ -316,7 +333,7 @@ impl<G: Game> Search<G> {
             // Worked on in place (a step holds a whole state: moved only where a move is kept
             // ahead of one dropped).
             let played = game.play(&frame.state, &self.moves[index]);
-            let (step, bound) = self.steps[index].insert((played, Bound::ANY));
+            let (step, bound, _) = self.steps[index].insert((played, Bound::ANY, None));
             let known = follow_forced_in_place(game, step, stats)?;
             let (child, (low, high)) = match known {
                 Some(value) => {
@@ -359,7 +376,7 @@ impl<G: Game> Search<G> {
         for index in start..end {
             // Read in place (a step holds a whole state: moved only where a move is kept ahead
             // of one dropped).
-            let (step, child) = self.steps[index].as_ref().expect("a kept move's step");
+            let (step, child, _) = self.steps[index].as_ref().expect("a kept move's step");
             let entry = table.get(game, &step.next);
             let mut child = *child;
             if let Some(entry) = entry {
@@ -379,7 +396,7 @@ impl<G: Game> Search<G> {
             let fingerprint = table.fingerprint(game, &step.next);
             let twin = fingerprint.is_some()
                 && (start..keep).zip(&self.prints).any(|(kept, &print)| {
-                    let (earlier, _) = self.steps[kept].as_ref().expect("a kept move's step");
+                    let (earlier, _, _) = self.steps[kept].as_ref().expect("a kept move's step");
                     print == fingerprint
                         && earlier.gain == step.gain
                         && earlier.turn == step.turn
@@ -396,8 +413,9 @@ impl<G: Game> Search<G> {
                     frame.best_index = move_index;
                 }
             }
-            if let Some((_, bound)) = &mut self.steps[index] {
+            if let Some((_, bound, best)) = &mut self.steps[index] {
                 *bound = child;
+                *best = entry.and_then(|entry| entry.best);
             }
             if keep != index {
                 self.moves.swap(keep, index);
@@ -411,6 +429,64 @@ impl<G: Game> Search<G> {
         self.order.truncate(keep);
         self.steps.truncate(keep);
         Ok(())
+    }
+
+    /// Orders the top frame's moves by what they gain at once, most first, and among equal
+    /// gains the moves that keep the turn first (a capture, an extra turn: the moves that most
+    /// often decide a score game), the game's order kept among equals. Nothing moves in a game
+    /// whose moves gain nothing.
+    fn greediest_first(&mut self) {
+        let top = self.frames.len() - 1;
+        let start = self.frames[top].next_move;
+        let end = self.moves.len();
+        let key = |slot: &Option<Looked<G::State>>| {
+            slot.as_ref().map_or((0, false), |(step, _, _)| {
+                (step.gain, step.turn == Turn::Keep)
+            })
+        };
+        let steps = &self.steps[start..end];
+        if steps.len() < 2 || steps.iter().all(|slot| key(slot) == key(&steps[0])) {
+            return;
+        }
+        let mut by = std::mem::take(&mut self.permutation);
+        by.clear();
+        by.extend(0..steps.len());
+        by.sort_by_key(|&at| std::cmp::Reverse(key(&steps[at])));
+        // Applied by swaps: position `at` takes what was at `by[at]`, found where earlier
+        // swaps moved it.
+        for at in 0..by.len() {
+            let mut from = by[at];
+            while from < at {
+                from = by[from];
+            }
+            if from != at {
+                self.moves.swap(start + at, start + from);
+                self.order.swap(start + at, start + from);
+                self.steps.swap(start + at, start + from);
+            }
+        }
+        self.permutation = by;
+    }
+
+    /// Moves the top frame's move whose index in the game's order is `best` (the table's best
+    /// move of the state: the one that was best, or cut the search off, when it was last
+    /// searched) ahead of its other moves, if the look at the children kept it. The others keep
+    /// the game's order. A state searched again (the driver's next window, an iteration of the
+    /// parallel engine) then tries first the move most likely to decide it.
+    fn search_first(&mut self, best: u32) {
+        let top = self.frames.len() - 1;
+        let start = self.frames[top].next_move;
+        let end = self.moves.len();
+        if let Some(found) = self.order[start..end]
+            .iter()
+            .position(|&index| index == best)
+            && found > 0
+        {
+            let at = start + found;
+            self.moves[start..=at].rotate_right(1);
+            self.order[start..=at].rotate_right(1);
+            self.steps[start..=at].rotate_right(1);
+        }
     }
 
     /// The top frame (index `top`, its moves from `start`) is cut off by what its look at its
@@ -448,7 +524,7 @@ impl<G: Game> Search<G> {
             // search of its own (the others were decided there), and carries its step.
             let mut wait = false;
             if let Some(index) = next_move(frame, split, end, &mut wait) {
-                let (step, child) = self.steps[index]
+                let (step, child, best) = self.steps[index]
                     .take()
                     .expect("a move kept by the look at the children has its step");
                 let window = child_window(frame.alpha, frame.beta, step.gain, step.turn);
@@ -456,8 +532,15 @@ impl<G: Game> Search<G> {
                 frame.turn = step.turn;
                 frame.searching = self.order[index];
                 (frame.child_alpha, frame.child_beta) = window;
-                let entry =
-                    self.enter(game, table, range, step.next, Some(child), window, stats)?;
+                let entry = self.enter(
+                    game,
+                    table,
+                    range,
+                    step.next,
+                    Some((child, best)),
+                    window,
+                    stats,
+                )?;
                 // The stack grew: checked when its buffers' capacity changes, not per node.
                 let capacities = (self.frames.capacity(), self.moves.capacity());
                 if capacities != self.checked {
