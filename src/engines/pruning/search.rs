@@ -460,9 +460,7 @@ impl<G: Game> Search<G> {
                 from = by[from];
             }
             if from != at {
-                self.moves.swap(start + at, start + from);
-                self.order.swap(start + at, start + from);
-                self.steps.swap(start + at, start + from);
+                self.swap_moves(start + at, start + from);
             }
         }
         self.permutation = by;
@@ -471,7 +469,7 @@ impl<G: Game> Search<G> {
     /// Moves the top frame's move whose index in the game's order is `best` (the table's best
     /// move of the state: the one that was best, or cut the search off, when it was last
     /// searched) ahead of its other moves, if the look at the children kept it. The others keep
-    /// the game's order. A state searched again (the driver's next window, an iteration of the
+    /// their order. A state searched again (the driver's next window, an iteration of the
     /// parallel engine) then tries first the move most likely to decide it.
     fn search_first(&mut self, best: u32) {
         let top = self.frames.len() - 1;
@@ -480,13 +478,20 @@ impl<G: Game> Search<G> {
         if let Some(found) = self.order[start..end]
             .iter()
             .position(|&index| index == best)
-            && found > 0
         {
-            let at = start + found;
-            self.moves[start..=at].rotate_right(1);
-            self.order[start..=at].rotate_right(1);
-            self.steps[start..=at].rotate_right(1);
+            for at in (start..start + found).rev() {
+                self.swap_moves(at, at + 1);
+            }
         }
+    }
+
+    /// Swaps the moves at `a` and `b` of the open states' buffers (each move with its index in
+    /// the game's order and its step).
+    #[inline]
+    fn swap_moves(&mut self, a: usize, b: usize) {
+        self.moves.swap(a, b);
+        self.order.swap(a, b);
+        self.steps.swap(a, b);
     }
 
     /// The top frame (index `top`, its moves from `start`) is cut off by what its look at its
