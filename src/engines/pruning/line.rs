@@ -12,10 +12,11 @@ use crate::memo::BoundTable;
 
 impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
     /// An optimal line of play from `state` (with `player` to move) to a state with no move:
-    /// at each state, the move the table holds as the state's best if it keeps the state's
-    /// value, else the first move in the game's order that does, each proved by one
-    /// null-window search of the move's child. (Which of equally good moves the line takes may
-    /// so depend on what the table holds: on the searches before, and their threads.)
+    /// at each state, the first move in the game's order that keeps the state's value, each
+    /// move tried proved or refuted by one null-window search of its child. Which of equally
+    /// good moves the line takes depends on the game alone (not on the searches before, nor
+    /// their threads, nor the order the search tried the moves in): it is the exhaustive
+    /// engine's line.
     pub fn line_from(
         &mut self,
         state: &G::State,
@@ -50,21 +51,11 @@ impl<G: Game, T: BoundTable<G>, R: RangeSource<G>> Pruner<'_, G, T, R> {
                 Some(value) => value,
                 None => self.value_of(&state)?,
             };
-            // The table's best move first (its search proved it), then the others in order.
-            let hint = self
-                .table
-                .get(self.game, &state)
-                .and_then(|entry| entry.best)
-                .map(usize::from)
-                .filter(|&best| best < moves.len());
-            let order = hint
-                .into_iter()
-                .chain((0..moves.len()).filter(|&i| Some(i) != hint));
             let mut chosen = None;
-            for index in order {
-                let step = self.game.play(&state, &moves[index]);
+            for mv in &moves {
+                let step = self.game.play(&state, mv);
                 if self.keeps(&step.next, step.gain, step.turn, value)? {
-                    chosen = Some((moves[index].clone(), step));
+                    chosen = Some((mv.clone(), step));
                     break;
                 }
             }

@@ -15,8 +15,8 @@
 //! searched, every child is looked at without a search (enhanced transposition cutoff: its known
 //! value, the game's range, the table's entry), and a child that leads where an earlier one does
 //! (a table that keeps mirror images as one) is dropped. When the state closes, its entry keeps
-//! its bound, the move that was best (or cut it off), which the optimal line follows, and the
-//! states its search expanded, by which a fixed table chooses what to keep.
+//! its bound, the move that was best (or cut it off), which a later search of the state tries
+//! first, and the states its search expanded, by which a fixed table chooses what to keep.
 
 use std::sync::Arc;
 
