@@ -683,6 +683,30 @@ fn a_journal_of_nimbers_resumes_a_stopped_solve() {
             let resumed = solve(&journal.clone().resumed(), Options::new()).unwrap();
             assert_eq!(resumed.nimber(), nimber, "cut at {cut}");
         }
+        // Followed by garbage (random bytes; a count of every entry a u32 holds; a count
+        // of a block larger than any written): read up to the garbage, which is cut off.
+        for tail in 0..6 {
+            std::fs::write(&path, &whole).unwrap();
+            let mut garbage: Vec<u8> = (0..300).map(|_| random.next() as u8).collect();
+            match tail {
+                0 => garbage[..4].copy_from_slice(&[0xff; 4]),
+                1 => garbage[..4].copy_from_slice(&(1u32 << 21).to_le_bytes()),
+                _ => {}
+            }
+            let mut damaged = whole.clone();
+            damaged.extend_from_slice(&garbage);
+            std::fs::write(&path, &damaged).unwrap();
+            let again = solve(&journal.clone().resumed(), Options::new()).unwrap();
+            assert_eq!(again.nimber(), nimber, "garbage {tail}");
+            assert!(again.stats().expanded * 100 < searched, "garbage {tail}");
+            assert_eq!(std::fs::read(&path).unwrap()[..whole.len()], whole[..]);
+        }
+        // A file larger than the memory budget can read back is refused before it is read.
+        let tiny = Options::new().limits(Limits::with_memory_budget(1 << 10));
+        assert!(matches!(
+            solve(&journal.clone().resumed(), tiny),
+            Err(SolveError::MemoryBudget { .. })
+        ));
         let other = Journal::new(&path, "cram 4 9").resumed();
         let larger = Cram::new(4, 9).unwrap();
         let refused = nimbers::solve_saving(&larger, Options::new(), &other);

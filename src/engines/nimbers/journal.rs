@@ -25,6 +25,10 @@ const MAGIC: &[u8] = b"gamesolver nimbers 1\n";
 /// An entry's bytes: the key (16) and the nimber (4).
 const ENTRY: usize = 20;
 
+/// The most entries a block holds ([`Writer::append`] writes no larger one): a count past it
+/// is damage, not a block.
+const BLOCK_ENTRIES: usize = 1 << 20;
+
 /// The parts' nimbers read back from a journal, by key.
 pub(super) type Resumed = HashMap<u128, Nimber, FastHashBuilder>;
 
@@ -90,8 +94,8 @@ impl Journal {
     }
 
     /// Opens the file for appending: created afresh (refused where it exists), or resumed (its
-    /// game checked, its nimbers read back, a damaged tail cut off).
-    pub(super) fn open(&self) -> Result<(Writer, Resumed), SolveError> {
+    /// game checked, its nimbers read back within `budget` bytes, a damaged tail cut off).
+    pub(super) fn open(&self, budget: u64) -> Result<(Writer, Resumed), SolveError> {
         let refuse = |what: String| problem(&self.path, what);
         if !self.resume {
             let mut file = OpenOptions::new()
@@ -122,7 +126,7 @@ impl Journal {
             .write(true)
             .open(&self.path)
             .map_err(|error| refuse(format!("cannot be opened to resume: {error}")))?;
-        let (resumed, end) = read_back(&mut file, &self.path, &self.game)?;
+        let (resumed, end) = read_back(&mut file, &self.path, &self.game, budget)?;
         file.set_len(end)
             .and_then(|()| file.seek(SeekFrom::Start(end)).map(|_| ()))
             .map_err(|error| {
@@ -163,26 +167,54 @@ fn fill(file: &mut impl Read, bytes: &mut [u8]) -> std::io::Result<bool> {
     Ok(true)
 }
 
-/// The nimbers of a journal for `game`, and where its last whole block ends.
-fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64), SolveError> {
+/// The bytes a table of `entries` resumed nimbers takes (hashbrown's slot and control byte
+/// each, at its least load of seven eighths).
+fn resumed_bytes(entries: u64) -> u64 {
+    let slot = size_of::<(u128, Nimber)>() as u64 + 1;
+    entries.saturating_mul(8).div_ceil(7).saturating_mul(slot)
+}
+
+/// The nimbers of a journal for `game`, and where its last whole block ends: the blocks are
+/// read up to the first that is cut short, damaged or followed by anything that is not a
+/// block (a count past [`BLOCK_ENTRIES`] or past the file's end, a checksum that differs),
+/// and no memory is taken for more entries than the file's bytes can hold, nor past
+/// `budget`.
+fn read_back(
+    file: &mut File,
+    path: &Path,
+    game: &str,
+    budget: u64,
+) -> Result<(Resumed, u64), SolveError> {
     let unreadable = |error: std::io::Error| problem(path, format!("cannot be read: {error}"));
     // Room for every entry the file can hold, at once (not block by block, which would hold
     // the table and its doubled copy while it grows).
     let length = file.metadata().map_err(unreadable)?.len();
+    let most = length / ENTRY as u64;
+    let needed = resumed_bytes(most);
+    if needed > budget {
+        return Err(SolveError::MemoryBudget {
+            what: format!(
+                "the nimbers of the journal {} ({length} bytes, up to {most} entries)",
+                path.display()
+            ),
+            needed,
+            budget,
+        });
+    }
     let mut resumed = Resumed::default();
     resumed
-        .try_reserve((length / ENTRY as u64) as usize)
+        .try_reserve(most as usize)
         .map_err(|_| problem(path, "holds more nimbers than memory allows"))?;
     let mut reader = BufReader::new(file);
     let mut magic = vec![0; MAGIC.len()];
-    let mut length = [0; 4];
+    let mut words_length = [0; 4];
     if !fill(&mut reader, &mut magic).map_err(unreadable)?
         || magic != MAGIC
-        || !fill(&mut reader, &mut length).map_err(unreadable)?
+        || !fill(&mut reader, &mut words_length).map_err(unreadable)?
     {
         return Err(problem(path, "is no journal of parts' nimbers"));
     }
-    let mut words = vec![0; u32::from_le_bytes(length).min(4096) as usize];
+    let mut words = vec![0; u32::from_le_bytes(words_length).min(4096) as usize];
     if !fill(&mut reader, &mut words).map_err(unreadable)? {
         return Err(problem(path, "is no journal of parts' nimbers"));
     }
@@ -203,9 +235,13 @@ fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64),
             break;
         }
         let entries = u32::from_le_bytes(count) as usize;
+        let bytes = 4 + entries * ENTRY + 8;
+        if entries > BLOCK_ENTRIES || end + bytes as u64 > length {
+            break;
+        }
         block.clear();
         block.extend_from_slice(&count);
-        block.resize(4 + entries * ENTRY + 8, 0);
+        block.resize(bytes, 0);
         if !fill(&mut reader, &mut block[4..]).map_err(unreadable)? {
             break;
         }
@@ -218,7 +254,7 @@ fn read_back(file: &mut File, path: &Path, game: &str) -> Result<(Resumed, u64),
             let nimber = Nimber::from_le_bytes(entry[16..].try_into().expect("4 bytes"));
             resumed.insert(key, nimber);
         }
-        end += block.len() as u64;
+        end += bytes as u64;
     }
     Ok((resumed, end))
 }
@@ -231,15 +267,15 @@ pub(super) struct Writer {
 }
 
 impl Writer {
-    /// Appends `entries`, in blocks of at most 2^20, each flushed to the disk.
+    /// Appends `entries`, in blocks of at most [`BLOCK_ENTRIES`], each flushed to the disk.
     pub(super) fn append(&mut self, entries: &[(u128, Nimber)]) -> Result<(), SolveError> {
-        for piece in entries.chunks(1 << 20) {
+        for piece in entries.chunks(BLOCK_ENTRIES) {
             self.append_block(piece)?;
         }
         Ok(())
     }
 
-    /// Appends `entries` (at most 2^20) as one block.
+    /// Appends `entries` (at most [`BLOCK_ENTRIES`]) as one block.
     fn append_block(&mut self, entries: &[(u128, Nimber)]) -> Result<(), SolveError> {
         let mut block = Vec::with_capacity(4 + entries.len() * ENTRY + 8);
         block.extend_from_slice(&(entries.len() as u32).to_le_bytes());

@@ -487,7 +487,7 @@ where
                     .into(),
             ));
         }
-        let (writer, resumed) = journal.open()?;
+        let (writer, resumed) = journal.open(self.limits.memory_budget)?;
         let read = resumed.len();
         if read > 0 {
             self.resumed = Some(Arc::new(resumed));
