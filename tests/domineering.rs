@@ -9,6 +9,7 @@ mod common;
 mod user_games;
 
 use common::Rng;
+use gamesolver::engines::Why;
 use gamesolver::{Engine, Game, Solved, Solver};
 use user_games::{Domineering, IndexedDomineering, SymmetricDomineering};
 
@@ -19,7 +20,15 @@ where
     G: Game<State = u64> + Sync,
     G::Move: Send,
 {
-    let solver = Solver::new(game).threads(threads);
+    solve_on(Solver::new(game).threads(threads))
+}
+
+/// The value and the states stored by `solver`'s solve, which must be what it planned.
+fn solve_on<G>(solver: Solver<'_, G>) -> (i64, usize)
+where
+    G: Game<State = u64> + Sync,
+    G::Move: Send,
+{
     let plan = solver.plan().unwrap();
     let solved = solver.solve().unwrap();
     assert_eq!(solved.plan(), plan, "what ran is what was planned");
@@ -91,14 +100,34 @@ fn a_sparse_dense_index_runs_on_a_hash_table_and_the_plan_says_so() {
 
 #[test]
 fn a_declared_symmetry_stores_fewer_states_for_the_same_value() {
+    // The pruning engine, asked for: a board this small the plan's race solves on its own
+    // hash table of whole states, before any symmetry is used.
     let game = Domineering::new(4, 5);
     let symmetric = SymmetricDomineering(game);
-    let plan = Solver::new(&symmetric).plan().unwrap();
+    let plan = Solver::new(&symmetric)
+        .engine(Engine::Pruning)
+        .plan()
+        .unwrap();
     assert!(plan.symmetry, "{plan:?}");
-    assert!(!Solver::new(&game).plan().unwrap().symmetry);
+    assert!(
+        !Solver::new(&game)
+            .engine(Engine::Pruning)
+            .plan()
+            .unwrap()
+            .symmetry
+    );
+    let raced = Solver::new(&symmetric).plan().unwrap();
+    assert!(
+        matches!(raced.why, Why::Sampled(sample) if sample.solved_by.is_some()) && !raced.symmetry,
+        "{raced:?}"
+    );
     for threads in [1, 2] {
-        let (value, plain) = solve(&game, threads);
-        let (cut, fewer) = solve(&symmetric, threads);
+        let (value, plain) = solve_on(Solver::new(&game).threads(threads).engine(Engine::Pruning));
+        let (cut, fewer) = solve_on(
+            Solver::new(&symmetric)
+                .threads(threads)
+                .engine(Engine::Pruning),
+        );
         assert_eq!(cut, value);
         assert!(
             fewer < plain,

@@ -198,3 +198,49 @@ fn the_plan_sends_the_games_alpha_beta_wins_by_far_to_the_pruning_engine() {
         Solver::new(&kalah).plan().unwrap()
     );
 }
+
+#[test]
+fn a_small_game_is_raced_on_one_or_two_threads_alike_and_the_winners_answer_kept() {
+    // Kalah 4x3: the pruning engine finishes with far fewer states; Can I Win 15/100: the
+    // exhaustive engine, whose states cost less. The race depends on counts alone: the plan
+    // is the same whether the engines ran side by side or one after the other.
+    let kalah = kalah::Kalah::new(4, 3);
+    let can_i_win = newcomers::user_games::CanIWin {
+        numbers: 15,
+        target: 100,
+    };
+    fn raced<G>(game: &G, winner: Engine)
+    where
+        G: Game + Sync,
+        G::State: Eq + Hash + Send + Sync,
+        G::Move: Send,
+    {
+        let plans: Vec<_> = [1, 2]
+            .map(|threads| Solver::new(game).threads(threads).plan().unwrap())
+            .into();
+        assert_eq!(plans[0], plans[1], "the race's outcome depends on threads");
+        let plan = plans[0];
+        let Why::Sampled(sample) = plan.why else {
+            panic!("{plan:?}")
+        };
+        let (engine, states) = sample
+            .solved_by
+            .expect("a small game is solved by the race");
+        assert_eq!((engine, plan.engine, plan.threads), (winner, winner, 1));
+        assert!(plan.reason().contains("a small game"), "{}", plan.reason());
+        for threads in [1, 2] {
+            let mut solved = Solver::new(game).threads(threads).solve().unwrap();
+            assert_eq!(solved.plan(), plan);
+            // The answer is the race's: its work is in the statistics.
+            assert!(solved.stats().expanded >= states, "{:?}", solved.stats());
+            let asked = Solver::new(game)
+                .engine(Engine::Exhaustive)
+                .solve()
+                .unwrap();
+            assert_eq!(solved.value(), asked.value());
+            assert!(!solved.line().unwrap().is_empty());
+        }
+    }
+    raced(&kalah, Engine::Pruning);
+    raced(&can_i_win, Engine::Exhaustive);
+}

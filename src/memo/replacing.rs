@@ -307,6 +307,30 @@ impl<K: Eq + Hash + Clone> ShardedBoundTable<K> {
     }
 }
 
+impl<K: Eq + Hash + Clone> ShardedBoundTable<K> {
+    /// The entries of `table`, each in its shard, with its worth, and `table`'s limit: a
+    /// search on one thread handed on to many (the plan's race, then the parallel engine).
+    pub(crate) fn from_hash(table: HashBoundTable<K>) -> Self {
+        let limit = table.bounded.limit;
+        let sharded = if limit == u64::MAX {
+            Self::new()
+        } else {
+            Self::limited(limit)
+        };
+        let mut bytes = 0;
+        let len = table.bounded.map.len();
+        for (key, held) in table.bounded.map {
+            let mut shard = sharded.shard(&key);
+            let before = shard.bytes();
+            shard.map.insert(key, held);
+            bytes += shard.bytes() - before;
+        }
+        sharded.len.store(len, Ordering::Relaxed);
+        sharded.bytes.store(bytes, Ordering::Relaxed);
+        sharded
+    }
+}
+
 impl<K: Eq + Hash + Clone> Default for ShardedBoundTable<K> {
     fn default() -> Self {
         Self::new()

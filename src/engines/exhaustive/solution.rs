@@ -35,6 +35,13 @@ pub struct Solution<'g, G: Game, T, R = AnyValue> {
 }
 
 impl<'g, G: Game, T: MemoTable<G>, R: RangeSource<G>> Solution<'g, G, T, R> {
+    /// The same solution, its statistics counting `earlier` work too (a trial whose table the
+    /// solve went on from).
+    pub(crate) fn counting(mut self, earlier: Stats) -> Self {
+        self.stats += earlier;
+        self
+    }
+
     /// A solution whose queries cut on `range`.
     fn cutting(game: &'g G, table: T, limits: Limits, range: R) -> Self {
         Solution {

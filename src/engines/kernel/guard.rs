@@ -36,6 +36,10 @@ pub(crate) struct RunGuard<'a> {
     pub(crate) workers: u64,
     /// Stop with `SolveError::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
+    /// Stop with `SolveError::Cancelled` once the states expanded reach this number, which
+    /// another search may lower while this one runs (the plan's race: an engine stops once it
+    /// can no longer finish with less work than the other did).
+    pub(crate) race: Option<&'a AtomicU64>,
     /// Where each check publishes the table's size and the bytes held.
     pub(crate) progress: Option<&'static Progress>,
 }
@@ -52,6 +56,7 @@ impl<'a> RunGuard<'a> {
             stacks: None,
             workers: 1,
             stores: None,
+            race: None,
             progress: limits.progress,
         }
     }
@@ -90,6 +95,17 @@ impl<'a> RunGuard<'a> {
     /// Takes this search's stack out of the shared account (its search has returned).
     pub(crate) fn release(self, reported: &mut u64) {
         self.stack_total(reported, 0);
+    }
+
+    /// Whether a trial run that has expanded `done` states (or stored them: the count may not
+    /// pass the states expanded) is over: past its cap of stores, or past the line its race
+    /// has drawn.
+    #[inline]
+    pub(crate) fn trial_over(self, done: u64) -> bool {
+        self.stores.is_some_and(|most| done >= most as u64)
+            || self
+                .race
+                .is_some_and(|line| done >= line.load(Ordering::Relaxed))
     }
 
     /// `Err(SolveError::Cancelled)` once the search's cancel flag is raised.

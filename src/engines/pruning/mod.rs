@@ -470,6 +470,13 @@ pub struct Pruned<'g, G: Game, T, R = AnyValue> {
 }
 
 impl<'g, G: Game, T, R> Pruned<'g, G, T, R> {
+    /// The same result, its statistics counting `earlier` work too (a trial whose table the
+    /// solve went on from).
+    pub(crate) fn counting(mut self, earlier: Stats) -> Self {
+        self.pruner.stats += earlier;
+        self
+    }
+
     /// The same result over `table`, which must hold what the solve's table holds (the owner
     /// of a table the solve borrowed).
     pub(crate) fn with_table<U>(self, table: U) -> Pruned<'g, G, U, R> {

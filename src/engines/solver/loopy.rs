@@ -87,7 +87,7 @@ where
                 plan.engine
             )));
         }
-        self.run_plan_with(&declared, facts, plan, job)
+        self.run_plan_with(&declared, facts, plan, job, None)
     }
 }
 

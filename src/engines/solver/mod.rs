@@ -16,7 +16,7 @@ use std::time::Duration;
 pub use declared::{RangeJob, with_declared_range};
 use plan::Facts;
 pub use plan::{Cuts, Plan, RETROGRADE_BYTES, RETROGRADE_STATES, Why};
-pub use sample::{DEEP_PLIES, Further, PRUNING_COST, Sample};
+pub use sample::{DEEP_PLIES, Further, PRUNING_COST, Sample, TRIAL_STATES};
 pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};
@@ -287,9 +287,9 @@ impl<'g, G: Game> Solver<'g, G> {
     }
 }
 
-impl<G: Game> Solver<'_, G>
+impl<G: Game + Sync> Solver<'_, G>
 where
-    G::State: Eq + std::hash::Hash,
+    G::State: Eq + std::hash::Hash + Send + Sync,
 {
     /// What [`solve`](Solver::solve) will run, or why it cannot.
     ///

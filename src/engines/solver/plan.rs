@@ -2,7 +2,7 @@
 //! and the builder's options choose ([`Plan`]), the one policy of the library and the command
 //! line.
 
-use super::sample::{Sample, sample};
+use super::sample::{Sample, Trials, sample};
 use super::{Engine, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::error::SolveError;
@@ -516,18 +516,25 @@ impl<G: Game> Solver<'_, G> {
         let small = facts
             .state_bound
             .is_some_and(|bound| bound < crate::engines::exhaustive::SERIAL_CUTOFF);
+        // A game the sample's race solved: its winner's answer, found on one thread without
+        // the tables a symmetry, a dense index or a compact key would have chosen.
+        let raced = sampled.is_some_and(|sample| sample.solved_by.is_some());
         let threads = match engine {
+            _ if raced => 1,
             Engine::Sweep => 1,
             Engine::Retrograde if self.retrograde_by_default(facts, engine) => 1,
             Engine::Exhaustive if self.engine.is_none() && small => 1,
             _ => self.threads,
         };
-        let symmetry = facts.symmetry
+        let dense = dense && !raced;
+        let symmetry = !raced
+            && facts.symmetry
             && matches!(
                 engine,
                 Engine::Exhaustive | Engine::Pruning | Engine::LoopyTiers
             );
         let compact_key = engine == Engine::Pruning
+            && !raced
             && !symmetry
             && facts.key_bits.is_some_and(|bits| {
                 crate::engines::pruning::growing::Stages::new(self.limits).holds_keys(bits)
@@ -545,9 +552,9 @@ impl<G: Game> Solver<'_, G> {
     }
 }
 
-impl<G: Game> Solver<'_, G>
+impl<G: Game + Sync> Solver<'_, G>
 where
-    G::State: Eq + std::hash::Hash,
+    G::State: Eq + std::hash::Hash + Send + Sync,
 {
     /// The plan for `declared`: what the declarations decide, and where they leave the
     /// exhaustive and the pruning engine, the one a [`Sample`] of the game prefers. Without
@@ -558,40 +565,62 @@ where
         facts: Facts,
         retrograde: bool,
     ) -> Result<Plan, SolveError> {
+        self.settle_with(declared, facts, retrograde)
+            .map(|(plan, _)| plan)
+    }
+
+    /// [`settle`](Solver::settle), with what the sample's race leaves for the solve.
+    pub(super) fn settle_with<D: Declares<G>>(
+        &self,
+        declared: &D,
+        facts: Facts,
+        retrograde: bool,
+    ) -> Result<Settled<G::State>, SolveError> {
         if self.engine.is_some() || !facts.open(retrograde, self.limits.memory_budget) {
-            return self.choose(facts, retrograde, None);
+            return Ok((self.choose(facts, retrograde, None)?, None));
         }
         if self.remoteness {
             let mut plan = self.choose(facts, retrograde, None)?;
             plan.why = Why::Remoteness;
-            return Ok(plan);
+            return Ok((plan, None));
         }
-        let sampled = super::declared::with_range_of(
+        let (sampled, trials) = super::declared::with_range_of(
             declared,
             Sampling {
                 game: self.game,
                 outcome_game: facts.outcome_game,
                 limits: self.limits,
+                threads: self.threads,
             },
         )?;
-        self.choose(facts, retrograde, Some(sampled))
+        Ok((self.choose(facts, retrograde, Some(sampled))?, Some(trials)))
     }
 }
+
+/// A plan, and what the sample's race left for the solve (none without a sample).
+pub(super) type Settled<S> = (Plan, Option<Trials<S>>);
 
 /// The sample, with the range source the game declares.
 struct Sampling<'g, G> {
     game: &'g G,
     outcome_game: bool,
     limits: crate::Limits,
+    threads: usize,
 }
 
-impl<G: Game> super::declared::RangeJob<G> for Sampling<'_, G>
+impl<G: Game + Sync> super::declared::RangeJob<G> for Sampling<'_, G>
 where
-    G::State: Eq + std::hash::Hash,
+    G::State: Eq + std::hash::Hash + Send + Sync,
 {
-    type Output = Result<Sample, SolveError>;
+    type Output = Result<(Sample, Trials<G::State>), SolveError>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        sample(self.game, range, self.outcome_game, self.limits)
+        sample(
+            self.game,
+            range,
+            self.outcome_game,
+            self.limits,
+            self.threads,
+        )
     }
 }

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::declared::{RangeJob, with_range_of};
 use super::loopy::{Loopy, LoopyRun, TierFileJob};
 use super::plan::{Facts, RETROGRADE_BYTES};
+use super::sample::Trials;
 use super::solved::{RetroAnswer, Swept};
 use super::{Answer, Engine, Plan, Solver, Why};
 use crate::engines::kernel::RangeSource;
@@ -66,7 +67,7 @@ where
 
     fn solve_declared<D: Declares<G>>(self, declared: &D) -> Result<Answer<'g, G>, SolveError> {
         let facts = Facts::of(self.game, declared);
-        let mut plan = self.settle(declared, facts, true)?;
+        let (mut plan, mut trials) = self.settle_with(declared, facts, true)?;
         if self.retrograde_by_default(facts, plan.engine) {
             // Retrograde analysis chosen by default, within its share of the budget; past it,
             // the engine the sample prefers, and the answer's plan says so.
@@ -75,12 +76,14 @@ where
                 Err(SolveError::MemoryBudget { .. }) => {}
                 done => return done,
             }
+            let (settled, raced) = self.settle_with(declared, facts, false)?;
             plan = Plan {
                 instead_of: Some(Engine::Retrograde),
-                ..self.settle(declared, facts, false)?
+                ..settled
             };
+            trials = raced;
         }
-        match self.run_plan(declared, facts, plan) {
+        match self.run_plan_on(declared, facts, plan, trials) {
             // The exhaustive engine the sample chose, past the budget: the pruning engine, whose
             // table replaces entries where the exhaustive engine's must hold every state.
             Err(SolveError::MemoryBudget { .. })
@@ -106,7 +109,23 @@ where
         facts: Facts,
         plan: Plan,
     ) -> Result<Answer<'g, G>, SolveError> {
-        self.run_plan_with(declared, facts, plan, TierFileJob::None)
+        self.run_plan_with(declared, facts, plan, TierFileJob::None, None)
+    }
+
+    /// Runs `plan`, the pruning engine going on from the bounds the sample's race found where
+    /// it runs on a table of whole states, and either engine answering from its race's table
+    /// where it won the race.
+    fn run_plan_on<D: Declares<G>>(
+        self,
+        declared: &D,
+        facts: Facts,
+        plan: Plan,
+        trials: Option<Trials<G::State>>,
+    ) -> Result<Answer<'g, G>, SolveError> {
+        let raced = matches!(plan.why, Why::Sampled(sample) if sample.solved_by.is_some());
+        let goes_on = plan.engine == Engine::Pruning && !plan.symmetry && !plan.compact_key;
+        let trials = trials.filter(|_| raced || goes_on);
+        self.run_plan_with(declared, facts, plan, TierFileJob::None, trials)
     }
 
     /// Runs `plan`, the loopy tier solver doing `tier_file` with a tier file.
@@ -116,6 +135,7 @@ where
         facts: Facts,
         plan: Plan,
         tier_file: TierFileJob<'_>,
+        trials: Option<Trials<G::State>>,
     ) -> Result<Answer<'g, G>, SolveError> {
         let pool = if plan.threads > 1 {
             Some(
@@ -142,6 +162,7 @@ where
             dense: plan.dense,
             compact_key: plan.compact_key,
             tier_file,
+            trials,
         };
         let inner = match plan.engine {
             Engine::Tiers => <D::Tiers as TierSlot<G>>::visit(run),
@@ -176,7 +197,7 @@ where
 
 /// The nimber engine, for a game that declares itself impartial (on the pool, where there is
 /// one).
-struct ByNimbers<'a, 'g, G>(Run<'a, 'g, G>);
+struct ByNimbers<'a, 'g, G: Game>(Run<'a, 'g, G>);
 
 impl<'g, G> OnImpartial<G> for ByNimbers<'_, 'g, G>
 where
@@ -215,7 +236,7 @@ where
 }
 
 /// A solve under way: the options, and the pool for more than one thread.
-struct Run<'a, 'g, G> {
+struct Run<'a, 'g, G: Game> {
     solver: Solver<'g, G>,
     pool: Option<&'a rayon::ThreadPool>,
     /// Whether the plan keeps values in a flat array by the dense index.
@@ -225,9 +246,11 @@ struct Run<'a, 'g, G> {
     compact_key: bool,
     /// What the tier solvers do with a tier file.
     tier_file: TierFileJob<'a>,
+    /// What the sample's race left for this run (the plan says whether it won).
+    trials: Option<Trials<G::State>>,
 }
 
-impl<G> Run<'_, '_, G> {
+impl<G: Game> Run<'_, '_, G> {
     /// Runs `job` on the pool, or here.
     fn on_pool<T: Send>(&self, job: impl FnOnce() -> T + Send) -> T {
         match self.pool {
@@ -287,7 +310,7 @@ where
 }
 
 /// Retrograde analysis, its states numbered by the dense index where the game declares one.
-struct Retro<'a, 'g, G>(Run<'a, 'g, G>);
+struct Retro<'a, 'g, G: Game>(Run<'a, 'g, G>);
 
 impl<'g, G> OnIndex<G> for Retro<'_, 'g, G>
 where
@@ -336,7 +359,7 @@ where
 
 /// The exhaustive engine (or, for an ordered index, the sweep) with the range source the game
 /// declares: its tables next.
-struct Exhaustive<'a, 'g, G, D>(Run<'a, 'g, G>, bool, PhantomData<D>);
+struct Exhaustive<'a, 'g, G: Game, D>(Run<'a, 'g, G>, bool, PhantomData<D>);
 
 impl<'g, G, D> RangeJob<G> for Exhaustive<'_, 'g, G, D>
 where
@@ -348,7 +371,15 @@ where
     type Output = Boxed<'g, G>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
-        let (run, sweep) = (self.0, self.1);
+        let (mut run, sweep) = (self.0, self.1);
+        if let Some((table, stats)) = run.trials.take().and_then(|trials| trials.exhaustive) {
+            // The sample's race solved the game: its table holds the answer.
+            let Solver { game, limits, .. } = run.solver;
+            let options = exhaustive::Options::new().limits(limits).range(range);
+            return Ok(Box::new(
+                exhaustive::solve(game, table, options)?.counting(stats),
+            ));
+        }
         <D::Index as IndexSlot<G>>::visit(Tables::<_, _, D> {
             run,
             range,
@@ -360,7 +391,7 @@ where
 
 /// The pruning engine with the range source the game declares, on tables that store each
 /// class of symmetric states once where the game declares its symmetry.
-struct Prune<'a, 'g, G, D>(Run<'a, 'g, G>, PhantomData<D>);
+struct Prune<'a, 'g, G: Game, D>(Run<'a, 'g, G>, PhantomData<D>);
 
 impl<'g, G, D> RangeJob<G> for Prune<'_, 'g, G, D>
 where
@@ -372,8 +403,28 @@ where
     type Output = Boxed<'g, G>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let mut run = self.0;
+        if let Some(trials) = run.trials.take() {
+            // The bounds the sample's race found: the answer where it solved the game, else
+            // where this search begins.
+            let options = pruning::Options {
+                driver: Driver::Auto,
+                limits: run.solver.limits,
+                range,
+            };
+            let (table, stats) = trials.pruning;
+            let game = run.solver.game;
+            return Ok(match run.pool {
+                Some(pool) => {
+                    let shared = Arc::new(ShardedBoundTable::from_hash(table));
+                    let pruned = pool.install(|| pruning::par_solve(game, &*shared, options))?;
+                    Box::new(pruned.with_table(Arc::clone(&shared)).counting(stats))
+                }
+                None => Box::new(pruning::solve(game, table, options)?.counting(stats)),
+            });
+        }
         let pruned = Pruned {
-            run: self.0,
+            run,
             range,
             declared: PhantomData::<D>,
         };
@@ -382,7 +433,7 @@ where
 }
 
 /// [`Prune`]'s tables, by the symmetry slot's visit (and, without a symmetry, the key slot's).
-struct Pruned<'a, 'g, G, R, D> {
+struct Pruned<'a, 'g, G: Game, R, D> {
     run: Run<'a, 'g, G>,
     range: R,
     declared: PhantomData<D>,
@@ -483,7 +534,7 @@ where
 /// The index slot's visit for the exhaustive engine: a flat array by the dense index where it
 /// fits the budget, else a hash table; for an ordered index, when the plan says so, the sweep
 /// over that array.
-struct Tables<'a, 'g, G, R, D> {
+struct Tables<'a, 'g, G: Game, R, D> {
     run: Run<'a, 'g, G>,
     range: R,
     sweep: bool,
@@ -608,7 +659,7 @@ where
 }
 
 /// A table for the sequential exhaustive engine, by the symmetry slot's visit.
-struct Alone<'a, 'g, G, R, D, T> {
+struct Alone<'a, 'g, G: Game, R, D, T> {
     tables: Tables<'a, 'g, G, R, D>,
     table: T,
 }
@@ -637,7 +688,7 @@ where
 }
 
 /// A table for the parallel exhaustive engine, by the symmetry slot's visit.
-struct Shared<'a, 'g, G, R, D, T> {
+struct Shared<'a, 'g, G: Game, R, D, T> {
     tables: Tables<'a, 'g, G, R, D>,
     table: T,
 }

@@ -1,20 +1,27 @@
 //! The plan's look at a game before it chooses between the exhaustive and the pruning engine
-//! ([`Sample`]): random playouts to the end, then the positions a few plies before their ends
-//! solved by both engines, further and further back, until the work passes a small budget or
-//! the start is reached. What the two engines did there, and how that changed as the positions
-//! grew, is what the plan reads ([`Sample::prefers_pruning`]).
+//! ([`Sample`]): random playouts to the end; then a race of both engines on the whole game, up
+//! to [`TRIAL_STATES`] states each (side by side on two threads), whose winner's answer is kept
+//! for a game that small; past it, the positions a few plies before the playouts' ends solved
+//! by both engines, further and further back, until the work passes a small budget or the
+//! start is reached. What the two engines did there, and how that changed as the positions
+//! grew, is what the plan reads ([`Sample::prefers_pruning`]); the pruning engine's solve goes
+//! on from the bounds its race found.
 //!
 //! Everything is counted, nothing timed: the same game under the same limits gives the same
 //! sample, so [`Solver::plan`](super::Solver::plan) before a solve names what the solve runs.
 
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use crate::check::walk::split_mix;
 use crate::engines::kernel::{Limits, RangeSource, RunGuard, Stats};
 use crate::engines::{exhaustive, pruning};
 use crate::error::SolveError;
 use crate::game::Game;
-use crate::memo::{HashBoundTable, HashTable};
+use crate::memo::{BoundTable, HashBoundTable, HashTable, MemoTable};
+
+use super::Engine;
 
 /// Playouts the sample runs from the start.
 const PLAYOUTS: usize = 8;
@@ -24,8 +31,15 @@ const PLAYOUTS: usize = 8;
 pub const DEEP_PLIES: u32 = 1 << 12;
 
 /// Work (states expanded and table hits, both engines, every probe) past which the sample goes
-/// no further back: ten to twenty milliseconds on this machine.
-const SAMPLE_WORK: u64 = 1 << 16;
+/// no further back: a few milliseconds on this machine. (It follows a race on the whole game
+/// that both engines ran for [`TRIAL_STATES`] states: the probes only say which engine a game
+/// past that size suits.)
+const SAMPLE_WORK: u64 = 1 << 14;
+
+/// States each engine may expand in the race on the whole game that opens the sample: a
+/// game either solves within it is solved by it (a few milliseconds; what it finds is the
+/// answer), and the pruning engine's table goes on to its solve where the plan chooses it.
+pub const TRIAL_STATES: u64 = 1 << 17;
 
 /// The least cap of the second engine of a race: below it, which engine finishes first says
 /// little (their checks of the cap come every thousand states or so).
@@ -59,6 +73,11 @@ pub struct Sample {
     /// the line in which the winner wins as fast as it can, at a cost the pruning engine does
     /// not pay.
     pub outcome_game: bool,
+    /// The engine that solved the whole game in the race that opens the sample, and the states
+    /// it expanded (at most [`TRIAL_STATES`]): each engine on the start, side by side, and the
+    /// one with less work (weighed as below) wins; `None` where neither finished. A game this
+    /// small is solved then and there, on one thread.
+    pub solved_by: Option<(Engine, u64)>,
 }
 
 /// What a [`Sample`] found on the level of positions past the furthest both engines solved.
@@ -79,6 +98,7 @@ pub enum Further {
 
 impl Sample {
     /// Whether the pruning engine should solve the game:
+    /// - the race's winner, where one engine solved the whole game in it;
     /// - never a deep game;
     /// - where, on the furthest positions probed, one engine could not finish within twice
     ///   what the other did, the one that finished; else by the work on the furthest positions
@@ -87,6 +107,9 @@ impl Sample {
     ///   more each), half in an outcome game (whose exhaustive solve also finds the remoteness
     ///   and the swift line, a search the probes do not show), the one that did less.
     pub fn prefers_pruning(&self) -> bool {
+        if let Some((engine, _)) = self.solved_by {
+            return engine == Engine::Pruning;
+        }
         if self.depth >= DEEP_PLIES {
             return false;
         }
@@ -112,8 +135,30 @@ impl Sample {
         }
     }
 
+    /// How the pruning engine's work is counted, in words.
+    fn weight_words(&self) -> &'static str {
+        if self.outcome_game {
+            "half: an outcome game, whose exhaustive solve also finds the remoteness"
+        } else {
+            "twice: its states cost more each"
+        }
+    }
+
     /// The sample, in words (for `--explain` and the report's reasons).
     pub fn describe(&self) -> String {
+        if let Some((engine, states)) = self.solved_by {
+            let (winner, other) = match engine {
+                Engine::Pruning => ("pruning", "exhaustive"),
+                _ => ("exhaustive", "pruning"),
+            };
+            return format!(
+                "a small game: raced on the whole game (each engine up to {TRIAL_STATES} \
+                 states), the {winner} engine solved it expanding {states} states, and the \
+                 {other} engine could not do it with less work (the pruning engine's counted \
+                 {}); its answer is kept",
+                self.weight_words()
+            );
+        }
         if self.depth >= DEEP_PLIES {
             return format!(
                 "a random playout ran {} plies or more: a deep game, whose states the exhaustive \
@@ -128,17 +173,14 @@ impl Sample {
             plies => format!("positions {plies} plies from the end"),
         };
         let mut words = format!(
-            "{PLAYOUTS} random playouts of up to {} plies, {} moves a state; on {at} the \
+            "neither engine solved the whole game within {TRIAL_STATES} states; \
+             {PLAYOUTS} random playouts of up to {} plies, {} moves a state; on {at} the \
              exhaustive engine's work was {} and the pruning engine's {} (counted {})",
             self.depth,
             self.branching,
             self.work.0,
             self.work.1,
-            if self.outcome_game {
-                "half: an outcome game, whose exhaustive solve also finds the remoteness"
-            } else {
-                "twice: its states cost more each"
-            },
+            self.weight_words(),
         );
         words.push_str(match self.further {
             Further::PruningOnly => {
@@ -154,17 +196,30 @@ impl Sample {
     }
 }
 
+/// What the race that opens a sample leaves for the solve: the pruning engine's table (to go
+/// on from where the plan chooses that engine), and the exhaustive engine's where it solved
+/// the game.
+pub(super) struct Trials<S> {
+    /// The bounds the pruning engine found (the whole game's, where it won the race), and its
+    /// statistics there.
+    pub(super) pruning: (HashBoundTable<S>, Stats),
+    /// The exhaustive engine's values and statistics, where it won the race.
+    pub(super) exhaustive: Option<(HashTable<S>, Stats)>,
+}
+
 /// The sample of `game`, whose engines cut on `range` (`outcome_game`: the game declares it),
-/// within `limits` (the probes' tables are small: a tenth of the budget at most).
+/// within `limits` (the probes' tables are small: a tenth of the budget at most), opened by a
+/// race of both engines on the whole game (side by side where `threads` allows).
 pub(super) fn sample<G, R>(
     game: &G,
     range: R,
     outcome_game: bool,
     limits: Limits,
-) -> Result<Sample, SolveError>
+    threads: usize,
+) -> Result<(Sample, Trials<G::State>), SolveError>
 where
-    G: Game,
-    G::State: Eq + Hash,
+    G: Game + Sync,
+    G::State: Eq + Hash + Send + Sync,
     R: RangeSource<G>,
 {
     let mut seed = 0x005E_ED0F_6A3E_u64;
@@ -202,7 +257,16 @@ where
         ..Sample::default()
     };
     if depth >= DEEP_PLIES {
-        return Ok(sample);
+        let trials = Trials {
+            pruning: (HashBoundTable::new(), Stats::default()),
+            exhaustive: None,
+        };
+        return Ok((sample, trials));
+    }
+    let (solved_by, trials) = race(game, range, sample.weight(), limits, threads)?;
+    sample.solved_by = solved_by;
+    if solved_by.is_some() {
+        return Ok((sample, trials));
     }
     let probe_limits = Limits::with_memory_budget(limits.memory_budget / 10);
     let options = pruning::Options {
@@ -266,9 +330,117 @@ where
             (Some(_), None) => sample.further = Further::ExhaustiveOnly,
         }
         if sample.further != Further::Unprobed || plies >= depth || spent >= SAMPLE_WORK {
-            return Ok(sample);
+            return Ok((sample, trials));
         }
         plies = (plies + plies.div_ceil(2)).min(depth);
+    }
+}
+
+/// The engine that won a race on the whole game, and the states it expanded.
+type Raced = Option<(Engine, u64)>;
+
+/// The race that opens the sample: both engines on the start, each up to [`TRIAL_STATES`]
+/// states expanded (side by side on two threads where `threads` allows, else the pruning
+/// engine first), and the one that finished with less work, weighed by `(times, per)` as
+/// [`Sample::prefers_pruning`] weighs it. An engine stops once it can no longer win: the
+/// outcome depends on counts alone, never on which thread ran faster, so a plan made before a
+/// solve names what the solve runs.
+fn race<G, R>(
+    game: &G,
+    range: R,
+    (times, per): (u64, u64),
+    limits: Limits,
+    threads: usize,
+) -> Result<(Raced, Trials<G::State>), SolveError>
+where
+    G: Game + Sync,
+    G::State: Eq + Hash + Send + Sync,
+    R: RangeSource<G>,
+{
+    // Each engine's line: it stops once its states expanded reach it.
+    let (pruning_line, exhaustive_line) = (AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX));
+    // A table each, within a quarter of the budget.
+    let trial_limits = Limits {
+        memory_budget: limits.memory_budget / 4,
+        ..limits
+    };
+    let options = pruning::Options {
+        driver: pruning::Driver::Auto,
+        limits: trial_limits,
+        range,
+    };
+    let start = game.start();
+    let guard = |line| RunGuard {
+        stores: Some(TRIAL_STATES as usize),
+        race: Some(line),
+        ..RunGuard::new(trial_limits, None)
+    };
+    let run_pruning = || {
+        let mut table = HashBoundTable::new();
+        BoundTable::<G>::limit(&mut table, trial_limits.memory_budget);
+        let clock = Instant::now();
+        let (value, mut stats) =
+            pruning::probe(game, &mut table, &options, &start, guard(&pruning_line));
+        stats.elapsed = clock.elapsed();
+        let finished = finished(value)?.map(|_| stats.expanded);
+        if let Some(states) = finished {
+            // The exhaustive engine wins only with at most this many states (as weighed).
+            exhaustive_line.store(states.saturating_mul(times) / per + 1, Ordering::Relaxed);
+        }
+        Ok::<_, SolveError>((finished, (table, stats)))
+    };
+    let run_exhaustive = || {
+        let mut table = HashTable::new();
+        let clock = Instant::now();
+        let (value, mut stats) =
+            exhaustive::probe(game, &mut table, &start, range, guard(&exhaustive_line));
+        stats.elapsed = clock.elapsed();
+        // The states it stored, each once (the count its guard checks).
+        let finished = finished(value)?.map(|_| MemoTable::<G>::len(&table) as u64);
+        if let Some(states) = finished {
+            // The pruning engine wins only below this many states (as weighed).
+            pruning_line.store(
+                states.saturating_mul(per).div_ceil(times),
+                Ordering::Relaxed,
+            );
+        }
+        Ok::<_, SolveError>((finished, (table, stats)))
+    };
+    let (pruned, valued) = if threads > 1 {
+        std::thread::scope(|scope| {
+            let exhaustive = scope.spawn(run_exhaustive);
+            let pruning = run_pruning();
+            let exhaustive = exhaustive
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (pruning, exhaustive)
+        })
+    } else {
+        let pruning = run_pruning();
+        (pruning, run_exhaustive())
+    };
+    let ((pruned, pruning), (valued, exhaustive)) = (pruned?, valued?);
+    let solved_by = match (pruned, valued) {
+        (Some(p), Some(e)) if p.saturating_mul(times) / per < e => Some((Engine::Pruning, p)),
+        (Some(_), Some(e)) | (None, Some(e)) => Some((Engine::Exhaustive, e)),
+        (Some(p), None) => Some((Engine::Pruning, p)),
+        (None, None) => None,
+    };
+    let won = |engine| solved_by.is_some_and(|(by, _)| by == engine);
+    let trials = Trials {
+        pruning,
+        exhaustive: won(Engine::Exhaustive).then_some(exhaustive),
+    };
+    Ok((solved_by, trials))
+}
+
+/// A trial's value, `None` if it stopped (its cap, its race's line, its share of the budget);
+/// another error ends the sample.
+fn finished(value: Result<crate::Score, SolveError>) -> Result<Option<crate::Score>, SolveError> {
+    match value {
+        Ok(value) => Ok(Some(value)),
+        Err(SolveError::Cancelled | SolveError::MemoryBudget { .. }) => Ok(None),
+        Err(error) => Err(error),
     }
 }
 
@@ -313,6 +485,7 @@ mod tests {
             work,
             further,
             outcome_game,
+            solved_by: None,
         }
     }
 

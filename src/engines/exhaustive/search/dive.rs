@@ -330,7 +330,7 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
             if let Err(error) = self.check_memory(depth) {
                 return self.fail(error);
             }
-            if self.guard.stores.is_some_and(|most| self.stored >= most) {
+            if self.guard.trial_over(self.stored as u64) {
                 return self.fail(SolveError::Cancelled);
             }
         }
