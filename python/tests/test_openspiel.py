@@ -161,7 +161,8 @@ def test_memory_limit_holds_for_openspiels_states():
     """lines_of_action after 60 random plies grows by hundreds of MB a second through the
     adapter's OpenSpiel states; under memory_limit the solve stops with MemoryError, its peak
     within the limit and the interpreter's own memory. In a process of its own, so that the
-    peak is its own."""
+    peak is its own. Its states are keyed by their history: by the default key (the
+    observation) its play cycles, which the plan's race on the whole game finds first."""
     import subprocess
     import sys
 
@@ -174,7 +175,7 @@ for _ in range(60):
     state.apply_action(rng.choice(state.legal_actions()))
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 try:
-    openspiel.solve(state, memory_limit="300M")
+    openspiel.solve(state, memory_limit="300M", key=lambda s: tuple(s.history()))
     print("solved")
 except MemoryError as error:
     assert isinstance(error, gamesolver.MemoryBudgetError) and "memory_limit" in str(error), error
