@@ -2,7 +2,7 @@
 //! and the builder's options choose ([`Plan`]), the one policy of the library and the command
 //! line.
 
-use super::sample::{Sample, Trials, sample};
+use super::sample::{Sample, Sampled, Trials, sample};
 use super::{Engine, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::error::SolveError;
@@ -497,8 +497,12 @@ impl<G: Game> Solver<'_, G> {
             _ if exhaustive && facts.outcome_game => Cuts::Outcome,
             _ => Cuts::None,
         };
+        // A game the sample's race solved: its winner's answer, found on one thread without
+        // the tables a symmetry, a dense index or a compact key would have chosen.
+        let raced = sampled.is_some_and(|sample| sample.solved_by.is_some());
         let budget = self.limits.memory_budget;
-        let dense = facts.dense
+        let dense = !raced
+            && facts.dense
             && match engine {
                 // The sweep values every index: the array wherever it fits.
                 Engine::Sweep => facts
@@ -516,17 +520,13 @@ impl<G: Game> Solver<'_, G> {
         let small = facts
             .state_bound
             .is_some_and(|bound| bound < crate::engines::exhaustive::SERIAL_CUTOFF);
-        // A game the sample's race solved: its winner's answer, found on one thread without
-        // the tables a symmetry, a dense index or a compact key would have chosen.
-        let raced = sampled.is_some_and(|sample| sample.solved_by.is_some());
         let threads = match engine {
-            _ if raced => 1,
             Engine::Sweep => 1,
+            _ if raced => 1,
             Engine::Retrograde if self.retrograde_by_default(facts, engine) => 1,
             Engine::Exhaustive if self.engine.is_none() && small => 1,
             _ => self.threads,
         };
-        let dense = dense && !raced;
         let symmetry = !raced
             && facts.symmetry
             && matches!(
@@ -593,7 +593,7 @@ where
                 threads: self.threads,
             },
         )?;
-        Ok((self.choose(facts, retrograde, Some(sampled))?, Some(trials)))
+        Ok((self.choose(facts, retrograde, Some(sampled))?, trials))
     }
 }
 
@@ -612,7 +612,7 @@ impl<G: Game + Sync> super::declared::RangeJob<G> for Sampling<'_, G>
 where
     G::State: Eq + std::hash::Hash + Send + Sync,
 {
-    type Output = Result<(Sample, Trials<G::State>), SolveError>;
+    type Output = Result<Sampled<G::State>, SolveError>;
 
     fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
         sample(

@@ -31,14 +31,13 @@ const PLAYOUTS: usize = 8;
 pub const DEEP_PLIES: u32 = 1 << 12;
 
 /// Work (states expanded and table hits, both engines, every probe) past which the sample goes
-/// no further back: a few milliseconds on this machine. (It follows a race on the whole game
-/// that both engines ran for [`TRIAL_STATES`] states: the probes only say which engine a game
-/// past that size suits.)
+/// no further back. (It follows a race on the whole game that both engines ran for
+/// [`TRIAL_STATES`] states: the probes only say which engine a game past that size suits.)
 const SAMPLE_WORK: u64 = 1 << 14;
 
 /// States each engine may expand in the race on the whole game that opens the sample: a
-/// game either solves within it is solved by it (a few milliseconds; what it finds is the
-/// answer), and the pruning engine's table goes on to its solve where the plan chooses it.
+/// game either solves within it is answered by the winner's table, and the pruning engine's
+/// table goes on to its solve where the plan chooses it.
 pub const TRIAL_STATES: u64 = 1 << 17;
 
 /// The least cap of the second engine of a race: below it, which engine finishes first says
@@ -207,16 +206,20 @@ pub(super) struct Trials<S> {
     pub(super) exhaustive: Option<(HashTable<S>, Stats)>,
 }
 
+/// A sample, and what its race left for the solve.
+pub(super) type Sampled<S> = (Sample, Option<Trials<S>>);
+
 /// The sample of `game`, whose engines cut on `range` (`outcome_game`: the game declares it),
 /// within `limits` (the probes' tables are small: a tenth of the budget at most), opened by a
-/// race of both engines on the whole game (side by side where `threads` allows).
+/// race of both engines on the whole game (side by side where `threads` allows), and what
+/// that race leaves for the solve (nothing for a deep game, which is not raced).
 pub(super) fn sample<G, R>(
     game: &G,
     range: R,
     outcome_game: bool,
     limits: Limits,
     threads: usize,
-) -> Result<(Sample, Trials<G::State>), SolveError>
+) -> Result<Sampled<G::State>, SolveError>
 where
     G: Game + Sync,
     G::State: Eq + Hash + Send + Sync,
@@ -257,16 +260,12 @@ where
         ..Sample::default()
     };
     if depth >= DEEP_PLIES {
-        let trials = Trials {
-            pruning: (HashBoundTable::new(), Stats::default()),
-            exhaustive: None,
-        };
-        return Ok((sample, trials));
+        return Ok((sample, None));
     }
     let (solved_by, trials) = race(game, range, sample.weight(), limits, threads)?;
     sample.solved_by = solved_by;
     if solved_by.is_some() {
-        return Ok((sample, trials));
+        return Ok((sample, Some(trials)));
     }
     let probe_limits = Limits::with_memory_budget(limits.memory_budget / 10);
     let options = pruning::Options {
@@ -330,7 +329,7 @@ where
             (Some(_), None) => sample.further = Further::ExhaustiveOnly,
         }
         if sample.further != Further::Unprobed || plies >= depth || spent >= SAMPLE_WORK {
-            return Ok((sample, trials));
+            return Ok((sample, Some(trials)));
         }
         plies = (plies + plies.div_ceil(2)).min(depth);
     }
@@ -466,11 +465,7 @@ fn work_of(
     value: Result<crate::Score, SolveError>,
     stats: Stats,
 ) -> Result<Option<u64>, SolveError> {
-    match value {
-        Ok(_) => Ok(Some(stats.expanded + stats.hits)),
-        Err(SolveError::Cancelled | SolveError::MemoryBudget { .. }) => Ok(None),
-        Err(error) => Err(error),
-    }
+    Ok(finished(value)?.map(|_| stats.expanded + stats.hits))
 }
 
 #[cfg(test)]
