@@ -36,12 +36,56 @@ pub(crate) struct RunGuard<'a> {
     pub(crate) workers: u64,
     /// Stop with `SolveError::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
-    /// Stop with `SolveError::Cancelled` once the states expanded reach this number, which
-    /// another search may lower while this one runs (the plan's race: an engine stops once it
-    /// can no longer finish with less work than the other did).
-    pub(crate) race: Option<&'a AtomicU64>,
+    /// This search's lane in the plan's race: it stops with `SolveError::Cancelled` once its
+    /// states reach the lane's line, and keeps pace with the other engine.
+    pub(crate) race: Option<Lane<'a>>,
     /// Where each check publishes the table's size and the bytes held.
     pub(crate) progress: Option<&'static Progress>,
+}
+
+/// How far (in work, as weighed: a few thousand states) an engine of the plan's race may run
+/// ahead of the other before it waits for it.
+const PACE_SLACK: u64 = 1 << 14;
+
+/// One engine's lane in the plan's race (src/engines/solver/sample.rs): where it must stop,
+/// and, where the two engines run side by side, its count and the other's, so that neither
+/// runs further ahead of the other than [`PACE_SLACK`].
+///
+/// The race ends when each engine has either finished or reached the line the other's finish
+/// drew (its count, weighed), so whatever one does ahead of the other the other must match
+/// before the race ends: an engine that waits there loses no time on cores of its own, and
+/// leaves a shared core (two threads on one physical core, a busy machine) to the engine that
+/// is behind. The outcome depends on counts alone, never on the wait.
+#[derive(Clone, Copy)]
+pub(crate) struct Lane<'a> {
+    /// Stop once the work (states expanded and table hits) reaches this (the other engine
+    /// lowers it when it finishes).
+    pub(crate) line: &'a AtomicU64,
+    /// Where this engine publishes its work, weighed: `u64::MAX` once it has stopped.
+    pub(crate) mine: &'a AtomicU64,
+    /// The other engine's work, weighed, where the two run side by side; `None` where they
+    /// run one after the other.
+    pub(crate) other: Option<&'a AtomicU64>,
+    /// This engine's work is weighed as `work * weight.0 / weight.1`.
+    pub(crate) weight: (u64, u64),
+}
+
+impl Lane<'_> {
+    /// Whether a search that has done `done` work has reached its line; first, where it has
+    /// run more than [`PACE_SLACK`] ahead of the other engine, it waits for the other to catch
+    /// up, finish or stop.
+    fn over(self, done: u64) -> bool {
+        let line = || done >= self.line.load(Ordering::Relaxed);
+        let Some(other) = self.other else {
+            return line();
+        };
+        let weighed = done.saturating_mul(self.weight.0) / self.weight.1.max(1);
+        self.mine.store(weighed, Ordering::Relaxed);
+        while !line() && weighed > other.load(Ordering::Relaxed).saturating_add(PACE_SLACK) {
+            std::thread::sleep(Duration::from_micros(20));
+        }
+        line()
+    }
 }
 
 impl<'a> RunGuard<'a> {
@@ -97,15 +141,13 @@ impl<'a> RunGuard<'a> {
         self.stack_total(reported, 0);
     }
 
-    /// Whether a trial run that has expanded `done` states (or stored them: the count may not
-    /// pass the states expanded) is over: past its cap of stores, or past the line its race
-    /// has drawn.
+    /// Whether a trial run that has expanded `states` states (or stored them: the count may
+    /// not pass the states expanded) and done `work` (those and its table hits) is over: past
+    /// its cap of stores, or past the line its race has drawn (in work).
     #[inline]
-    pub(crate) fn trial_over(self, done: u64) -> bool {
-        self.stores.is_some_and(|most| done >= most as u64)
-            || self
-                .race
-                .is_some_and(|line| done >= line.load(Ordering::Relaxed))
+    pub(crate) fn trial_over(self, states: u64, work: u64) -> bool {
+        self.stores.is_some_and(|most| states >= most as u64)
+            || self.race.is_some_and(|lane| lane.over(work))
     }
 
     /// `Err(SolveError::Cancelled)` once the search's cancel flag is raised.

@@ -13,7 +13,7 @@ mod score;
 mod stats;
 
 pub(crate) use cycle::{CYCLE_DEPTH, cycle_on};
-pub(crate) use guard::{CHECK_EVERY, KEPT_FRAMES, RunGuard, buffer_bytes};
+pub(crate) use guard::{CHECK_EVERY, KEPT_FRAMES, Lane, RunGuard, buffer_bytes};
 pub use limits::Limits;
 pub use moves::{MoveValue, Ply};
 pub(crate) use moves::{best_of, valued_moves};

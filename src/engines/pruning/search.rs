@@ -534,7 +534,7 @@ impl<G: Game> Search<G> {
             if self.stores.is_multiple_of(CANCEL_EVERY) {
                 guard.cancelled()?;
                 // A trial run (the parallel engine's first look) ends after so many states.
-                if guard.trial_over(stats.expanded) {
+                if guard.trial_over(stats.expanded, stats.expanded + stats.hits) {
                     return Err(SolveError::Cancelled);
                 }
                 if self.under.as_ref().is_some_and(|under| under.stopped()) {

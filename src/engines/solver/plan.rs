@@ -2,7 +2,7 @@
 //! and the builder's options choose ([`Plan`]), the one policy of the library and the command
 //! line.
 
-use super::sample::{Sample, Sampled, Trials, sample};
+use super::sample::{DEEP_PLIES, Sample, Sampled, Trials, sample};
 use super::{Engine, Solver};
 use crate::engines::kernel::RangeSource;
 use crate::error::SolveError;
@@ -121,6 +121,14 @@ impl Plan {
                 }
             }
             .to_string(),
+            (Why::Sampled(sample), Engine::Retrograde) => format!(
+                "a random playout ran {} plies or more: a deep outcome game, whose states and \
+                 moves (by its dense index and the start's moves) fit retrograde analysis's \
+                 {} MiB: it values each state once, with no search as deep as the game, and \
+                 gives the remoteness and the swift line",
+                sample.depth,
+                RETROGRADE_BYTES >> 20
+            ),
             (why, _) => why.describe(),
         };
         if let Some(first) = self.instead_of {
@@ -294,7 +302,6 @@ impl Facts {
         if let Some(len) = facts.index_len.map(|len| len as u64)
             && facts.outcome_game
             && !facts.may_cycle
-            && len <= RETROGRADE_STATES
         {
             let mut moves = Vec::new();
             game.moves_into(&game.start(), &mut moves);
@@ -328,6 +335,14 @@ impl Facts {
     /// at a state as its index has slots, is left to the exhaustive engine, whose cut-offs suit
     /// it.
     fn small_outcome_game(&self) -> bool {
+        self.index_len
+            .is_some_and(|len| len as u64 <= RETROGRADE_STATES)
+            && self.retrograde_fits()
+    }
+
+    /// Whether retrograde analysis of this acyclic outcome game, with its dense index, stays
+    /// within [`RETROGRADE_BYTES`] by the guess from the start's moves, whatever the slots.
+    fn retrograde_fits(&self) -> bool {
         self.retrograde_guess
             .is_some_and(|bytes| bytes <= RETROGRADE_BYTES)
     }
@@ -414,6 +429,15 @@ impl<G: Game> Solver<'_, G> {
             // A compact key is for the pruning engine's fixed tables: a game too large to
             // value every state.
             None if facts.key_bits.is_some() => Engine::Pruning,
+            // A deep outcome game (a line thousands of plies long) whose states and moves fit
+            // retrograde analysis's share: it values each state once without a search as deep
+            // as the game, where the exhaustive engine's cut-offs save little.
+            None if retrograde
+                && facts.retrograde_fits()
+                && sampled.is_some_and(|sample| sample.depth >= DEEP_PLIES) =>
+            {
+                Engine::Retrograde
+            }
             None if sampled.is_some_and(|sample| sample.prefers_pruning()) => Engine::Pruning,
             None => Engine::Exhaustive,
         };

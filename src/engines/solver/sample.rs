@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::check::walk::split_mix;
-use crate::engines::kernel::{Limits, RangeSource, RunGuard, Stats};
+use crate::engines::kernel::{Lane, Limits, RangeSource, RunGuard, Stats};
 use crate::engines::{exhaustive, pruning};
 use crate::error::SolveError;
 use crate::game::Game;
-use crate::memo::{BoundTable, HashBoundTable, HashTable, MemoTable};
+use crate::memo::{BoundTable, HashBoundTable, HashTable};
 
 use super::Engine;
 
@@ -72,10 +72,10 @@ pub struct Sample {
     /// the line in which the winner wins as fast as it can, at a cost the pruning engine does
     /// not pay.
     pub outcome_game: bool,
-    /// The engine that solved the whole game in the race that opens the sample, and the states
-    /// it expanded (at most [`TRIAL_STATES`]): each engine on the start, side by side, and the
-    /// one with less work (weighed as below) wins; `None` where neither finished. A game this
-    /// small is solved then and there, on one thread.
+    /// The engine that solved the whole game in the race that opens the sample, and its work
+    /// there (states expanded, at most [`TRIAL_STATES`], and table hits): each engine on the
+    /// start, side by side, and the one with less work (weighed as below) wins; `None` where
+    /// neither finished. A game this small is solved then and there, on one thread.
     pub solved_by: Option<(Engine, u64)>,
 }
 
@@ -145,14 +145,15 @@ impl Sample {
 
     /// The sample, in words (for `--explain` and the report's reasons).
     pub fn describe(&self) -> String {
-        if let Some((engine, states)) = self.solved_by {
+        if let Some((engine, work)) = self.solved_by {
             let (winner, other) = match engine {
                 Engine::Pruning => ("pruning", "exhaustive"),
                 _ => ("exhaustive", "pruning"),
             };
             return format!(
                 "a small game: raced on the whole game (each engine up to {TRIAL_STATES} \
-                 states), the {winner} engine solved it expanding {states} states, and the \
+                 states), the {winner} engine solved it with work {work} (states expanded and \
+                 table hits), and the \
                  {other} engine could not do it with less work (the pruning engine's counted \
                  {}); its answer is kept",
                 self.weight_words()
@@ -335,12 +336,14 @@ where
     }
 }
 
-/// The engine that won a race on the whole game, and the states it expanded.
+/// The engine that won a race on the whole game, and its work (states expanded and table
+/// hits).
 type Raced = Option<(Engine, u64)>;
 
 /// The race that opens the sample: both engines on the start, each up to [`TRIAL_STATES`]
-/// states expanded (side by side on two threads where `threads` allows, else the pruning
-/// engine first), and the one that finished with less work, weighed by `(times, per)` as
+/// states expanded (side by side on two threads where `threads` allows, neither running far
+/// ahead of the other, else the pruning engine first), and the one that finished with less
+/// work (states expanded and table hits, as the probes count it), weighed by `(times, per)` as
 /// [`Sample::prefers_pruning`] weighs it. An engine stops once it can no longer win: the
 /// outcome depends on counts alone, never on which thread ran faster, so a plan made before a
 /// solve names what the solve runs.
@@ -356,8 +359,11 @@ where
     G::State: Eq + Hash + Send + Sync,
     R: RangeSource<G>,
 {
-    // Each engine's line: it stops once its states expanded reach it.
+    // Each engine's line: it stops once its work reaches it.
     let (pruning_line, exhaustive_line) = (AtomicU64::new(u64::MAX), AtomicU64::new(u64::MAX));
+    // Each engine's work as weighed, for the other to keep pace with.
+    let (pruning_count, exhaustive_count) = (Paced::default(), Paced::default());
+    let side_by_side = threads > 1;
     // A table each, within a quarter of the budget.
     let trial_limits = Limits {
         memory_budget: limits.memory_budget / 4,
@@ -369,43 +375,49 @@ where
         range,
     };
     let start = game.start();
-    let guard = |line| RunGuard {
-        stores: Some(TRIAL_STATES as usize),
-        race: Some(line),
-        ..RunGuard::new(trial_limits, None)
-    };
     let run_pruning = || {
+        // The other engine no longer waits for this one once it has stopped, however.
+        let _stopped = Stopped(&pruning_count.0);
         let mut table = HashBoundTable::new();
         BoundTable::<G>::limit(&mut table, trial_limits.memory_budget);
         let clock = Instant::now();
-        let (value, mut stats) =
-            pruning::probe(game, &mut table, &options, &start, guard(&pruning_line));
+        let lane = Lane {
+            line: &pruning_line,
+            mine: &pruning_count.0,
+            other: side_by_side.then_some(&exhaustive_count.0),
+            weight: (times, per),
+        };
+        let guard = trial_guard(trial_limits, lane);
+        let (value, mut stats) = pruning::probe(game, &mut table, &options, &start, guard);
         stats.elapsed = clock.elapsed();
-        let finished = finished(value)?.map(|_| stats.expanded);
-        if let Some(states) = finished {
-            // The exhaustive engine wins only with at most this many states (as weighed).
-            exhaustive_line.store(states.saturating_mul(times) / per + 1, Ordering::Relaxed);
+        let finished = work_of(value, stats)?;
+        if let Some(work) = finished {
+            // The exhaustive engine wins only with at most this much work (as weighed).
+            exhaustive_line.store(work.saturating_mul(times) / per + 1, Ordering::Relaxed);
         }
         Ok::<_, SolveError>((finished, (table, stats)))
     };
     let run_exhaustive = || {
+        let _stopped = Stopped(&exhaustive_count.0);
         let mut table = HashTable::new();
         let clock = Instant::now();
-        let (value, mut stats) =
-            exhaustive::probe(game, &mut table, &start, range, guard(&exhaustive_line));
+        let lane = Lane {
+            line: &exhaustive_line,
+            mine: &exhaustive_count.0,
+            other: side_by_side.then_some(&pruning_count.0),
+            weight: (1, 1),
+        };
+        let guard = trial_guard(trial_limits, lane);
+        let (value, mut stats) = exhaustive::probe(game, &mut table, &start, range, guard);
         stats.elapsed = clock.elapsed();
-        // The states it stored, each once (the count its guard checks).
-        let finished = finished(value)?.map(|_| MemoTable::<G>::len(&table) as u64);
-        if let Some(states) = finished {
-            // The pruning engine wins only below this many states (as weighed).
-            pruning_line.store(
-                states.saturating_mul(per).div_ceil(times),
-                Ordering::Relaxed,
-            );
+        let finished = work_of(value, stats)?;
+        if let Some(work) = finished {
+            // The pruning engine wins only below this much work (as weighed).
+            pruning_line.store(work.saturating_mul(per).div_ceil(times), Ordering::Relaxed);
         }
         Ok::<_, SolveError>((finished, (table, stats)))
     };
-    let (pruned, valued) = if threads > 1 {
+    let (pruned, valued) = if side_by_side {
         std::thread::scope(|scope| {
             let exhaustive = scope.spawn(run_exhaustive);
             let pruning = run_pruning();
@@ -431,6 +443,31 @@ where
         exhaustive: won(Engine::Exhaustive).then_some(exhaustive),
     };
     Ok((solved_by, trials))
+}
+
+/// The guard of one engine's run in the race: up to [`TRIAL_STATES`], on `lane`.
+fn trial_guard(limits: Limits, lane: Lane<'_>) -> RunGuard<'_> {
+    RunGuard {
+        stores: Some(TRIAL_STATES as usize),
+        race: Some(lane),
+        ..RunGuard::new(limits, None)
+    }
+}
+
+/// An engine's work in the race, as weighed, on a cache line of its own (one engine writes it
+/// as often as every 16 states, the other reads it).
+#[derive(Default)]
+#[repr(align(64))]
+struct Paced(AtomicU64);
+
+/// Marks an engine of the race stopped when its run ends, however it ends (a value, a line, an
+/// error, a panic): the other engine no longer waits for it.
+struct Stopped<'a>(&'a AtomicU64);
+
+impl Drop for Stopped<'_> {
+    fn drop(&mut self) {
+        self.0.store(u64::MAX, Ordering::Relaxed);
+    }
 }
 
 /// A trial's value, `None` if it stopped (its cap, its race's line, its share of the budget);

@@ -330,7 +330,10 @@ impl<G: Game, T: MemoTable<G>, R: RangeSource<G>> Dive<'_, G, T, R> {
             if let Err(error) = self.check_memory(depth) {
                 return self.fail(error);
             }
-            if self.guard.trial_over(self.stored as u64) {
+            if self
+                .guard
+                .trial_over(self.stored as u64, self.stored as u64 + self.hits)
+            {
                 return self.fail(SolveError::Cancelled);
             }
         }
