@@ -37,7 +37,7 @@ pub(crate) struct RunGuard<'a> {
     /// Stop with `SolveError::Cancelled` after about this many stores (a trial run).
     pub(crate) stores: Option<usize>,
     /// This search's lane in the plan's race: it stops with `SolveError::Cancelled` once its
-    /// states reach the lane's line, and keeps pace with the other engine.
+    /// work reaches the lane's line, and keeps pace with the other engine.
     pub(crate) race: Option<Lane<'a>>,
     /// Where each check publishes the table's size and the bytes held.
     pub(crate) progress: Option<&'static Progress>,
@@ -52,7 +52,7 @@ const PACE_SLACK: u64 = 1 << 14;
 /// runs further ahead of the other than [`PACE_SLACK`].
 ///
 /// The race ends when each engine has either finished or reached the line the other's finish
-/// drew (its count, weighed), so whatever one does ahead of the other the other must match
+/// drew (its work, weighed), so whatever one does ahead of the other the other must match
 /// before the race ends: an engine that waits there loses no time on cores of its own, and
 /// leaves a shared core (two threads on one physical core, a busy machine) to the engine that
 /// is behind. The outcome depends on counts alone, never on the wait.

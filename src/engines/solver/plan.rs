@@ -195,8 +195,7 @@ pub(super) struct Facts {
     pub(super) chance: bool,
     /// Whether the game declares itself impartial.
     pub(super) impartial: bool,
-    /// For an acyclic outcome game whose dense index has at most [`RETROGRADE_STATES`] slots:
-    /// the bytes retrograde analysis's moves would take if every state had as many as the
+    /// For an acyclic outcome game with a dense index (of any size): the bytes retrograde analysis's moves would take if every state had as many as the
     /// start, at four bytes each (a guess that chooses the engine, never a value).
     retrograde_guess: Option<u64>,
 }
@@ -351,7 +350,9 @@ impl Facts {
 /// The most slots of its dense index for which an acyclic outcome game is solved by
 /// retrograde analysis by default: it stores every state with its moves, and gives the
 /// remoteness and the line in which the winner wins as fast, and the loser loses as slowly,
-/// as it can. Past it the exhaustive engine and its cut-offs solve the game.
+/// as it can. Past it the sample chooses: retrograde analysis still for a deep game (its
+/// playouts run [`DEEP_PLIES`] or more) whose moves fit [`RETROGRADE_BYTES`], else the
+/// exhaustive or the pruning engine and their cut-offs.
 pub const RETROGRADE_STATES: u64 = 1 << 20;
 
 /// The most memory retrograde analysis chosen by default may take (of the budget): past it the
