@@ -3,18 +3,20 @@
 # small seed corpus kept in fuzz/corpus/ (new inputs go to fuzz/corpus-run/, which git ignores;
 # a crash is kept in fuzz/artifacts/). Needs the nightly toolchain and cargo-fuzz:
 #   rustup toolchain install nightly && cargo install cargo-fuzz
-# (run here with nightly 1.101 and cargo-fuzz 0.13.2). CI stays on stable and does not run it.
+# (run here with nightly 1.101 and cargo-fuzz 0.13.2). CI stays on stable: tests/fuzz.rs runs
+# the same targets (gamesolver::games::fuzz) for a short mutation pass on every `cargo test`.
+# Each input may allocate at most 512 MiB (twice the memory budget the targets run under).
 #   fuzz/run.sh            # every target, 10 minutes each
 #   fuzz/run.sh 60 parse_input
 set -eu
 cd "$(dirname "$0")"
 seconds=${1:-600}
 shift 2>/dev/null || true
-targets=${*:-"parse_input stone_game_ii stone_game_viii"}
+targets=${*:-"parse_input stone_game_ii stone_game_viii saved_table chance_solution tier_file loopy_database nimber_journal position input_file request"}
 for target in $targets; do
     mkdir -p "corpus-run/$target"
     cp -n corpus/"$target"/* "corpus-run/$target/" 2>/dev/null || true
     echo "== $target for $seconds s"
     cargo +nightly fuzz run "$target" "corpus-run/$target" -- \
-        -max_total_time="$seconds" -rss_limit_mb=4096 -print_final_stats=1
+        -max_total_time="$seconds" -rss_limit_mb=4096 -malloc_limit_mb=512 -print_final_stats=1
 done

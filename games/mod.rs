@@ -7,6 +7,8 @@ mod connect_four;
 mod cram;
 mod dawsons_kayles;
 mod dots_and_boxes;
+#[cfg(feature = "cli")]
+pub mod fuzz;
 mod grundys_game;
 mod interval_stone_games;
 mod kayles;

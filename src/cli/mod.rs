@@ -134,4 +134,6 @@ pub use present::{Presented, Work};
 pub use registry::Bundled;
 /// The JSON crate of [`Presented::view`], for a game's picture without a dependency of its own.
 pub use serde_json;
+#[cfg(feature = "serve")]
+pub use serve::answer_request;
 pub use tool::FromValues;

@@ -92,6 +92,8 @@ pub(super) struct Checked<'p, R> {
     pub(super) inner: R,
     pub(super) sum: Fnv,
     pub(super) path: &'p Path,
+    /// The bytes read so far: where a damage is found.
+    pub(super) at: u64,
 }
 
 impl<R: Read> Checked<'_, R> {
@@ -101,13 +103,17 @@ impl<R: Read> Checked<'_, R> {
             if error.kind() == io::ErrorKind::UnexpectedEof {
                 corrupt(
                     self.path,
-                    format!("the file ends in the middle of {what}: it is truncated"),
+                    format!(
+                        "the file ends at byte {} in the middle of {what}: it is truncated",
+                        self.at
+                    ),
                 )
             } else {
                 CliError::read(self.path.display().to_string(), error)
             }
         })?;
         self.sum.add(&bytes);
+        self.at += N as u64;
         Ok(bytes)
     }
     pub(super) fn u64(&mut self, what: &str) -> Result<u64, CliError> {
@@ -124,7 +130,10 @@ impl<R: Read> Checked<'_, R> {
         }
         Err(corrupt(
             self.path,
-            format!("a number in {what} is too long: the file is corrupt"),
+            format!(
+                "a number in {what} ending at byte {} is too long: the file is corrupt",
+                self.at
+            ),
         ))
     }
 }
@@ -228,6 +237,7 @@ pub fn load<G: DenseIndex>(
         inner: BufReader::with_capacity(1 << 16, file),
         sum: Fnv::new(),
         path,
+        at: 0,
     };
     let refuse = |problem: String| Failure::Cli(corrupt(path, problem));
     if &input.take::<8>("the header")? != MAGIC {
@@ -284,8 +294,11 @@ pub fn load<G: DenseIndex>(
         )));
     }
     let mut table = DenseTable::try_for_game(game, budget)?;
-    let corrupt =
-        || refuse("its table does not fill its slots exactly: the file is corrupt".into());
+    let corrupt = |at: u64| {
+        refuse(format!(
+            "its table does not fill its slots exactly (at byte {at}): the file is corrupt"
+        ))
+    };
     let mut index = 0u64;
     while index < slots {
         match input.varint("the table")? {
@@ -294,13 +307,13 @@ pub fn load<G: DenseIndex>(
                 index = index
                     .checked_add(run)
                     .filter(|&end| end <= slots && run > 0)
-                    .ok_or_else(corrupt)?;
+                    .ok_or_else(|| corrupt(input.at))?;
             }
             tag => {
                 let value: Score = unzigzag(tag - 1);
                 table
                     .set_slot(index as usize, value)
-                    .map_err(|_| corrupt())?;
+                    .map_err(|_| corrupt(input.at))?;
                 index += 1;
             }
         }
@@ -312,9 +325,10 @@ pub fn load<G: DenseIndex>(
         .read_exact(&mut sum)
         .map_err(|_| refuse("the file ends before its checksum: it is truncated".into()))?;
     if u64::from_le_bytes(sum) != expected {
-        return Err(refuse(
-            "its checksum does not match: the file is corrupt".into(),
-        ));
+        return Err(refuse(format!(
+            "its checksum (at byte {}) does not match: the file is corrupt",
+            input.at
+        )));
     }
     let trailing = input
         .inner

@@ -433,3 +433,63 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// The page's `/api/analyze` on one request made of `bytes`, as the fuzz target `request`
+/// (`gamesolver::games::fuzz`) drives it: the first byte picks a query string (`GET
+/// /api/analyze?` the rest) or a JSON body (`POST`, the rest cut at the body's limit), answered
+/// by a server of its own with `games` installed (as [`run_json`] installs them), whose solves
+/// take `limits` (`--memory-limit 256M`, …); the status and the JSON answered.
+///
+/// ```
+/// use gamesolver::cli::answer_request;
+/// use gamesolver::games::BUNDLED;
+///
+/// let (status, json) = answer_request(BUNDLED, b"\x00game=nim&values=3,4,5", &[]);
+/// assert_eq!(status, 200);
+/// assert!(json.contains(r#""value":1"#), "{json}");
+/// ```
+pub fn answer_request(
+    games: &'static [&'static registry::Bundled],
+    bytes: &[u8],
+    limits: &[String],
+) -> (u16, String) {
+    registry::install(games);
+    thread_local! {
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime on this thread");
+    }
+    let served = Arc::new(Served {
+        limits: limits.to_vec(),
+        solver: Arc::new(tokio::sync::Semaphore::new(1)),
+        waiting: AtomicUsize::new(0),
+        solving: Mutex::new(None),
+        kept: Mutex::new(HashMap::new()),
+        loads: Vec::new(),
+    });
+    let rest = bytes.get(1..).unwrap_or_default();
+    let query = bytes.first().is_some_and(|first| first % 2 == 0);
+    RUNTIME.with(|runtime| {
+        runtime.block_on(async {
+            let response = if query {
+                let uri = format!("/api/analyze?{}", String::from_utf8_lossy(rest));
+                match uri.parse::<axum::http::Uri>() {
+                    // What a client cannot send: no request reaches the handler.
+                    Err(_) => {
+                        return (400, json!({"error": "no URI", "kind": "usage"}).to_string());
+                    }
+                    Ok(uri) => analyze_query(State(served), Query::try_from_uri(&uri)).await,
+                }
+            } else {
+                let body = Bytes::copy_from_slice(&rest[..rest.len().min(BODY_BYTES)]);
+                analyze_body(State(served), body).await
+            };
+            let status = response.status().as_u16();
+            let body = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .expect("an answer's body");
+            (status, String::from_utf8_lossy(&body).into_owned())
+        })
+    })
+}

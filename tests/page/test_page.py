@@ -526,30 +526,67 @@ def resident_bytes(pid):
     raise AssertionError("no VmRSS")
 
 
-def test_the_api_answers_200_concurrent_requests_within_the_budget(server):
+# The load test's clients and how long they keep asking (LOAD_SECONDS to change it).
+CLIENTS = 64
+LOAD_SECONDS = float(os.environ.get("LOAD_SECONDS", "30"))
+
+
+def test_64_clients_for_30_seconds_with_a_quarter_bad_get_every_good_answer_right(server):
+    """64 clients at once for 30 s, one request in four bad (not JSON, an unknown game, a
+    position that is not one, an oversized body, a path that is none): every good request is
+    answered with the right value, every bad one with a 4xx, and the server's memory stays
+    within its budget (the peak is printed: docs/performance.md)."""
     process, url = server
-    positions = [("nim", f"{a},{b},{c}") for a in range(1, 6) for b in range(1, 6) for c in range(1, 5)]
-    statuses, peak = [], [0]
+    bad = [
+        (f"{url}/api/analyze", b"{not json", 400),
+        (f"{url}/api/analyze", {"game": "no-such-game"}, 404),
+        (f"{url}/api/analyze", {"game": "nim", "values": "1,2", "after": "9,9"}, 400),
+        (f"{url}/api/analyze", {"game": "tic-tac-toe", "at": "XXX/OOO/..."}, 400),
+        (f"{url}/api/analyze", "huge", 413),
+        (f"{url}/api/analyze?game=nim&values=1,2&width=99999999999", None, 400),
+        (f"{url}/api/nothing", None, 404),
+    ]
+    tally = {"good": 0, "bad": 0, "wrong": []}
+    peak = [0]
     lock = threading.Lock()
+    deadline = time.monotonic() + LOAD_SECONDS
 
-    def one(k):
-        game, values = positions[k % len(positions)]
-        status, body = request(f"{url}/api/analyze", {"game": game, "values": values})
-        value = json.loads(body)["value"]
-        a, b, c = map(int, values.split(","))
-        with lock:
-            statuses.append((status, value == (1 if a ^ b ^ c else -1)))
-            peak[0] = max(peak[0], resident_bytes(process.pid))
+    def client(k):
+        n = 0
+        while time.monotonic() < deadline:
+            n += 1
+            if (k + n) % 4 == 0:
+                target, body, expected = bad[(k * 7 + n) % len(bad)]
+                if body == "huge":
+                    status, answer = huge_body_status(url, 1 << 20), b""
+                else:
+                    status, answer = request(target, body)
+                ok = status == expected
+                kind = "bad"
+            else:
+                a, b, c = 1 + (k + n) % 7, 1 + (k * 3 + n) % 6, 1 + (k + 5 * n) % 5
+                status, answer = request(f"{url}/api/analyze", {"game": "nim", "values": f"{a},{b},{c}"})
+                ok = status == 200 and json.loads(answer)["value"] == (1 if a ^ b ^ c else -1)
+                kind = "good"
+            with lock:
+                tally[kind] += 1
+                if not ok:
+                    tally["wrong"].append((kind, status, answer[:200]))
+                peak[0] = max(peak[0], resident_bytes(process.pid))
 
-    threads = [threading.Thread(target=one, args=(k,)) for k in range(200)]
-    started = time.monotonic()
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(CLIENTS)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=300)
-    assert time.monotonic() - started < 300
-    assert len(statuses) == 200 and all(statuses_ok == (200, True) for statuses_ok in statuses), statuses[:5]
+        thread.join(timeout=LOAD_SECONDS + 300)
+    assert not any(thread.is_alive() for thread in threads)
+    print(f"load: {CLIENTS} clients, {LOAD_SECONDS:.0f} s: {tally['good']} good and {tally['bad']} bad "
+          f"requests, peak resident {peak[0] / (1 << 20):.1f} MiB")
+    assert not tally["wrong"], tally["wrong"][:5]
+    assert tally["good"] > 0 and tally["bad"] > 0
     assert peak[0] < BUDGET + (64 << 20), peak[0]
+    # Still serving.
+    assert request(f"{url}/api/analyze?game=nim&values=1,2")[0] == 200
 
 
 def test_malformed_requests_get_4xx(server):

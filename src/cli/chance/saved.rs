@@ -218,6 +218,7 @@ fn load<G: DenseIndex>(
         inner: BufReader::with_capacity(1 << 16, file),
         sum: Fnv::new(),
         path,
+        at: 0,
     };
     let refuse = |problem: String| Failure::Cli(corrupt(path, problem));
     let magic = input.take::<8>("the header")?;
@@ -276,12 +277,16 @@ fn load<G: DenseIndex>(
         _ => return Err(refuse("its header is damaged: the file is corrupt".into())),
     };
     let entries = input.u64("the values' count")?;
-    let damaged = || refuse("its values are damaged: the file is corrupt".into());
+    let damaged = |at: u64| {
+        refuse(format!(
+            "its values are damaged at byte {at}: the file is corrupt"
+        ))
+    };
     let mut values = HashMap::new();
     let integer = |input: &mut Checked<'_, _>| -> Result<BigInt, Failure> {
         let length = input.varint("a value")?;
         if length > 1 << 20 {
-            return Err(damaged());
+            return Err(damaged(input.at));
         }
         let mut bytes = vec![0u8; length as usize];
         for byte in &mut bytes {
@@ -292,14 +297,14 @@ fn load<G: DenseIndex>(
     for _ in 0..entries {
         let index = input.varint("a value's index")?;
         if index >= slots {
-            return Err(damaged());
+            return Err(damaged(input.at));
         }
         let value = match input.take::<1>("a value")?[0] {
             EXACT => {
                 let numerator = integer(&mut input)?;
                 let denominator = integer(&mut input)?;
                 if denominator <= BigInt::from(0) {
-                    return Err(damaged());
+                    return Err(damaged(input.at));
                 }
                 Value::from_exact(Rational(BigRational::new(numerator, denominator)))
             }
@@ -307,17 +312,17 @@ fn load<G: DenseIndex>(
                 let low = f64::from_le_bytes(input.take::<8>("a value")?);
                 let high = f64::from_le_bytes(input.take::<8>("a value")?);
                 if low.partial_cmp(&high).is_none_or(std::cmp::Ordering::is_gt) {
-                    return Err(damaged());
+                    return Err(damaged(input.at));
                 }
                 Value::bounded(low, high)
             }
-            _ => return Err(damaged()),
+            _ => return Err(damaged(input.at)),
         };
         values.insert(index as usize, value);
         let bytes = (values.len() as u64).saturating_mul(96);
         if bytes > budget {
             return Err(Failure::from(crate::SolveError::MemoryBudget {
-                what: "the saved values".into(),
+                what: format!("the saved values of {}", path.display()),
                 needed: bytes,
                 budget,
             }));
@@ -330,9 +335,10 @@ fn load<G: DenseIndex>(
         .read_exact(&mut sum)
         .map_err(|_| refuse("the file ends before its checksum: it is truncated".into()))?;
     if u64::from_le_bytes(sum) != expected {
-        return Err(refuse(
-            "its checksum does not match: the file is corrupt".into(),
-        ));
+        return Err(refuse(format!(
+            "its checksum (at byte {}) does not match: the file is corrupt",
+            input.at
+        )));
     }
     let trailing = input
         .inner

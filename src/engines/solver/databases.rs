@@ -75,8 +75,9 @@ impl<G: Tiered, C: Classes<G>> LoopyDatabase<'_, G, C> {
     fn held(&self, state: &G::State) -> Result<(Outcome, Option<u32>), SolveError> {
         self.outcome_of(state)?.ok_or_else(|| {
             SolveError::Unanswerable(format!(
-                "the tier file holds no value for {} (its tier is not in the file yet, or it is \
-                 not a position of the game)",
+                "the tier file {} holds no value for {} (its tier is not in the file yet, or it \
+                 is not a position of the game)",
+                self.path().display(),
                 described(self.game(), state)
             ))
         })
@@ -98,11 +99,11 @@ impl<G: Tiered> Solved<G> for TierDatabase<'_, G> {
     }
 
     fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
-        TierDatabase::value_of(self, state)?.ok_or_else(|| not_in_file(self.game(), state))
+        TierDatabase::value_of(self, state)?.ok_or_else(|| not_in_file(self, state))
     }
 
     fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
-        TierDatabase::move_values(self, state)?.ok_or_else(|| not_in_file(self.game(), state))
+        TierDatabase::move_values(self, state)?.ok_or_else(|| not_in_file(self, state))
     }
 
     fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
@@ -124,9 +125,11 @@ impl<G: Tiered> Solved<G> for TierDatabase<'_, G> {
 
 /// The error for a question about a position whose tier (or a tier its moves lead to) the
 /// tier file does not hold.
-fn not_in_file<G: Tiered>(game: &G, state: &G::State) -> SolveError {
+fn not_in_file<G: Tiered>(database: &TierDatabase<'_, G>, state: &G::State) -> SolveError {
     SolveError::Unanswerable(format!(
-        "the tier file holds no value for {} or a position it leads to (its tier is not in the          file yet, or it is not a position of the game)",
-        described(game, state)
+        "the tier file {} holds no value for {} or a position it leads to (its tier is not in \
+         the file yet, or it is not a position of the game)",
+        database.path().display(),
+        described(database.game(), state)
     ))
 }

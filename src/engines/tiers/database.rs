@@ -126,6 +126,11 @@ impl<'g, G: Tiered> TierDatabase<'g, G> {
         self.file.tiers_held()
     }
 
+    /// The path of the tier file it answers from.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
     /// The game.
     pub fn game(&self) -> &'g G {
         self.game

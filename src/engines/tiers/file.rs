@@ -9,6 +9,7 @@
 //! stopped while writing it) is dropped when the file is resumed; a complete record whose
 //! checksum does not match is refused, naming the tier, and never used.
 
+use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -117,7 +118,7 @@ pub struct TierFile {
     path: PathBuf,
     identity: Identity,
     file: Mutex<File>,
-    records: Vec<Option<Record>>,
+    records: BTreeMap<usize, Record>,
     /// Where the complete records end (a resumed file is cut there).
     end: u64,
     blocks_read: AtomicU64,
@@ -185,7 +186,13 @@ impl TierFile {
             ));
         }
         let name_len = le_u32(&fixed, 29) as usize;
-        let rest = take(&mut file, name_len.min(1 << 16) + 8)
+        if name_len > 1 << 16 {
+            return Err(problem(
+                path,
+                format!("the header is damaged (a game's name of {name_len} bytes, at byte 29)"),
+            ));
+        }
+        let rest = take(&mut file, name_len + 8)
             .map_err(io)?
             .ok_or_else(|| problem(path, "the header is cut short"))?;
         let identity = Identity {
@@ -203,7 +210,9 @@ impl TierFile {
                 "the header is damaged (its checksum does not match)",
             ));
         }
-        let mut records = vec![None; identity.tiers as usize];
+        // By tier, as records are read: the header's count of tiers is not trusted with
+        // memory (a tier past it is a damaged record).
+        let mut records = BTreeMap::new();
         let mut at = (fixed.len() + rest.len()) as u64;
         loop {
             file.seek(SeekFrom::Start(at)).map_err(io)?;
@@ -221,18 +230,34 @@ impl TierFile {
             if blocks as u64 * 4 > size {
                 return Err(problem(
                     path,
-                    format!("the record of tier {tier} is damaged (it claims {blocks} blocks)"),
+                    format!(
+                        "the record of tier {tier} at byte {at} is damaged (it claims {blocks} blocks)"
+                    ),
                 ));
             }
             let Some(lengths) = take(&mut file, blocks * 4 + 8).map_err(io)? else {
                 break;
             };
             let sum = fnv(fnv(FNV_START, &head), &lengths[..blocks * 4]);
-            if sum != le_u64(&lengths, blocks * 4) || tier >= records.len() {
+            if sum != le_u64(&lengths, blocks * 4) || tier >= identity.tiers as usize {
                 return Err(problem(
                     path,
                     format!(
-                        "the record of tier {tier} is damaged (its head's checksum does not match); the file cannot be used"
+                        "the record of tier {tier} at byte {at} is damaged (its head's checksum does not match); the file cannot be used"
+                    ),
+                ));
+            }
+            // Cells of one to eight bytes, in as many blocks as they fill: any other count
+            // cannot be one this code wrote.
+            let (ranks, width) = (le_u64(&head, 8), head[16]);
+            let fills = ranks
+                .checked_mul(u64::from(width))
+                .map(|bytes| bytes.div_ceil(u64::from(identity.block_bytes)));
+            if !(1..=8).contains(&width) || fills != Some(blocks as u64) {
+                return Err(problem(
+                    path,
+                    format!(
+                        "the record of tier {tier} at byte {at} is damaged ({ranks} cells of {width} bytes cannot fill {blocks} blocks)"
                     ),
                 ));
             }
@@ -246,11 +271,12 @@ impl TierFile {
             if next + 8 > size {
                 break; // cut short while writing its blocks
             }
-            records[tier] = Some(Record {
-                ranks: le_u64(&head, 8),
-                width: head[16],
+            let record = Record {
+                ranks,
+                width,
                 offsets,
-            });
+            };
+            records.insert(tier, record);
             at = next + 8;
         }
         Ok(TierFile {
@@ -277,19 +303,18 @@ impl TierFile {
     /// The bytes per cell of tier `tier`, if it is saved whole.
     pub fn cell_width(&self, tier: usize) -> Option<usize> {
         self.records
-            .get(tier)
-            .and_then(Option::as_ref)
+            .get(&tier)
             .map(|record| usize::from(record.width))
     }
 
     /// Whether tier `tier` is saved whole.
     pub fn holds(&self, tier: usize) -> bool {
-        self.records.get(tier).is_some_and(Option::is_some)
+        self.records.contains_key(&tier)
     }
 
     /// How many tiers are saved whole.
     pub fn tiers_held(&self) -> usize {
-        self.records.iter().flatten().count()
+        self.records.len()
     }
 
     fn block_bytes(&self) -> usize {
@@ -320,7 +345,7 @@ impl TierFile {
 
     /// Tier `tier`'s cells as `u64`s, every block read and checked; `None` if not saved.
     pub fn tier(&self, tier: usize) -> Result<Option<Vec<u64>>, SolveError> {
-        let Some(record) = self.records.get(tier).and_then(Option::as_ref) else {
+        let Some(record) = self.records.get(&tier) else {
             return Ok(None);
         };
         let (first, end) = (record.offsets[0], *record.offsets.last().expect("an end"));
@@ -358,7 +383,7 @@ impl TierFile {
     /// The cell of rank `rank` of tier `tier`, reading (and checking) only the block that holds
     /// it; `None` if the tier is not saved or has no such rank.
     pub fn cell(&self, tier: usize, rank: u64) -> Result<Option<u64>, SolveError> {
-        let Some(record) = self.records.get(tier).and_then(Option::as_ref) else {
+        let Some(record) = self.records.get(&tier) else {
             return Ok(None);
         };
         if rank >= record.ranks {

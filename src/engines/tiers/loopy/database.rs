@@ -194,6 +194,11 @@ impl<'g, G: Tiered, C: Classes<G>> LoopyDatabase<'g, G, C> {
         self.file.bytes()
     }
 
+    /// The path of the tier file it answers from.
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
     /// The game.
     pub fn game(&self) -> &'g G {
         self.game

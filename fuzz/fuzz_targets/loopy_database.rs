@@ -1,0 +1,10 @@
+//! A loopy tier database (GSTIERS) as `--load` reads it, on any bytes:
+//! gamesolver::games::fuzz::Target::LoopyDatabase checks what must hold.
+#![no_main]
+
+use gamesolver::games::fuzz::Target;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    Target::LoopyDatabase.run(bytes);
+});

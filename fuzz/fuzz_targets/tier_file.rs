@@ -1,0 +1,10 @@
+//! A tier file (GSTIERS) as `--load` reads it, on any bytes:
+//! gamesolver::games::fuzz::Target::TierFile checks what must hold.
+#![no_main]
+
+use gamesolver::games::fuzz::Target;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    Target::TierFile.run(bytes);
+});
