@@ -196,7 +196,7 @@ fn inputs() -> usize {
     std::env::var("GAMESOLVER_FUZZ_INPUTS")
         .ok()
         .and_then(|inputs| inputs.parse().ok())
-        .unwrap_or(150)
+        .unwrap_or(300)
 }
 
 /// The short mutation pass of `target`: every seed, then mutations of them (the targets check

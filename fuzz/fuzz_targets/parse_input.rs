@@ -20,7 +20,7 @@ fuzz_target!(|bytes: &[u8]| {
     let budget = bytes.first().map_or(0, |&b| u64::from(b) * 16);
     match parse_text_within(bytes, budget) {
         Ok(values) => assert_eq!(Ok(values), parsed),
-        Err(gamesolver::Error::MemoryBudget { .. }) => {}
+        Err(gamesolver::Error::Solve(gamesolver::SolveError::MemoryBudget { .. })) => {}
         Err(error) => assert_eq!(Err(error), parsed),
     }
     // The same bytes as command-line arguments, split at NUL (arguments cannot hold one).
