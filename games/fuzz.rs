@@ -1,7 +1,7 @@
 //! Fuzz targets: every reader of what a user hands the command line, driven by arbitrary bytes
 //! through the same code the command line, the page and Python run ([`run_json`]): the five
 //! kinds of file (`--load`, `--resume`), the positions of every bundled game (`analyze --at`,
-//! `--after`), `--input` files, and the page's analysis requests.
+//! `--after`), `--input` files and Connect Four's `--batch`, and the page's analysis requests.
 //!
 //! Each [`Target`] checks what must hold whatever the bytes: no panic, a refusal of a file
 //! that names the file, no refusal of kind `"internal"`, and (where the fuzzing process caps
@@ -53,7 +53,8 @@ pub enum Target {
     /// A position of a bundled game (the first byte picks the game and whether the rest is
     /// `--at`'s position or `--after`'s moves; the rest is the text).
     Position,
-    /// An `--input` file of integers or of JSON (the first byte picks the game).
+    /// An `--input` file of integers or of JSON, or Connect Four's `--batch` of positions (the
+    /// first byte picks the command).
     InputFile,
     /// A request to the page's `/api/analyze` (the first byte picks a query string or a JSON
     /// body; the rest is it).
@@ -82,14 +83,24 @@ impl Outcome {
     }
 }
 
-/// The games whose `--input` `Target::InputFile` reads: integers, then JSON.
-const INPUT_GAMES: [&str; 6] = [
-    "stone-game-ii",
-    "stone-game-viii",
-    "stone-game-vii",
-    "nim",
-    "cat-and-mouse",
-    "cat-and-mouse-ii",
+/// The commands `Target::InputFile` runs on its file (`FILE`): `--input` of integers, then of
+/// JSON, then Connect Four's `--batch` (a position a line).
+const INPUT_COMMANDS: &[&[&str]] = &[
+    &["stone-game-ii", "--input", "FILE"],
+    &["stone-game-viii", "--input", "FILE"],
+    &["stone-game-vii", "--input", "FILE"],
+    &["nim", "--input", "FILE"],
+    &["cat-and-mouse", "--input", "FILE"],
+    &["cat-and-mouse-ii", "--input", "FILE"],
+    &[
+        "connect-four",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--batch",
+        "FILE",
+    ],
 ];
 
 impl Target {
@@ -256,15 +267,23 @@ fn position(bytes: &[u8]) -> Outcome {
     outcome(run_json(BUNDLED, command))
 }
 
-/// `GAME --input FILE` for the game the first byte picks, FILE the rest of the bytes.
+/// The command of [`INPUT_COMMANDS`] the first byte picks, on a file of the rest of the bytes.
 fn input_file(bytes: &[u8]) -> Outcome {
     let pick = usize::from(bytes.first().copied().unwrap_or(0));
-    let game = INPUT_GAMES[pick % INPUT_GAMES.len()];
     let scratch = Scratch::new("input");
     std::fs::write(&scratch.0, bytes.get(1..).unwrap_or_default())
         .expect("the scratch file is written");
-    let mut command = vec![game.to_string(), "--input".into()];
-    command.push(scratch.0.display().to_string());
+    let path = scratch.0.display().to_string();
+    let mut command: Vec<String> = INPUT_COMMANDS[pick % INPUT_COMMANDS.len()]
+        .iter()
+        .map(|word| {
+            if *word == "FILE" {
+                path.clone()
+            } else {
+                word.to_string()
+            }
+        })
+        .collect();
     command.extend(limits());
     outcome(run_json(BUNDLED, command))
 }
@@ -282,4 +301,20 @@ fn request(bytes: &[u8]) -> Outcome {
         message: value["error"].as_str().unwrap_or_default().into(),
         kind: value["kind"].as_str().unwrap_or_default().into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BUNDLED, POSITION_GAMES};
+
+    #[test]
+    fn every_bundled_game_has_its_positions_fuzzed() {
+        for game in BUNDLED {
+            assert!(
+                POSITION_GAMES.iter().any(|(name, _)| *name == game.name()),
+                "{} is not in POSITION_GAMES",
+                game.name()
+            );
+        }
+    }
 }

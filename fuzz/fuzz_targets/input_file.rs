@@ -1,5 +1,5 @@
-//! An `--input` file (integers or JSON), on any bytes: gamesolver::games::fuzz::Target::InputFile
-//! checks what must hold.
+//! An `--input` file (integers or JSON), or Connect Four's `--batch`, on any bytes:
+//! gamesolver::games::fuzz::Target::InputFile checks what must hold.
 #![no_main]
 
 use gamesolver::games::fuzz::Target;
