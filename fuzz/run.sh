@@ -5,7 +5,7 @@
 #   rustup toolchain install nightly && cargo install cargo-fuzz
 # (run here with nightly 1.101 and cargo-fuzz 0.13.2). CI stays on stable: tests/fuzz.rs runs
 # the same targets (gamesolver::games::fuzz) for a short mutation pass on every `cargo test`.
-# Each input may allocate at most 512 MiB (twice the memory budget the targets run under).
+# No allocation may pass 256 MiB, the memory budget the targets' commands run under.
 # Leak detection is off: a target that starts a thread pool (rayon's, on a first input that
 # solves in parallel) leaves glibc's record of that thread's thread-local destructors, which
 # LeakSanitizer reports as a 64-byte leak although the pool lives on by design.
@@ -21,5 +21,5 @@ for target in $targets; do
     cp -n corpus/"$target"/* "corpus-run/$target/" 2>/dev/null || true
     echo "== $target for $seconds s"
     cargo +nightly fuzz run "$target" "corpus-run/$target" -- \
-        -max_total_time="$seconds" -rss_limit_mb=4096 -malloc_limit_mb=512 -detect_leaks=0 -print_final_stats=1
+        -max_total_time="$seconds" -rss_limit_mb=4096 -malloc_limit_mb=256 -detect_leaks=0 -print_final_stats=1
 done

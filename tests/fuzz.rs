@@ -19,8 +19,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use gamesolver::games::fuzz::{Outcome, Target};
 
-/// The largest allocation the targets may make: twice their memory budget (256 MiB).
-const CAP: usize = 512 << 20;
+/// The largest allocation the targets may make: the memory budget their commands run under
+/// (`games::fuzz::MEMORY_LIMIT`, 256 MiB).
+const CAP: usize = 256 << 20;
 
 /// The input each thread runs now, printed if it asks for more than [`CAP`].
 static CURRENT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
