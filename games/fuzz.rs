@@ -151,15 +151,12 @@ impl Target {
 
     /// Runs the target on `bytes`, and checks what must hold (a broken rule panics).
     pub fn run(self, bytes: &[u8]) -> Outcome {
-        if self.command("").is_some() {
-            return self.file(bytes);
-        }
         match self {
             Target::Position => position(bytes),
             Target::InputFile => input_file(bytes),
             #[cfg(feature = "serve")]
             Target::Request => request(bytes),
-            _ => unreachable!("a file's target"),
+            _ => self.file(bytes),
         }
     }
 

@@ -60,6 +60,21 @@ struct Served {
     loads: Vec<(String, String)>,
 }
 
+impl Served {
+    /// A server's shared state: its solves' `limits` as arguments, the tier files it `loads`,
+    /// no solve running and no answer kept.
+    fn new(limits: Vec<String>, loads: Vec<(String, String)>) -> Arc<Served> {
+        Arc::new(Served {
+            limits,
+            solver: Arc::new(tokio::sync::Semaphore::new(1)),
+            waiting: AtomicUsize::new(0),
+            solving: Mutex::new(None),
+            kept: Mutex::new(HashMap::new()),
+            loads,
+        })
+    }
+}
+
 /// Runs the server until Ctrl-C.
 pub fn run(args: &ServeArgs) -> Result<(), Failure> {
     let mut limits = Vec::new();
@@ -81,14 +96,7 @@ pub fn run(args: &ServeArgs) -> Result<(), Failure> {
             .map_err(|error| Failure::Rejected(error.into()))?;
         loads.push((file.identity().game.clone(), path.display().to_string()));
     }
-    let served = Arc::new(Served {
-        loads,
-        limits,
-        solver: Arc::new(tokio::sync::Semaphore::new(1)),
-        waiting: AtomicUsize::new(0),
-        solving: Mutex::new(None),
-        kept: Mutex::new(HashMap::new()),
-    });
+    let served = Served::new(limits, loads);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -460,14 +468,7 @@ pub fn answer_request(
             .build()
             .expect("a runtime on this thread");
     }
-    let served = Arc::new(Served {
-        limits: limits.to_vec(),
-        solver: Arc::new(tokio::sync::Semaphore::new(1)),
-        waiting: AtomicUsize::new(0),
-        solving: Mutex::new(None),
-        kept: Mutex::new(HashMap::new()),
-        loads: Vec::new(),
-    });
+    let served = Served::new(limits.to_vec(), Vec::new());
     let rest = bytes.get(1..).unwrap_or_default();
     let query = bytes.first().is_some_and(|first| first % 2 == 0);
     RUNTIME.with(|runtime| {
