@@ -152,6 +152,13 @@ pub(super) mod cli {
         fn player_name(&self, player: Player) -> &'static str {
             mark(player)
         }
+        fn mover(&self, board: &Board) -> Player {
+            if board.x_to_move() {
+                Player::First
+            } else {
+                Player::Second
+            }
+        }
         fn position(&self, position: &str) -> Result<Board, InputError> {
             let problem = |what: String| {
                 InputError::InvalidState(format!(

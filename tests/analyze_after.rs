@@ -190,6 +190,43 @@ fn tic_tac_toe_after_random_moves_equals_brute_force() {
     }
 }
 
+/// A position given by `--at` where the second player (O) is to move: `to_move` says so and
+/// `"result"` names the winner by the literal rules, on random boards.
+#[test]
+fn tic_tac_toe_at_a_position_names_its_mover_and_the_right_winner() {
+    let mut rng = Rng(777);
+    let mut seen_o_to_move = 0;
+    for _ in 0..16 {
+        let mut cells = [b'.'; 9];
+        for ply in 0..rng.below(7) {
+            let free: Vec<usize> = (0..9).filter(|&c| cells[c] == b'.').collect();
+            let cell = free[rng.below(free.len() as u64) as usize];
+            cells[cell] = if ply.is_multiple_of(2) { b'X' } else { b'O' };
+            if tic_tac_toe_wins(&cells, cells[cell]) {
+                break;
+            }
+        }
+        let text = String::from_utf8(cells.to_vec()).unwrap();
+        let found = analyze(&["tic-tac-toe", "--at", &text]).unwrap();
+        let o_moves = cells.iter().filter(|&&c| c == b'X').count()
+            > cells.iter().filter(|&&c| c == b'O').count();
+        seen_o_to_move += usize::from(o_moves);
+        let value = tic_tac_toe(&mut cells);
+        let (mover, other) = if o_moves { ("O", "X") } else { ("X", "O") };
+        let result = match value {
+            1 => format!("{mover} wins"),
+            -1 => format!("{other} wins"),
+            _ => "a draw".to_string(),
+        };
+        let context = format!("at {text}");
+        assert_eq!(found["value"], value, "{context}");
+        let to_move = if o_moves { "second" } else { "first" };
+        assert_eq!(found["to_move"], to_move, "{context}");
+        assert_eq!(found["result"], result.as_str(), "{context}");
+    }
+    assert!(seen_o_to_move > 3, "too few positions with O to move");
+}
+
 #[test]
 fn tic_tac_toe_moves_last_as_long_as_the_literal_rules_say() {
     let mut rng = Rng(777);

@@ -117,3 +117,30 @@ fn a_saved_solve_answers_as_a_fresh_one() {
     assert!(text.contains("six-mens-morris 4"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Black to move with two men (four a side, none in hand): White has won. The value is the
+/// mover's (−1), and the result names White, from whichever side the position is seen.
+#[test]
+fn analyze_at_a_position_with_black_to_move_names_white_the_winner() {
+    let analysis = gamesolver_json(&[
+        "analyze",
+        "six-mens-morris",
+        "4",
+        "--at",
+        "B00:W-W/-B-/W--W/-B-/---",
+        "--json",
+    ]);
+    assert_eq!(analysis["value"], -1);
+    assert_eq!(analysis["to_move"], "second");
+    assert_eq!(analysis["result"], "White wins");
+    let won = gamesolver_json(&[
+        "analyze",
+        "six-mens-morris",
+        "4",
+        "--at",
+        WON_IN_ONE,
+        "--json",
+    ]);
+    assert_eq!(won["to_move"], "first");
+    assert_eq!(won["result"], "White wins");
+}

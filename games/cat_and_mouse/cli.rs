@@ -8,7 +8,7 @@ use crate::SolveError;
 use crate::engines::retrograde;
 use crate::games::Chase;
 use crate::{
-    Game, Player, Turn,
+    Game, Turn,
     engines::{
         MoveValue, Ply,
         retrograde::{Indexed, Outcome, Retrograde},
@@ -192,7 +192,7 @@ where
     let plies: Vec<Ply<G>> = moves
         .iter()
         .map(|(mv, seen, _)| Ply {
-            player: Player::First,
+            player: tally.to_move,
             state,
             mv: mv.clone(),
             gain: 0,

@@ -46,6 +46,13 @@ impl Presented for Quixo {
     fn player_name(&self, player: Player) -> &'static str {
         mark(player)
     }
+    fn mover(&self, board: &QuixoBoard) -> Player {
+        if board.o_to_move {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
     fn position(&self, position: &str) -> Result<QuixoBoard, InputError> {
         self.parse(position)
     }

@@ -75,6 +75,13 @@ impl Presented for SixMensMorris {
     fn player_name(&self, player: Player) -> &'static str {
         name(player)
     }
+    fn mover(&self, board: &MorrisBoard) -> Player {
+        if board.black_to_move {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
     fn position(&self, position: &str) -> Result<MorrisBoard, InputError> {
         self.parse(position)
     }

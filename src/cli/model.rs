@@ -484,12 +484,14 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The first player to move, with no points.
-    pub(crate) const START: Tally = Tally {
-        to_move: Player::First,
-        points: [0, 0],
-        played: 0,
-    };
+    /// `to_move` to move, with no points and no move played.
+    pub(crate) const fn starting(to_move: Player) -> Tally {
+        Tally {
+            to_move,
+            points: [0, 0],
+            played: 0,
+        }
+    }
 
     /// The first player's points minus the second's.
     pub(crate) fn margin(&self) -> Result<Score, SolveError> {

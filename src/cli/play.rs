@@ -311,11 +311,10 @@ impl<S: Clone> Session<S> {
             game.player_name(self.you),
             game.player_name(self.you.opponent()),
         );
-        let order = if self.you.is_first() {
-            "first"
-        } else {
-            "second"
-        };
+        // Who moves first from here: the start's first player, or the side to move at `--at`'s
+        // position where the game's positions say it.
+        let mut mover = game.mover(&self.start);
+        let order = if self.you == mover { "first" } else { "second" };
         writeln!(
             out,
             "{}: you are {you} and move {order}; the solver plays {them}.",
@@ -323,7 +322,6 @@ impl<S: Clone> Session<S> {
         )?;
         instructions(game, out)?;
         let mut state = self.start;
-        let mut mover = Player::First;
         let mut points = [0 as Score; 2];
         let mut moves = Vec::new();
         loop {

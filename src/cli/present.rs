@@ -117,6 +117,13 @@ pub trait Presented: Game + Sized {
         let _ = to_move;
         self.show(state)
     }
+    /// Who moves at `state`, for a game whose positions say whose turn it is (a board with
+    /// the side to move, as `--at` gives it): the result `analyze` names is read from that
+    /// side's value. By default the first player, who moves at the start.
+    fn mover(&self, state: &Self::State) -> Player {
+        let _ = state;
+        Player::First
+    }
     /// The position drawn for `analyze`, for a game whose positions are boards (the rest show
     /// none there: their position is in its text).
     fn board(&self, state: &Self::State) -> Option<String> {
@@ -250,15 +257,16 @@ pub fn row(values: impl ExactSizeIterator<Item = i64>) -> String {
 }
 
 /// The state after `names` are played from `state`, each found among the legal moves by its
-/// [`move_name`](Presented::move_name) (`analyze --after`), with who moves there and the points
-/// each player gained on the way; an unknown or illegal name is an [`InputError::InvalidState`] that
+/// [`move_name`](Presented::move_name) (`analyze --after`), with who moves there (the
+/// [`mover`](Presented::mover) of `state`, then each move's turn) and the points each player
+/// gained on the way; an unknown or illegal name is an [`InputError::InvalidState`] that
 /// says which and lists the legal ones.
 pub fn after_moves<G: Presented>(
     game: &G,
     mut state: G::State,
     names: &[&str],
 ) -> Result<(G::State, Tally), Error> {
-    let mut tally = Tally::START;
+    let mut tally = Tally::starting(game.mover(&state));
     let mut moves = Vec::new();
     for (count, name) in names.iter().enumerate() {
         moves.clear();

@@ -8,7 +8,7 @@ use crate::game::declaration::{OnImpartial, visit_impartial};
 use crate::game::{Impartial, Nimber};
 use crate::memo::MemoTable;
 use crate::{
-    Error, Game, Limits, Player, Score, Solved, Turn,
+    Error, Game, Limits, Score, Solved, Turn,
     engines::{MoveValue, Ply, RangeJob, RangeSource, with_declared_range},
 };
 
@@ -207,7 +207,7 @@ fn described_with<G: Presented>(
         .into_iter()
         .map(|(mv, remote)| {
             let ply = Ply {
-                player: Player::First,
+                player: game.mover(state),
                 state: state.clone(),
                 mv: mv.mv,
                 gain: mv.step.gain,

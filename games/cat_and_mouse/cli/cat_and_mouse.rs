@@ -66,6 +66,13 @@ impl Presented for CatAndMouse {
     fn player_name(&self, player: Player) -> &'static str {
         if player.is_first() { "Mouse" } else { "Cat" }
     }
+    fn mover(&self, state: &Chase) -> Player {
+        if state.cat_moves {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Number(CatAndMouse::leetcode_answer(match value.signum() {
             1 => Outcome::Win,

@@ -108,6 +108,13 @@ impl Presented for CatAndMouseII {
     fn player_name(&self, player: Player) -> &'static str {
         if player.is_first() { "Mouse" } else { "Cat" }
     }
+    fn mover(&self, state: &Chase) -> Player {
+        if state.cat_moves {
+            Player::Second
+        } else {
+            Player::First
+        }
+    }
     fn answer(&self, value: Score) -> Answer {
         Answer::Bool(value > 0)
     }
