@@ -99,6 +99,21 @@ fn tic_tac_toe_as_the_second_player_never_beats_the_solver() -> Outcome {
 }
 
 #[test]
+fn a_position_with_o_to_move_starts_with_o() -> Outcome {
+    // X has marked the corner: O moves first from here. The person is X, so the solver, O,
+    // answers first (the centre, its only move that does not lose).
+    let mut p = play(&["tic-tac-toe", "--at", "X........"]);
+    p.exp_string("you are X and move second; the solver plays O")?;
+    p.exp_string("O marks row 2, column 2.")?;
+    p.exp_string("Your move (")?;
+    p.send_line("q")?;
+    p.exp_string("Game left unfinished.")?;
+    p.exp_eof()?;
+    assert_eq!(exit_code(&p), 0);
+    Ok(())
+}
+
+#[test]
 fn end_of_input_leaves_the_game_and_errors_before_it_exit_with_a_message() -> Outcome {
     let mut p = play(&["stone-game-ii", "2,7,9,4,4", "--at", "9,1"]);
     p.exp_string("error: invalid state: pile 9 is past the 5 piles")?;
