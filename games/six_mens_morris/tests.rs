@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::engines::retrograde::{self, HashIds};
+use crate::engines::retrograde::{self, HashIds, Outcome};
 use crate::engines::tiers::KeepTiers;
 use crate::engines::tiers::loopy::{self, BySymmetry, EveryState, Options};
 
@@ -347,4 +347,38 @@ fn the_checker_finds_the_tier_contract_kept() {
         assert!(report.is_ok(), "{:?}", report.violations);
         assert!(report.states >= 5_000);
     }
+}
+
+/// Six men a side without flying (GamesmanOne's mills game, variant 72, the same rules): the
+/// symmetry classes reachable from the start, won, lost and drawn for the side to move, and the
+/// longest win, equal to GamesmanOne's figures class for class.
+#[test]
+fn six_men_without_flying_agree_with_gamesman_one() {
+    let game = SixMensMorris::new(6).unwrap().without_flying();
+    let options = Options::new().keep(KeepTiers::All);
+    let solved = loopy::par_solve(&game, BySymmetry, options).unwrap();
+    let start = game.canonical(&game.start());
+    let mut seen = hashbrown::HashSet::new();
+    seen.insert(start);
+    let mut todo = vec![start];
+    let mut counts = [0u64; 3];
+    let mut longest_win = 0;
+    while let Some(board) = todo.pop() {
+        let (outcome, remoteness) = solved.outcome_of(&board).unwrap();
+        counts[(outcome.value() + 1) as usize] += 1;
+        if outcome == Outcome::Win {
+            longest_win = longest_win.max(remoteness.unwrap());
+        }
+        for mv in game.moves(&board) {
+            let next = game.canonical(&game.play(&board, &mv).next);
+            if seen.insert(next) {
+                todo.push(next);
+            }
+        }
+    }
+    let [lost, drawn, won] = counts;
+    assert_eq!(seen.len(), 2_660_288);
+    assert_eq!((won, lost, drawn), (1_467_733, 974_903, 217_652));
+    assert_eq!(longest_win, 119);
+    assert_eq!(solved.outcome(), Outcome::Draw);
 }
