@@ -28,11 +28,13 @@ use std::time::{Duration, Instant};
 
 mod chance;
 mod impartial;
+mod proof;
 mod violation;
 pub(crate) mod walk;
 
 pub use chance::check_chance;
 pub use impartial::check_impartial;
+pub use proof::{ProofError, check_proof};
 pub use violation::Violation;
 use walk::{explore, reference};
 

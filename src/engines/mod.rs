@@ -10,6 +10,8 @@
 //!   parallel, with a pluggable [memo table](crate::memo);
 //! - [`pruning`]: alpha-beta with a table of bounds, for one position of a game too large to
 //!   value every state (Connect Four);
+//! - [`proof`]: depth-first proof-number search for one position's value in a wide game with
+//!   narrow wins, with a proof that [`check_proof`](crate::check::check_proof) replays;
 //! - [`retrograde`]: outcome games whose play can cycle (win, loss or draw, with remoteness);
 //! - [`tiers`]: layered games too large for one table, tier by tier, on rayon or, behind the
 //!   `distributed` feature, on timely dataflow;
@@ -22,6 +24,7 @@ pub mod chance;
 pub mod exhaustive;
 pub(crate) mod kernel;
 pub mod nimbers;
+pub mod proof;
 pub mod pruning;
 pub mod retrograde;
 pub(crate) mod solver;

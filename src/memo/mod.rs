@@ -45,6 +45,7 @@ pub use concurrent::{ConcurrentMemoTable, TableJob};
 pub use dense::DenseTable;
 pub use fixed_bounds::{AtomicBoundTable, FixedBoundTable};
 pub use hash::HashTable;
+pub(crate) use hash::hashbrown_bytes;
 pub use replacing::{HashBoundTable, ShardedBoundTable};
 pub use sharded::{DEFAULT_SHARDS, ShardedTable};
 

@@ -1,0 +1,324 @@
+//! Proof-number search: one position's value by depth-first proof-number search (df-pn), with
+//! a proof that anyone can check.
+//!
+//! The pruning engine ([`pruning`](crate::engines::pruning)) proves a value as fast as its
+//! move order finds the best line. Proof-number search instead expands next the position that
+//! is cheapest to prove or disprove: where wins are narrow and the tree wide (Hex, the
+//! k-in-a-row games, mating problems) it goes straight down the forcing lines. This is Nagai's
+//! depth-first form (df-pn), on an explicit stack (no depth limit), with Pawlewicz and Lew's
+//! 1+ε thresholds, and a table of proof and disproof numbers that replaces by work when full:
+//! a full table costs time, never a wrong answer, and answers never depend on its size.
+//!
+//! Every node is a question, "does the player to move here secure at least `t`?", so a game's
+//! points and extra turns need nothing special: a move that keeps the turn asks the same player
+//! for `t − gain`, one that passes it asks the opponent whether they secure `gain − t + 1`. A
+//! win is `t = 1`; a draw is two questions (`t = 0` holds, `t = 1` does not); an exact value
+//! is found by asking thresholds (an outcome game's values are −1, 0 and 1).
+//!
+//! - [`Prover`] answers questions about any state, and hands out a [`Proof`] of each answer.
+//! - [`solve`] values the start and proves it: the mover secures the value and no more.
+//! - [`check_proof`](crate::check::check_proof) replays a proof against the rules alone,
+//!   sharing no code with the search.
+//!
+//! The game must not cycle (a cycle is found and refused with [`SolveError::Cycle`]; an outcome
+//! game whose play cycles goes to [`retrograde`](crate::engines::retrograde)).
+//!
+//! ```
+//! use gamesolver::check::check_proof;
+//! use gamesolver::engines::proof;
+//! use gamesolver::games::TicTacToe;
+//!
+//! let game = TicTacToe;
+//! let proved = proof::solve(&game, proof::Options::new()).unwrap();
+//! assert_eq!(proved.value(), 0); // a draw: X secures 0 …
+//! let [secures, no_more] = proved.proofs();
+//! assert!(secures.nodes[0].holds && !no_more.nodes[0].holds); // … and not 1
+//! check_proof(&game, secures).unwrap();
+//! check_proof(&game, no_more).unwrap();
+//! ```
+
+mod extract;
+mod search;
+mod table;
+
+use std::hash::Hash;
+use std::time::Instant;
+
+use super::kernel::{Limits, RunGuard, Stats};
+use crate::error::SolveError;
+use crate::game::{Declares, Game, Score};
+use search::Search;
+
+/// The proof search's options: the limits, and the table's size.
+///
+/// ```
+/// use gamesolver::{engines::proof, Limits};
+///
+/// let options = proof::Options::new().table_bytes(1 << 20).limits(Limits::unlimited());
+/// assert_eq!(options.table_bytes, Some(1 << 20));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// The memory budget (the table and the search's path) and the time limit.
+    pub limits: Limits,
+    /// The most bytes the table may hold before it replaces entries; `None`: half the memory
+    /// budget, and at most [`DEFAULT_TABLE_BYTES`].
+    pub table_bytes: Option<u64>,
+}
+
+/// The table's size where the options do not set it: 1 GiB (or half the budget, if less).
+pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
+
+impl Options {
+    /// The default limits and table.
+    pub fn new() -> Self {
+        Options {
+            limits: Limits::default(),
+            table_bytes: None,
+        }
+    }
+
+    /// Uses `limits`.
+    pub fn limits(self, limits: Limits) -> Self {
+        Options { limits, ..self }
+    }
+
+    /// Holds at most `bytes` in the table, replacing entries past that.
+    pub fn table_bytes(self, bytes: u64) -> Self {
+        Options {
+            table_bytes: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The table's limit in bytes.
+    fn table_limit(&self) -> u64 {
+        self.table_bytes
+            .unwrap_or((self.limits.memory_budget / 2).min(DEFAULT_TABLE_BYTES))
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+/// A proof: questions and their answers, each answer borne out by the moves. A question
+/// answered yes names one move that secures it; one answered no, every move, each refuted. A
+/// question with no move is answered by the game's payoff. The first node is the question
+/// proved; nodes are shared where lines meet, so the proof is a graph without cycles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proof<S, M> {
+    /// The questions, the one proved first.
+    pub nodes: Vec<ProofNode<S, M>>,
+}
+
+/// One question of a [`Proof`]: does the player to move at `state` secure at least `at_least`?
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofNode<S, M> {
+    /// The state.
+    pub state: S,
+    /// The value asked: the mover's points from here on, at least this.
+    pub at_least: Score,
+    /// The answer.
+    pub holds: bool,
+    /// The moves that bear the answer out: one if it holds (none at a state without moves),
+    /// every move of the state if it does not.
+    pub replies: Vec<Reply<M>>,
+}
+
+/// A move of a [`ProofNode`] and the question it leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply<M> {
+    /// The move's place among the state's moves, in the order [`Game::moves`] gives them.
+    pub index: usize,
+    /// The move.
+    pub mv: M,
+    /// The node of the question the move leads to.
+    pub node: usize,
+}
+
+impl<S, M> Proof<S, M> {
+    /// How many questions the proof holds.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the proof holds no question (never, for a proof the search gave).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+/// The proof search with its table: answers questions about any state of the game.
+///
+/// ```
+/// use gamesolver::engines::proof::{Options, Prover};
+/// use gamesolver::games::Nim;
+/// use gamesolver::Game;
+///
+/// let game = Nim::new(vec![1, 2, 3]).unwrap(); // nim sum 0: the mover loses
+/// let mut prover = Prover::new(&game, Options::new());
+/// assert!(!prover.holds(&game.start(), 1).unwrap());
+/// assert_eq!(prover.value_of(&game.start()).unwrap(), -1);
+/// ```
+pub struct Prover<'g, G: Game> {
+    search: Search<'g, G>,
+    outcomes: bool,
+}
+
+impl<'g, G> Prover<'g, G>
+where
+    G: Game,
+    G::State: Eq + Hash,
+{
+    /// A prover of `game` under `options`, with an empty table.
+    pub fn new(game: &'g G, options: Options) -> Self {
+        let guard = RunGuard::new(options.limits, None);
+        Prover {
+            search: Search::new(game, options.table_limit(), guard),
+            outcomes: game.capabilities().outcome_game(),
+        }
+    }
+
+    /// Whether the player to move at `state` secures at least `at_least` (with `1`: whether
+    /// they win an outcome game).
+    pub fn holds(&mut self, state: &G::State, at_least: Score) -> Result<bool, SolveError> {
+        let started = Instant::now();
+        let holds = self.search.holds(state, at_least);
+        self.search.stats.elapsed += started.elapsed();
+        holds
+    }
+
+    /// The value of `state` for the player to move, found by asking thresholds: 1, then up
+    /// or down by doubling steps until the value is bracketed, then by halving (an outcome
+    /// game asks at most two: 1, then 0).
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        // `low` holds, `high` does not; each is found first.
+        let (mut low, mut high) = if self.holds(state, 1)? {
+            if self.outcomes {
+                return Ok(1);
+            }
+            let (mut low, mut step) = (1 as Score, 1 as Score);
+            loop {
+                let probe = low.checked_add(step).ok_or(SolveError::ScoreOverflow)?;
+                if !self.holds(state, probe)? {
+                    break (low, probe);
+                }
+                low = probe;
+                step = step.checked_mul(2).ok_or(SolveError::ScoreOverflow)?;
+            }
+        } else {
+            let (mut high, mut step) = (1 as Score, 1 as Score);
+            loop {
+                let probe = high.checked_sub(step).ok_or(SolveError::ScoreOverflow)?;
+                if self.outcomes && probe < 0 {
+                    break (-1, high);
+                }
+                if self.holds(state, probe)? {
+                    break (probe, high);
+                }
+                high = probe;
+                step = step.checked_mul(2).ok_or(SolveError::ScoreOverflow)?;
+            }
+        };
+        while high - low > 1 {
+            let middle = low + (high - low) / 2;
+            if self.holds(state, middle)? {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        Ok(low)
+    }
+
+    /// A proof of the answer to "does the player to move at `state` secure at least
+    /// `at_least`?", whichever it is.
+    pub fn proof(
+        &mut self,
+        state: &G::State,
+        at_least: Score,
+    ) -> Result<Proof<G::State, G::Move>, SolveError> {
+        let holds = self.holds(state, at_least)?;
+        let started = Instant::now();
+        let proof = extract::proof_of(&mut self.search, state, at_least, holds);
+        self.search.stats.elapsed += started.elapsed();
+        proof
+    }
+
+    /// What the search has done: questions expanded (`expanded`), table hits, states without
+    /// moves met, the deepest path, entries held (`stored`), and the time.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            stored: self.search.table.len(),
+            ..self.search.stats
+        }
+    }
+
+    /// Entries the table dropped to make room (0 while it was never full).
+    pub fn dropped(&self) -> u64 {
+        self.search.table.dropped
+    }
+}
+
+/// The start's value, proved: [`proofs`](Proved::proofs) hold the proof that the player to
+/// move secures the value and the proof that they do not secure one more.
+#[derive(Debug, Clone)]
+pub struct Proved<S, M> {
+    value: Score,
+    proofs: [Proof<S, M>; 2],
+    stats: Stats,
+    dropped: u64,
+}
+
+impl<S, M> Proved<S, M> {
+    /// The value for the first player.
+    pub fn value(&self) -> Score {
+        self.value
+    }
+
+    /// The proof that the first player secures [`value`](Proved::value), then the proof that
+    /// they do not secure one more.
+    pub fn proofs(&self) -> &[Proof<S, M>; 2] {
+        &self.proofs
+    }
+
+    /// What the search did (the proofs' reading included).
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Entries the table dropped to make room.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+}
+
+/// Values the start of `game` and proves it.
+pub fn solve<G>(game: &G, options: Options) -> Result<Proved<G::State, G::Move>, SolveError>
+where
+    G: Game,
+    G::State: Eq + Hash,
+{
+    if game.capabilities().may_cycle() {
+        return Err(SolveError::Unsupported(
+            "proof search needs a game without cycles; this one declares that its play may \
+             cycle (retrograde analysis solves it)"
+                .to_string(),
+        ));
+    }
+    let mut prover = Prover::new(game, options);
+    let start = game.start();
+    let value = prover.value_of(&start)?;
+    let secures = prover.proof(&start, value)?;
+    let above = value.checked_add(1).ok_or(SolveError::ScoreOverflow)?;
+    let no_more = prover.proof(&start, above)?;
+    Ok(Proved {
+        value,
+        proofs: [secures, no_more],
+        stats: prover.stats(),
+        dropped: prover.dropped(),
+    })
+}
