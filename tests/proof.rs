@@ -306,3 +306,86 @@ fn a_cycle_is_refused_by_name() {
         "{error}"
     );
 }
+
+/// Through the front door: `Solver` with the proof engine answers as the exhaustive engine
+/// does on bundled games with points and extra turns (Dots and Boxes) and without (Cram), its
+/// line keeps the value move by move, and its result says which engine ran.
+#[test]
+fn the_front_door_runs_it_and_its_answers_equal_the_exhaustive_engines() {
+    use gamesolver::games::{Cram, DotsAndBoxes};
+    use gamesolver::{Engine, Solved, Solver};
+
+    fn agree<G>(game: &G)
+    where
+        G: Game + Sync,
+        G::State: Eq + std::hash::Hash + Send + Sync,
+        G::Move: Send,
+    {
+        let mut exhaustive = Solver::new(game)
+            .engine(Engine::Exhaustive)
+            .solve()
+            .unwrap();
+        let mut proved = Solver::new(game).engine(Engine::Proof).solve().unwrap();
+        assert_eq!(proved.engine(), Engine::Proof);
+        assert_eq!(proved.value(), exhaustive.value());
+        let start = game.start();
+        let values = |moves: Vec<gamesolver::engines::MoveValue<G>>| -> Vec<Score> {
+            moves.into_iter().map(|mv| mv.value).collect()
+        };
+        assert_eq!(
+            values(proved.move_values(&start).unwrap()),
+            values(exhaustive.move_values(&start).unwrap())
+        );
+        // The line's points add up to the value, and each ply keeps the value it had.
+        let line = proved.line().unwrap();
+        let mut margin = 0;
+        for ply in &line {
+            assert_eq!(ply.value, exhaustive.value_of(&ply.state).unwrap());
+            margin += if ply.player.is_first() {
+                ply.gain
+            } else {
+                -ply.gain
+            };
+        }
+        let last = line.last().map(|ply| game.play(&ply.state, &ply.mv).next);
+        let end = last.unwrap_or(start);
+        assert_eq!(game.moves(&end).count(), 0, "the line ends the game");
+        let mover_at_end = line
+            .last()
+            .map_or(gamesolver::Player::First, |ply| ply.player.after(ply.turn));
+        let payoff = game.payoff(&end);
+        margin += if mover_at_end.is_first() {
+            payoff
+        } else {
+            -payoff
+        };
+        assert_eq!(margin, proved.value());
+    }
+    agree(&DotsAndBoxes::new(2, 2).unwrap());
+    agree(&DotsAndBoxes::new(1, 3).unwrap());
+    agree(&Cram::new(3, 3).unwrap());
+    agree(&StoneGameII::new(vec![2, 7, 9, 4, 4, 6, 1]).unwrap());
+}
+
+/// The command line's `--solver proof` gives the exhaustive engine's value.
+#[cfg(feature = "cli")]
+#[test]
+fn the_command_line_solver_proof_equals_the_engine() {
+    for args in [
+        &["tic-tac-toe"][..],
+        &["nim", "3", "4", "5"],
+        &["stone-game-ii", "2", "7", "9", "4", "4"],
+        &["stone-game-vii", "5", "3", "1", "4", "2"],
+        &["dots-and-boxes", "2", "2"],
+        &["kayles", "4", "3"],
+    ] {
+        let with = |solver: &str| {
+            let mut all = args.to_vec();
+            all.extend(["--solver", solver, "--json"]);
+            common::gamesolver_json(&all)
+        };
+        let (proved, engine) = (with("proof"), with("engine"));
+        assert_eq!(proved["value"], engine["value"], "{args:?}");
+        assert_eq!(proved["solver"], "proof", "{args:?}");
+    }
+}

@@ -85,10 +85,10 @@ where
         SolverName::Tier | SolverName::Distributed => {
             return Err(solve::no_tiers(cli.game, "retrograde analysis"));
         }
-        SolverName::AlphaBeta => {
+        SolverName::AlphaBeta | SolverName::Proof => {
             return Err(Failure::Usage(format!(
-                "{}'s play can cycle: the pruning engine does not apply (it is solved by \
-                 retrograde analysis: --solver auto, engine or parallel)",
+                "{}'s play can cycle: the pruning engine and proof search do not apply (it is \
+                 solved by retrograde analysis: --solver auto, engine or parallel)",
                 cli.game.id()
             )));
         }

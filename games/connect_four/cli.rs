@@ -153,6 +153,13 @@ where
     }
     let stones = position.stones();
     let (mut report, analysis) = match cli.solver {
+        SolverName::Proof => {
+            return Err(Failure::Usage(
+                "connect-four runs its own pruning engine (--solver alphabeta or auto); proof \
+                 search is offered through the library (engines::proof) for this game"
+                    .into(),
+            ));
+        }
         SolverName::Tier => (Board::tiers(cli, &game, stones, limits)?, None),
         SolverName::Distributed => (Board::distributed(cli, game.clone(), stones, limits)?, None),
         SolverName::Engine

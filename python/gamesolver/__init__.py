@@ -291,8 +291,8 @@ _OPTIONS: Dict[str, str] = {
     "one_at_a_time": "bool",
 }
 
-_SOLVERS = ("auto", "fast", "engine", "parallel", "alphabeta", "tier", "distributed")
-_ENGINES = ("auto", "exhaustive", "pruning", "retrograde")
+_SOLVERS = ("auto", "fast", "engine", "parallel", "alphabeta", "tier", "proof", "distributed")
+_ENGINES = ("auto", "exhaustive", "pruning", "retrograde", "proof")
 
 
 def _unexpected(function: str, name: str, takes: Iterable[str]) -> TypeError:
@@ -410,14 +410,14 @@ def solve(
     dict), or a game object (see :class:`Game`).
 
     For a bundled game, every option of the command line applies: ``solver`` ("auto",
-    "fast", "engine", "parallel", "alphabeta", "tier"), ``threads``, ``memory_limit`` (bytes,
+    "fast", "engine", "parallel", "alphabeta", "tier", "proof"), ``threads``, ``memory_limit`` (bytes,
     or a size such as ``"2G"``), ``time_limit`` (seconds, or ``"500ms"``), and the others as
     keywords (``width=5, height=4`` for Connect Four's board; the list is in ``TypeError``'s
     message for a keyword it does not know). The result's fields are the command line's
     ``--json`` fields (``answer``, ``value``, ``line``, ``solver``, ``states``, …). The
     interpreter is released while it solves.
 
-    For a game object: ``engine`` ("auto", "exhaustive", "pruning", "retrograde"),
+    For a game object: ``engine`` ("auto", "exhaustive", "pruning", "retrograde", "proof"),
     ``memory_limit`` and ``time_limit`` apply. The result has ``value`` (for the player to
     move at the start), ``best_move`` (the first move in the game's order that keeps it;
     ``None`` if the game is over), ``outcome`` for outcome games, ``nimber`` for an impartial

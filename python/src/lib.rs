@@ -116,10 +116,11 @@ fn engine(name: Option<&str>) -> PyResult<Option<Engine>> {
         Some("exhaustive") => Engine::Exhaustive,
         Some("pruning") => Engine::Pruning,
         Some("retrograde") => Engine::Retrograde,
+        Some("proof") => Engine::Proof,
         Some(other) => {
             return Err(PyValueError::new_err(format!(
-                "unknown engine {other:?}: give \"auto\", \"exhaustive\", \"pruning\" or \
-                 \"retrograde\""
+                "unknown engine {other:?}: give \"auto\", \"exhaustive\", \"pruning\", \
+                 \"retrograde\" or \"proof\""
             )));
         }
     }))
@@ -134,6 +135,7 @@ fn engine_name(engine: Engine) -> &'static str {
         Engine::LoopyTiers => "loopy-tiers",
         Engine::Sweep => "sweep",
         Engine::Nimbers => "nimbers",
+        Engine::Proof => "proof",
         _ => "other",
     }
 }

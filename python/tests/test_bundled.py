@@ -145,7 +145,7 @@ def test_six_mens_morris_is_a_draw_with_three_men_as_on_the_command_line(cli):
     assert (solved["value"], solved["solver"]) == (0, "loopy-tier")
 
 
-@pytest.mark.parametrize("solver", ["auto", "fast", "engine", "parallel"])
+@pytest.mark.parametrize("solver", ["auto", "fast", "engine", "parallel", "proof"])
 def test_the_solvers_of_stone_game_ii_equal_the_command_line(cli, solver):
     piles = [random.Random(solver).randint(1, 60) for _ in range(30)]
     same_as_cli(

@@ -169,8 +169,10 @@ def test_remoteness_and_what_to_leave_out(seed):
 
 def test_every_engine_gives_the_same_values():
     game = Wythoff(6, 9)
-    values = {engine: gamesolver.solve(game, engine=engine, line=True, moves=True).value for engine in ("exhaustive", "pruning", "retrograde")}
+    engines = ("exhaustive", "pruning", "retrograde", "proof")
+    values = {engine: gamesolver.solve(game, engine=engine, line=True, moves=True).value for engine in engines}
     assert set(values.values()) == {wythoff_oracle(6, 9)}
+    assert gamesolver.solve(game, engine="proof").engine == "proof"
 
 
 class Chase(gamesolver.Game):

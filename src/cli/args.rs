@@ -182,7 +182,8 @@ pub struct Cli {
     pub input: Option<PathBuf>,
 
     /// The solver: the game's specialised exact solver, the generic negamax engine, the
-    /// parallel engine, the pruning engine (alphabeta), the tier solver, or auto (the game's
+    /// parallel engine, the pruning engine (alphabeta), the tier solver, proof-number search
+    /// (proof: one position's value, proved; asked for by name only), or auto (the game's
     /// specialised solver where it has one, else what the library's Solver::plan chooses from
     /// what the game declares: the tier solver for Dots and Boxes, retrograde analysis for a
     /// small outcome game, the sweep for an ordered index; where that leaves the engine and
@@ -314,6 +315,9 @@ pub enum SolverName {
     /// for Quixo and Six Men's Morris): every position, from the last tier back, on
     /// `--threads` threads.
     Tier,
+    /// Depth-first proof-number search (df-pn): one position's value, proved, for wide games
+    /// with narrow wins (k in a row, Domineering); on one thread.
+    Proof,
     /// The tier solvers on timely dataflow, across threads, processes or machines
     /// (`--workers`, `--processes`, `--process`, `--hostfile`). Needs a build with
     /// `--features distributed`.

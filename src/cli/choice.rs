@@ -19,6 +19,7 @@ pub(super) fn solver_choice(cli: &Cli) -> (Option<Engine>, usize) {
         SolverName::AlphaBeta => (Some(Engine::Pruning), cli.threads.map_or(1, usize::from)),
         SolverName::Auto | SolverName::Fast => (None, cores),
         SolverName::Tier => (Some(Engine::Tiers), cores),
+        SolverName::Proof => (Some(Engine::Proof), 1),
         SolverName::Distributed => unreachable!("the distributed solver is not one of Solver's"),
     }
 }
@@ -28,6 +29,7 @@ pub(super) fn names(plan: &Plan) -> (&'static str, &'static str) {
     match (plan.engine, plan.threads, plan.dense) {
         (Engine::Sweep, _, _) => ("sweep", "dense"),
         (Engine::Nimbers, _, _) => ("nimbers", "parts"),
+        (Engine::Proof, _, _) => ("proof", "proof-numbers"),
         (Engine::Pruning, 1, _) => ("alphabeta", "hash"),
         (Engine::Pruning, _, _) => ("alphabeta", "sharded"),
         (Engine::Retrograde, _, true) => ("retrograde", "arrays"),

@@ -95,6 +95,11 @@ pub fn text(report: &Report, out: &mut impl Write) -> io::Result<()> {
              entries, {} answered by the table",
             report.table, report.threads, stats.expanded, stats.stored, stats.hits
         ),
+        "proof" => format!(
+            "proof-number search (df-pn, 1 thread): {} questions expanded, {} table entries, {} \
+             answered by the table",
+            stats.expanded, stats.stored, stats.hits
+        ),
         solver => format!(
             "the {} ({} table, {} {threads}): {} states stored, {} table hits",
             if solver == "parallel" {
@@ -131,6 +136,7 @@ fn solver_words(solver: &str) -> &'static str {
         "loopy-tier" => "the loopy tier solver",
         "sweep" => "the sweep in index order",
         "nimbers" => "the nimber engine",
+        "proof" => "proof-number search",
         _ => "its solver",
     }
 }

@@ -44,9 +44,9 @@ mod table;
 use std::hash::Hash;
 use std::time::Instant;
 
-use super::kernel::{Limits, RunGuard, Stats};
+use super::kernel::{Limits, MoveValue, Ply, RunGuard, Stats, valued_moves};
 use crate::error::SolveError;
-use crate::game::{Declares, Game, Score};
+use crate::game::{Declares, Game, Player, Score, Turn};
 use search::Search;
 
 /// The proof search's options: the limits, and the table's size.
@@ -263,41 +263,126 @@ where
     }
 }
 
-/// The start's value, proved: [`proofs`](Proved::proofs) hold the proof that the player to
-/// move secures the value and the proof that they do not secure one more.
-#[derive(Debug, Clone)]
-pub struct Proved<S, M> {
+/// The start's value, proved, and the prover that proved it, which answers more questions
+/// (any state's value, every move's, an optimal line) with the same table.
+/// [`proofs`](Proved::proofs) hold the proof that the first player secures the value and the
+/// proof that they do not secure one more.
+pub struct Proved<'g, G: Game> {
+    prover: Prover<'g, G>,
+    start: G::State,
     value: Score,
-    proofs: [Proof<S, M>; 2],
-    stats: Stats,
-    dropped: u64,
+    proofs: [Proof<G::State, G::Move>; 2],
 }
 
-impl<S, M> Proved<S, M> {
+impl<'g, G> Proved<'g, G>
+where
+    G: Game,
+    G::State: Eq + Hash,
+{
     /// The value for the first player.
     pub fn value(&self) -> Score {
         self.value
     }
 
+    /// The state the solve started from.
+    pub fn start(&self) -> &G::State {
+        &self.start
+    }
+
     /// The proof that the first player secures [`value`](Proved::value), then the proof that
     /// they do not secure one more.
-    pub fn proofs(&self) -> &[Proof<S, M>; 2] {
+    pub fn proofs(&self) -> &[Proof<G::State, G::Move>; 2] {
         &self.proofs
     }
 
-    /// What the search did (the proofs' reading included).
+    /// What the search did (the proofs' reading and later queries included).
     pub fn stats(&self) -> Stats {
-        self.stats
+        self.prover.stats()
     }
 
     /// Entries the table dropped to make room.
     pub fn dropped(&self) -> u64 {
-        self.dropped
+        self.prover.dropped()
+    }
+
+    /// Whether the game declares itself an outcome game (its values are −1, 0 and 1).
+    pub fn outcome_game(&self) -> bool {
+        self.prover.outcomes
+    }
+
+    /// The value of any state for its side to move.
+    pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        self.prover.value_of(state)
+    }
+
+    /// Every move of `state` with its value for the mover, in the game's move order.
+    pub fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
+        valued_moves(self.prover.search.game, state, |next| {
+            self.prover.value_of(next)
+        })
+    }
+
+    /// The optimal line from the start: at each state, the first move in the game's order
+    /// that keeps its value (one question a move tried: does it secure the value?).
+    pub fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
+        let game = self.prover.search.game;
+        let (mut state, mut value) = (self.start.clone(), self.value);
+        let mut player = Player::First;
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        loop {
+            moves.clear();
+            game.moves_into(&state, &mut moves);
+            let mut kept = None;
+            for mv in &moves {
+                let step = game.play(&state, mv);
+                // The move keeps `value` if the mover secures it through the move: for a move
+                // that passes the turn, the opponent does not secure `gain − value + 1`.
+                let (at_least, passes) = match step.turn {
+                    Turn::Keep => (value.checked_sub(step.gain), false),
+                    Turn::Pass => (
+                        step.gain
+                            .checked_sub(value)
+                            .and_then(|left| left.checked_add(1)),
+                        true,
+                    ),
+                };
+                let at_least = at_least.ok_or(SolveError::ScoreOverflow)?;
+                if self.prover.holds(&step.next, at_least)? != passes {
+                    kept = Some((mv.clone(), step, at_least, passes));
+                    break;
+                }
+            }
+            let Some((mv, step, at_least, passes)) = kept else {
+                return Ok(line);
+            };
+            line.push(Ply {
+                player,
+                state: state.clone(),
+                mv,
+                gain: step.gain,
+                turn: step.turn,
+                value,
+            });
+            player = player.after(step.turn);
+            value = if passes { at_least - 1 } else { at_least };
+            state = step.next;
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Proved<'_, G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proved")
+            .field("value", &self.value)
+            .field("proof_nodes", &[self.proofs[0].len(), self.proofs[1].len()])
+            .field("stats", &self.prover.search.stats)
+            .finish_non_exhaustive()
     }
 }
 
 /// Values the start of `game` and proves it.
-pub fn solve<G>(game: &G, options: Options) -> Result<Proved<G::State, G::Move>, SolveError>
+pub fn solve<G>(game: &G, options: Options) -> Result<Proved<'_, G>, SolveError>
 where
     G: Game,
     G::State: Eq + Hash,
@@ -316,9 +401,9 @@ where
     let above = value.checked_add(1).ok_or(SolveError::ScoreOverflow)?;
     let no_more = prover.proof(&start, above)?;
     Ok(Proved {
+        prover,
+        start,
         value,
         proofs: [secures, no_more],
-        stats: prover.stats(),
-        dropped: prover.dropped(),
     })
 }

@@ -55,6 +55,11 @@ pub enum Engine {
     /// nimber computed once ([`nimbers::solve`](crate::engines::nimbers::solve)), a position
     /// worth the XOR of its parts'.
     Nimbers,
+    /// Depth-first proof-number search ([`proof::solve`](crate::engines::proof::solve)):
+    /// one position's value in a wide game with narrow wins, with proofs that
+    /// [`check_proof`](crate::check::check_proof) replays. Run where it is asked for; on one
+    /// thread.
+    Proof,
 }
 
 /// Solves any [`Game`] with the engine and table that suit what the game declares.

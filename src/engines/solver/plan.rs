@@ -115,6 +115,7 @@ impl Plan {
                 Engine::Nimbers => "the game declares itself impartial",
                 Engine::Expectimax | Engine::ValueIteration => "the game declares chance",
                 Engine::Pruning => "the game declares a compact key, for the fixed bound tables",
+                Engine::Proof => "proof-number search",
                 _ => {
                     "the game declares a dense index whose slots are mostly states: few enough \
                      to value each, in a flat array"
@@ -546,7 +547,7 @@ impl<G: Game> Solver<'_, G> {
             .state_bound
             .is_some_and(|bound| bound < crate::engines::exhaustive::SERIAL_CUTOFF);
         let threads = match engine {
-            Engine::Sweep => 1,
+            Engine::Sweep | Engine::Proof => 1,
             _ if raced => 1,
             Engine::Retrograde if self.retrograde_by_default(facts, engine) => 1,
             Engine::Exhaustive if self.engine.is_none() && small => 1,

@@ -20,7 +20,7 @@ use crate::engines::kernel::RangeSource;
 use crate::engines::pruning::{Driver, growing};
 use crate::engines::retrograde::{DenseIds, HashIds};
 use crate::engines::tiers::KeepTiers;
-use crate::engines::{exhaustive, nimbers, pruning, retrograde, tiers};
+use crate::engines::{exhaustive, nimbers, proof, pruning, retrograde, tiers};
 use crate::error::SolveError;
 use crate::game::{
     Declares, Game, Impartial,
@@ -32,7 +32,7 @@ use crate::game::{
 use crate::memo::{BoundTable, Canonical, ConcurrentBoundTable, HashBoundTable, ShardedBoundTable};
 use crate::{CompactKey, DenseIndex, Symmetry, Tiered};
 
-use super::solved::Boxed;
+use super::solved::{Boxed, Solved};
 
 mod tables;
 use tables::Tables;
@@ -178,6 +178,10 @@ where
             }
             Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
             Engine::Nimbers => visit_impartial(declared, ByNimbers(run)),
+            Engine::Proof => {
+                let options = proof::Options::new().limits(run.solver.limits);
+                Ok(Box::new(proof::solve(run.solver.game, options)?) as Box<dyn Solved<G>>)
+            }
             Engine::Expectimax | Engine::ValueIteration => Err(SolveError::Unsupported(
                 "a chance engine's values are expectations, not scores: solve with \
                  Solver::solve_chance"

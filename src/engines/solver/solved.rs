@@ -4,6 +4,7 @@ use std::hash::Hash;
 
 use super::Engine;
 use crate::engines::kernel::{MoveValue, Ply, RangeSource, Stats, best_of};
+use crate::engines::proof::Proved;
 use crate::engines::pruning::Pruned;
 use crate::engines::retrograde::{Outcome, Retrograde, StateIds};
 use crate::engines::tiers::loopy::{Classes, LoopySolution};
@@ -239,6 +240,52 @@ impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
 
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         self.0.remoteness(state)
+    }
+}
+
+impl<G> Solved<G> for Proved<'_, G>
+where
+    G: Game,
+    G::State: Eq + Hash,
+{
+    fn engine(&self) -> Engine {
+        Engine::Proof
+    }
+
+    fn value(&self) -> Score {
+        Proved::value(self)
+    }
+
+    fn start(&self) -> &G::State {
+        Proved::start(self)
+    }
+
+    fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
+        Proved::value_of(self, state)
+    }
+
+    fn move_values(&mut self, state: &G::State) -> Result<Vec<MoveValue<G>>, SolveError> {
+        Proved::move_values(self, state)
+    }
+
+    fn line(&mut self) -> Result<Vec<Ply<G>>, SolveError> {
+        Proved::line(self)
+    }
+
+    fn stats(&self) -> Stats {
+        Proved::stats(self)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_game().then(|| match self.value().signum() {
+            1 => Outcome::Win,
+            -1 => Outcome::Loss,
+            _ => Outcome::Draw,
+        })
+    }
+
+    fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
+        Ok(None)
     }
 }
 
