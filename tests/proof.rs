@@ -151,6 +151,7 @@ fn k_in_a_row_boards_equal_brute_force_and_their_proofs_check() {
         let game = KInARow::new(4, 4, k);
         let literal = Literal(game.clone());
         let mut prover = Prover::new(&literal, Options::new());
+        let mut ranged = Prover::new(&game, Options::new().ranged());
         for _ in 0..20 {
             let stones = 5 + rng.below(5) as usize;
             let Some(position) = random_position(&game, stones, &mut rng) else {
@@ -163,6 +164,8 @@ fn k_in_a_row_boards_equal_brute_force_and_their_proofs_check() {
                 "k {k}, {stones} stones"
             );
             proofs_check(&mut prover, &literal, &position, value);
+            // The game's declared range brackets the thresholds: the same value.
+            assert_eq!(ranged.value_of(&position).unwrap(), value);
         }
     }
 }

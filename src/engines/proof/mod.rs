@@ -44,40 +44,49 @@ mod table;
 use std::hash::Hash;
 use std::time::Instant;
 
-use super::kernel::{Limits, MoveValue, Ply, RunGuard, Stats, valued_moves};
+use super::kernel::{
+    AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, valued_moves,
+};
 use crate::error::SolveError;
 use crate::game::{Declares, Game, Player, Score, Turn};
 use search::Search;
 
-/// The proof search's options: the limits, and the table's size.
+/// The proof search's options: the limits, the table's size, and where the values a state
+/// may have come from (they bracket the thresholds [`Prover::value_of`] asks; the search and
+/// its proofs use the rules alone).
 ///
 /// ```
 /// use gamesolver::{engines::proof, Limits};
 ///
-/// let options = proof::Options::new().table_bytes(1 << 20).limits(Limits::unlimited());
+/// let options = proof::Options::new().table_bytes(1 << 20).limits(Limits::unlimited()).ranged();
 /// assert_eq!(options.table_bytes, Some(1 << 20));
 /// ```
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct Options<R = AnyValue> {
     /// The memory budget (the table and the search's path) and the time limit.
     pub limits: Limits,
     /// The most bytes the table may hold before it replaces entries; `None`: half the memory
     /// budget, and at most [`DEFAULT_TABLE_BYTES`].
     pub table_bytes: Option<u64>,
+    /// Where a state's possible values come from.
+    pub range: R,
 }
 
 /// The table's size where the options do not set it: 1 GiB (or half the budget, if less).
 pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
-impl Options {
-    /// The default limits and table.
+impl Options<AnyValue> {
+    /// The default limits and table, and no range: any value is possible.
     pub fn new() -> Self {
         Options {
             limits: Limits::default(),
             table_bytes: None,
+            range: AnyValue,
         }
     }
+}
 
+impl<R> Options<R> {
     /// Uses `limits`.
     pub fn limits(self, limits: Limits) -> Self {
         Options { limits, ..self }
@@ -91,6 +100,21 @@ impl Options {
         }
     }
 
+    /// Takes a state's possible values from `range` ([`OutcomeRange`](crate::engines::OutcomeRange)
+    /// for an outcome game: −1 to 1).
+    pub fn range<S>(self, range: S) -> Options<S> {
+        Options {
+            limits: self.limits,
+            table_bytes: self.table_bytes,
+            range,
+        }
+    }
+
+    /// Takes a state's possible values from the game's [`ValueRange`](crate::ValueRange).
+    pub fn ranged(self) -> Options<DeclaredRange> {
+        self.range(DeclaredRange)
+    }
+
     /// The table's limit in bytes.
     fn table_limit(&self) -> u64 {
         self.table_bytes
@@ -98,7 +122,7 @@ impl Options {
     }
 }
 
-impl Default for Options {
+impl Default for Options<AnyValue> {
     fn default() -> Self {
         Options::new()
     }
@@ -163,21 +187,24 @@ impl<S, M> Proof<S, M> {
 /// assert!(!prover.holds(&game.start(), 1).unwrap());
 /// assert_eq!(prover.value_of(&game.start()).unwrap(), -1);
 /// ```
-pub struct Prover<'g, G: Game> {
+pub struct Prover<'g, G: Game, R = AnyValue> {
     search: Search<'g, G>,
+    range: R,
     outcomes: bool,
 }
 
-impl<'g, G> Prover<'g, G>
+impl<'g, G, R> Prover<'g, G, R>
 where
     G: Game,
     G::State: Eq + Hash,
+    R: RangeSource<G>,
 {
     /// A prover of `game` under `options`, with an empty table.
-    pub fn new(game: &'g G, options: Options) -> Self {
+    pub fn new(game: &'g G, options: Options<R>) -> Self {
         let guard = RunGuard::new(options.limits, None);
         Prover {
             search: Search::new(game, options.table_limit(), guard),
+            range: options.range,
             outcomes: game.capabilities().outcome_game(),
         }
     }
@@ -191,47 +218,60 @@ where
         holds
     }
 
-    /// The value of `state` for the player to move, found by asking thresholds: 1, then up
-    /// or down by doubling steps until the value is bracketed, then by halving (an outcome
-    /// game asks at most two: 1, then 0).
+    /// The value of `state` for the player to move, found by asking thresholds within the
+    /// range the options give: 1 first (a win, where wins are what is asked), then up or down
+    /// by doubling steps while the range is wide, then by halving (an outcome game asks 1, then
+    /// 0 if 1 did not hold).
     pub fn value_of(&mut self, state: &G::State) -> Result<Score, SolveError> {
-        // `low` holds, `high` does not; each is found first.
-        let (mut low, mut high) = if self.holds(state, 1)? {
-            if self.outcomes {
-                return Ok(1);
-            }
-            let (mut low, mut step) = (1 as Score, 1 as Score);
-            loop {
-                let probe = low.checked_add(step).ok_or(SolveError::ScoreOverflow)?;
-                if !self.holds(state, probe)? {
-                    break (low, probe);
-                }
-                low = probe;
-                step = step.checked_mul(2).ok_or(SolveError::ScoreOverflow)?;
-            }
-        } else {
-            let (mut high, mut step) = (1 as Score, 1 as Score);
-            loop {
-                let probe = high.checked_sub(step).ok_or(SolveError::ScoreOverflow)?;
-                if self.outcomes && probe < 0 {
-                    break (-1, high);
-                }
-                if self.holds(state, probe)? {
-                    break (probe, high);
-                }
-                high = probe;
-                step = step.checked_mul(2).ok_or(SolveError::ScoreOverflow)?;
-            }
+        let (low, high) = self.range.range(self.search.game, state);
+        // The value holds at `yes` and not at `no` (i128: `high + 1` may pass `Score::MAX`).
+        let (mut yes, mut no) = (i128::from(low), i128::from(high) + 1);
+        let ask = |prover: &mut Self, at: i128| {
+            let at = Score::try_from(at).expect("a threshold within the range");
+            prover.holds(state, at)
         };
-        while high - low > 1 {
-            let middle = low + (high - low) / 2;
-            if self.holds(state, middle)? {
-                low = middle;
+        if yes < 1 && 1 < no {
+            if ask(self, 1)? {
+                yes = 1;
+                let mut step = 1i128;
+                while no - yes > 16 {
+                    let probe = yes + step;
+                    if probe >= no {
+                        break;
+                    }
+                    if !ask(self, probe)? {
+                        no = probe;
+                        break;
+                    }
+                    yes = probe;
+                    step *= 2;
+                }
             } else {
-                high = middle;
+                no = 1;
+                let mut step = 1i128;
+                while no - yes > 16 {
+                    let probe = no - step;
+                    if probe <= yes {
+                        break;
+                    }
+                    if ask(self, probe)? {
+                        yes = probe;
+                        break;
+                    }
+                    no = probe;
+                    step *= 2;
+                }
             }
         }
-        Ok(low)
+        while no - yes > 1 {
+            let middle = yes + (no - yes) / 2;
+            if ask(self, middle)? {
+                yes = middle;
+            } else {
+                no = middle;
+            }
+        }
+        Ok(Score::try_from(yes).expect("a value within the range"))
     }
 
     /// A proof of the answer to "does the player to move at `state` secure at least
@@ -267,17 +307,18 @@ where
 /// (any state's value, every move's, an optimal line) with the same table.
 /// [`proofs`](Proved::proofs) hold the proof that the first player secures the value and the
 /// proof that they do not secure one more.
-pub struct Proved<'g, G: Game> {
-    prover: Prover<'g, G>,
+pub struct Proved<'g, G: Game, R = AnyValue> {
+    prover: Prover<'g, G, R>,
     start: G::State,
     value: Score,
     proofs: [Proof<G::State, G::Move>; 2],
 }
 
-impl<'g, G> Proved<'g, G>
+impl<'g, G, R> Proved<'g, G, R>
 where
     G: Game,
     G::State: Eq + Hash,
+    R: RangeSource<G>,
 {
     /// The value for the first player.
     pub fn value(&self) -> Score {
@@ -371,7 +412,7 @@ where
     }
 }
 
-impl<G: Game> std::fmt::Debug for Proved<'_, G> {
+impl<G: Game, R> std::fmt::Debug for Proved<'_, G, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Proved")
             .field("value", &self.value)
@@ -382,10 +423,11 @@ impl<G: Game> std::fmt::Debug for Proved<'_, G> {
 }
 
 /// Values the start of `game` and proves it.
-pub fn solve<G>(game: &G, options: Options) -> Result<Proved<'_, G>, SolveError>
+pub fn solve<G, R>(game: &G, options: Options<R>) -> Result<Proved<'_, G, R>, SolveError>
 where
     G: Game,
     G::State: Eq + Hash,
+    R: RangeSource<G>,
 {
     if game.capabilities().may_cycle() {
         return Err(SolveError::Unsupported(

@@ -32,7 +32,7 @@ use crate::game::{
 use crate::memo::{BoundTable, Canonical, ConcurrentBoundTable, HashBoundTable, ShardedBoundTable};
 use crate::{CompactKey, DenseIndex, Symmetry, Tiered};
 
-use super::solved::{Boxed, Solved};
+use super::solved::Boxed;
 
 mod tables;
 use tables::Tables;
@@ -178,10 +178,7 @@ where
             }
             Engine::Pruning => with_range_of(declared, Prune::<_, D>(run, PhantomData)),
             Engine::Nimbers => visit_impartial(declared, ByNimbers(run)),
-            Engine::Proof => {
-                let options = proof::Options::new().limits(run.solver.limits);
-                Ok(Box::new(proof::solve(run.solver.game, options)?) as Box<dyn Solved<G>>)
-            }
+            Engine::Proof => with_range_of(declared, Prove(run)),
             Engine::Expectimax | Engine::ValueIteration => Err(SolveError::Unsupported(
                 "a chance engine's values are expectations, not scores: solve with \
                  Solver::solve_chance"
@@ -392,6 +389,24 @@ where
 
 /// The pruning engine with the range source the game declares, on tables that store each
 /// class of symmetric states once where the game declares its symmetry.
+/// Proof-number search, with the game's range bracketing the value's thresholds.
+struct Prove<'a, 'g, G: Game>(Run<'a, 'g, G>);
+
+impl<'g, G> RangeJob<G> for Prove<'_, 'g, G>
+where
+    G: Game + 'g,
+    G::State: Eq + Hash + 'g,
+{
+    type Output = Boxed<'g, G>;
+
+    fn run<R: RangeSource<G> + 'static>(self, range: R) -> Self::Output {
+        let options = proof::Options::new()
+            .limits(self.0.solver.limits)
+            .range(range);
+        Ok(Box::new(proof::solve(self.0.solver.game, options)?))
+    }
+}
+
 struct Prune<'a, 'g, G: Game, D>(Run<'a, 'g, G>, PhantomData<D>);
 
 impl<'g, G, D> RangeJob<G> for Prune<'_, 'g, G, D>

@@ -243,10 +243,11 @@ impl<G: Game, S: Solved<G>> Solved<G> for Swept<S> {
     }
 }
 
-impl<G> Solved<G> for Proved<'_, G>
+impl<G, R> Solved<G> for Proved<'_, G, R>
 where
     G: Game,
     G::State: Eq + Hash,
+    R: RangeSource<G>,
 {
     fn engine(&self) -> Engine {
         Engine::Proof
