@@ -81,7 +81,9 @@ where
         Some((_, expanded, _)) => format!("{:>10.3} s {expanded:>12}", median(times).as_secs_f64()),
         None => format!("{:>10} {:>14}", format!("> {} s", limit.as_secs()), "-"),
     };
-    let value = proof_run.or(pruning_run).map_or("?".to_string(), |run| run.0.to_string());
+    let value = proof_run
+        .or(pruning_run)
+        .map_or("?".to_string(), |run| run.0.to_string());
     let ratio = match (proof_run, pruning_run) {
         (Some(_), Some(_)) => format!(
             "{:.2}",

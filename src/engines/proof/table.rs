@@ -8,10 +8,10 @@
 //! wrong answer: the numbers of an open question only order the search, and a proof or
 //! disproof lost is found again.
 
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 use std::mem::size_of;
 
-use hashbrown::HashMap;
+use hashbrown::{Equivalent, HashMap};
 
 use crate::game::Score;
 use crate::memo::hashbrown_bytes;
@@ -59,6 +59,23 @@ impl Numbers {
             proof: self.disproof,
             disproof: self.proof,
         }
+    }
+}
+
+/// A question looked up by reference: hashed as the key `(state, at_least)` is (a tuple
+/// hashes its fields in order), so that a lookup clones no state.
+struct Asked<'a, S>(&'a S, Score);
+
+impl<S: Hash> Hash for Asked<'_, S> {
+    fn hash<H: Hasher>(&self, hasher: &mut H) {
+        self.0.hash(hasher);
+        self.1.hash(hasher);
+    }
+}
+
+impl<S: Eq> Equivalent<(S, Score)> for Asked<'_, S> {
+    fn equivalent(&self, key: &(S, Score)) -> bool {
+        *self.0 == key.0 && self.1 == key.1
     }
 }
 
@@ -113,10 +130,8 @@ impl<S: Eq + Hash + Clone> ProofTable<S> {
 
     /// The numbers of `(state, at_least)`, if held.
     pub(crate) fn get(&self, state: &S, at_least: Score) -> Option<Numbers> {
-        // The key is a pair: a lookup builds it (a clone of the state, no allocation for the
-        // small states proof search is for).
         self.map
-            .get(&(state.clone(), at_least))
+            .get(&Asked(state, at_least))
             .map(|held| held.numbers)
     }
 
@@ -168,6 +183,7 @@ mod tests {
     fn a_full_table_keeps_its_costly_and_settled_entries() {
         let mut table = ProofTable::new(ProofTable::<u32>::bytes_for(64));
         table.store(&0, 1, Numbers::PROVED, 1 << 20);
+        assert_eq!(table.get(&0, 1), Some(Numbers::PROVED));
         for state in 1..10_000u32 {
             let numbers = Numbers {
                 proof: 3,
