@@ -5,8 +5,9 @@
 //! thread each; prints the value (the two must agree), each engine's median time and the
 //! states it expanded, and the ratio proof / pruning (docs/performance.md quotes them).
 //!
-//! `cargo bench --bench proof [-- RUNS [SECONDS]]` (default 3 runs, 60 s a solve; a solve past
-//! its limit is shown as `>` the limit).
+//! `cargo bench --bench proof [-- RUNS [SECONDS] [WORDS]]` (default 3 runs, 60 s a solve; a
+//! solve past its limit is shown as `>` the limit; with WORDS, only the rows whose name holds
+//! one of them, as `domineering` or `5x5`).
 
 #[path = "../tests/common/k_in_a_row.rs"]
 mod k_in_a_row;
@@ -60,12 +61,15 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 /// Both engines on `game`, `runs` times each in turn; one line of the table.
-fn compare<G>(name: &str, game: &G, runs: usize, limit: Duration)
+fn compare<G>(name: &str, game: &G, (runs, limit, words): (usize, Duration, &[String]))
 where
     G: Game + Sync,
     G::State: Eq + std::hash::Hash + Send + Sync,
     G::Move: Send,
 {
+    if !words.is_empty() && !words.iter().any(|word| name.contains(word.as_str())) {
+        return;
+    }
     let (mut proof_times, mut pruning_times) = (Vec::new(), Vec::new());
     let (mut proof_run, mut pruning_run) = (None, None);
     for _ in 0..runs {
@@ -99,26 +103,29 @@ where
 }
 
 fn main() {
-    let numbers: Vec<u64> = std::env::args()
+    // `cargo bench` passes `--bench`: not a word of ours.
+    let (numbers, words): (Vec<String>, Vec<String>) = std::env::args()
         .skip(1)
-        .filter_map(|argument| argument.parse().ok())
-        .collect();
+        .filter(|argument| !argument.starts_with("--"))
+        .partition(|argument| argument.parse::<u64>().is_ok());
+    let numbers: Vec<u64> = numbers.iter().filter_map(|n| n.parse().ok()).collect();
     let runs = numbers.first().map_or(3, |&runs| runs.max(1) as usize);
     let limit = Duration::from_secs(numbers.get(1).copied().unwrap_or(60));
+    let settings = (runs, limit, words.as_slice());
     println!(
         "{:<28} {:>6} {:>12} {:>12} {:>12} {:>12} {:>8}",
         "game", "value", "proof", "expanded", "pruning", "expanded", "ratio"
     );
     for (width, height, k) in [(3, 3, 3), (4, 3, 3), (4, 4, 3), (4, 4, 4), (5, 4, 4)] {
         let name = format!("k in a row {width}x{height}, k {k}");
-        compare(&name, &Literal(KInARow::new(width, height, k)), runs, limit);
+        compare(&name, &Literal(KInARow::new(width, height, k)), settings);
     }
     for (rows, columns) in [(4, 4), (5, 5), (4, 7), (6, 6)] {
         let name = format!("domineering {rows}x{columns}");
-        compare(&name, &Domineering::new(rows, columns), runs, limit);
+        compare(&name, &Domineering::new(rows, columns), settings);
     }
     for (width, height) in [(4, 4), (5, 4), (6, 4), (5, 5), (7, 4), (6, 5)] {
         let name = format!("connect four {width}x{height}");
-        compare(&name, &PlainFour { width, height }, runs, limit);
+        compare(&name, &PlainFour { width, height }, settings);
     }
 }

@@ -31,7 +31,7 @@
 //! let game = TicTacToe;
 //! let proved = proof::solve(&game, proof::Options::new()).unwrap();
 //! assert_eq!(proved.value(), 0); // a draw: X secures 0 …
-//! let [secures, no_more] = proved.proofs();
+//! let [secures, no_more] = proved.proofs() else { panic!("a draw needs two proofs") };
 //! assert!(secures.nodes[0].holds && !no_more.nodes[0].holds); // … and not 1
 //! check_proof(&game, secures).unwrap();
 //! check_proof(&game, no_more).unwrap();
@@ -305,13 +305,14 @@ where
 
 /// The start's value, proved, and the prover that proved it, which answers more questions
 /// (any state's value, every move's, an optimal line) with the same table.
-/// [`proofs`](Proved::proofs) hold the proof that the first player secures the value and the
-/// proof that they do not secure one more.
+/// [`proofs`](Proved::proofs) hold the proof that the first player secures the value (unless
+/// it is the least the range allows) and the proof that they do not secure one more (unless it
+/// is the most).
 pub struct Proved<'g, G: Game, R = AnyValue> {
     prover: Prover<'g, G, R>,
     start: G::State,
     value: Score,
-    proofs: [Proof<G::State, G::Move>; 2],
+    proofs: Vec<Proof<G::State, G::Move>>,
 }
 
 impl<'g, G, R> Proved<'g, G, R>
@@ -331,8 +332,9 @@ where
     }
 
     /// The proof that the first player secures [`value`](Proved::value), then the proof that
-    /// they do not secure one more.
-    pub fn proofs(&self) -> &[Proof<G::State, G::Move>; 2] {
+    /// they do not secure one more; either is left out where the range decides it (the value
+    /// is the range's least, or its most).
+    pub fn proofs(&self) -> &[Proof<G::State, G::Move>] {
         &self.proofs
     }
 
@@ -416,7 +418,10 @@ impl<G: Game, R> std::fmt::Debug for Proved<'_, G, R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Proved")
             .field("value", &self.value)
-            .field("proof_nodes", &[self.proofs[0].len(), self.proofs[1].len()])
+            .field(
+                "proof_nodes",
+                &self.proofs.iter().map(Proof::len).collect::<Vec<_>>(),
+            )
             .field("stats", &self.prover.search.stats)
             .finish_non_exhaustive()
     }
@@ -439,13 +444,21 @@ where
     let mut prover = Prover::new(game, options);
     let start = game.start();
     let value = prover.value_of(&start)?;
-    let secures = prover.proof(&start, value)?;
-    let above = value.checked_add(1).ok_or(SolveError::ScoreOverflow)?;
-    let no_more = prover.proof(&start, above)?;
+    // What the range already says needs no proof: a value at its bottom is secured, one at its
+    // top cannot be passed (an outcome game's win is one proof, its loss one, its draw two).
+    let (low, high) = prover.range.range(game, &start);
+    let mut proofs = Vec::with_capacity(2);
+    if value > low {
+        proofs.push(prover.proof(&start, value)?);
+    }
+    if value < high {
+        let above = value.checked_add(1).ok_or(SolveError::ScoreOverflow)?;
+        proofs.push(prover.proof(&start, above)?);
+    }
     Ok(Proved {
         prover,
         start,
         value,
-        proofs: [secures, no_more],
+        proofs,
     })
 }
