@@ -1,7 +1,7 @@
 //! Proof-number search against the pruning engine, side by side, on games as a user writes
 //! them (tests/common: no declaration beyond what each line says): k in a row by its literal
-//! rules, Domineering (an outcome game), Connect Four as a newcomer writes it (a value range of
-//! −1 to 1), from the empty board. Each input runs both engines in turn, `RUNS` times, one
+//! rules, Domineering and Hex (outcome games), Connect Four as a newcomer writes it (a value
+//! range of −1 to 1), from the empty board. Each input runs both engines in turn, `RUNS` times, one
 //! thread each; prints the value (the two must agree), each engine's median time and the
 //! states it expanded, and the ratio proof / pruning (docs/performance.md quotes them).
 //!
@@ -9,6 +9,8 @@
 //! solve past its limit is shown as `>` the limit; with WORDS, only the rows whose name holds
 //! one of them, as `domineering` or `5x5`).
 
+#[path = "../tests/common/hex.rs"]
+mod hex;
 #[path = "../tests/common/k_in_a_row.rs"]
 mod k_in_a_row;
 #[path = "../tests/common/user_games.rs"]
@@ -17,6 +19,7 @@ mod user_games;
 use std::time::{Duration, Instant};
 
 use gamesolver::{Engine, Game, Limits, Score, Solved, Solver};
+use hex::Hex;
 use k_in_a_row::{KInARow, Literal};
 use user_games::{Domineering, PlainFour};
 
@@ -123,6 +126,9 @@ fn main() {
     for (rows, columns) in [(4, 4), (5, 5), (4, 7), (6, 6)] {
         let name = format!("domineering {rows}x{columns}");
         compare(&name, &Domineering::new(rows, columns), settings);
+    }
+    for size in [3, 4, 5] {
+        compare(&format!("hex {size}x{size}"), &Hex::new(size), settings);
     }
     for (width, height) in [(4, 4), (5, 4), (6, 4), (5, 5), (7, 4), (6, 5)] {
         let name = format!("connect four {width}x{height}");

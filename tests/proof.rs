@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "common/hex.rs"]
+mod hex;
 #[path = "common/k_in_a_row.rs"]
 mod k_in_a_row;
 #[path = "common/user_games.rs"]
@@ -16,6 +18,7 @@ use gamesolver::check::check_proof;
 use gamesolver::engines::proof::{self, Options, Proof, Prover};
 use gamesolver::games::StoneGameII;
 use gamesolver::{Game, Score, SolveError, Step, Turn};
+use hex::Hex;
 use k_in_a_row::{Cells, KInARow, Literal, brute_force};
 use user_games::Domineering;
 
@@ -167,6 +170,52 @@ fn k_in_a_row_boards_equal_brute_force_and_their_proofs_check() {
             // The game's declared range brackets the thresholds: the same value.
             assert_eq!(ranged.value_of(&position).unwrap(), value);
         }
+    }
+}
+
+/// Hex: the first player wins every empty board (strategy stealing); after each first move on
+/// 3×3 and on random 4×4 positions, the value equals brute force's, and each proof checks.
+#[test]
+fn hex_equals_brute_force_and_its_proofs_check() {
+    for size in 1..=3 {
+        let game = Hex::new(size);
+        let solved = proof::solve(&game, Options::new()).unwrap();
+        assert_eq!(solved.value(), 1, "{size}×{size}");
+        for proof in solved.proofs() {
+            check_proof(&game, proof).unwrap();
+        }
+    }
+    let game = Hex::new(3);
+    let mut prover = Prover::new(
+        &game,
+        Options::new().range(gamesolver::engines::OutcomeRange),
+    );
+    for row in 0..3 {
+        for column in 0..3 {
+            let position = game.position(&[(row, column)]);
+            let value = prover.value_of(&position).unwrap();
+            assert_eq!(value, game.brute_force(&position), "{row},{column}");
+            let proof = prover.proof(&position, value).unwrap();
+            check_proof(&game, &proof).unwrap();
+        }
+    }
+    let game = Hex::new(4);
+    let mut prover = Prover::new(
+        &game,
+        Options::new().range(gamesolver::engines::OutcomeRange),
+    );
+    let mut rng = Rng(0x5eed_0005);
+    for _ in 0..12 {
+        let mut cells: Vec<(u32, u32)> = (0..16).map(|cell| (cell / 4, cell % 4)).collect();
+        let stones = 5 + rng.below(5) as usize;
+        let played: Vec<(u32, u32)> = (0..stones)
+            .map(|_| cells.swap_remove(rng.below(cells.len() as u64) as usize))
+            .collect();
+        let position = game.position(&played);
+        let value = prover.value_of(&position).unwrap();
+        assert_eq!(value, game.brute_force(&position), "{played:?}");
+        let proof = prover.proof(&position, value).unwrap();
+        check_proof(&game, &proof).unwrap();
     }
 }
 
