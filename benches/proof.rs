@@ -1,6 +1,6 @@
 //! Proof-number search against the pruning engine, side by side, on games as a user writes
-//! them (tests/common: no declaration beyond what each line says): k in a row by its literal
-//! rules, Domineering and Hex (outcome games), Connect Four as a newcomer writes it (a value
+//! them (tests/common and benches/newcomers: no declaration beyond what each line says): k in
+//! a row by its literal rules, Domineering and Hex (outcome games), Connect Four as a newcomer writes it (a value
 //! range of −1 to 1), from the empty board. Each input runs both engines in turn, `RUNS` times, one
 //! thread each; prints the value (the two must agree), each engine's median time and the
 //! states it expanded, and the ratio proof / pruning (docs/performance.md quotes them).
@@ -9,7 +9,8 @@
 //! solve past its limit is shown as `>` the limit; with WORDS, only the rows whose name holds
 //! one of them, as `domineering` or `5x5`).
 
-#[path = "../tests/common/hex.rs"]
+#[allow(dead_code)] // its oracle, `by_hand`, is for the tests
+#[path = "newcomers/hex.rs"]
 mod hex;
 #[path = "../tests/common/k_in_a_row.rs"]
 mod k_in_a_row;
@@ -26,7 +27,8 @@ use user_games::{Domineering, PlainFour};
 /// One solve's value, states expanded and time; `None` past the time limit.
 type Run = Option<(Score, u64, Duration)>;
 
-fn by_proof<G>(game: &G, limit: Duration) -> Run
+/// `engine` on one thread.
+fn by<G>(engine: Engine, game: &G, limit: Duration) -> Run
 where
     G: Game + Sync,
     G::State: Eq + std::hash::Hash + Send + Sync,
@@ -34,22 +36,7 @@ where
 {
     let started = Instant::now();
     let solved = Solver::new(game)
-        .engine(Engine::Proof)
-        .limits(Limits::default().time_limit(limit))
-        .solve()
-        .ok()?;
-    Some((solved.value(), solved.stats().expanded, started.elapsed()))
-}
-
-fn by_pruning<G>(game: &G, limit: Duration) -> Run
-where
-    G: Game + Sync,
-    G::State: Eq + std::hash::Hash + Send + Sync,
-    G::Move: Send,
-{
-    let started = Instant::now();
-    let solved = Solver::new(game)
-        .engine(Engine::Pruning)
+        .engine(engine)
         .threads(1)
         .limits(Limits::default().time_limit(limit))
         .solve()
@@ -76,8 +63,8 @@ where
     let (mut proof_times, mut pruning_times) = (Vec::new(), Vec::new());
     let (mut proof_run, mut pruning_run) = (None, None);
     for _ in 0..runs {
-        proof_run = by_proof(game, limit);
-        pruning_run = by_pruning(game, limit);
+        proof_run = by(Engine::Proof, game, limit);
+        pruning_run = by(Engine::Pruning, game, limit);
         proof_times.push(proof_run.map_or(limit, |run| run.2));
         pruning_times.push(pruning_run.map_or(limit, |run| run.2));
     }

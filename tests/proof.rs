@@ -6,12 +6,14 @@
 
 mod common;
 
-#[path = "common/hex.rs"]
+#[path = "../benches/newcomers/hex.rs"]
 mod hex;
 #[path = "common/k_in_a_row.rs"]
 mod k_in_a_row;
 #[path = "common/user_games.rs"]
 mod user_games;
+
+use std::collections::HashMap;
 
 use common::{Rng, stone_game_ii_brute_force};
 use gamesolver::check::check_proof;
@@ -173,47 +175,79 @@ fn k_in_a_row_boards_equal_brute_force_and_their_proofs_check() {
     }
 }
 
-/// Hex: the first player wins every empty board (strategy stealing); after each first move on
-/// 3×3 and on random 4×4 positions, the value equals brute force's, and each proof checks.
+/// The value of `state` for its mover by plain memoized negamax over the game's moves, steps
+/// and payoffs: an oracle that shares nothing with the engines.
+fn negamax<G>(game: &G, state: &G::State, memo: &mut HashMap<G::State, Score>) -> Score
+where
+    G: Game,
+    G::State: Eq + std::hash::Hash,
+{
+    if let Some(&known) = memo.get(state) {
+        return known;
+    }
+    let value = game
+        .moves(state)
+        .map(|mv| {
+            let step = game.play(state, &mv);
+            let next = negamax(game, &step.next, memo);
+            match step.turn {
+                Turn::Keep => step.gain + next,
+                Turn::Pass => step.gain - next,
+            }
+        })
+        .max()
+        .unwrap_or_else(|| game.payoff(state));
+    memo.insert(state.clone(), value);
+    value
+}
+
+/// Hex (the newcomer's, benches/newcomers/hex.rs): the first player wins every empty board to
+/// 3×3, as the literal rules' search says; after each first move on 3×3 and on random 4×4
+/// positions, the value equals negamax's, and each proof checks.
 #[test]
 fn hex_equals_brute_force_and_its_proofs_check() {
     for size in 1..=3 {
         let game = Hex::new(size);
         let solved = proof::solve(&game, Options::new()).unwrap();
+        assert_eq!(solved.value(), hex::by_hand(size as usize), "{size}×{size}");
         assert_eq!(solved.value(), 1, "{size}×{size}");
         for proof in solved.proofs() {
             check_proof(&game, proof).unwrap();
         }
     }
+    // The position after `cells` are played in turn from the empty board (until it is over).
+    let position = |game: &Hex, cells: &[u8]| {
+        cells.iter().fold(game.start(), |stones, cell| {
+            match game.moves(&stones).any(|mv| mv == *cell) {
+                true => game.play(&stones, cell).next,
+                false => stones,
+            }
+        })
+    };
+    let outcomes = Options::new().range(gamesolver::engines::OutcomeRange);
+    let mut memo = HashMap::new();
     let game = Hex::new(3);
-    let mut prover = Prover::new(
-        &game,
-        Options::new().range(gamesolver::engines::OutcomeRange),
-    );
-    for row in 0..3 {
-        for column in 0..3 {
-            let position = game.position(&[(row, column)]);
-            let value = prover.value_of(&position).unwrap();
-            assert_eq!(value, game.brute_force(&position), "{row},{column}");
-            let proof = prover.proof(&position, value).unwrap();
-            check_proof(&game, &proof).unwrap();
-        }
+    let mut prover = Prover::new(&game, outcomes);
+    for cell in 0..9 {
+        let position = position(&game, &[cell]);
+        let value = prover.value_of(&position).unwrap();
+        assert_eq!(value, negamax(&game, &position, &mut memo), "{cell}");
+        let proof = prover.proof(&position, value).unwrap();
+        check_proof(&game, &proof).unwrap();
     }
     let game = Hex::new(4);
-    let mut prover = Prover::new(
-        &game,
-        Options::new().range(gamesolver::engines::OutcomeRange),
-    );
+    let mut prover = Prover::new(&game, outcomes);
+    let mut memo = HashMap::new();
     let mut rng = Rng(0x5eed_0005);
     for _ in 0..12 {
-        let mut cells: Vec<(u32, u32)> = (0..16).map(|cell| (cell / 4, cell % 4)).collect();
+        let mut cells: Vec<u8> = (0..16).collect();
         let stones = 5 + rng.below(5) as usize;
-        let played: Vec<(u32, u32)> = (0..stones)
+        let played: Vec<u8> = (0..stones)
             .map(|_| cells.swap_remove(rng.below(cells.len() as u64) as usize))
             .collect();
-        let position = game.position(&played);
+        let position = position(&game, &played);
         let value = prover.value_of(&position).unwrap();
-        assert_eq!(value, game.brute_force(&position), "{played:?}");
+        assert_eq!(value, negamax(&game, &position, &mut memo), "{played:?}");
         let proof = prover.proof(&position, value).unwrap();
         check_proof(&game, &proof).unwrap();
     }

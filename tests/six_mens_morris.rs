@@ -16,19 +16,24 @@ fn gamesolver() -> Command {
 /// bottom side: e3-e5 closes a mill and leaves Black two men.
 const WON_IN_ONE: &str = "W00:WW-/---/---W/BBB/---";
 
+/// `analyze six-mens-morris 4 --at POSITION --json`.
+fn analyze_four_men(position: &str) -> serde_json::Value {
+    gamesolver_json(&[
+        "analyze",
+        "six-mens-morris",
+        "4",
+        "--at",
+        position,
+        "--json",
+    ])
+}
+
 #[test]
 fn four_men_draw_and_a_mill_wins_in_one() {
     let solved = gamesolver_json(&["six-mens-morris", "4", "--json"]);
     assert_eq!(solved["value"], 0);
     assert_eq!(solved["solver"], "loopy-tier");
-    let analysis = gamesolver_json(&[
-        "analyze",
-        "six-mens-morris",
-        "4",
-        "--at",
-        WON_IN_ONE,
-        "--json",
-    ]);
+    let analysis = analyze_four_men(WON_IN_ONE);
     assert_eq!(
         (analysis["value"].as_i64(), analysis["remoteness"].as_i64()),
         (Some(1), Some(1))
@@ -122,25 +127,11 @@ fn a_saved_solve_answers_as_a_fresh_one() {
 /// mover's (−1), and the result names White, from whichever side the position is seen.
 #[test]
 fn analyze_at_a_position_with_black_to_move_names_white_the_winner() {
-    let analysis = gamesolver_json(&[
-        "analyze",
-        "six-mens-morris",
-        "4",
-        "--at",
-        "B00:W-W/-B-/W--W/-B-/---",
-        "--json",
-    ]);
+    let analysis = analyze_four_men("B00:W-W/-B-/W--W/-B-/---");
     assert_eq!(analysis["value"], -1);
     assert_eq!(analysis["to_move"], "second");
     assert_eq!(analysis["result"], "White wins");
-    let won = gamesolver_json(&[
-        "analyze",
-        "six-mens-morris",
-        "4",
-        "--at",
-        WON_IN_ONE,
-        "--json",
-    ]);
+    let won = analyze_four_men(WON_IN_ONE);
     assert_eq!(won["to_move"], "first");
     assert_eq!(won["result"], "White wins");
 }

@@ -76,33 +76,7 @@ where
                 ),
             ));
         }
-        if !node.holds {
-            let mut named = vec![false; moves.len()];
-            for reply in &node.replies {
-                match named.get_mut(reply.index) {
-                    Some(seen) if !*seen => *seen = true,
-                    Some(_) => {
-                        return Err(fault(id, format!("move {} is named twice", reply.index)));
-                    }
-                    None => {
-                        return Err(fault(
-                            id,
-                            format!(
-                                "move {} is named, but the state has {} moves",
-                                reply.index,
-                                moves.len()
-                            ),
-                        ));
-                    }
-                }
-            }
-            if let Some(missing) = named.iter().position(|seen| !seen) {
-                return Err(fault(
-                    id,
-                    format!("a question answered no leaves move {missing} unrefuted"),
-                ));
-            }
-        }
+        let mut named = vec![false; moves.len()];
         for reply in &node.replies {
             let Some(mv) = moves.get(reply.index) else {
                 return Err(fault(
@@ -114,6 +88,9 @@ where
                     ),
                 ));
             };
+            if std::mem::replace(&mut named[reply.index], true) {
+                return Err(fault(id, format!("move {} is named twice", reply.index)));
+            }
             let Some(child) = proof.nodes.get(reply.node) else {
                 return Err(fault(id, format!("node {} does not exist", reply.node)));
             };
@@ -160,6 +137,14 @@ where
                     ),
                 ));
             }
+        }
+        if !node.holds
+            && let Some(missing) = named.iter().position(|seen| !seen)
+        {
+            return Err(fault(
+                id,
+                format!("a question answered no leaves move {missing} unrefuted"),
+            ));
         }
     }
     acyclic(proof)

@@ -48,8 +48,8 @@ use super::kernel::{
     AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, valued_moves,
 };
 use crate::error::SolveError;
-use crate::game::{Declares, Game, Player, Score, Turn};
-use search::Search;
+use crate::game::{Declares, Game, Player, Score};
+use search::{Search, child_question};
 
 /// The proof search's options: the limits, the table's size, and where the values a state
 /// may have come from (they bracket the thresholds [`Prover::value_of`] asks; the search and
@@ -231,36 +231,30 @@ where
             prover.holds(state, at)
         };
         if yes < 1 && 1 < no {
-            if ask(self, 1)? {
+            // 1 first, then doubling steps away from it (up if it held, down if not) while the
+            // bracket is wide, until a probe answers the other way.
+            let up = ask(self, 1)?;
+            if up {
                 yes = 1;
-                let mut step = 1i128;
-                while no - yes > 16 {
-                    let probe = yes + step;
-                    if probe >= no {
-                        break;
-                    }
-                    if !ask(self, probe)? {
-                        no = probe;
-                        break;
-                    }
-                    yes = probe;
-                    step *= 2;
-                }
             } else {
                 no = 1;
-                let mut step = 1i128;
-                while no - yes > 16 {
-                    let probe = no - step;
-                    if probe <= yes {
-                        break;
-                    }
-                    if ask(self, probe)? {
-                        yes = probe;
-                        break;
-                    }
-                    no = probe;
-                    step *= 2;
+            }
+            let mut step = 1i128;
+            while no - yes > 16 {
+                let probe = if up { yes + step } else { no - step };
+                if probe <= yes || probe >= no {
+                    break;
                 }
+                let holds = ask(self, probe)?;
+                if holds {
+                    yes = probe;
+                } else {
+                    no = probe;
+                }
+                if holds != up {
+                    break;
+                }
+                step *= 2;
             }
         }
         while no - yes > 1 {
@@ -379,37 +373,28 @@ where
             let mut kept = None;
             for mv in &moves {
                 let step = game.play(&state, mv);
-                // The move keeps `value` if the mover secures it through the move: for a move
-                // that passes the turn, the opponent does not secure `gain − value + 1`.
-                let (at_least, passes) = match step.turn {
-                    Turn::Keep => (value.checked_sub(step.gain), false),
-                    Turn::Pass => (
-                        step.gain
-                            .checked_sub(value)
-                            .and_then(|left| left.checked_add(1)),
-                        true,
-                    ),
-                };
-                let at_least = at_least.ok_or(SolveError::ScoreOverflow)?;
-                if self.prover.holds(&step.next, at_least)? != passes {
-                    kept = Some((mv.clone(), step, at_least, passes));
+                let (gain, turn) = (step.gain, step.turn);
+                // The move keeps `value` if the mover secures it through the move.
+                let (next, at_least, passes) = child_question(step, value)?;
+                if self.prover.holds(&next, at_least)? != passes {
+                    kept = Some((mv.clone(), gain, turn, next, at_least, passes));
                     break;
                 }
             }
-            let Some((mv, step, at_least, passes)) = kept else {
+            let Some((mv, gain, turn, next, at_least, passes)) = kept else {
                 return Ok(line);
             };
             line.push(Ply {
                 player,
-                state: state.clone(),
+                state,
                 mv,
-                gain: step.gain,
-                turn: step.turn,
+                gain,
+                turn,
                 value,
             });
-            player = player.after(step.turn);
+            player = player.after(turn);
             value = if passes { at_least - 1 } else { at_least };
-            state = step.next;
+            state = next;
         }
     }
 }

@@ -72,32 +72,27 @@ struct Frame<G: Game> {
 }
 
 impl<G: Game> Frame<G> {
-    /// The question's numbers from its moves' (a question with no move is settled by the
-    /// caller before it is opened).
-    fn numbers(&self) -> Numbers {
-        let mut proof = INFINITE;
-        let mut disproof = 0u64;
-        for child in &self.children {
-            let numbers = child.for_move();
-            proof = proof.min(numbers.proof);
-            disproof = disproof.saturating_add(numbers.disproof).min(INFINITE);
-        }
-        Numbers { proof, disproof }
-    }
-
-    /// The move to search: the least proof number (the first of equals), and the second
-    /// least proof number.
-    fn select(&self) -> (usize, u64) {
+    /// In one pass over the moves: the question's numbers (its moves' least proof number and
+    /// the sum of their disproof numbers), the move to search (the least proof number, the
+    /// first of equals), and the second least proof number. A question with no move is
+    /// settled by the caller before it is opened.
+    fn assess(&self) -> (Numbers, usize, u64) {
         let (mut best, mut first, mut second) = (0, INFINITE, INFINITE);
+        let mut disproof = 0u64;
         for (at, child) in self.children.iter().enumerate() {
-            let proof = child.for_move().proof;
-            if proof < first {
-                (best, second, first) = (at, first, proof);
-            } else if proof < second {
-                second = proof;
+            let numbers = child.for_move();
+            disproof = disproof.saturating_add(numbers.disproof).min(INFINITE);
+            if numbers.proof < first {
+                (best, second, first) = (at, first, numbers.proof);
+            } else if numbers.proof < second {
+                second = numbers.proof;
             }
         }
-        (best, second)
+        let numbers = Numbers {
+            proof: first,
+            disproof,
+        };
+        (numbers, best, second)
     }
 }
 
@@ -154,16 +149,21 @@ where
         }
         let count = self.game.moves(state).count() as u64;
         if count == 0 {
-            self.stats.terminal += 1;
-            return if self.game.payoff(state) >= at_least {
-                Numbers::PROVED
-            } else {
-                Numbers::DISPROVED
-            };
+            return self.by_payoff(state, at_least);
         }
         Numbers {
             proof: 1,
             disproof: count.min(INFINITE),
+        }
+    }
+
+    /// The question `(state, at_least)` at a state with no move, settled by its payoff.
+    fn by_payoff(&mut self, state: &G::State, at_least: Score) -> Numbers {
+        self.stats.terminal += 1;
+        if self.game.payoff(state) >= at_least {
+            Numbers::PROVED
+        } else {
+            Numbers::DISPROVED
         }
     }
 
@@ -180,13 +180,7 @@ where
         self.game.moves_into(&state, &mut moves);
         if moves.is_empty() {
             self.moves = moves;
-            self.stats.terminal += 1;
-            let numbers = if self.game.payoff(&state) >= at_least {
-                Numbers::PROVED
-            } else {
-                Numbers::DISPROVED
-            };
-            return Ok(Some(numbers));
+            return Ok(Some(self.by_payoff(&state, at_least)));
         }
         let mut children = self.spare.pop().unwrap_or_default();
         for mv in &moves {
@@ -266,7 +260,7 @@ where
         }
         loop {
             let frame = self.frames.last().expect("an open question");
-            let numbers = frame.numbers();
+            let (numbers, best, second) = frame.assess();
             if numbers.proof >= frame.thresholds.proof
                 || numbers.disproof >= frame.thresholds.disproof
             {
@@ -283,7 +277,6 @@ where
                 parent.children[searching].numbers = numbers;
                 continue;
             }
-            let (best, second) = frame.select();
             let child = &frame.children[best];
             let for_move = child.for_move();
             let thresholds = Numbers {

@@ -137,15 +137,15 @@ impl<S: Eq + Hash + Clone> ProofTable<S> {
 
     /// Stores `numbers` for `(state, at_least)`, found by `work` expansions.
     pub(crate) fn store(&mut self, state: &S, at_least: Score, numbers: Numbers, work: u64) {
-        let key = (state.clone(), at_least);
-        if let Some(held) = self.map.get_mut(&key) {
-            *held = Held { numbers, work };
+        let held = Held { numbers, work };
+        if let Some(entry) = self.map.get_mut(&Asked(state, at_least)) {
+            *entry = held;
             return;
         }
         if self.map.len() == self.map.capacity() && !self.may_grow() {
             self.drop_cheaper_half();
         }
-        self.map.insert(key, Held { numbers, work });
+        self.map.insert((state.clone(), at_least), held);
     }
 
     /// Whether the map, full, may grow: its next size and its present one (alive while it is
