@@ -232,6 +232,8 @@ const POSITION_GAMES: &[(&str, &[&str])] = &[
     ("grundys-game", &["9"]),
     ("cram", &["3", "3"]),
     ("tic-tac-toe", &[]),
+    ("hex", &["3"]),
+    ("mnk", &["4", "3", "3"]),
     ("quixo", &["3"]),
     ("six-mens-morris", &["3"]),
     ("dots-and-boxes", &["1", "2"]),

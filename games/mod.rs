@@ -10,8 +10,10 @@ mod dots_and_boxes;
 #[cfg(feature = "cli")]
 pub mod fuzz;
 mod grundys_game;
+mod hex;
 mod interval_stone_games;
 mod kayles;
+mod mnk;
 mod nim;
 mod pig;
 mod quixo;
@@ -31,10 +33,12 @@ pub use cram::{Cram, Domino, MAX_CRAM_CELLS};
 pub use dawsons_kayles::{DawsonsKayles, MAX_ROW_PINS, Pair};
 pub use dots_and_boxes::{DotsAndBoxes, MAX_EDGES};
 pub use grundys_game::{GrundysGame, MAX_HEAP, Split};
+pub use hex::{Hex, HexBoard, MAX_HEX_SIDE};
 pub use interval_stone_games::{
     End, Interval, IntervalGame, IntervalRule, ScoreRest, StoneGame, StoneGameVII, TakePile,
 };
 pub use kayles::{Kayles, Knock, MAX_KAYLES_CELLS};
+pub use mnk::{MAX_MNK_CELLS, Mnk, MnkBoard};
 pub use nim::{MAX_NIM_POSITIONS, Nim};
 pub use pig::{Coin, Die, MAX_PIG_GOAL, Pig, PigMove, PigState, Piglet};
 pub use quixo::{Edge, MAX_QUIXO_SIDE, Push, Quixo, QuixoBoard};
@@ -150,6 +154,15 @@ fn check_positive(
     }
 }
 
+/// The next number of a xorshift sequence from `seed` (not 0): the games' tests' random play.
+#[cfg(test)]
+fn next_random(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
 /// Lists each bundled game's [`Bundled`](crate::cli::Bundled) constant, in the order the help
 /// shows them: adding a game to the command line and the page is its file of `games/` and its
 /// line here. (Each game's file is declared at the top of this module rather than inside the
@@ -180,6 +193,8 @@ bundled! {
     six_mens_morris::cli::GAME,
     dots_and_boxes::cli::GAME,
     connect_four::cli::GAME,
+    hex::cli::GAME,
+    mnk::cli::GAME,
     cat_and_mouse::cli::cat_and_mouse::GAME,
     cat_and_mouse::cli::cat_and_mouse_ii::GAME,
     pig::PIG,

@@ -55,11 +55,11 @@
 //! traits, and the [types](game::declaration) through which code generic over games reads a
 //! declaration); the [`check`] module verifies an implementation against it.
 //!
-//! The twenty bundled [games] are ordinary implementations of the same trait: LeetCode's Stone
-//! Games (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact
+//! The twenty-two bundled [games] are ordinary implementations of the same trait: LeetCode's
+//! Stone Games (877, 1140, 1406, 1690, 1872; Stone Game II and VIII also with specialised exact
 //! solvers), Cat and Mouse (913, 1728), Nim, Kayles, Dawson's Kayles, Grundy's game, Cram,
-//! Tic-tac-toe, Connect Four, Dots and Boxes, Quixo, Six Men's Morris, Pig, Piglet and a
-//! backgammon bear-off.
+//! Tic-tac-toe, Connect Four, Hex, k in a row (m,n,k-games), Dots and Boxes, Quixo, Six Men's
+//! Morris, Pig, Piglet and a backgammon bear-off.
 
 #![deny(missing_docs)]
 // docs.rs (Cargo.toml: `--cfg docsrs`, nightly) labels each feature-gated item with its feature.

@@ -113,6 +113,9 @@ fn every_bundled_game_answers_in_the_same_shape() {
         (vec!["dots-and-boxes", "1", "1"], Value::from(-1)),
         (vec!["stone-game-ii", "2,7,9,4,4"], Value::from(10)),
         (vec!["stone-game-viii", "-1,2,-3,4,-5"], Value::from(5)),
+        (vec!["hex", "3"], Value::from("Black")),
+        (vec!["mnk", "4", "3", "3"], Value::from("Black")),
+        (vec!["mnk", "3", "3", "3"], Value::from("Draw")),
     ];
     for (args, expected) in cases {
         let report = json(&args, None);
@@ -431,6 +434,38 @@ fn bad_input_is_rejected_cleanly() {
     type Case<'a> = (Vec<&'a str>, Option<&'a [u8]>, i32, &'a str);
     let cases: Vec<Case> = vec![
         (vec!["stone-game-ii"], None, 2, "no values given"),
+        (
+            vec!["hex", "12"],
+            None,
+            1,
+            "hex takes a board side from 1 to 11, not 12",
+        ),
+        (vec!["hex", "3", "3"], None, 1, "hex takes one VALUE"),
+        (
+            vec!["mnk", "3", "3", "4"],
+            None,
+            1,
+            "K, the stones in a row that win",
+        ),
+        (vec!["mnk", "17", "16", "5"], None, 1, "has 272 cells"),
+        (
+            vec!["analyze", "hex", "3", "--at", "a1,d1"],
+            None,
+            1,
+            "'d1' is not a cell of this hex board",
+        ),
+        (
+            vec!["analyze", "hex", "3", "--at", "b2,b2"],
+            None,
+            1,
+            "move 2 of the moves, b2, is a cell already taken",
+        ),
+        (
+            vec!["analyze", "mnk", "4", "3", "3", "--at", "a1,a2,b1,b2,c1,d3"],
+            None,
+            1,
+            "move 6 of the moves, d3, comes after the game was won",
+        ),
         (
             vec!["stone-game-ii", "--input", "-"],
             Some(b""),

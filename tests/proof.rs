@@ -464,6 +464,9 @@ fn the_command_line_solver_proof_equals_the_engine() {
         &["stone-game-vii", "5", "3", "1", "4", "2"],
         &["dots-and-boxes", "2", "2"],
         &["kayles", "4", "3"],
+        &["hex", "3"],
+        &["mnk", "4", "3", "3"],
+        &["mnk", "3", "3", "3"],
     ] {
         let with = |solver: &str| {
             let mut all = args.to_vec();
@@ -473,5 +476,8 @@ fn the_command_line_solver_proof_equals_the_engine() {
         let (proved, engine) = (with("proof"), with("engine"));
         assert_eq!(proved["value"], engine["value"], "{args:?}");
         assert_eq!(proved["solver"], "proof", "{args:?}");
+        // The proofs' size: at least the root's question, and one more per move of a loss.
+        assert!(proved["proof_size"].as_u64().unwrap() >= 1, "{args:?}");
+        assert!(engine.get("proof_size").is_none(), "{args:?}");
     }
 }

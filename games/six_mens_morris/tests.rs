@@ -7,6 +7,7 @@ use super::*;
 use crate::engines::retrograde::{self, HashIds, Outcome};
 use crate::engines::tiers::KeepTiers;
 use crate::engines::tiers::loopy::{self, BySymmetry, EveryState, Options};
+use crate::games::next_random;
 
 /// The board's lines, point to point, as drawn: the outer square, the inner one, the joins.
 const LINES: [&str; 20] = [
@@ -142,13 +143,6 @@ impl Literal {
         moves.sort();
         moves
     }
-}
-
-fn next_random(seed: &mut u64) -> u64 {
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    *seed
 }
 
 /// Every move, against the literal rules on the drawn board, on positions met in random play

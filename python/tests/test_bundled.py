@@ -56,6 +56,11 @@ def random_instances(rng):
     heaps = [rng.randint(0, 7) for _ in range(rng.randint(1, 4))]
     yield "nim", heaps, [",".join(map(str, heaps))]
     yield "tic-tac-toe", None, []
+    side = rng.randint(1, 3)
+    yield "hex", [side], [str(side)]
+    columns, rows = rng.randint(1, 4), rng.randint(1, 3)
+    k = rng.randint(1, max(columns, rows))
+    yield "mnk", [columns, rows, k], [str(columns), str(rows), str(k)]
     rows, columns = rng.choice([(1, 1), (1, 2), (2, 1), (2, 2), (1, 3)])
     yield "dots-and-boxes", [rows, columns], [str(rows), str(columns)]
     position = "".join(str(rng.randint(1, 7)) for _ in range(rng.randint(28, 34)))
@@ -92,7 +97,7 @@ def test_every_game_is_listed():
         "stone-game", "stone-game-ii", "stone-game-iii", "stone-game-vii", "stone-game-viii",
         "nim", "kayles", "dawsons-kayles", "grundys-game", "cram", "tic-tac-toe", "dots-and-boxes",
         "connect-four", "cat-and-mouse", "cat-and-mouse-ii", "pig", "piglet", "bear-off",
-        "quixo", "six-mens-morris",
+        "quixo", "six-mens-morris", "hex", "mnk",
     }
 
 

@@ -280,6 +280,15 @@ where
     };
     let mut report = presented(cli, game, n, run, limits)?;
     report.why = Some(plan.reason());
+    if let Some(size) = solved.proof_size() {
+        // Proof search: the size of the proofs it read off, in JSON and in words.
+        let fields = report.json.take().unwrap_or_default();
+        report.json = Some(fields.with("proof_size", size));
+        report.notes.push(format!(
+            "The proof of this value holds {size} questions, each answered by the moves (the \
+             library's check::check_proof replays it against the rules)."
+        ));
+    }
     if short {
         super::engines::withhold_line(&mut report, game, remoteness);
     }

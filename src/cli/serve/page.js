@@ -530,9 +530,16 @@ function columns(view, byName, position) {
   return svg;
 }
 
+// Cells in rows and columns: squares, or with `shape: "hex"` hexagons in a rhombus, each row
+// half a cell to the right of the one above (Hex).
 function grid(view, byName, position) {
-  const cell = view.columns > 6 ? 48 : 90;
-  const svg = svgBox(view.columns * cell, view.rows * cell);
+  const cell = view.columns > 6 || view.shape === "hex" ? 48 : 90;
+  const hex = view.shape === "hex";
+  const tall = hex ? cell / Math.sqrt(3) : 0; // a hexagon's side
+  const box = hex
+    ? [(view.columns + (view.rows - 1) / 2) * cell, (view.rows - 1) * 1.5 * tall + 2 * tall]
+    : [view.columns * cell, view.rows * cell];
+  const svg = svgBox(box[0], box[1]);
   for (let r = 0; r < view.rows; r++) {
     for (let c = 0; c < view.columns; c++) {
       const mark = view.cells[r * view.columns + c];
@@ -540,10 +547,16 @@ function grid(view, byName, position) {
       const name = view.move_at ? view.move_at[r * view.columns + c] : `${r + 1},${c + 1}`;
       const move = name === null ? undefined : byName.get(name);
       const fill = move ? fillOf(move, position) : mark === "#" ? "#455a64" : "#fff";
-      const square = element("svg:rect", { x: c * cell + 2, y: r * cell + 2, width: cell - 4, height: cell - 4, fill, stroke: "#333" });
-      svg.append(move ? marked(square, move, position) : square);
-      if (mark && mark !== "#") label(svg, c * cell + cell / 2, r * cell + cell / 2 - (move ? 8 : 0), mark, move ? "#fff" : "#222", cell / 2);
-      if (move) label(svg, c * cell + cell / 2, r * cell + cell / 2 + (mark ? cell / 4 : 0), words(move, position), "#fff", mark ? 11 : 14);
+      const [x, y] = hex ? [c * cell + r * cell / 2 + cell / 2, r * 1.5 * tall + tall] : [c * cell + cell / 2, r * cell + cell / 2];
+      const shape = hex
+        ? element("svg:polygon", { points: [0, 1, 2, 3, 4, 5].map((k) => {
+          const angle = Math.PI / 6 + (k * Math.PI) / 3;
+          return `${x + (tall - 1) * Math.cos(angle)},${y + (tall - 1) * Math.sin(angle)}`;
+        }).join(" "), fill, stroke: "#333" })
+        : element("svg:rect", { x: x - cell / 2 + 2, y: y - cell / 2 + 2, width: cell - 4, height: cell - 4, fill, stroke: "#333" });
+      svg.append(move ? marked(shape, move, position) : shape);
+      if (mark && mark !== "#") label(svg, x, y - (move ? 8 : 0), mark, move ? "#fff" : "#222", cell / 2);
+      if (move) label(svg, x, y + (mark ? cell / 4 : 0), words(move, position), "#fff", mark ? 11 : 14);
     }
   }
   return svg;

@@ -458,6 +458,10 @@ impl<G: Game> Solved<G> for Answer<'_, G> {
         self.inner.nimber_of(state)
     }
 
+    fn proof_size(&self) -> Option<usize> {
+        self.inner.proof_size()
+    }
+
     fn remoteness(&mut self, state: &G::State) -> Result<Option<u32>, SolveError> {
         if !self.outcome_game {
             return Ok(None);

@@ -83,6 +83,13 @@ pub trait Solved<G: Game, V: PartialOrd + Clone = Score> {
     /// The start's outcome, for an outcome game (`None` for another game).
     fn outcome(&self) -> Option<Outcome>;
 
+    /// The size of the proofs of the start's value that proof search holds
+    /// ([`Proved::proofs`]): their questions in all, a question met on two lines counted
+    /// once. `None` from the engines that hand out no proof.
+    fn proof_size(&self) -> Option<usize> {
+        None
+    }
+
     /// The remoteness of `state` in an outcome game: how many moves the game lasts when the
     /// winner wins as fast as it can and the loser loses as slowly as it can; `None` for a
     /// drawn state, a game that is not an outcome game, and from the pruning engine and the
@@ -287,6 +294,10 @@ where
 
     fn remoteness(&mut self, _state: &G::State) -> Result<Option<u32>, SolveError> {
         Ok(None)
+    }
+
+    fn proof_size(&self) -> Option<usize> {
+        Some(self.proofs().iter().map(|proof| proof.len()).sum())
     }
 }
 

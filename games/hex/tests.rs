@@ -1,0 +1,255 @@
+//! Hex against its literal rules: chains found by a search over a grid of marks, values by
+//! plain minimax with no memo, on every board up to 3×3, every 3×3 opening and random 4×4
+//! positions, by the front door, the pruning engine and proof search (every proof checked).
+
+use super::*;
+use crate::check::{CheckOptions, check_outcome, check_proof};
+use crate::engines::{OutcomeRange, proof};
+use crate::games::next_random;
+use crate::{Engine, Solved, Solver};
+
+/// A grid of marks, row by row: `'B'`, `'W'` or `'.'`.
+type Grid = Vec<Vec<char>>;
+
+/// Whether `who` joins its edges on `grid`, by a search from its first edge over the six
+/// neighbours the rules name.
+fn joined(grid: &Grid, who: char) -> bool {
+    let n = grid.len();
+    let mut seen = vec![vec![false; n]; n];
+    let mut stack = Vec::new();
+    for i in 0..n {
+        let (r, c) = if who == 'B' { (0, i) } else { (i, 0) };
+        if grid[r][c] == who {
+            seen[r][c] = true;
+            stack.push((r, c));
+        }
+    }
+    while let Some((r, c)) = stack.pop() {
+        if (who == 'B' && r == n - 1) || (who == 'W' && c == n - 1) {
+            return true;
+        }
+        for (dr, dc) in [(0i32, -1i32), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)] {
+            let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+            if nr < 0 || nc < 0 || nr >= n as i32 || nc >= n as i32 {
+                continue;
+            }
+            let (nr, nc) = (nr as usize, nc as usize);
+            if grid[nr][nc] == who && !seen[nr][nc] {
+                seen[nr][nc] = true;
+                stack.push((nr, nc));
+            }
+        }
+    }
+    false
+}
+
+/// Whether `me`, to move on `grid`, wins: plain minimax, no memo.
+fn wins(grid: &mut Grid, me: char) -> bool {
+    let n = grid.len();
+    let other = if me == 'B' { 'W' } else { 'B' };
+    for r in 0..n {
+        for c in 0..n {
+            if grid[r][c] != '.' {
+                continue;
+            }
+            grid[r][c] = me;
+            let won = joined(grid, me) || !wins(grid, other);
+            grid[r][c] = '.';
+            if won {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The grid of `board`.
+fn grid(hex: &Hex, board: &HexBoard) -> Grid {
+    let n = hex.side();
+    (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| {
+                    let cell = r * n + c;
+                    if board.black() >> cell & 1 != 0 {
+                        'B'
+                    } else if board.white() >> cell & 1 != 0 {
+                        'W'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The value of `board` for the side to move by the literal rules.
+fn literal_value(hex: &Hex, board: &HexBoard) -> Score {
+    let mut grid = grid(hex, board);
+    let (me, other) = if board.black_to_move() {
+        ('B', 'W')
+    } else {
+        ('W', 'B')
+    };
+    if joined(&grid, other) {
+        return -1;
+    }
+    if wins(&mut grid, me) { 1 } else { -1 }
+}
+
+/// A random position of `stones` stones reached by legal play that nobody has won yet.
+fn random_position(hex: &Hex, stones: usize, seed: &mut u64) -> HexBoard {
+    loop {
+        let mut board = hex.start();
+        for _ in 0..stones {
+            let moves: Vec<u8> = hex.moves(&board).collect();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = moves[(next_random(seed) % moves.len() as u64) as usize];
+            board = hex.play(&board, &pick).next;
+        }
+        if !board.is_won() {
+            return board;
+        }
+    }
+}
+
+/// The value of `board` by proof search, its proofs checked.
+fn proved(hex: &Hex, board: &HexBoard) -> Score {
+    let mut prover = proof::Prover::new(hex, proof::Options::new().range(OutcomeRange));
+    let value = prover.value_of(board).unwrap();
+    // A win is proved by "at least 1" holding, a loss by "at least 0" failing.
+    let proof = prover.proof(board, i64::from(value > 0)).unwrap();
+    check_proof(hex, &proof).unwrap();
+    let root = &proof.nodes[0];
+    assert_eq!((root.state, root.holds), (*board, value > 0));
+    value
+}
+
+#[test]
+fn chains_are_found_as_the_literal_rules_find_them() {
+    let mut seed = 7;
+    for side in 1..=MAX_HEX_SIDE {
+        let hex = Hex::new(side).unwrap();
+        for _ in 0..200 {
+            let cells = side * side;
+            let mut black = 0u128;
+            let mut white = 0u128;
+            for cell in 0..cells {
+                match next_random(&mut seed) % 3 {
+                    0 => black |= 1 << cell,
+                    1 => white |= 1 << cell,
+                    _ => {}
+                }
+            }
+            let board = HexBoard {
+                black,
+                white,
+                won: false,
+            };
+            let grid = grid(&hex, &board);
+            assert_eq!(hex.joins(black, true), joined(&grid, 'B'), "{grid:?}");
+            assert_eq!(hex.joins(white, false), joined(&grid, 'W'), "{grid:?}");
+        }
+    }
+}
+
+#[test]
+fn every_board_up_to_three_is_a_first_player_win_by_every_engine() {
+    for side in 1..=3 {
+        let hex = Hex::new(side).unwrap();
+        assert_eq!(literal_value(&hex, &hex.start()), 1);
+        for engine in [Engine::Exhaustive, Engine::Pruning, Engine::Proof] {
+            let solved = Solver::new(&hex).engine(engine).solve().unwrap();
+            assert_eq!(solved.value(), 1, "{side}x{side} by {engine:?}");
+        }
+        assert_eq!(Solver::new(&hex).solve().unwrap().value(), 1);
+        assert_eq!(proved(&hex, &hex.start()), 1);
+    }
+}
+
+#[test]
+fn every_three_by_three_opening_and_random_four_by_four_positions_agree_with_the_rules() {
+    let hex = Hex::new(3).unwrap();
+    let mut solved = Solver::new(&hex)
+        .engine(Engine::Exhaustive)
+        .solve()
+        .unwrap();
+    for cell in 0..9 {
+        let board = hex.play(&hex.start(), &cell).next;
+        let value = literal_value(&hex, &board);
+        assert_eq!(solved.value_of(&board).unwrap(), value, "after {cell}");
+        assert_eq!(proved(&hex, &board), value, "after {cell}");
+    }
+    let hex = Hex::new(4).unwrap();
+    let mut seed = 11;
+    for stones in [6, 7, 8, 9, 10] {
+        for _ in 0..4 {
+            let board = random_position(&hex, stones, &mut seed);
+            let value = literal_value(&hex, &board);
+            assert_eq!(proved(&hex, &board), value, "{:?}", grid(&hex, &board));
+        }
+    }
+}
+
+#[test]
+fn the_half_turn_keeps_the_value_and_is_its_own_class() {
+    let hex = Hex::new(4).unwrap();
+    let mut seed = 5;
+    for _ in 0..30 {
+        let board = random_position(&hex, 9, &mut seed);
+        let canonical = hex.canonical(&board);
+        assert_eq!(hex.canonical(&canonical), canonical);
+        assert_eq!(literal_value(&hex, &canonical), literal_value(&hex, &board));
+    }
+}
+
+#[test]
+fn the_rules_keep_the_contract() {
+    for side in [2, 3] {
+        let report = check_outcome(&Hex::new(side).unwrap(), &CheckOptions::default());
+        assert!(report.is_ok(), "{:?}", report.violations);
+    }
+}
+
+#[test]
+fn cells_read_and_write_as_benzene_names_them() {
+    let hex = Hex::new(11).unwrap();
+    for cell in 0..121u8 {
+        assert_eq!(hex.cell(&hex.cell_name(cell)).unwrap(), cell);
+    }
+    assert_eq!(hex.cell_name(0), "a1");
+    assert_eq!(hex.cell_name(12), "b2");
+    assert_eq!(hex.cell("K11").unwrap(), 120);
+    for bad in ["", "a", "a0", "l1", "a12", "1a", "b-1", "é1", "a1x"] {
+        assert!(hex.cell(bad).is_err(), "{bad}");
+    }
+    let hex = Hex::new(3).unwrap();
+    let board = hex.after_cells("b2, a1 c1").unwrap();
+    assert_eq!(board.black(), 1 << 4 | 1 << 2);
+    assert_eq!(board.white(), 1);
+    assert!(hex.after_cells("b2,b2").is_err());
+    // Black joins top and bottom with a2 (the a-file) after its b1 and a3.
+    let won = hex.after_cells("b1,c1,a2,c2,a3").unwrap();
+    assert!(won.is_won());
+    assert!(hex.after_cells("b1,c1,a2,c2,a3,b3").is_err());
+    assert_eq!(hex.moves(&won).count(), 0);
+}
+
+#[test]
+fn moves_list_every_empty_cell_once_centre_first() {
+    for side in 1..=MAX_HEX_SIDE {
+        let hex = Hex::new(side).unwrap();
+        let mut moves: Vec<u8> = hex.moves(&hex.start()).collect();
+        let centre = ((side / 2) * side + side / 2) as u8;
+        if side % 2 == 1 {
+            assert_eq!(moves[0], centre);
+        }
+        moves.sort_unstable();
+        assert_eq!(moves, (0..(side * side) as u8).collect::<Vec<_>>());
+    }
+    assert!(Hex::new(0).is_err());
+    assert!(Hex::new(12).is_err());
+}
