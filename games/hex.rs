@@ -149,6 +149,42 @@ impl Hex {
         false
     }
 
+    /// `seed` grown through `stones` to every stone joined to it.
+    fn flood(&self, mut seed: u128, stones: u128) -> u128 {
+        loop {
+            let grown = seed | (self.spread(seed) & stones);
+            if grown == seed {
+                return seed;
+            }
+            seed = grown;
+        }
+    }
+
+    /// How many stones `stones` still need on the `empty` cells to join the top and bottom
+    /// rows (`black`) or the left and right columns: the cheapest path from edge to edge, a
+    /// stone costing 0 and an empty cell 1 (`None`: no path, the other side has joined its
+    /// edges). Hex's estimate for proof search ([`Game::proof_numbers`]).
+    pub fn distance(&self, stones: u128, empty: u128, black: bool) -> Option<u32> {
+        let (start, end) = if black {
+            (self.top, self.bottom)
+        } else {
+            (self.left, self.right)
+        };
+        // The cells reached at a cost of at most `cost`, as cost grows by one.
+        let mut reached = self.flood(start & stones, stones);
+        for cost in 0.. {
+            if reached & end != 0 {
+                return Some(cost);
+            }
+            let next = self.flood(reached | ((self.spread(reached) | start) & empty), stones);
+            if next == reached {
+                return None;
+            }
+            reached = next;
+        }
+        None
+    }
+
     /// The cell named `name` (benzene's: column letter, row number, as `c2`).
     pub fn cell(&self, name: &str) -> Result<u8, InputError> {
         cell_of(name, self.side, self.side, "hex")
@@ -263,6 +299,24 @@ impl Game for Hex {
     /// board always holds a chain): the side to move has lost.
     fn payoff(&self, _board: &HexBoard) -> Score {
         -1
+    }
+
+    /// How many stones each side still needs ([`Hex::distance`]): the fewer the side to move
+    /// needs, the cheaper its win looks to prove; the fewer the other side needs, the cheaper
+    /// to disprove. (A draw never happens, so every question asks for a win.)
+    fn proof_numbers(&self, board: &HexBoard, _at_least: Score) -> Option<(u64, u64)> {
+        let empty = self.all & !(board.black | board.white);
+        let black = board.black_to_move();
+        let (mine, theirs) = if black {
+            (board.black, board.white)
+        } else {
+            (board.white, board.black)
+        };
+        let need = |stones, black| {
+            self.distance(stones, empty, black)
+                .map_or(1 << 20, u64::from)
+        };
+        Some((need(mine, black), need(theirs, !black)))
     }
 
     fn capabilities(&self) -> impl Declares<Self> {

@@ -254,6 +254,20 @@ pub trait Game {
         None
     }
 
+    /// For proof search ([`engines::proof`](crate::engines::proof)): how hard the question
+    /// "does the side to move at `state` secure at least `at_least`?" is to prove and to
+    /// disprove, as the search's first proof and disproof numbers for it (each taken between 1
+    /// and the search's largest finite number): in a connection game, say, how many stones
+    /// each side still needs to join its edges. The search expands first what looks cheapest
+    /// to settle; only its order depends on the estimate, never its answer, so any estimate is
+    /// sound. The default, `None`, starts at 1 to prove and the state's number of moves to
+    /// disprove (one good move may prove it; every move must be refuted). Asked only of states
+    /// that have moves.
+    fn proof_numbers(&self, state: &Self::State, at_least: Score) -> Option<(u64, u64)> {
+        let _ = (state, at_least);
+        None
+    }
+
     /// An upper bound on how many states an engine may store when solving from the start
     /// (states reachable from the start that have moves and no known value), if the game knows
     /// one. Engines use it to refuse, before they begin, a solve that would not fit the memory

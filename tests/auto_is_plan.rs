@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::process::Command;
 
 use gamesolver::games::{
-    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Kayles, Nim, Pig, Quixo,
+    BearOff, Cram, DawsonsKayles, DotsAndBoxes, GrundysGame, Hex, Kayles, Mnk, Nim, Pig, Quixo,
     SixMensMorris, StoneGame, StoneGameIII, StoneGameVII, TicTacToe,
 };
 use gamesolver::{Engine, Game, Plan, Solved, Solver};
@@ -207,6 +207,14 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
     let plan = agrees(&["six-mens-morris", "3"], &SixMensMorris::new(3).unwrap());
     assert_eq!(plan.engine, Engine::LoopyTiers);
     check("six-mens-morris", plan);
+    // Games whose states no index counts (Hex, k in a row): the plan's race, which the
+    // pruning engine wins on these.
+    let plan = agrees(&["hex", "3"], &Hex::new(3).unwrap());
+    assert_eq!(plan.engine, Engine::Pruning);
+    check("hex", plan);
+    let plan = agrees(&["mnk", "4", "3", "3"], &Mnk::new(4, 3, 3).unwrap());
+    assert_eq!(plan.engine, Engine::Pruning);
+    check("mnk", plan);
     assert!(
         engines.len() >= 4,
         "the test covers the choices: {engines:?}"

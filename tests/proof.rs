@@ -481,3 +481,18 @@ fn the_command_line_solver_proof_equals_the_engine() {
         assert!(engine.get("proof_size").is_none(), "{args:?}");
     }
 }
+
+/// The proofs read off the search count against the memory budget beside the table: where
+/// they do not fit, the solve is refused by the budget, never past it.
+#[test]
+fn the_proofs_are_read_within_the_memory_budget() {
+    let hex = gamesolver::games::Hex::new(4).unwrap();
+    let limits = gamesolver::Limits {
+        memory_budget: 4 << 20,
+        ..gamesolver::Limits::default()
+    };
+    match proof::solve(&hex, Options::new().limits(limits)) {
+        Err(SolveError::MemoryBudget { needed, budget, .. }) => assert!(needed > budget),
+        other => panic!("a 4 MiB budget holds Hex 4x4's proof? {other:?}"),
+    }
+}

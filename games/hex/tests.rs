@@ -156,6 +156,83 @@ fn chains_are_found_as_the_literal_rules_find_them() {
     }
 }
 
+/// The stones `who` still needs to join its edges on `grid`: a shortest path by Dijkstra's
+/// rule over the cells, its own stones costing 0, empty cells 1, the other side's barred.
+fn literal_distance(grid: &Grid, who: char) -> Option<u32> {
+    let n = grid.len();
+    let cost = |r: usize, c: usize| match grid[r][c] {
+        '.' => Some(1),
+        mark if mark == who => Some(0),
+        _ => None,
+    };
+    let mut best = vec![vec![u32::MAX; n]; n];
+    let mut queue = std::collections::BinaryHeap::new();
+    for i in 0..n {
+        let (r, c) = if who == 'B' { (0, i) } else { (i, 0) };
+        if let Some(step) = cost(r, c) {
+            best[r][c] = step;
+            queue.push(std::cmp::Reverse((step, r, c)));
+        }
+    }
+    while let Some(std::cmp::Reverse((so_far, r, c))) = queue.pop() {
+        if so_far > best[r][c] {
+            continue;
+        }
+        if (who == 'B' && r == n - 1) || (who == 'W' && c == n - 1) {
+            return Some(so_far);
+        }
+        for (dr, dc) in [(0i32, -1i32), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, -1)] {
+            let (nr, nc) = (r as i32 + dr, c as i32 + dc);
+            if nr < 0 || nc < 0 || nr >= n as i32 || nc >= n as i32 {
+                continue;
+            }
+            let (nr, nc) = (nr as usize, nc as usize);
+            if let Some(step) = cost(nr, nc)
+                && so_far + step < best[nr][nc]
+            {
+                best[nr][nc] = so_far + step;
+                queue.push(std::cmp::Reverse((so_far + step, nr, nc)));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_stones_each_side_needs_are_the_shortest_paths_of_the_rules() {
+    let mut seed = 13;
+    for side in 1..=MAX_HEX_SIDE {
+        let hex = Hex::new(side).unwrap();
+        for _ in 0..100 {
+            let (mut black, mut white) = (0u128, 0u128);
+            for cell in 0..side * side {
+                match next_random(&mut seed) % 5 {
+                    0 => black |= 1 << cell,
+                    1 => white |= 1 << cell,
+                    _ => {}
+                }
+            }
+            let board = HexBoard {
+                black,
+                white,
+                won: false,
+            };
+            let grid = grid(&hex, &board);
+            let empty = !(black | white) & ((1u128 << (side * side)) - 1);
+            assert_eq!(
+                hex.distance(black, empty, true),
+                literal_distance(&grid, 'B'),
+                "{grid:?}"
+            );
+            assert_eq!(
+                hex.distance(white, empty, false),
+                literal_distance(&grid, 'W'),
+                "{grid:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_board_up_to_three_is_a_first_player_win_by_every_engine() {
     for side in 1..=3 {

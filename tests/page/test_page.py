@@ -330,6 +330,30 @@ def test_kayles_a_game_in_one_file_is_drawn_and_played_with_no_page_code(server,
     page.close()
 
 
+def test_hex_is_drawn_as_hexagons_in_a_rhombus_and_played_by_clicks(server, browser):
+    _, url = server
+    page = browser.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(f"{url}/play/hex?values=3&at=a1")
+    ready(page)
+    expected = analyze_cli("hex", "3", "--at", "a1")
+    assert shown_moves(page) == {m["name"]: (m["value"], m["best"]) for m in expected["moves"]}
+    # Nine hexagons, each a cell named as benzene names it; row 2 starts half a cell right.
+    assert page.eval_on_selector_all("#board polygon", "p => p.length") == 9
+    assert board_tones(page) == {m["name"]: TONES[m["value"]] for m in expected["moves"]}
+    def left(name):
+        return page.eval_on_selector(f'#board [data-move="{name}"]', "p => p.getBBox().x")
+
+    # A row down is half a cell right: b2 is a whole cell right of a2, a3 half of one.
+    cell = left("b2") - left("a2")
+    assert cell > 0 and abs((left("a3") - left("a2")) - cell / 2) < 1
+    best = next(m["name"] for m in expected["moves"] if m["best"])
+    click_move(page, best)
+    marks = page.eval_on_selector_all("#board text", "t => t.map(x => x.textContent)")
+    assert marks.count("B") == 1 and marks.count("W") == 1
+    page.screenshot(path=str(SHOTS / "hex.png"))
+    page.close()
+
+
 def test_quixo_is_played_from_a_tier_file_with_no_solve(browser, tmp_path):
     """`serve --load FILE`: the page plays Quixo from a saved tier file; a file cut before the
     start's tier shows the page an error, so the answers came from the file."""

@@ -10,14 +10,28 @@ use super::{Proof, ProofNode, Reply};
 use crate::error::SolveError;
 use crate::game::{Game, Score};
 
+/// How often, in questions added, the reading checks the limits.
+const CHECK_EVERY: usize = 1 << 10;
+
+/// About how many bytes the reading holds per question of a proof with `replies` replies in
+/// all: its node, its replies, and its entry in the map that shares questions.
+pub(crate) fn proof_bytes<S, M>(questions: usize, replies: usize) -> u64 {
+    let node = size_of::<ProofNode<S, M>>() + 2 * size_of::<((S, Score), usize)>();
+    (questions as u64)
+        .saturating_mul(node as u64)
+        .saturating_add((replies as u64).saturating_mul(size_of::<Reply<M>>() as u64))
+}
+
 /// The proof that the question `(state, at_least)` is answered `holds`, searching where the
 /// table no longer settles a question the proof needs. The questions are shared where lines
-/// meet (a proof is a graph without cycles, the root its first node).
+/// meet (a proof is a graph without cycles, the root its first node). The proof is held within
+/// the memory budget, beside the table and `held` bytes of proofs read before it.
 pub(crate) fn proof_of<G>(
     search: &mut Search<'_, G>,
     state: &G::State,
     at_least: Score,
     holds: bool,
+    held: u64,
 ) -> Result<Proof<G::State, G::Move>, SolveError>
 where
     G: Game,
@@ -34,7 +48,13 @@ where
     ids.insert((state.clone(), at_least), 0);
     let mut todo = vec![0];
     let mut moves = Vec::new();
+    let (mut replied, mut checked) = (0, 0);
     while let Some(id) = todo.pop() {
+        if nodes.len() >= checked + CHECK_EVERY {
+            checked = nodes.len();
+            let bytes = proof_bytes::<G::State, G::Move>(nodes.len(), replied);
+            search.check_holding(held.saturating_add(bytes))?;
+        }
         let (state, at_least, holds) = {
             let node = &nodes[id];
             (node.state.clone(), node.at_least, node.holds)
@@ -100,6 +120,7 @@ where
                 node,
             });
         }
+        replied += replies.len();
         nodes[id].replies = replies;
     }
     Ok(Proof { nodes })

@@ -169,6 +169,12 @@ impl<S, M> Proof<S, M> {
         self.nodes.len()
     }
 
+    /// About how many bytes the proof holds.
+    fn bytes(&self) -> u64 {
+        let replies = self.nodes.iter().map(|node| node.replies.len()).sum();
+        extract::proof_bytes::<S, M>(self.nodes.len(), replies)
+    }
+
     /// Whether the proof holds no question (never, for a proof the search gave).
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
@@ -275,9 +281,20 @@ where
         state: &G::State,
         at_least: Score,
     ) -> Result<Proof<G::State, G::Move>, SolveError> {
+        self.proof_beside(state, at_least, 0)
+    }
+
+    /// [`proof`](Prover::proof), held within the memory budget beside `held` bytes of proofs
+    /// read before it.
+    fn proof_beside(
+        &mut self,
+        state: &G::State,
+        at_least: Score,
+        held: u64,
+    ) -> Result<Proof<G::State, G::Move>, SolveError> {
         let holds = self.holds(state, at_least)?;
         let started = Instant::now();
-        let proof = extract::proof_of(&mut self.search, state, at_least, holds);
+        let proof = extract::proof_of(&mut self.search, state, at_least, holds, held);
         self.search.stats.elapsed += started.elapsed();
         proof
     }
@@ -438,7 +455,8 @@ where
     }
     if value < high {
         let above = value.checked_add(1).ok_or(SolveError::ScoreOverflow)?;
-        proofs.push(prover.proof(&start, above)?);
+        let held = proofs.iter().map(Proof::bytes).sum();
+        proofs.push(prover.proof_beside(&start, above, held)?);
     }
     Ok(Proved {
         prover,

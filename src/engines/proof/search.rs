@@ -140,20 +140,29 @@ where
     }
 
     /// The numbers of a question not yet searched: the table's, else settled by the payoff
-    /// where the state has no move, else 1 to prove (one good move may do) and its number of
-    /// moves to disprove (every move must be refuted).
+    /// where the state has no move, else the game's estimate ([`Game::proof_numbers`]), else 1
+    /// to prove (one good move may do) and its number of moves to disprove (every move must
+    /// be refuted).
     fn first_numbers(&mut self, state: &G::State, at_least: Score) -> Numbers {
         if let Some(numbers) = self.table.get(state, at_least) {
             self.stats.hits += 1;
             return numbers;
         }
-        let count = self.game.moves(state).count() as u64;
-        if count == 0 {
+        let mut moves = self.game.moves(state);
+        if moves.next().is_none() {
+            drop(moves);
             return self.by_payoff(state, at_least);
+        }
+        if let Some((proof, disproof)) = self.game.proof_numbers(state, at_least) {
+            // Finite, and not 0: only the search settles a question.
+            return Numbers {
+                proof: proof.clamp(1, INFINITE - 1),
+                disproof: disproof.clamp(1, INFINITE - 1),
+            };
         }
         Numbers {
             proof: 1,
-            disproof: count.min(INFINITE),
+            disproof: (1 + moves.count() as u64).min(INFINITE),
         }
     }
 
@@ -225,6 +234,11 @@ where
 
     /// The limits: memory (the table and the path), time, cancellation.
     fn check(&mut self) -> Result<(), SolveError> {
+        self.check_holding(0)
+    }
+
+    /// [`check`](Search::check), with `held` bytes of proofs besides the table and the path.
+    pub(crate) fn check_holding(&mut self, held: u64) -> Result<(), SolveError> {
         let path: u64 = buffer_bytes(&self.frames)
             + self
                 .frames
@@ -232,7 +246,7 @@ where
                 .map(|frame| buffer_bytes(&frame.children))
                 .sum::<u64>();
         self.guard.check(
-            self.table.bytes(),
+            self.table.bytes().saturating_add(held),
             &mut self.reported,
             path,
             "proof",
