@@ -32,12 +32,102 @@ impl FromValues for Hex {
     }
 }
 
-/// The name of a side: Black moves first.
-fn colour(player: Player) -> &'static str {
+/// The name of a side: Black moves first (Hex's and k in a row's).
+pub(in crate::games) fn colour(player: Player) -> &'static str {
     if player == Player::First {
         "Black"
     } else {
         "White"
+    }
+}
+
+/// A board of stones as Hex and k in a row show it: `columns × rows` cells, each `B`, `W` or
+/// `.` by `mark` and named by `name`; Hex's rows each half a cell right of the one above.
+pub(in crate::games) struct Stones<Mark, Name> {
+    pub columns: u32,
+    pub rows: u32,
+    pub hex: bool,
+    pub black_to_move: bool,
+    pub mark: Mark,
+    pub name: Name,
+}
+
+/// Who moves: Black (the first player) when both have as many stones.
+pub(in crate::games) fn mover_of(black_to_move: bool) -> Player {
+    if black_to_move {
+        Player::First
+    } else {
+        Player::Second
+    }
+}
+
+impl<Mark: Fn(u32) -> &'static str, Name: Fn(u32) -> String> Stones<Mark, Name> {
+    /// The board in lines: column letters above, row numbers on the left, the side to move
+    /// below.
+    pub fn text(&self) -> String {
+        let letters: String = (0..self.columns)
+            .map(|column| format!(" {}", char::from(b'a' + column as u8)))
+            .collect();
+        let mut lines = vec![format!("   {letters}")];
+        for row in 0..self.rows {
+            let cells: Vec<&str> = (0..self.columns)
+                .map(|column| (self.mark)(row * self.columns + column))
+                .collect();
+            let indent = if self.hex { row as usize } else { 0 };
+            lines.push(format!(
+                "{}{:>2}  {}",
+                " ".repeat(indent),
+                row + 1,
+                cells.join(" ")
+            ));
+        }
+        let mover = colour(mover_of(self.black_to_move));
+        lines.push(format!("{mover} to move"));
+        lines.join("\n")
+    }
+
+    /// The board for the page: a grid (of hexagons for Hex), each cell a move by its name.
+    pub fn view(&self) -> serde_json::Value {
+        let cells = self.columns * self.rows;
+        let marks: Vec<&str> = (0..cells)
+            .map(|cell| match (self.mark)(cell) {
+                "." => "",
+                stone => stone,
+            })
+            .collect();
+        let move_at: Vec<String> = (0..cells).map(&self.name).collect();
+        let mut view = serde_json::json!({
+            "kind": "grid",
+            "rows": self.rows,
+            "columns": self.columns,
+            "cells": marks,
+            "move_at": move_at,
+        });
+        if self.hex {
+            view["shape"] = "hex".into();
+        }
+        view
+    }
+}
+
+/// How a person types a move of Hex or k in a row.
+pub(in crate::games) const CELL_HINT: &str =
+    "a cell: its column's letter and its row from the top, as b2";
+
+impl Hex {
+    /// The board as [`Stones`] describe it.
+    fn stones<'a>(
+        &'a self,
+        board: &'a HexBoard,
+    ) -> Stones<impl Fn(u32) -> &'static str + 'a, impl Fn(u32) -> String + 'a> {
+        Stones {
+            columns: self.side(),
+            rows: self.side(),
+            hex: true,
+            black_to_move: board.black_to_move(),
+            mark: move |cell| mark(board, cell),
+            name: move |cell| self.cell_name(cell as u8),
+        }
     }
 }
 
@@ -46,67 +136,26 @@ impl Presented for Hex {
         colour(player)
     }
     fn mover(&self, board: &HexBoard) -> Player {
-        if board.black_to_move() {
-            Player::First
-        } else {
-            Player::Second
-        }
+        mover_of(board.black_to_move())
     }
     fn position(&self, position: &str) -> Result<HexBoard, InputError> {
         self.after_cells(position)
     }
     /// The board as a rhombus, each row half a cell further right: `B` Black, `W` White.
     fn show(&self, board: &HexBoard) -> String {
-        let side = self.side();
-        let letters: String = (0..side)
-            .map(|column| format!(" {}", char::from(b'a' + column as u8)))
-            .collect();
-        let mut lines = vec![format!("   {letters}")];
-        for row in 0..side {
-            let cells: Vec<&str> = (0..side)
-                .map(|column| mark(board, row * side + column))
-                .collect();
-            lines.push(format!(
-                "{}{:>2}  {}",
-                " ".repeat(row as usize),
-                row + 1,
-                cells.join(" ")
-            ));
-        }
-        lines.push(format!(
-            "{} to move",
-            colour(<Hex as Presented>::mover(self, board))
-        ));
-        lines.join("\n")
+        self.stones(board).text()
     }
     fn board(&self, board: &HexBoard) -> Option<String> {
         Some(self.show(board))
     }
     fn view(&self, board: &HexBoard) -> serde_json::Value {
-        let side = self.side();
-        let cells: Vec<&str> = (0..side * side)
-            .map(|cell| match mark(board, cell) {
-                "." => "",
-                stone => stone,
-            })
-            .collect();
-        let move_at: Vec<String> = (0..side * side)
-            .map(|cell| self.cell_name(cell as u8))
-            .collect();
-        serde_json::json!({
-            "kind": "grid",
-            "shape": "hex",
-            "rows": side,
-            "columns": side,
-            "cells": cells,
-            "move_at": move_at,
-        })
+        self.stones(board).view()
     }
     fn move_name(&self, _: &HexBoard, cell: &u8) -> String {
         self.cell_name(*cell)
     }
     fn move_hint(&self) -> Option<&'static str> {
-        Some("a cell: its column's letter and its row from the top, as b2")
+        Some(CELL_HINT)
     }
     fn headline(&self, value: Score) -> String {
         let side = self.side();

@@ -116,6 +116,20 @@ fn random_position(hex: &Hex, stones: usize, seed: &mut u64) -> HexBoard {
     }
 }
 
+/// A board of `side × side` cells, each black one time in `spread`, white one time in
+/// `spread`, else empty: any pattern, legal or not (for the rules' chains and paths).
+fn random_board(side: u32, spread: u64, seed: &mut u64) -> HexBoard {
+    let mut board = HexBoard::default();
+    for cell in 0..side * side {
+        match next_random(seed) % spread {
+            0 => board.black |= 1 << cell,
+            1 => board.white |= 1 << cell,
+            _ => {}
+        }
+    }
+    board
+}
+
 /// The value of `board` by proof search, its proofs checked.
 fn proved(hex: &Hex, board: &HexBoard) -> Score {
     let mut prover = proof::Prover::new(hex, proof::Options::new().range(OutcomeRange));
@@ -134,21 +148,8 @@ fn chains_are_found_as_the_literal_rules_find_them() {
     for side in 1..=MAX_HEX_SIDE {
         let hex = Hex::new(side).unwrap();
         for _ in 0..200 {
-            let cells = side * side;
-            let mut black = 0u128;
-            let mut white = 0u128;
-            for cell in 0..cells {
-                match next_random(&mut seed) % 3 {
-                    0 => black |= 1 << cell,
-                    1 => white |= 1 << cell,
-                    _ => {}
-                }
-            }
-            let board = HexBoard {
-                black,
-                white,
-                won: false,
-            };
+            let board = random_board(side, 3, &mut seed);
+            let (black, white) = (board.black(), board.white());
             let grid = grid(&hex, &board);
             assert_eq!(hex.joins(black, true), joined(&grid, 'B'), "{grid:?}");
             assert_eq!(hex.joins(white, false), joined(&grid, 'W'), "{grid:?}");
@@ -204,19 +205,8 @@ fn the_stones_each_side_needs_are_the_shortest_paths_of_the_rules() {
     for side in 1..=MAX_HEX_SIDE {
         let hex = Hex::new(side).unwrap();
         for _ in 0..100 {
-            let (mut black, mut white) = (0u128, 0u128);
-            for cell in 0..side * side {
-                match next_random(&mut seed) % 5 {
-                    0 => black |= 1 << cell,
-                    1 => white |= 1 << cell,
-                    _ => {}
-                }
-            }
-            let board = HexBoard {
-                black,
-                white,
-                won: false,
-            };
+            let board = random_board(side, 5, &mut seed);
+            let (black, white) = (board.black(), board.white());
             let grid = grid(&hex, &board);
             let empty = !(black | white) & ((1u128 << (side * side)) - 1);
             assert_eq!(

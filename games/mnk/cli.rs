@@ -5,6 +5,7 @@ use crate::InputError;
 use crate::cli::present::Presented;
 use crate::cli::serde_json;
 use crate::cli::{Bundled, FromValues};
+use crate::games::hex::cli::{CELL_HINT, Stones, colour, mover_of};
 use crate::games::{Mnk, MnkBoard};
 use crate::{Player, Score};
 
@@ -33,15 +34,6 @@ impl FromValues for Mnk {
     }
 }
 
-/// The name of a side: Black moves first.
-fn colour(player: Player) -> &'static str {
-    if player == Player::First {
-        "Black"
-    } else {
-        "White"
-    }
-}
-
 /// The stone on `cell`: `B`, `W`, or `.` for none.
 fn mark(board: &MnkBoard, cell: u32) -> &'static str {
     if board.black_at(cell) {
@@ -53,65 +45,48 @@ fn mark(board: &MnkBoard, cell: u32) -> &'static str {
     }
 }
 
+impl Mnk {
+    /// The board as [`Stones`] describe it.
+    fn stones<'a>(
+        &'a self,
+        board: &'a MnkBoard,
+    ) -> Stones<impl Fn(u32) -> &'static str + 'a, impl Fn(u32) -> String + 'a> {
+        let (columns, rows, _) = self.size();
+        Stones {
+            columns,
+            rows,
+            hex: false,
+            black_to_move: board.black_to_move(),
+            mark: move |cell| mark(board, cell),
+            name: move |cell| self.cell_name(cell as u16),
+        }
+    }
+}
+
 impl Presented for Mnk {
     fn player_name(&self, player: Player) -> &'static str {
         colour(player)
     }
     fn mover(&self, board: &MnkBoard) -> Player {
-        if board.black_to_move() {
-            Player::First
-        } else {
-            Player::Second
-        }
+        mover_of(board.black_to_move())
     }
     fn position(&self, position: &str) -> Result<MnkBoard, InputError> {
         self.after_cells(position)
     }
     fn show(&self, board: &MnkBoard) -> String {
-        let (columns, rows, _) = self.size();
-        let letters: String = (0..columns)
-            .map(|column| format!(" {}", char::from(b'a' + column as u8)))
-            .collect();
-        let mut lines = vec![format!("   {letters}")];
-        for row in 0..rows {
-            let cells: Vec<&str> = (0..columns)
-                .map(|column| mark(board, row * columns + column))
-                .collect();
-            lines.push(format!("{:>2}  {}", row + 1, cells.join(" ")));
-        }
-        lines.push(format!(
-            "{} to move",
-            colour(<Mnk as Presented>::mover(self, board))
-        ));
-        lines.join("\n")
+        self.stones(board).text()
     }
     fn board(&self, board: &MnkBoard) -> Option<String> {
         Some(self.show(board))
     }
     fn view(&self, board: &MnkBoard) -> serde_json::Value {
-        let (columns, rows, _) = self.size();
-        let cells: Vec<&str> = (0..columns * rows)
-            .map(|cell| match mark(board, cell) {
-                "." => "",
-                stone => stone,
-            })
-            .collect();
-        let move_at: Vec<String> = (0..columns * rows)
-            .map(|cell| self.cell_name(cell as u16))
-            .collect();
-        serde_json::json!({
-            "kind": "grid",
-            "rows": rows,
-            "columns": columns,
-            "cells": cells,
-            "move_at": move_at,
-        })
+        self.stones(board).view()
     }
     fn move_name(&self, _: &MnkBoard, cell: &u16) -> String {
         self.cell_name(*cell)
     }
     fn move_hint(&self) -> Option<&'static str> {
-        Some("a cell: its column's letter and its row from the top, as b2")
+        Some(CELL_HINT)
     }
     fn headline(&self, value: Score) -> String {
         let (columns, rows, k) = self.size();
