@@ -15,7 +15,7 @@ set -eu
 cd "$(dirname "$0")"
 seconds=${1:-600}
 shift 2>/dev/null || true
-targets=${*:-"parse_input stone_game_ii stone_game_viii saved_table chance_solution tier_file loopy_database nimber_journal position input_file request"}
+targets=${*:-"parse_input stone_game_ii stone_game_viii saved_table chance_solution tier_file loopy_database nimber_journal position input_file request proof_file"}
 for target in $targets; do
     mkdir -p "corpus-run/$target"
     cp -n corpus/"$target"/* "corpus-run/$target/" 2>/dev/null || true

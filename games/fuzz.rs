@@ -1,7 +1,8 @@
 //! Fuzz targets: every reader of what a user hands the command line, driven by arbitrary bytes
 //! through the same code the command line, the page and Python run ([`run_json`]): the five
 //! kinds of file (`--load`, `--resume`), the positions of every bundled game (`analyze --at`,
-//! `--after`), `--input` files and Connect Four's `--batch`, and the page's analysis requests.
+//! `--after`), `--input` files and Connect Four's `--batch`, and the page's analysis requests;
+//! and proof files, through the library's reader and checker.
 //!
 //! Each [`Target`] checks what must hold whatever the bytes: no panic, a refusal of a file
 //! that names the file, no refusal of kind `"internal"`, and (where the fuzzing process caps
@@ -60,6 +61,10 @@ pub enum Target {
     /// body; the rest is it).
     #[cfg(feature = "serve")]
     Request,
+    /// A proof file (`GSPROOF1`) as [`read_proof`](crate::engines::proof::read_proof) reads
+    /// it for Hex on 3×3 from the empty board, then checked by
+    /// [`check_proof`](crate::check::check_proof) where it reads.
+    ProofFile,
 }
 
 /// What a command did with a target's bytes.
@@ -115,6 +120,7 @@ impl Target {
         Target::InputFile,
         #[cfg(feature = "serve")]
         Target::Request,
+        Target::ProofFile,
     ];
 
     /// Its name, as `fuzz/`'s target and corpus are named (`saved_table`).
@@ -129,6 +135,7 @@ impl Target {
             Target::InputFile => "input_file",
             #[cfg(feature = "serve")]
             Target::Request => "request",
+            Target::ProofFile => "proof_file",
         }
     }
 
@@ -156,6 +163,7 @@ impl Target {
             Target::InputFile => input_file(bytes),
             #[cfg(feature = "serve")]
             Target::Request => request(bytes),
+            Target::ProofFile => proof_file(bytes),
             _ => self.file(bytes),
         }
     }
@@ -174,6 +182,26 @@ impl Target {
             );
         }
         outcome
+    }
+}
+
+/// A proof file read for Hex on 3×3 from its start: refused by the reader (kind
+/// `"proof-file"`, with the byte where it went wrong) or by the checker (kind `"proof"`), or
+/// answered with its size.
+fn proof_file(bytes: &[u8]) -> Outcome {
+    let hex = super::Hex::new(3).expect("3 is a side");
+    let refused = |message: String, kind: &str| {
+        Outcome::Refused(Refusal {
+            message,
+            kind: kind.into(),
+        })
+    };
+    match crate::engines::proof::read_proof(&hex, crate::Game::start(&hex), bytes) {
+        Err(error) => refused(error.to_string(), "proof-file"),
+        Ok((_, proof)) => match crate::check::check_proof(&hex, &proof) {
+            Ok(()) => Outcome::Answered(format!("{{\"proof_size\":{}}}", proof.len())),
+            Err(fault) => refused(fault.to_string(), "proof"),
+        },
     }
 }
 

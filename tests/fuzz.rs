@@ -226,6 +226,11 @@ fn mutation_pass(target: Target, seed: u64) {
 }
 
 #[test]
+fn proof_files_survive_a_mutation_pass() {
+    mutation_pass(Target::ProofFile, 0x6A5_9800F);
+}
+
+#[test]
 fn saved_tables_survive_a_mutation_pass() {
     mutation_pass(Target::SavedTable, 0x5A7E_D7AB);
 }

@@ -19,6 +19,8 @@
 //! - [`solve`] values the start and proves it: the mover secures the value and no more.
 //! - [`check_proof`](crate::check::check_proof) replays a proof against the rules alone,
 //!   sharing no code with the search.
+//! - [`Proof::write`] saves a proof (a few bytes a question: the states are replayed, not
+//!   written) and [`read_proof`] reads it back, to be checked later or elsewhere.
 //!
 //! The game must not cycle (a cycle is found and refused with [`SolveError::Cycle`]; an outcome
 //! game whose play cycles goes to [`retrograde`](crate::engines::retrograde)).
@@ -38,8 +40,11 @@
 //! ```
 
 mod extract;
+mod file;
 mod search;
 mod table;
+
+pub use file::{LabelledProof, PROOF_MAGIC, ProofFileError, read_proof};
 
 use std::hash::Hash;
 use std::time::Instant;
