@@ -132,21 +132,7 @@ impl Hex {
         } else {
             (self.left, self.right)
         };
-        if stones & end == 0 {
-            return false;
-        }
-        let mut reached = stones & start;
-        while reached != 0 {
-            if reached & end != 0 {
-                return true;
-            }
-            let grown = (reached | self.spread(reached)) & stones;
-            if grown == reached {
-                return false;
-            }
-            reached = grown;
-        }
-        false
+        stones & end != 0 && self.flood(stones & start, stones) & end != 0
     }
 
     /// `seed` grown through `stones` to every stone joined to it.
@@ -192,36 +178,47 @@ impl Hex {
 
     /// The name of `cell` (`row * side + column`): its column's letter and its row from 1.
     pub fn cell_name(&self, cell: u8) -> String {
-        name_of(cell, self.side)
+        name_of(u32::from(cell), self.side)
     }
 
     /// The position after the cells named in `moves` (benzene's names, in the order played,
     /// separated by commas or spaces: `"a1,b3"`) are played from the empty board; a cell off
     /// the board, taken, or played after the game was won is refused by name.
     pub fn after_cells(&self, moves: &str) -> Result<HexBoard, InputError> {
-        let mut board = self.start();
-        for (count, name) in names(moves).enumerate() {
-            let cell = self.cell(name)?;
-            let problem = |why: &str| {
-                InputError::InvalidState(format!("move {} of the moves, {name}, {why}", count + 1))
-            };
-            if board.won {
-                return Err(problem("comes after the game was won"));
-            }
-            if (board.black | board.white) >> cell & 1 != 0 {
-                return Err(problem("is a cell already taken"));
-            }
-            board = self.play(&board, &cell).next;
-        }
-        Ok(board)
+        after_named(self, moves, |name| self.cell(name), HexBoard::is_won)
     }
 }
 
-/// The names in a list of moves, separated by commas or white space.
-pub(super) fn names(moves: &str) -> impl Iterator<Item = &str> {
-    moves
+/// The position after the moves named in `moves` (separated by commas or white space, in the
+/// order played) from `game`'s start, each read by `cell`: a move that is not among the
+/// position's moves is refused by name, as coming after the game was won (`won`) or as a cell
+/// already taken (Hex's and k in a row's `--at`).
+pub(super) fn after_named<G: Game<Move = M>, M: PartialEq>(
+    game: &G,
+    moves: &str,
+    cell: impl Fn(&str) -> Result<M, InputError>,
+    won: impl Fn(&G::State) -> bool,
+) -> Result<G::State, InputError> {
+    let mut board = game.start();
+    let names = moves
         .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|name| !name.is_empty())
+        .filter(|name| !name.is_empty());
+    for (count, name) in names.enumerate() {
+        let cell = cell(name)?;
+        if !game.moves(&board).any(|legal| legal == cell) {
+            let why = if won(&board) {
+                "comes after the game was won"
+            } else {
+                "is a cell already taken"
+            };
+            return Err(InputError::InvalidState(format!(
+                "move {} of the moves, {name}, {why}",
+                count + 1
+            )));
+        }
+        board = game.play(&board, &cell).next;
+    }
+    Ok(board)
 }
 
 /// The cell `name` names on a board of `columns × rows`: a column letter from `a`, then a row
@@ -245,8 +242,8 @@ pub(super) fn cell_of(name: &str, columns: u32, rows: u32, game: &str) -> Result
 }
 
 /// The name of `cell` on a board `columns` wide.
-pub(super) fn name_of(cell: u8, columns: u32) -> String {
-    let (row, column) = (u32::from(cell) / columns, u32::from(cell) % columns);
+pub(super) fn name_of(cell: u32, columns: u32) -> String {
+    let (row, column) = (cell / columns, cell % columns);
     format!("{}{}", char::from(b'a' + column as u8), row + 1)
 }
 

@@ -188,32 +188,14 @@ impl Mnk {
 
     /// The name of `cell` (`row * columns + column`).
     pub fn cell_name(&self, cell: u16) -> String {
-        let (row, column) = (
-            u32::from(cell) / self.columns,
-            u32::from(cell) % self.columns,
-        );
-        format!("{}{}", char::from(b'a' + column as u8), row + 1)
+        super::hex::name_of(u32::from(cell), self.columns)
     }
 
     /// The position after the cells named in `moves` (in the order played, separated by
     /// commas or spaces: `"b2,a1"`) are played from the empty board; a cell off the board,
     /// taken, or played after the game was won is refused by name.
     pub fn after_cells(&self, moves: &str) -> Result<MnkBoard, InputError> {
-        let mut board = self.start();
-        for (count, name) in super::hex::names(moves).enumerate() {
-            let cell = self.cell(name)?;
-            let problem = |why: &str| {
-                InputError::InvalidState(format!("move {} of the moves, {name}, {why}", count + 1))
-            };
-            if board.won {
-                return Err(problem("comes after the game was won"));
-            }
-            if has(&board.black, cell.into()) || has(&board.white, cell.into()) {
-                return Err(problem("is a cell already taken"));
-            }
-            board = self.play(&board, &cell).next;
-        }
-        Ok(board)
+        super::hex::after_named(self, moves, |name| self.cell(name), MnkBoard::is_won)
     }
 }
 
@@ -227,10 +209,14 @@ impl Game for Mnk {
     }
 
     fn moves(&self, board: &MnkBoard) -> impl Iterator<Item = u16> {
-        let board = *board;
-        self.order.iter().copied().filter(move |&cell| {
-            !board.won && !has(&board.black, cell.into()) && !has(&board.white, cell.into())
-        })
+        let taken: Cells = match board.won {
+            true => [u64::MAX; 4],
+            false => std::array::from_fn(|word| board.black[word] | board.white[word]),
+        };
+        self.order
+            .iter()
+            .copied()
+            .filter(move |&cell| !has(&taken, cell.into()))
     }
 
     fn play(&self, board: &MnkBoard, cell: &u16) -> Step<MnkBoard> {

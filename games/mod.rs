@@ -163,6 +163,31 @@ fn next_random(seed: &mut u64) -> u64 {
     *seed
 }
 
+/// A position `plies` random moves from `game`'s start (fewer where play ends) at which `over`
+/// does not hold, played again until one is found: the games' tests' random play.
+#[cfg(test)]
+fn random_play<G: crate::Game>(
+    game: &G,
+    plies: usize,
+    seed: &mut u64,
+    over: impl Fn(&G::State) -> bool,
+) -> G::State {
+    loop {
+        let mut state = game.start();
+        for _ in 0..plies {
+            let moves: Vec<G::Move> = game.moves(&state).collect();
+            if moves.is_empty() {
+                break;
+            }
+            let pick = &moves[(next_random(seed) % moves.len() as u64) as usize];
+            state = game.play(&state, pick).next;
+        }
+        if !over(&state) {
+            return state;
+        }
+    }
+}
+
 /// Lists each bundled game's [`Bundled`](crate::cli::Bundled) constant, in the order the help
 /// shows them: adding a game to the command line and the page is its file of `games/` and its
 /// line here. (Each game's file is declared at the top of this module rather than inside the

@@ -5,7 +5,7 @@
 use super::*;
 use crate::check::{CheckOptions, check_outcome, check_proof};
 use crate::engines::{OutcomeRange, proof};
-use crate::games::next_random;
+use crate::games::{next_random, random_play};
 use crate::{Engine, Solved, Solver};
 
 /// A grid of marks, row by row: `'B'`, `'W'` or `'.'`.
@@ -100,20 +100,7 @@ fn literal_value(hex: &Hex, board: &HexBoard) -> Score {
 
 /// A random position of `stones` stones reached by legal play that nobody has won yet.
 fn random_position(hex: &Hex, stones: usize, seed: &mut u64) -> HexBoard {
-    loop {
-        let mut board = hex.start();
-        for _ in 0..stones {
-            let moves: Vec<u8> = hex.moves(&board).collect();
-            if moves.is_empty() {
-                break;
-            }
-            let pick = moves[(next_random(seed) % moves.len() as u64) as usize];
-            board = hex.play(&board, &pick).next;
-        }
-        if !board.is_won() {
-            return board;
-        }
-    }
+    random_play(hex, stones, seed, HexBoard::is_won)
 }
 
 /// A board of `side × side` cells, each black one time in `spread`, white one time in

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::*;
 use crate::check::{CheckOptions, check_outcome, check_proof};
 use crate::engines::{OutcomeRange, proof};
-use crate::games::next_random;
+use crate::games::random_play;
 use crate::{Engine, Solved, Solver};
 
 /// The literal rules on a grid of `'B'`, `'W'` and `'.'`, row by row.
@@ -95,20 +95,7 @@ impl Literal {
 
 /// A random position of `stones` stones reached by legal play that nobody has won yet.
 fn random_position(game: &Mnk, stones: usize, seed: &mut u64) -> MnkBoard {
-    loop {
-        let mut board = game.start();
-        for _ in 0..stones {
-            let moves: Vec<u16> = game.moves(&board).collect();
-            if moves.is_empty() {
-                break;
-            }
-            let pick = moves[(next_random(seed) % moves.len() as u64) as usize];
-            board = game.play(&board, &pick).next;
-        }
-        if !board.is_won() {
-            return board;
-        }
-    }
+    random_play(game, stones, seed, MnkBoard::is_won)
 }
 
 /// The value of `board` by proof search, its proofs checked: a win by "at least 1" holding, a

@@ -100,14 +100,13 @@ impl<'a> Reader<'a> {
         Ok(taken)
     }
 
-    fn u32(&mut self, what: &str) -> Result<u32, ProofFileError> {
-        let bytes = self.take(4, what)?;
-        Ok(u32::from_le_bytes(bytes.try_into().expect("four bytes")))
+    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], ProofFileError> {
+        let bytes = self.take(N, what)?;
+        Ok(std::array::from_fn(|at| bytes[at]))
     }
 
-    fn u64(&mut self, what: &str) -> Result<u64, ProofFileError> {
-        let bytes = self.take(8, what)?;
-        Ok(u64::from_le_bytes(bytes.try_into().expect("eight bytes")))
+    fn u32(&mut self, what: &str) -> Result<u32, ProofFileError> {
+        self.array(what).map(u32::from_le_bytes)
     }
 }
 
@@ -139,7 +138,9 @@ pub fn read_proof<G: Game>(
     let label = std::str::from_utf8(reader.take(length, "the label")?)
         .map_err(|_| reader.fault("the label is not UTF-8"))?
         .to_string();
-    let count = reader.u64("the count of questions")?;
+    let count = reader
+        .array("the count of questions")
+        .map(u64::from_le_bytes)?;
     if count == 0 || count > (reader.left() / QUESTION_BYTES) as u64 || count > u64::from(u32::MAX)
     {
         return Err(reader.fault(format!(
@@ -151,8 +152,8 @@ pub fn read_proof<G: Game>(
     let mut read = Vec::with_capacity(count);
     for question in 0..count {
         let offset = reader.at;
-        let at_least = i64::from_le_bytes(reader.take(8, "a question")?.try_into().expect("8"));
-        let holds = match reader.take(1, "a question")?[0] {
+        let at_least = reader.array("a question").map(i64::from_le_bytes)?;
+        let holds = match reader.array::<1>("a question")?[0] {
             0 => false,
             1 => true,
             other => {
