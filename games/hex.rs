@@ -9,7 +9,7 @@
 //! two above it (its column and the next) and the two below it (its column and the one before).
 
 use crate::InputError;
-use crate::game::{Capabilities, Declares, Game, Score, Step, Symmetry, Turn};
+use crate::game::{Capabilities, Decided, Declares, Game, Score, Step, Symmetry, Turn};
 
 /// The largest board side Hex takes (11×11, the size of the classic board: 121 cells).
 pub const MAX_HEX_SIDE: u32 = 11;
@@ -39,6 +39,9 @@ pub struct Hex {
     right: u128,
     /// The cells in the order moves are listed: nearest the centre first.
     order: Vec<u8>,
+    /// For each cell, the cells listed before it: a move's place among a position's moves is
+    /// how many of them are empty.
+    earlier: Vec<u128>,
 }
 
 /// A Hex position: each side's stones (bit `row * side + column`), and whether the side that
@@ -95,6 +98,12 @@ impl Hex {
         };
         let mut order: Vec<u8> = (0..cells as u8).collect();
         order.sort_by_key(|&cell| (distance(u32::from(cell)), cell));
+        let mut earlier = vec![0u128; cells as usize];
+        let mut before = 0u128;
+        for &cell in &order {
+            earlier[usize::from(cell)] = before;
+            before |= 1 << cell;
+        }
         Ok(Hex {
             side,
             all,
@@ -103,6 +112,7 @@ impl Hex {
             left: column,
             right: column << (side - 1),
             order,
+            earlier,
         })
     }
 
@@ -171,6 +181,59 @@ impl Hex {
         None
     }
 
+    /// A pairing strategy that joins `stones` to both their edges (top and bottom for
+    /// `black`, else left and right) whatever the other side plays on the `empty` cells: pairs
+    /// of empty cells, each touching both stones or edge rows it links (a bridge, or a stone on
+    /// the second row and two cells of the first), no cell in two pairs; and where `with_key`,
+    /// perhaps one empty cell more, the key, that the side to move takes first. Holding the
+    /// key and one cell of each pair then holds a chain. Found by a depth-first search over
+    /// the chains of `stones`, bounded in steps: `None` says only that none was found.
+    pub fn pairing(
+        &self,
+        stones: u128,
+        empty: u128,
+        black: bool,
+        with_key: bool,
+    ) -> Option<Pairing> {
+        let (start, end) = if black {
+            (self.top, self.bottom)
+        } else {
+            (self.left, self.right)
+        };
+        // The chains of `stones`.
+        let mut chains = Vec::new();
+        let mut left = stones;
+        while left != 0 {
+            let chain = self.flood(left & left.wrapping_neg(), stones);
+            chains.push(chain);
+            left &= !chain;
+        }
+        let mut found = Pairing {
+            key: None,
+            pairs: Vec::new(),
+            steps: PAIRING_STEPS,
+        };
+        let links = Links {
+            hex: self,
+            chains: &chains,
+            empty,
+            end,
+        };
+        let from = Link {
+            touching: start & empty,
+            cells: start,
+            chain: false,
+        };
+        links
+            .reach(from, 0, 0, with_key, &mut found)
+            .then_some(found)
+    }
+
+    /// The place of `cell` among the moves of a position whose empty cells are `empty`.
+    fn move_index(&self, cell: u8, empty: u128) -> usize {
+        (self.earlier[usize::from(cell)] & empty).count_ones() as usize
+    }
+
     /// The cell named `name` (benzene's: column letter, row number, as `c2`).
     pub fn cell(&self, name: &str) -> Result<u8, InputError> {
         cell_of(name, self.side, self.side, "hex")
@@ -187,6 +250,116 @@ impl Hex {
     pub fn after_cells(&self, moves: &str) -> Result<HexBoard, InputError> {
         after_named(self, moves, |name| self.cell(name), HexBoard::is_won)
     }
+}
+
+/// How many steps [`Hex::pairing`]'s search may take before it gives up.
+const PAIRING_STEPS: u32 = 256;
+
+/// A pairing strategy ([`Hex::pairing`]): a key cell to take first, if any, and pairs of
+/// cells to answer in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    /// The cell the side to move takes first, where the strategy needs one.
+    pub key: Option<u8>,
+    /// The pairs: the opponent's stone on one cell of a pair is answered on the other.
+    pub pairs: Vec<(u8, u8)>,
+    /// The search's steps left.
+    steps: u32,
+}
+
+/// Where [`Hex::pairing`]'s search has got to: a chain, or the start edge before any.
+#[derive(Clone, Copy)]
+struct Link {
+    /// The empty cells that touch it (of the start edge: its row's).
+    touching: u128,
+    /// Its stones (of the start edge: its row, which a chain touches by a stone there).
+    cells: u128,
+    /// Whether it is a chain (not the start edge).
+    chain: bool,
+}
+
+/// [`Hex::pairing`]'s search: the board, the chains of stones, the empty cells, the end edge.
+struct Links<'a> {
+    hex: &'a Hex,
+    chains: &'a [u128],
+    empty: u128,
+    end: u128,
+}
+
+impl Links<'_> {
+    /// Whether `at` (a chain, or the start edge) reaches the end edge through chains not in
+    /// `visited` (a bit per chain), by direct contact, by pairs of empty cells not in `used`,
+    /// or (once, where `may_key`) by one empty cell, the key, which the side to move takes at
+    /// once; what it takes is put in `found` (and taken out again where a line fails).
+    fn reach(
+        &self,
+        at: Link,
+        visited: u64,
+        used: u128,
+        may_key: bool,
+        found: &mut Pairing,
+    ) -> bool {
+        if found.steps == 0 {
+            return false;
+        }
+        found.steps -= 1;
+        // The end edge: a stone on its row, or free cells of its row touching `at`.
+        if at.chain && at.cells & self.end != 0 {
+            return true;
+        }
+        let to_end = at.touching & self.end & !used;
+        if to_end.count_ones() >= 2 {
+            found.pairs.push(lowest_two(to_end));
+            return true;
+        }
+        if may_key && to_end != 0 {
+            found.key = Some(to_end.trailing_zeros() as u8);
+            return true;
+        }
+        for (index, &chain) in self.chains.iter().enumerate() {
+            if visited >> index & 1 != 0 || index >= 64 {
+                continue;
+            }
+            let next = Link {
+                touching: self.hex.spread(chain) & self.empty,
+                cells: chain,
+                chain: true,
+            };
+            let visited = visited | 1 << index;
+            // A chain on the start edge's row is joined to it directly.
+            if at.cells & chain != 0 {
+                if self.reach(next, visited, used, may_key, found) {
+                    return true;
+                }
+                continue;
+            }
+            let common = at.touching & next.touching & !used;
+            if common.count_ones() >= 2 {
+                let (first, second) = lowest_two(common);
+                found.pairs.push((first, second));
+                let taken = used | 1 << first | 1 << second;
+                if self.reach(next, visited, taken, may_key, found) {
+                    return true;
+                }
+                found.pairs.pop();
+            } else if may_key && common != 0 {
+                let key = common.trailing_zeros() as u8;
+                found.key = Some(key);
+                if self.reach(next, visited, used | 1 << key, false, found) {
+                    return true;
+                }
+                found.key = None;
+            }
+        }
+        false
+    }
+}
+
+/// The two lowest cells of `cells` (which holds at least two).
+fn lowest_two(cells: u128) -> (u8, u8) {
+    let first = cells.trailing_zeros() as u8;
+    let second = (cells & (cells - 1)).trailing_zeros() as u8;
+    (first, second)
 }
 
 /// The position after the moves named in `moves` (separated by commas or white space, in the
@@ -316,6 +489,78 @@ impl Game for Hex {
         Some((need(mine, black), need(theirs, !black)))
     }
 
+    /// A side joined by a pairing strategy ([`Hex::pairing`]) has won, whoever is to move, and
+    /// so has the side to move where its pairing needs one key cell first: the witness is the
+    /// key, if any, then the pairs' cells, each pair's two in turn.
+    fn decided(&self, board: &HexBoard) -> Option<Decided> {
+        if board.won {
+            return None;
+        }
+        let empty = self.all & !(board.black | board.white);
+        let black = board.black_to_move();
+        let (mine, theirs) = if black {
+            (board.black, board.white)
+        } else {
+            (board.white, board.black)
+        };
+        let (value, pairing) = if let Some(pairing) = self.pairing(mine, empty, black, true) {
+            (1, pairing)
+        } else {
+            (-1, self.pairing(theirs, empty, !black, false)?)
+        };
+        let witness = pairing
+            .key
+            .into_iter()
+            .chain(pairing.pairs.iter().flat_map(|&(a, b)| [a, b]))
+            .map(|cell| self.move_index(cell, empty))
+            .collect();
+        Some(Decided { value, witness })
+    }
+
+    /// Verifies a pairing by the rules alone: the witness names distinct empty cells (a key
+    /// for the side to move, then pairs), and with the key taken and the other side on every other empty cell and on one cell of each pair,
+    /// whichever it is, the winner's stones join its edges (more stones never hurt a chain, so
+    /// no play against the pairing does better).
+    fn verify_decided(&self, board: &HexBoard, decided: &Decided) -> Result<(), String> {
+        let moves: Vec<u8> = self.moves(board).collect();
+        let black = board.black_to_move() == (decided.value == 1);
+        if decided.value.abs() != 1 {
+            return Err(format!("a Hex value is 1 or -1, not {}", decided.value));
+        }
+        let cell = |index: usize| {
+            moves
+                .get(index)
+                .map(|&cell| 1u128 << cell)
+                .ok_or_else(|| format!("the witness names move {index} of {}", moves.len()))
+        };
+        // An odd witness starts with a key, which only the side to move can take.
+        let (key, rest) = match decided.witness.split_first() {
+            Some((&key, rest)) if decided.witness.len() % 2 == 1 => {
+                if decided.value != 1 {
+                    return Err("a key cell is the mover's, but the mover is said to lose".into());
+                }
+                (cell(key)?, rest)
+            }
+            _ => (0, &decided.witness[..]),
+        };
+        let mut paired = key;
+        let mut pairs = Vec::new();
+        for two in rest.chunks(2) {
+            let (a, b) = (cell(two[0])?, cell(two[1])?);
+            if (a | b) & paired != 0 || a == b {
+                return Err("the witness names a cell twice".to_string());
+            }
+            paired |= a | b;
+            pairs.push((a, b));
+        }
+        let winner = key | if black { board.black } else { board.white };
+        if self.holds_against(winner, &pairs, black) {
+            Ok(())
+        } else {
+            Err("the other side can break the pairing".to_string())
+        }
+    }
+
     fn capabilities(&self) -> impl Declares<Self> {
         Capabilities::none().outcome_game().symmetry()
     }
@@ -332,6 +577,25 @@ impl Symmetry for Hex {
             won: board.won,
         };
         turned.min(*board)
+    }
+}
+
+impl Hex {
+    /// Whether `stones` join their edges (`black`: top and bottom) whichever cell of each of
+    /// `pairs` they get, the other side taking every other cell: cut short where the stones
+    /// join without the pairs left, or fail to even with all of them.
+    fn holds_against(&self, stones: u128, pairs: &[(u128, u128)], black: bool) -> bool {
+        let Some(((a, b), rest)) = pairs.split_first() else {
+            return self.joins(stones, black);
+        };
+        if self.joins(stones, black) {
+            return true;
+        }
+        let all_rest = rest.iter().fold(a | b, |cells, &(x, y)| cells | x | y);
+        if !self.joins(stones | all_rest, black) {
+            return false;
+        }
+        self.holds_against(stones | a, rest, black) && self.holds_against(stones | b, rest, black)
     }
 }
 

@@ -26,7 +26,7 @@ pub use chance::{Chance, Probability};
 pub use either::Either;
 pub use impartial::{Impartial, Nimber};
 pub use keys::{CompactKey, Symmetry};
-pub use step::{Player, Score, Step, Turn};
+pub use step::{Decided, Player, Score, Step, Turn};
 
 use declaration::{
     ChanceSlot, ImpartialSlot, IndexSlot, KeySlot, RangeSlot, SymmetrySlot, TierSlot, Undeclared,
@@ -266,6 +266,29 @@ pub trait Game {
     fn proof_numbers(&self, state: &Self::State, at_least: Score) -> Option<(u64, u64)> {
         let _ = (state, at_least);
         None
+    }
+
+    /// For proof search ([`engines::proof`](crate::engines::proof)): the state's value when
+    /// the game knows it without search, with a witness (moves of the state) that
+    /// [`verify_decided`](Game::verify_decided) checks. The search stops at a decided state
+    /// and its proof ends there; a game that declares this must verify it, as the proof
+    /// checker ([`check_proof`](crate::check::check_proof)) accepts a decided state only when
+    /// `verify_decided` does. Asked only of states that have moves; the default decides
+    /// nothing.
+    ///
+    /// Hex decides a position where one side's stones are joined to both its edges by a
+    /// pairing strategy ([`Decided`]): the search no longer plays out what is already won.
+    fn decided(&self, state: &Self::State) -> Option<Decided> {
+        let _ = state;
+        None
+    }
+
+    /// Checks what [`decided`](Game::decided) gave for `state`, by the rules and not by the
+    /// code that found it: `Ok` if the witness bears out the value, else what is wrong. The
+    /// default verifies nothing (a game that decides nothing is never asked).
+    fn verify_decided(&self, state: &Self::State, decided: &Decided) -> Result<(), String> {
+        let _ = (state, decided);
+        Err("the game decides no state without search, so it verifies none".to_string())
     }
 
     /// An upper bound on how many states an engine may store when solving from the start

@@ -307,3 +307,119 @@ fn moves_list_every_empty_cell_once_centre_first() {
     assert!(Hex::new(0).is_err());
     assert!(Hex::new(12).is_err());
 }
+
+#[test]
+fn a_pairing_decides_only_what_the_rules_decide_and_verifies_by_them() {
+    let mut seed = 17;
+    let mut decided_count = 0;
+    for (side, stones) in [(3, 2..=6), (4, 5..=10), (5, 16..=19)] {
+        let hex = Hex::new(side).unwrap();
+        for count in stones {
+            for _ in 0..12 {
+                let board = random_position(&hex, count, &mut seed);
+                let Some(decided) = hex.decided(&board) else {
+                    continue;
+                };
+                decided_count += 1;
+                let value = literal_value(&hex, &board);
+                assert_eq!(decided.value, value, "{:?}", grid(&hex, &board));
+                hex.verify_decided(&board, &decided).unwrap();
+                let wrong = Decided {
+                    value: -value,
+                    ..decided.clone()
+                };
+                assert!(hex.verify_decided(&board, &wrong).is_err());
+            }
+        }
+    }
+    assert!(
+        decided_count >= 40,
+        "only {decided_count} positions decided"
+    );
+}
+
+#[test]
+fn the_verifier_accepts_no_pairing_the_rules_refute() {
+    // Random pairs of empty cells claimed for a random side: every claim the verifier accepts
+    // is the position's value by the literal rules.
+    let hex = Hex::new(4).unwrap();
+    let mut seed = 23;
+    let (mut accepted, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let board = random_position(&hex, 6 + (next_random(&mut seed) % 5) as usize, &mut seed);
+        let moves = hex.moves(&board).count();
+        let mut witness: Vec<usize> = (0..moves).collect();
+        for at in (1..witness.len()).rev() {
+            witness.swap(at, (next_random(&mut seed) % (at as u64 + 1)) as usize);
+        }
+        witness.truncate(next_random(&mut seed) as usize % (moves + 1));
+        let value = if next_random(&mut seed).is_multiple_of(2) {
+            1
+        } else {
+            -1
+        };
+        let claim = Decided { value, witness };
+        if hex.verify_decided(&board, &claim).is_ok() {
+            accepted += 1;
+            assert_eq!(
+                literal_value(&hex, &board),
+                value,
+                "{:?}",
+                grid(&hex, &board)
+            );
+        } else {
+            refused += 1;
+        }
+    }
+    assert!(
+        accepted >= 10 && refused >= 10,
+        "{accepted} accepted, {refused} refused"
+    );
+}
+
+#[test]
+fn proofs_end_at_pairings_and_a_broken_pairing_is_refused() {
+    let hex = Hex::new(4).unwrap();
+    let mut prover = proof::Prover::new(&hex, proof::Options::new().range(OutcomeRange));
+    let proof = prover.proof(&hex.start(), 1).unwrap();
+    check_proof(&hex, &proof).unwrap();
+    let leaves: Vec<usize> = (0..proof.len())
+        .filter(|&id| proof.nodes[id].decided.is_some())
+        .collect();
+    assert!(!leaves.is_empty());
+    // The file keeps the decided states and their witnesses.
+    let mut file = Vec::new();
+    proof.write("hex 4", &mut file).unwrap();
+    let (_, read) = proof::read_proof(&hex, hex.start(), &file).unwrap();
+    assert_eq!(read, proof);
+    // A witness with its last pair taken away no longer holds.
+    let mut broken = proof.clone();
+    let leaf = broken.nodes[leaves[0]].decided.as_mut().unwrap();
+    leaf.witness.clear();
+    assert!(check_proof(&hex, &broken).is_err());
+}
+
+#[test]
+fn every_decided_position_up_to_three_is_verified_and_right() {
+    let mut decided_count = 0;
+    for side in 1..=3 {
+        let hex = Hex::new(side).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![hex.start()];
+        while let Some(board) = todo.pop() {
+            if !seen.insert(board) {
+                continue;
+            }
+            if let Some(decided) = hex.decided(&board) {
+                decided_count += 1;
+                assert_eq!(decided.value, literal_value(&hex, &board));
+                hex.verify_decided(&board, &decided).unwrap();
+            }
+            todo.extend(hex.moves(&board).map(|cell| hex.play(&board, &cell).next));
+        }
+    }
+    assert!(
+        decided_count > 100,
+        "only {decided_count} positions decided"
+    );
+}

@@ -23,7 +23,9 @@ pub struct ProofError {
 /// answered yes, the one move named is legal and its question is answered as securing it
 /// (yes if the move keeps the turn and asks `at_least − gain`, no if it passes it and asks
 /// `gain − at_least + 1`); at a question answered no, every legal move is named once and
-/// refuted so; at a state with no move, the payoff bears the answer out; each node's state
+/// refuted so; at a state with no move, the payoff bears the answer out; at a state the game
+/// decides, the game verifies the value by its witness
+/// ([`Game::verify_decided`](crate::Game::verify_decided)); each node's state
 /// is the one its move reaches; and no node leads back to itself (a proof must bottom out).
 ///
 /// ```
@@ -62,8 +64,48 @@ where
                     ),
                 ));
             }
+            if !node.replies.is_empty() || node.decided.is_some() {
+                return Err(fault(
+                    id,
+                    "a state with no move has replies or a decided value".to_string(),
+                ));
+            }
+            continue;
+        }
+        if let Some(decided) = &node.decided {
             if !node.replies.is_empty() {
-                return Err(fault(id, "a state with no move has replies".to_string()));
+                return Err(fault(
+                    id,
+                    "a state the game decides has replies".to_string(),
+                ));
+            }
+            if let Some(&index) = decided.witness.iter().find(|&&index| index >= moves.len()) {
+                return Err(fault(
+                    id,
+                    format!(
+                        "the witness names move {index}, but the state has {} moves",
+                        moves.len()
+                    ),
+                ));
+            }
+            game.verify_decided(&node.state, decided).map_err(|why| {
+                fault(
+                    id,
+                    format!(
+                        "the game does not verify the value {}: {why}",
+                        decided.value
+                    ),
+                )
+            })?;
+            if (decided.value >= node.at_least) != node.holds {
+                return Err(fault(
+                    id,
+                    format!(
+                        "the game decides the value {}, which does not answer 'at least {}' \
+                         with {}",
+                        decided.value, node.at_least, node.holds
+                    ),
+                ));
             }
             continue;
         }

@@ -75,3 +75,20 @@ pub struct Step<S> {
     /// Whether the opponent moves next or the mover moves again.
     pub turn: Turn,
 }
+
+/// A state's value that a game knows without search, with a witness its own check verifies:
+/// what [`Game::decided`](crate::Game::decided) gives proof search, which stops there, and
+/// what [`Game::verify_decided`](crate::Game::verify_decided) checks in a proof.
+///
+/// In Hex the witness is a pairing strategy: cells in pairs, the winner answering the
+/// opponent's stone on one cell of a pair with a stone on the other, which keeps the winner's
+/// chain whatever the opponent does.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Decided {
+    /// The state's exact value for the side to move.
+    pub value: Score,
+    /// The moves that bear the value out, as their places among the state's moves (in the
+    /// order [`Game::moves`](crate::Game::moves) lists them), so that a proof file can hold
+    /// them as it holds its replies.
+    pub witness: Vec<usize>,
+}

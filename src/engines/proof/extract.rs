@@ -1,5 +1,6 @@
 //! A proof read off the search: from a question settled, the move that secures it (a
-//! question answered yes) or every move (answered no), down to the states with no move.
+//! question answered yes) or every move (answered no), down to the states with no move or that
+//! the game decides.
 
 use std::hash::Hash;
 
@@ -43,6 +44,7 @@ where
         at_least,
         holds,
         replies: Vec::new(),
+        decided: None,
     }];
     let mut ids: HashMap<(G::State, Score), usize> = HashMap::new();
     ids.insert((state.clone(), at_least), 0);
@@ -61,6 +63,17 @@ where
         };
         moves.clear();
         game.moves_into(&state, &mut moves);
+        // A state the game decides ends the proof there, as it ended the search.
+        if !moves.is_empty()
+            && let Some(decided) = game.decided(&state)
+        {
+            if (decided.value >= at_least) != holds {
+                return Err(unsettled());
+            }
+            replied += decided.witness.len();
+            nodes[id].decided = Some(decided);
+            continue;
+        }
         // A question answered yes needs one move that secures it: first one the table
         // already settles, else the first the search finds. One answered no needs every move.
         let mut chosen: Vec<(usize, G::State, Score, bool)> = Vec::new();
@@ -110,6 +123,7 @@ where
                     at_least: asked,
                     holds: answer,
                     replies: Vec::new(),
+                    decided: None,
                 });
                 todo.push(nodes.len() - 1);
                 nodes.len() - 1

@@ -4,13 +4,15 @@
 //!
 //! The layout, little-endian: the magic `GSPROOF1`; a label (`u32` length, UTF-8: what the
 //! proof is of, as its writer names it); the count of questions (`u64`); then each question:
-//! `at_least` (`i64`), whether it holds (`u8`, 0 or 1), its count of replies (`u32`), and each
-//! reply's move index and question (`u32` each). The first question is the root's.
+//! `at_least` (`i64`), its answer (`u8`: 1 if it holds, plus 2 if the game decides the state),
+//! its count of replies (`u32`), and each reply's move index and question (`u32` each); a state
+//! the game decides then has its value (`i64`), its witness's count of moves (`u32`) and each
+//! move's index (`u32`). The first question is the root's.
 
 use std::io::{self, Write};
 
 use super::{Proof, ProofNode, Reply};
-use crate::game::{Game, Score};
+use crate::game::{Decided, Game, Score};
 
 /// The first bytes of a proof file.
 pub const PROOF_MAGIC: &[u8; 8] = b"GSPROOF1";
@@ -62,11 +64,19 @@ impl<S, M> Proof<S, M> {
         small(self.nodes.len())?;
         for node in &self.nodes {
             out.write_all(&node.at_least.to_le_bytes())?;
-            out.write_all(&[u8::from(node.holds)])?;
+            let decided = node.decided.as_ref();
+            out.write_all(&[u8::from(node.holds) | u8::from(decided.is_some()) << 1])?;
             out.write_all(&small(node.replies.len())?.to_le_bytes())?;
             for reply in &node.replies {
                 out.write_all(&small(reply.index)?.to_le_bytes())?;
                 out.write_all(&small(reply.node)?.to_le_bytes())?;
+            }
+            if let Some(decided) = decided {
+                out.write_all(&decided.value.to_le_bytes())?;
+                out.write_all(&small(decided.witness.len())?.to_le_bytes())?;
+                for &index in &decided.witness {
+                    out.write_all(&small(index)?.to_le_bytes())?;
+                }
             }
         }
         Ok(())
@@ -115,6 +125,7 @@ struct Read {
     at_least: Score,
     holds: bool,
     replies: Vec<(usize, usize)>,
+    decided: Option<Decided>,
     offset: usize,
 }
 
@@ -153,15 +164,14 @@ pub fn read_proof<G: Game>(
     for question in 0..count {
         let offset = reader.at;
         let at_least = reader.array("a question").map(i64::from_le_bytes)?;
-        let holds = match reader.array::<1>("a question")?[0] {
-            0 => false,
-            1 => true,
-            other => {
-                return Err(reader.fault(format!(
-                    "question {question}'s answer is {other}, not 0 or 1"
-                )));
-            }
-        };
+        let answer = reader.array::<1>("a question")?[0];
+        if answer > 3 {
+            reader.at -= 1;
+            return Err(reader.fault(format!(
+                "question {question}'s answer is {answer}, not 0 to 3"
+            )));
+        }
+        let holds = answer & 1 == 1;
         let replies = reader.u32("a question")? as usize;
         if replies > reader.left() / REPLY_BYTES {
             return Err(reader.fault(format!(
@@ -180,10 +190,26 @@ pub fn read_proof<G: Game>(
             }
             list.push((index, node));
         }
+        let decided = if answer & 2 == 0 {
+            None
+        } else {
+            let value = reader.array("a decided value").map(i64::from_le_bytes)?;
+            let count = reader.u32("a decided value")? as usize;
+            if count > reader.left() / 4 {
+                return Err(reader.fault(format!(
+                    "question {question}'s witness claims {count} moves, past what the file holds"
+                )));
+            }
+            let witness = (0..count)
+                .map(|_| reader.u32("a witness").map(|index| index as usize))
+                .collect::<Result<_, _>>()?;
+            Some(Decided { value, witness })
+        };
         read.push(Read {
             at_least,
             holds,
             replies: list,
+            decided,
             offset,
         });
     }
@@ -246,6 +272,7 @@ fn replay<G: Game>(
                 at_least: question.at_least,
                 holds: question.holds,
                 replies,
+                decided: question.decided,
             })
         })
         .collect::<Result<_, _>>()?;

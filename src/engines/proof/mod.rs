@@ -53,7 +53,7 @@ use super::kernel::{
     AnyValue, DeclaredRange, Limits, MoveValue, Ply, RangeSource, RunGuard, Stats, valued_moves,
 };
 use crate::error::SolveError;
-use crate::game::{Declares, Game, Player, Score};
+use crate::game::{Decided, Declares, Game, Player, Score};
 use search::{Search, child_question};
 
 /// The proof search's options: the limits, the table's size, and where the values a state
@@ -135,7 +135,8 @@ impl Default for Options<AnyValue> {
 
 /// A proof: questions and their answers, each answer borne out by the moves. A question
 /// answered yes names one move that secures it; one answered no, every move, each refuted. A
-/// question with no move is answered by the game's payoff. The first node is the question
+/// question with no move is answered by the game's payoff, one the game decides
+/// ([`Game::decided`]) by the value and witness it gives. The first node is the question
 /// proved; nodes are shared where lines meet, so the proof is a graph without cycles.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Proof<S, M> {
@@ -152,9 +153,12 @@ pub struct ProofNode<S, M> {
     pub at_least: Score,
     /// The answer.
     pub holds: bool,
-    /// The moves that bear the answer out: one if it holds (none at a state without moves),
-    /// every move of the state if it does not.
+    /// The moves that bear the answer out: one if it holds (none at a state without moves or
+    /// one the game decides), every move of the state if it does not.
     pub replies: Vec<Reply<M>>,
+    /// Where the game decided the state without search ([`Game::decided`]): its value and
+    /// witness, which bear the answer out in place of replies.
+    pub decided: Option<Decided>,
 }
 
 /// A move of a [`ProofNode`] and the question it leads to.
@@ -176,7 +180,11 @@ impl<S, M> Proof<S, M> {
 
     /// About how many bytes the proof holds.
     fn bytes(&self) -> u64 {
-        let replies = self.nodes.iter().map(|node| node.replies.len()).sum();
+        let replies = self
+            .nodes
+            .iter()
+            .map(|node| node.replies.len() + node.decided.as_ref().map_or(0, |d| d.witness.len()))
+            .sum();
         extract::proof_bytes::<S, M>(self.nodes.len(), replies)
     }
 

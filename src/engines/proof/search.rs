@@ -18,7 +18,7 @@ use hashbrown::DefaultHashBuilder;
 use super::table::{INFINITE, Numbers, ProofTable};
 use crate::engines::kernel::{CHECK_EVERY, CYCLE_DEPTH, RunGuard, Stats, buffer_bytes, cycle_on};
 use crate::error::SolveError;
-use crate::game::{Game, Score, Step, Turn};
+use crate::game::{Decided, Game, Score, Step, Turn};
 
 /// The question a move leads to from a question `at_least`, and whether the move passes the
 /// turn (then the child's proof refutes the move).
@@ -140,7 +140,8 @@ where
     }
 
     /// The numbers of a question not yet searched: the table's, else settled by the payoff
-    /// where the state has no move, else the game's estimate ([`Game::proof_numbers`]), else 1
+    /// where the state has no move or by the game where it decides the state
+    /// ([`Game::decided`]), else the game's estimate ([`Game::proof_numbers`]), else 1
     /// to prove (one good move may do) and its number of moves to disprove (every move must
     /// be refuted).
     fn first_numbers(&mut self, state: &G::State, at_least: Score) -> Numbers {
@@ -153,6 +154,9 @@ where
             drop(moves);
             return self.by_payoff(state, at_least);
         }
+        if let Some(decided) = self.game.decided(state) {
+            return self.by_decided(&decided, at_least);
+        }
         if let Some((proof, disproof)) = self.game.proof_numbers(state, at_least) {
             // Finite, and not 0: only the search settles a question.
             return Numbers {
@@ -163,6 +167,17 @@ where
         Numbers {
             proof: 1,
             disproof: (1 + moves.count() as u64).min(INFINITE),
+        }
+    }
+
+    /// The question `at_least` at a state the game decides ([`Game::decided`]), settled by
+    /// the value it gives.
+    fn by_decided(&mut self, decided: &Decided, at_least: Score) -> Numbers {
+        self.stats.known += 1;
+        if decided.value >= at_least {
+            Numbers::PROVED
+        } else {
+            Numbers::DISPROVED
         }
     }
 
@@ -190,6 +205,10 @@ where
         if moves.is_empty() {
             self.moves = moves;
             return Ok(Some(self.by_payoff(&state, at_least)));
+        }
+        if let Some(decided) = self.game.decided(&state) {
+            self.moves = moves;
+            return Ok(Some(self.by_decided(&decided, at_least)));
         }
         let mut children = self.spare.pop().unwrap_or_default();
         for mv in &moves {
