@@ -42,6 +42,8 @@ pub struct Hex {
     /// For each cell, the cells listed before it: a move's place among a position's moves is
     /// how many of them are empty.
     earlier: Vec<u128>,
+    /// Where the game starts: the empty board, or the position of [`Hex::starting_at`].
+    opening: HexBoard,
 }
 
 /// A Hex position: each side's stones (bit `row * side + column`), and whether the side that
@@ -113,6 +115,7 @@ impl Hex {
             right: column << (side - 1),
             order,
             earlier,
+            opening: HexBoard::default(),
         })
     }
 
@@ -244,8 +247,27 @@ impl Hex {
         name_of(u32::from(cell), self.side)
     }
 
+    /// The same game started at `board` (the position of [`after_cells`](Hex::after_cells),
+    /// say): its [`start`](Game::start), which every engine solves from, is `board`.
+    ///
+    /// ```
+    /// use gamesolver::{games::Hex, Game, Solver};
+    ///
+    /// let hex = Hex::new(3)?;
+    /// let after_a1 = hex.clone().starting_at(hex.after_cells("a1")?);
+    /// assert_eq!(after_a1.start(), hex.after_cells("a1")?);
+    /// assert_eq!(Solver::new(&after_a1).solve()?.value(), 1); // White, to move, wins
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn starting_at(self, board: HexBoard) -> Hex {
+        Hex {
+            opening: board,
+            ..self
+        }
+    }
+
     /// The position after the cells named in `moves` (benzene's names, in the order played,
-    /// separated by commas or spaces: `"a1,b3"`) are played from the empty board; a cell off
+    /// separated by commas or spaces: `"a1,b3"`) are played from the start; a cell off
     /// the board, taken, or played after the game was won is refused by name.
     pub fn after_cells(&self, moves: &str) -> Result<HexBoard, InputError> {
         after_named(self, moves, |name| self.cell(name), HexBoard::is_won)
@@ -426,7 +448,7 @@ impl Game for Hex {
     type Move = u8;
 
     fn start(&self) -> HexBoard {
-        HexBoard::default()
+        self.opening
     }
 
     fn moves(&self, board: &HexBoard) -> impl Iterator<Item = u8> {

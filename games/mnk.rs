@@ -61,6 +61,8 @@ pub struct Mnk {
     order: Vec<u16>,
     /// Each symmetry of the board other than the identity, as the cell each cell goes to.
     images: Vec<Vec<u16>>,
+    /// Where the game starts: the empty board, or the position of [`Mnk::starting_at`].
+    opening: MnkBoard,
 }
 
 /// A position of an m,n,k-game: each side's stones, and whether the side that just moved made
@@ -154,6 +156,7 @@ impl Mnk {
             k,
             order,
             images,
+            opening: MnkBoard::default(),
         })
     }
 
@@ -191,8 +194,17 @@ impl Mnk {
         super::hex::name_of(u32::from(cell), self.columns)
     }
 
+    /// The same game started at `board` (the position of [`after_cells`](Mnk::after_cells),
+    /// say): its [`start`](Game::start), which every engine solves from, is `board`.
+    pub fn starting_at(self, board: MnkBoard) -> Mnk {
+        Mnk {
+            opening: board,
+            ..self
+        }
+    }
+
     /// The position after the cells named in `moves` (in the order played, separated by
-    /// commas or spaces: `"b2,a1"`) are played from the empty board; a cell off the board,
+    /// commas or spaces: `"b2,a1"`) are played from the start; a cell off the board,
     /// taken, or played after the game was won is refused by name.
     pub fn after_cells(&self, moves: &str) -> Result<MnkBoard, InputError> {
         super::hex::after_named(self, moves, |name| self.cell(name), MnkBoard::is_won)
@@ -205,7 +217,7 @@ impl Game for Mnk {
     type Move = u16;
 
     fn start(&self) -> MnkBoard {
-        MnkBoard::default()
+        self.opening
     }
 
     fn moves(&self, board: &MnkBoard) -> impl Iterator<Item = u16> {

@@ -116,6 +116,18 @@ fn every_bundled_game_answers_in_the_same_shape() {
         (vec!["hex", "3"], Value::from("Black")),
         (vec!["mnk", "4", "3", "3"], Value::from("Black")),
         (vec!["mnk", "3", "3", "3"], Value::from("Draw")),
+        // Solved from a position: after Black's corner a1, White (to move) wins, after the
+        // centre b2 Black does; k in a row's blocked lines still draw.
+        (vec!["hex", "3", "--at", "a1"], Value::from("White")),
+        (vec!["hex", "3", "--at", "b2"], Value::from("Black")),
+        (
+            vec!["mnk", "3", "3", "3", "--at", "b2,a1"],
+            Value::from("Draw"),
+        ),
+        (
+            vec!["mnk", "3", "3", "3", "--at", "a1,b2,a2"],
+            Value::from("Draw"),
+        ),
     ];
     for (args, expected) in cases {
         let report = json(&args, None);
@@ -453,6 +465,24 @@ fn bad_input_is_rejected_cleanly() {
             None,
             1,
             "'d1' is not a cell of this hex board",
+        ),
+        (
+            vec!["hex", "3", "--at", "a1,d1"],
+            None,
+            1,
+            "'d1' is not a cell of this hex board",
+        ),
+        (
+            vec!["nim", "1", "2", "--at", "1,1"],
+            None,
+            1,
+            "this game is solved from its start",
+        ),
+        (
+            vec!["hex", "3", "--at", "a1", "--save", "/dev/null"],
+            None,
+            2,
+            "with --save or --load, none does",
         ),
         (
             vec!["analyze", "hex", "3", "--at", "b2,b2"],

@@ -125,7 +125,7 @@ pub fn play<G>(args: &PlayArgs, game: &G) -> Result<(), Failure>
 where
     G: Presented<State = Chase> + StateAt + Predecessors,
 {
-    if args.at.is_some() {
+    if args.game.at.is_some() {
         return Err(Failure::Usage(format!(
             "play {} starts from the game's start: --at does not apply",
             args.game.game.id()
@@ -168,7 +168,7 @@ where
     G: Presented<State = Chase> + StateAt + Predecessors,
 {
     let cli = &args.game;
-    let position = args
+    let position = cli
         .at
         .as_deref()
         .map(|text| strip_protection(text).trim().to_string());

@@ -101,7 +101,7 @@ where
     ConnectFour<B>: Board,
 {
     let cli = &args.game;
-    if args.at.is_some() {
+    if cli.at.is_some() {
         return Err(Failure::Usage(
             "connect-four's position is its VALUE (the columns played, as 4453), not --at".into(),
         ));

@@ -6,7 +6,7 @@ use crate::cli::present::Presented;
 use crate::cli::serde_json;
 use crate::cli::{Bundled, FromValues};
 use crate::games::{Hex, HexBoard};
-use crate::{Player, Score};
+use crate::{Game, Player, Score};
 
 /// Hex on the command line.
 pub const GAME: Bundled = Bundled::game::<Hex>(
@@ -30,6 +30,11 @@ impl FromValues for Hex {
             ))),
         }
     }
+    /// A solve's `--at`: the moves played, in order, and the game started there.
+    fn at_position(self, position: &str) -> Result<Self, InputError> {
+        let board = self.after_cells(position)?;
+        Ok(self.starting_at(board))
+    }
 }
 
 /// The name of a side: Black moves first (Hex's and k in a row's).
@@ -52,12 +57,34 @@ pub(in crate::games) struct Stones<Mark, Name> {
     pub name: Name,
 }
 
-/// Who moves: Black (the first player) when both have as many stones.
-pub(in crate::games) fn mover_of(black_to_move: bool) -> Player {
-    if black_to_move {
+/// Who moves: the first player (the one to move at the game's start, Black where
+/// `black_first`) when `black_to_move` says the same.
+pub(in crate::games) fn mover_of(black_to_move: bool, black_first: bool) -> Player {
+    if black_to_move == black_first {
         Player::First
     } else {
         Player::Second
+    }
+}
+
+/// The colour of `player` in a game whose start has Black to move where `black_first`.
+pub(in crate::games) fn colour_from(player: Player, black_first: bool) -> &'static str {
+    colour(if black_first {
+        player
+    } else {
+        player.opponent()
+    })
+}
+
+/// Where a game of stones starts, in words: the empty board, or the position `--at` gave.
+pub(in crate::games) fn from_words(empty: bool, black_first: bool) -> String {
+    if empty {
+        "from the empty board".to_string()
+    } else {
+        format!(
+            "from the position given ({} to move)",
+            colour_from(Player::First, black_first)
+        )
     }
 }
 
@@ -81,7 +108,7 @@ impl<Mark: Fn(u32) -> &'static str, Name: Fn(u32) -> String> Stones<Mark, Name> 
                 cells.join(" ")
             ));
         }
-        let mover = colour(mover_of(self.black_to_move));
+        let mover = colour(mover_of(self.black_to_move, true));
         lines.push(format!("{mover} to move"));
         lines.join("\n")
     }
@@ -133,10 +160,10 @@ impl Hex {
 
 impl Presented for Hex {
     fn player_name(&self, player: Player) -> &'static str {
-        colour(player)
+        colour_from(player, self.start().black_to_move())
     }
     fn mover(&self, board: &HexBoard) -> Player {
-        mover_of(board.black_to_move())
+        mover_of(board.black_to_move(), self.start().black_to_move())
     }
     fn position(&self, position: &str) -> Result<HexBoard, InputError> {
         self.after_cells(position)
@@ -158,11 +185,14 @@ impl Presented for Hex {
         Some(CELL_HINT)
     }
     fn headline(&self, value: Score) -> String {
-        let side = self.side();
-        let winner = if value > 0 { "Black" } else { "White" };
-        format!(
-            "Hex on {side}x{side} from the empty board: {winner} wins with both playing optimally."
-        )
+        let (side, start) = (self.side(), self.start());
+        let winner = self.player_name(if value > 0 {
+            Player::First
+        } else {
+            Player::Second
+        });
+        let from = from_words(start == HexBoard::default(), start.black_to_move());
+        format!("Hex on {side}x{side} {from}: {winner} wins with both playing optimally.")
     }
 }
 

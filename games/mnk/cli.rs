@@ -5,9 +5,9 @@ use crate::InputError;
 use crate::cli::present::Presented;
 use crate::cli::serde_json;
 use crate::cli::{Bundled, FromValues};
-use crate::games::hex::cli::{CELL_HINT, Stones, colour, mover_of};
+use crate::games::hex::cli::{CELL_HINT, Stones, colour_from, from_words, mover_of};
 use crate::games::{Mnk, MnkBoard};
-use crate::{Player, Score};
+use crate::{Game, Player, Score};
 
 /// The m,n,k-game on the command line.
 pub const GAME: Bundled = Bundled::game::<Mnk>(
@@ -31,6 +31,11 @@ impl FromValues for Mnk {
                 values.len()
             ))),
         }
+    }
+    /// A solve's `--at`: the moves played, in order, and the game started there.
+    fn at_position(self, position: &str) -> Result<Self, InputError> {
+        let board = self.after_cells(position)?;
+        Ok(self.starting_at(board))
     }
 }
 
@@ -65,10 +70,10 @@ impl Mnk {
 
 impl Presented for Mnk {
     fn player_name(&self, player: Player) -> &'static str {
-        colour(player)
+        colour_from(player, self.start().black_to_move())
     }
     fn mover(&self, board: &MnkBoard) -> Player {
-        mover_of(board.black_to_move())
+        mover_of(board.black_to_move(), self.start().black_to_move())
     }
     fn position(&self, position: &str) -> Result<MnkBoard, InputError> {
         self.after_cells(position)
@@ -90,14 +95,13 @@ impl Presented for Mnk {
     }
     fn headline(&self, value: Score) -> String {
         let (columns, rows, k) = self.size();
+        let start = self.start();
         let result = match value.signum() {
-            1 => "Black wins",
-            -1 => "White wins",
-            _ => "a draw",
+            1 => format!("{} wins", self.player_name(Player::First)),
+            -1 => format!("{} wins", self.player_name(Player::Second)),
+            _ => "a draw".to_string(),
         };
-        format!(
-            "{k} in a row on {columns}x{rows} from the empty board: {result} with both playing \
-             optimally."
-        )
+        let from = from_words(start == MnkBoard::default(), start.black_to_move());
+        format!("{k} in a row on {columns}x{rows} {from}: {result} with both playing optimally.")
     }
 }

@@ -51,7 +51,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<Moves, Failure> {
         Vec::new()
     };
     let at = (
-        args.at.as_deref().map(|text| strip_protection(text).trim()),
+        cli.at.as_deref().map(|text| strip_protection(text).trim()),
         params.as_slice(),
     );
     let after = args.after_names();

@@ -68,17 +68,6 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     pub game: Cli,
 
-    /// The position, in the game's terms: Stone Game II 'PILE,M' (the next pile, from 1, and
-    /// M); Stone Game and Stone Game VII 'FIRST,LAST' (the piles or stones left, from 1);
-    /// Stone Game III 'STONE' (the next stone, from 1); Stone Game VIII 'STONE' (the leftmost
-    /// stone, from 1); Nim the heaps 'H1,H2,...'; tic-tac-toe the board row by row
-    /// ('X.O/.X./...'); Dots and Boxes the lines drawn ('0,0-0,1 1,1-2,1'); Cat and Mouse
-    /// 'MOUSE,CAT' (nodes) and Cat and Mouse II 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN',
-    /// each with ',1' if the cat moves next. Default: the start. (Connect Four: give the
-    /// position as its VALUE.)
-    #[arg(long, value_name = "POSITION")]
-    pub at: Option<String>,
-
     /// Moves played from the position (or the start) before it is analysed, by their names as
     /// `play` takes them and `--json` gives them (`name`), separated by ';' (Nim: '2,3;1,1').
     /// Connect Four: its columns, from 1 ('4;5'), after the position given as VALUE.
@@ -145,11 +134,6 @@ pub struct PlayArgs {
     #[arg(long = "as", value_enum, default_value_t = Side::First, value_name = "SIDE")]
     pub side: Side,
 
-    /// Start from this position instead of the start, in the game's terms (as for `analyze
-    /// --at`); the side to move there counts as the first.
-    #[arg(long, value_name = "POSITION")]
-    pub at: Option<String>,
-
     /// The seed of the dice a game with chance rolls (the same seed, the same rolls); default:
     /// the clock.
     #[arg(long, value_name = "N")]
@@ -180,6 +164,19 @@ pub struct Cli {
     /// array.
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     pub input: Option<PathBuf>,
+
+    /// The position, in the game's terms: Hex and k in a row the moves played, in order
+    /// ('a1,b3'); Stone Game II 'PILE,M' (the next pile, from 1, and M); Stone Game and Stone
+    /// Game VII 'FIRST,LAST' (the piles or stones left, from 1); Stone Game III 'STONE' (the
+    /// next stone, from 1); Stone Game VIII 'STONE' (the leftmost stone, from 1); Nim the
+    /// heaps 'H1,H2,...'; tic-tac-toe the board row by row ('X.O/.X./...'); Dots and Boxes the
+    /// lines drawn ('0,0-0,1 1,1-2,1'); Cat and Mouse 'MOUSE,CAT' (nodes) and Cat and Mouse II
+    /// 'MOUSE_ROW,MOUSE_COLUMN,CAT_ROW,CAT_COLUMN', each with ',1' if the cat moves next. A
+    /// solve starts there (Hex and k in a row), `analyze` values its moves, `play` starts
+    /// there (the side to move counting as the first). Default: the start. (Connect Four: give
+    /// the position as its VALUE.)
+    #[arg(long, value_name = "POSITION")]
+    pub at: Option<String>,
 
     /// The solver: the game's specialised exact solver, the generic negamax engine, the
     /// parallel engine, the pruning engine (alphabeta), the tier solver, proof-number search

@@ -107,7 +107,7 @@ impl Play<'_> {
 
     /// Where the game starts: `--at`'s position, or the start.
     fn start<G: Presented>(&self, game: &G) -> Result<G::State, Error> {
-        match &self.args.at {
+        match &self.args.game.at {
             Some(text) => Ok(game.position(strip_protection(text))?),
             None => Ok(game.start()),
         }

@@ -37,6 +37,18 @@ pub(crate) fn run(cli: &Cli) -> Result<Report, Failure> {
     if let Some(message) = inapplicable_solver_options(cli) {
         super::report::warn(cli.json, &message);
     }
+    let starts_elsewhere = cli.at.is_some()
+        && cli.game.engine().is_some_and(|engine| {
+            engine.fast.is_none() && engine.tiers.is_none() && engine.at.is_some()
+        });
+    if cli.at.is_some() && (!starts_elsewhere || cli.save.is_some() || cli.load.is_some()) {
+        return Err(Failure::Usage(format!(
+            "a solve of {} does not start at --at (with --save or --load, none does): \
+             `gamesolver analyze {} --at POSITION` values the moves of a position",
+            cli.game.id(),
+            cli.game.id()
+        )));
+    }
     let Some(engine) = cli.game.engine() else {
         let own = cli
             .game

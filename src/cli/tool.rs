@@ -29,6 +29,18 @@ pub trait FromValues: Presented + Sized {
     /// The game of these values, or [`InputError::InvalidGame`] naming what is wrong with them
     /// (the command line prints it and exits with 1).
     fn from_values(values: &[i64]) -> Result<Self, InputError>;
+    /// The game started at `position` (a solve's `--at`, in the terms of
+    /// [`POSITION`](FromValues::POSITION)), for a game that can start elsewhere than its start.
+    /// The default refuses: such a game is solved from its start, and `analyze --at` values a
+    /// position's moves.
+    fn at_position(self, position: &str) -> Result<Self, InputError> {
+        let _ = position;
+        Err(InputError::InvalidState(
+            "this game is solved from its start: `analyze --at POSITION` values the moves of a \
+             position"
+                .to_string(),
+        ))
+    }
 }
 
 impl Bundled {
@@ -202,7 +214,17 @@ where
     G::State: Eq + Hash + Send + Sync + Debug,
     G::Move: Send + PartialEq + Debug,
 {
-    task.with(&G::from_values(&values)?)
+    let game = G::from_values(&values)?;
+    let position = match &task {
+        Task::Solve(solve) => solve.cli.at.as_deref(),
+        _ => None,
+    };
+    match position {
+        Some(position) => {
+            task.with(&game.at_position(super::args::strip_protection(position).trim())?)
+        }
+        None => task.with(&game),
+    }
 }
 
 /// Builds `G` from `values` and runs the conformance checker on it (with its dense index's

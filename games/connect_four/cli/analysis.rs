@@ -30,7 +30,7 @@ where
     ConnectFour<B>: Board,
 {
     let cli = &args.game;
-    if args.at.is_some() {
+    if args.game.at.is_some() {
         return Err(Failure::Usage(
             "connect-four's position is its VALUE (the columns played, as 4453), not --at; \
              --after adds columns by name"

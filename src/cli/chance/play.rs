@@ -32,7 +32,7 @@ where
     } else {
         chance_solver(cli, game)?.limits(limits).solve_chance()?
     };
-    let start = match &args.at {
+    let start = match &args.game.at {
         Some(text) => game.position(strip_protection(text))?,
         None => game.start(),
     };
