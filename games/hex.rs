@@ -289,6 +289,17 @@ pub struct Pairing {
     steps: u32,
 }
 
+impl Pairing {
+    /// The cells the strategy needs: its key and its pairs.
+    pub fn cells(&self) -> u128 {
+        self.pairs
+            .iter()
+            .fold(self.key.map_or(0, |key| 1 << key), |cells, &(a, b)| {
+                cells | 1 << a | 1 << b
+            })
+    }
+}
+
 /// Where [`Hex::pairing`]'s search has got to: a chain, or the start edge before any.
 #[derive(Clone, Copy)]
 struct Link {
@@ -511,9 +522,11 @@ impl Game for Hex {
         Some((need(mine, black), need(theirs, !black)))
     }
 
-    /// A side joined by a pairing strategy ([`Hex::pairing`]) has won, whoever is to move, and
-    /// so has the side to move where its pairing needs one key cell first: the witness is the
-    /// key, if any, then the pairs' cells, each pair's two in turn.
+    /// Decided by pairing strategies ([`Hex::pairing`]): the side to move has won where it
+    /// has one, with a key cell or without; the other side has won where it has one without
+    /// a key, or two with keys whose cells (key and pairs) share none, so that whatever the
+    /// side to move plays, one of them is left whole. The witness has a group per strategy:
+    /// its key, if any, then its pairs' cells, each pair's two in turn.
     fn decided(&self, board: &HexBoard) -> Option<Decided> {
         if board.won {
             return None;
@@ -525,62 +538,87 @@ impl Game for Hex {
         } else {
             (board.white, board.black)
         };
-        let (value, pairing) = if let Some(pairing) = self.pairing(mine, empty, black, true) {
-            (1, pairing)
-        } else {
-            (-1, self.pairing(theirs, empty, !black, false)?)
+        let group = |pairing: &Pairing| -> Vec<usize> {
+            pairing
+                .key
+                .into_iter()
+                .chain(pairing.pairs.iter().flat_map(|&(a, b)| [a, b]))
+                .map(|cell| self.move_index(cell, empty))
+                .collect()
         };
-        let witness = pairing
-            .key
-            .into_iter()
-            .chain(pairing.pairs.iter().flat_map(|&(a, b)| [a, b]))
-            .map(|cell| self.move_index(cell, empty))
-            .collect();
-        Some(Decided { value, witness })
+        if let Some(pairing) = self.pairing(mine, empty, black, true) {
+            return Some(Decided {
+                value: 1,
+                witness: vec![group(&pairing)],
+            });
+        }
+        let witness = if let Some(pairing) = self.pairing(theirs, empty, !black, false) {
+            vec![group(&pairing)]
+        } else {
+            let first = self.pairing(theirs, empty, !black, true)?;
+            let second = self.pairing(theirs, empty & !first.cells(), !black, true)?;
+            vec![group(&first), group(&second)]
+        };
+        Some(Decided { value: -1, witness })
     }
 
-    /// Verifies a pairing by the rules alone: the witness names distinct empty cells (a key
-    /// for the side to move, then pairs), and with the key taken and the other side on every other empty cell and on one cell of each pair,
-    /// whichever it is, the winner's stones join its edges (more stones never hurt a chain, so
-    /// no play against the pairing does better).
+    /// Verifies pairing strategies by the rules alone. Each group of the witness names
+    /// distinct empty cells, a key (where the group is odd) and then pairs; with the key
+    /// taken, the other side on every other empty cell and on one cell of each pair,
+    /// whichever it is, the winner's stones join its edges (more stones never hurt a chain,
+    /// so no play against the pairing does better). One group proves a win for the side to
+    /// move, or a loss where it has no key (a key is taken by the side to move); several prove
+    /// a loss where no cell is in all of them: whatever the side to move plays misses one,
+    /// whose key the other side then takes.
     fn verify_decided(&self, board: &HexBoard, decided: &Decided) -> Result<(), String> {
         let moves: Vec<u8> = self.moves(board).collect();
-        let black = board.black_to_move() == (decided.value == 1);
         if decided.value.abs() != 1 {
             return Err(format!("a Hex value is 1 or -1, not {}", decided.value));
         }
+        let mover_wins = decided.value == 1;
+        let black = board.black_to_move() == mover_wins;
+        let winner = if black { board.black } else { board.white };
         let cell = |index: usize| {
             moves
                 .get(index)
                 .map(|&cell| 1u128 << cell)
                 .ok_or_else(|| format!("the witness names move {index} of {}", moves.len()))
         };
-        // An odd witness starts with a key, which only the side to move can take.
-        let (key, rest) = match decided.witness.split_first() {
-            Some((&key, rest)) if decided.witness.len() % 2 == 1 => {
-                if decided.value != 1 {
-                    return Err("a key cell is the mover's, but the mover is said to lose".into());
+        match (decided.witness.len(), mover_wins) {
+            (0, _) => return Err("the witness has no strategy".to_string()),
+            (1, _) => {}
+            (_, true) => return Err("a win of the side to move is one strategy".to_string()),
+            (_, false) => {}
+        }
+        let mut common = self.all;
+        for group in &decided.witness {
+            // An odd group starts with a key.
+            let (key, rest) = match group.split_first() {
+                Some((&key, rest)) if group.len() % 2 == 1 => (cell(key)?, rest),
+                _ => (0, &group[..]),
+            };
+            if key != 0 && decided.witness.len() == 1 && !mover_wins {
+                return Err("a key of the side that does not move comes second".to_string());
+            }
+            let mut cells = key;
+            let mut pairs = Vec::new();
+            for two in rest.chunks(2) {
+                let (a, b) = (cell(two[0])?, cell(two[1])?);
+                if (a | b) & cells != 0 || a == b {
+                    return Err("a strategy names a cell twice".to_string());
                 }
-                (cell(key)?, rest)
+                cells |= a | b;
+                pairs.push((a, b));
             }
-            _ => (0, &decided.witness[..]),
-        };
-        let mut paired = key;
-        let mut pairs = Vec::new();
-        for two in rest.chunks(2) {
-            let (a, b) = (cell(two[0])?, cell(two[1])?);
-            if (a | b) & paired != 0 || a == b {
-                return Err("the witness names a cell twice".to_string());
+            if !self.holds_against(winner | key, &pairs, black) {
+                return Err("the other side can break a pairing".to_string());
             }
-            paired |= a | b;
-            pairs.push((a, b));
+            common &= cells;
         }
-        let winner = key | if black { board.black } else { board.white };
-        if self.holds_against(winner, &pairs, black) {
-            Ok(())
-        } else {
-            Err("the other side can break the pairing".to_string())
+        if decided.witness.len() > 1 && common != 0 {
+            return Err("a cell is in every strategy: a move there breaks them all".to_string());
         }
+        Ok(())
     }
 
     fn capabilities(&self) -> impl Declares<Self> {

@@ -45,7 +45,9 @@
 //! decides where it can (tiers, chance, cycles, an impartial game, an ordered index, a compact
 //! key, a small outcome game for retrograde analysis, a dense index whose slots are mostly
 //! states); where it leaves the exhaustive and the pruning engine, a sample of the game decides:
-//! both engines raced on the whole game, up to 2¹⁷ states each (a game one of them
+//! an outcome game whose random playouts meet states it decides itself ([`Game::decided`])
+//! goes to proof search, the one engine that stops there; otherwise both engines are raced on
+//! the whole game, up to 2¹⁷ states each (a game one of them
 //! solves there is answered by it), then random playouts and positions near their ends solved by
 //! both, further and further back, and the engine that did less work there runs
 //! ([`engines::Sample`]). The command line's `--solver auto` is that plan, and `--explain`

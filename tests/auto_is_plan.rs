@@ -44,6 +44,7 @@ fn names(plan: &Plan) -> (&'static str, Option<&'static str>) {
         (Engine::Tiers, _, _) => ("tier", None),
         (Engine::LoopyTiers, _, _) => ("loopy-tier", Some("arrays")),
         (Engine::Nimbers, _, _) => ("nimbers", Some("parts")),
+        (Engine::Proof, _, _) => ("proof", Some("proof-numbers")),
         (engine, ..) => panic!("an engine this test does not know: {engine:?}"),
     }
 }
@@ -207,10 +208,11 @@ fn auto_runs_the_library_plan_on_every_bundled_game() {
     let plan = agrees(&["six-mens-morris", "3"], &SixMensMorris::new(3).unwrap());
     assert_eq!(plan.engine, Engine::LoopyTiers);
     check("six-mens-morris", plan);
-    // Games whose states no index counts (Hex, k in a row): the plan's race, which the
-    // pruning engine wins on these.
+    // Games whose states no index counts: Hex, which decides states by its pairing
+    // strategies, goes to proof search, the one engine that reads them; k in a row to the
+    // plan's race, which the pruning engine wins.
     let plan = agrees(&["hex", "3"], &Hex::new(3).unwrap());
-    assert_eq!(plan.engine, Engine::Pruning);
+    assert_eq!(plan.engine, Engine::Proof);
     check("hex", plan);
     let plan = agrees(&["mnk", "4", "3", "3"], &Mnk::new(4, 3, 3).unwrap());
     assert_eq!(plan.engine, Engine::Pruning);

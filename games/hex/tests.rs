@@ -353,10 +353,15 @@ fn the_verifier_accepts_no_pairing_the_rules_refute() {
             witness.swap(at, (next_random(&mut seed) % (at as u64 + 1)) as usize);
         }
         witness.truncate(next_random(&mut seed) as usize % (moves + 1));
-        let value = if next_random(&mut seed).is_multiple_of(2) {
-            1
-        } else {
-            -1
+        // One strategy for either side, or two (a key each, perhaps) for the side not to move.
+        let (value, witness) = match next_random(&mut seed) % 3 {
+            0 => (1, vec![witness]),
+            1 => (-1, vec![witness]),
+            _ => {
+                let second =
+                    witness.split_off(next_random(&mut seed) as usize % (witness.len() + 1));
+                (-1, vec![witness, second])
+            }
         };
         let claim = Decided { value, witness };
         if hex.verify_decided(&board, &claim).is_ok() {
@@ -392,11 +397,18 @@ fn proofs_end_at_pairings_and_a_broken_pairing_is_refused() {
     proof.write("hex 4", &mut file).unwrap();
     let (_, read) = proof::read_proof(&hex, hex.start(), &file).unwrap();
     assert_eq!(read, proof);
-    // A witness with its last pair taken away no longer holds.
-    let mut broken = proof.clone();
-    let leaf = broken.nodes[leaves[0]].decided.as_mut().unwrap();
-    leaf.witness.clear();
-    assert!(check_proof(&hex, &broken).is_err());
+    // A decided state whose witness is taken away, or whose value is turned round, is
+    // refused.
+    for id in leaves.into_iter().take(50) {
+        let mut broken = proof.clone();
+        broken.nodes[id].decided.as_mut().unwrap().witness.clear();
+        assert!(check_proof(&hex, &broken).is_err());
+        let mut turned = proof.clone();
+        let node = &mut turned.nodes[id];
+        node.decided.as_mut().unwrap().value *= -1;
+        node.holds = !node.holds;
+        assert!(check_proof(&hex, &turned).is_err());
+    }
 }
 
 #[test]

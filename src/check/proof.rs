@@ -79,7 +79,12 @@ where
                     "a state the game decides has replies".to_string(),
                 ));
             }
-            if let Some(&index) = decided.witness.iter().find(|&&index| index >= moves.len()) {
+            if let Some(&index) = decided
+                .witness
+                .iter()
+                .flatten()
+                .find(|&&index| index >= moves.len())
+            {
                 return Err(fault(
                     id,
                     format!(

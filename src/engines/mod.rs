@@ -33,6 +33,6 @@ pub mod tiers;
 pub(crate) use exhaustive::value_at;
 pub use kernel::{AnyValue, DeclaredRange, MoveValue, OutcomeRange, Ply, RangeSource, Stats};
 pub use solver::{
-    Cuts, DEEP_PLIES, Further, PRUNING_COST, RETROGRADE_BYTES, RETROGRADE_STATES, RangeJob,
-    SWIFT_MOVES, Sample, TRIAL_STATES, Why, with_declared_range,
+    Cuts, DEEP_PLIES, Further, PROOF_DECIDED, PRUNING_COST, RETROGRADE_BYTES, RETROGRADE_STATES,
+    RangeJob, SWIFT_MOVES, Sample, TRIAL_STATES, Why, with_declared_range,
 };

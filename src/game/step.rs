@@ -87,8 +87,9 @@ pub struct Step<S> {
 pub struct Decided {
     /// The state's exact value for the side to move.
     pub value: Score,
-    /// The moves that bear the value out, as their places among the state's moves (in the
-    /// order [`Game::moves`](crate::Game::moves) lists them), so that a proof file can hold
-    /// them as it holds its replies.
-    pub witness: Vec<usize>,
+    /// The moves that bear the value out, in groups as the game reads them (Hex: a group per
+    /// strategy), each move as its place among the state's moves (in the order
+    /// [`Game::moves`](crate::Game::moves) lists them), so that a proof file can hold them as
+    /// it holds its replies.
+    pub witness: Vec<Vec<usize>>,
 }

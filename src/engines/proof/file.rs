@@ -6,8 +6,9 @@
 //! proof is of, as its writer names it); the count of questions (`u64`); then each question:
 //! `at_least` (`i64`), its answer (`u8`: 1 if it holds, plus 2 if the game decides the state),
 //! its count of replies (`u32`), and each reply's move index and question (`u32` each); a state
-//! the game decides then has its value (`i64`), its witness's count of moves (`u32`) and each
-//! move's index (`u32`). The first question is the root's.
+//! the game decides then has its value (`i64`), its witness's count of groups (`u32`), and
+//! each group's count of moves (`u32`) and each move's index (`u32`). The first question is
+//! the root's.
 
 use std::io::{self, Write};
 
@@ -74,8 +75,11 @@ impl<S, M> Proof<S, M> {
             if let Some(decided) = decided {
                 out.write_all(&decided.value.to_le_bytes())?;
                 out.write_all(&small(decided.witness.len())?.to_le_bytes())?;
-                for &index in &decided.witness {
-                    out.write_all(&small(index)?.to_le_bytes())?;
+                for group in &decided.witness {
+                    out.write_all(&small(group.len())?.to_le_bytes())?;
+                    for &index in group {
+                        out.write_all(&small(index)?.to_le_bytes())?;
+                    }
                 }
             }
         }
@@ -194,15 +198,27 @@ pub fn read_proof<G: Game>(
             None
         } else {
             let value = reader.array("a decided value").map(i64::from_le_bytes)?;
-            let count = reader.u32("a decided value")? as usize;
-            if count > reader.left() / 4 {
+            let groups = reader.u32("a decided value")? as usize;
+            if groups > reader.left() / 4 {
                 return Err(reader.fault(format!(
-                    "question {question}'s witness claims {count} moves, past what the file holds"
+                    "question {question}'s witness claims {groups} groups, past what the file \
+                     holds"
                 )));
             }
-            let witness = (0..count)
-                .map(|_| reader.u32("a witness").map(|index| index as usize))
-                .collect::<Result<_, _>>()?;
+            let mut witness = Vec::with_capacity(groups);
+            for _ in 0..groups {
+                let count = reader.u32("a witness")? as usize;
+                if count > reader.left() / 4 {
+                    return Err(reader.fault(format!(
+                        "question {question}'s witness claims {count} moves, past what the file \
+                         holds"
+                    )));
+                }
+                let group = (0..count)
+                    .map(|_| reader.u32("a witness").map(|index| index as usize))
+                    .collect::<Result<_, _>>()?;
+                witness.push(group);
+            }
             Some(Decided { value, witness })
         };
         read.push(Read {

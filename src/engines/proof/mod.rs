@@ -183,7 +183,12 @@ impl<S, M> Proof<S, M> {
         let replies = self
             .nodes
             .iter()
-            .map(|node| node.replies.len() + node.decided.as_ref().map_or(0, |d| d.witness.len()))
+            .map(|node| {
+                let witness = node.decided.as_ref().map_or(0, |decided| {
+                    decided.witness.iter().map(Vec::len).sum::<usize>()
+                });
+                node.replies.len() + witness
+            })
             .sum();
         extract::proof_bytes::<S, M>(self.nodes.len(), replies)
     }

@@ -155,7 +155,11 @@ where
             return self.by_payoff(state, at_least);
         }
         if let Some(decided) = self.game.decided(state) {
-            return self.by_decided(&decided, at_least);
+            // Kept, as the least work there is: a question asked again (its parent opened
+            // again) is answered by the table, not by the game's knowledge again.
+            let numbers = self.by_decided(&decided, at_least);
+            self.table.store(state, at_least, numbers, 1);
+            return numbers;
         }
         if let Some((proof, disproof)) = self.game.proof_numbers(state, at_least) {
             // Finite, and not 0: only the search settles a question.

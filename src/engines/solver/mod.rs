@@ -16,7 +16,7 @@ use std::time::Duration;
 pub use declared::{RangeJob, with_declared_range};
 use plan::Facts;
 pub use plan::{Cuts, Plan, RETROGRADE_BYTES, RETROGRADE_STATES, Why};
-pub use sample::{DEEP_PLIES, Further, PRUNING_COST, Sample, TRIAL_STATES};
+pub use sample::{DEEP_PLIES, Further, PROOF_DECIDED, PRUNING_COST, Sample, TRIAL_STATES};
 pub use solved::Solved;
 
 use crate::engines::kernel::{Limits, MoveValue, Ply, Progress, Stats};

@@ -434,6 +434,9 @@ impl<G: Game> Solver<'_, G> {
             // A deep outcome game (a line thousands of plies long) whose states and moves fit
             // retrograde analysis's share: it values each state once without a search as deep
             // as the game, where the exhaustive engine's cut-offs save little.
+            // An outcome game the race did not solve, whose states the game often decides
+            // itself: knowledge only proof search reads.
+            None if sampled.is_some_and(|sample| sample.prefers_proof()) => Engine::Proof,
             None if retrograde
                 && facts.retrograde_fits()
                 && sampled.is_some_and(|sample| sample.depth >= DEEP_PLIES) =>

@@ -49,6 +49,10 @@ const LEAST_CAP: u64 = 1 << 12;
 /// measured on the games of benches/newcomers: 1.4 to 2 times, docs/performance.md).
 pub const PRUNING_COST: u64 = 2;
 
+/// How many states in a thousand of the sample's playouts a game must decide
+/// ([`Game::decided`]) for the plan to choose proof search ([`Sample::prefers_proof`]).
+pub const PROOF_DECIDED: u32 = 50;
+
 /// What the plan learned from a short look at the game: how long random playouts ran, and how
 /// the exhaustive and the pruning engine fared on the positions a few plies before the
 /// playouts' ends, further and further back (each position raced: the other engine stops once
@@ -77,6 +81,9 @@ pub struct Sample {
     /// start, side by side, and the one with less work (weighed as below) wins; `None` where
     /// neither finished. A game this small is solved then and there, on one thread.
     pub solved_by: Option<(Engine, u64)>,
+    /// Of the playouts' states, how many in a thousand the game decides without search
+    /// ([`Game::decided`]): knowledge that only proof search uses, which stops there.
+    pub decided: u32,
 }
 
 /// What a [`Sample`] found on the level of positions past the furthest both engines solved.
@@ -96,6 +103,17 @@ pub enum Further {
 }
 
 impl Sample {
+    /// Whether proof search is the engine: an outcome game, not deep, whose playouts met
+    /// states the game decides ([`Game::decided`]) at least [`PROOF_DECIDED`] times in a
+    /// thousand (then the game is not raced). Neither the exhaustive nor the pruning engine
+    /// reads that knowledge; proof search stops at each such state.
+    pub fn prefers_proof(&self) -> bool {
+        self.solved_by.is_none()
+            && self.outcome_game
+            && self.depth < DEEP_PLIES
+            && self.decided >= PROOF_DECIDED
+    }
+
     /// Whether the pruning engine should solve the game:
     /// - the race's winner, where one engine solved the whole game in it;
     /// - never a deep game;
@@ -157,6 +175,14 @@ impl Sample {
                  {other} engine could not do it with less work (the pruning engine's counted \
                  {}); its answer is kept",
                 self.weight_words()
+            );
+        }
+        if self.prefers_proof() {
+            return format!(
+                "an outcome game that decides {} in a thousand of the states of {PLAYOUTS} \
+                 random playouts without search (Game::decided): proof search stops there, the \
+                 other engines do not",
+                self.decided
             );
         }
         if self.depth >= DEEP_PLIES {
@@ -228,7 +254,7 @@ where
 {
     let mut seed = 0x005E_ED0F_6A3E_u64;
     let mut paths: Vec<Vec<G::State>> = Vec::with_capacity(PLAYOUTS);
-    let (mut depth, mut states, mut moves_seen) = (0u32, 0u64, 0u64);
+    let (mut depth, mut states, mut moves_seen, mut decided) = (0u32, 0u64, 0u64, 0u64);
     let mut moves = Vec::new();
     for _ in 0..PLAYOUTS {
         let mut path = vec![game.start()];
@@ -244,6 +270,7 @@ where
             }
             states += 1;
             moves_seen += moves.len() as u64;
+            decided += u64::from(game.decided(state).is_some());
             let pick = (split_mix(&mut seed) % moves.len() as u64) as usize;
             let step = game.play(state, &moves[pick]);
             path.push(step.next);
@@ -258,9 +285,10 @@ where
         depth,
         branching: moves_seen.checked_div(states).unwrap_or(0) as u32,
         outcome_game,
+        decided: (decided * 1000).checked_div(states).unwrap_or(0) as u32,
         ..Sample::default()
     };
-    if depth >= DEEP_PLIES {
+    if depth >= DEEP_PLIES || sample.prefers_proof() {
         return Ok((sample, None));
     }
     let (solved_by, trials) = race(game, range, sample.weight(), limits, threads)?;
@@ -518,6 +546,7 @@ mod tests {
             further,
             outcome_game,
             solved_by: None,
+            decided: 0,
         }
     }
 
