@@ -203,7 +203,7 @@ impl Hex {
         } else {
             (self.left, self.right)
         };
-        // The chains of `stones`.
+        // The chains of `stones`, nearest the start edge first (the search tries them so).
         let mut chains = Vec::new();
         let mut left = stones;
         while left != 0 {
@@ -211,6 +211,9 @@ impl Hex {
             chains.push(chain);
             left &= !chain;
         }
+        let line = if black { self.top } else { self.left };
+        let step = if black { self.side } else { 1 };
+        chains.sort_by_key(|&chain| (0..self.side).find(|&at| chain & (line << (at * step)) != 0));
         let mut found = Pairing {
             key: None,
             pairs: Vec::new(),
@@ -368,13 +371,22 @@ impl Links<'_> {
             }
             let common = at.touching & next.touching & !used;
             if common.count_ones() >= 2 {
-                let (first, second) = lowest_two(common);
-                found.pairs.push((first, second));
-                let taken = used | 1 << first | 1 << second;
-                if self.reach(next, visited, taken, may_key, found) {
-                    return true;
+                // The two lowest cells, and where there are more, the two highest too.
+                let lowest = lowest_two(common);
+                let highest = highest_two(common);
+                let choices = if common.count_ones() > 2 {
+                    [Some(lowest), Some(highest)]
+                } else {
+                    [Some(lowest), None]
+                };
+                for (first, second) in choices.into_iter().flatten() {
+                    found.pairs.push((first, second));
+                    let taken = used | 1 << first | 1 << second;
+                    if self.reach(next, visited, taken, may_key, found) {
+                        return true;
+                    }
+                    found.pairs.pop();
                 }
-                found.pairs.pop();
             } else if may_key && common != 0 {
                 let key = common.trailing_zeros() as u8;
                 found.key = Some(key);
@@ -386,6 +398,13 @@ impl Links<'_> {
         }
         false
     }
+}
+
+/// The two highest cells of `cells` (which holds at least two).
+fn highest_two(cells: u128) -> (u8, u8) {
+    let first = 127 - cells.leading_zeros() as u8;
+    let second = 127 - (cells & !(1 << first)).leading_zeros() as u8;
+    (first, second)
 }
 
 /// The two lowest cells of `cells` (which holds at least two).
@@ -524,8 +543,8 @@ impl Game for Hex {
 
     /// Decided by pairing strategies ([`Hex::pairing`]): the side to move has won where it
     /// has one, with a key cell or without; the other side has won where it has one without
-    /// a key, or two with keys whose cells (key and pairs) share none, so that whatever the
-    /// side to move plays, one of them is left whole. The witness has a group per strategy:
+    /// a key, or several with keys and no cell (key or pair) in all of them, so that whatever
+    /// the side to move plays, one of them is left whole. The witness has a group per strategy:
     /// its key, if any, then its pairs' cells, each pair's two in turn.
     fn decided(&self, board: &HexBoard) -> Option<Decided> {
         if board.won {
@@ -552,13 +571,24 @@ impl Game for Hex {
                 witness: vec![group(&pairing)],
             });
         }
-        let witness = if let Some(pairing) = self.pairing(theirs, empty, !black, false) {
-            vec![group(&pairing)]
-        } else {
-            let first = self.pairing(theirs, empty, !black, true)?;
-            let second = self.pairing(theirs, empty & !first.cells(), !black, true)?;
-            vec![group(&first), group(&second)]
-        };
+        if let Some(pairing) = self.pairing(theirs, empty, !black, false) {
+            return Some(Decided {
+                value: -1,
+                witness: vec![group(&pairing)],
+            });
+        }
+        // Keyed pairings of the other side until no cell is in all of them: each new one
+        // found without the first cell still in all (the side to move must play in every
+        // one's cells, and cannot).
+        let first = self.pairing(theirs, empty, !black, true)?;
+        let mut common = first.cells();
+        let mut witness = vec![group(&first)];
+        while common != 0 {
+            let cell = common & common.wrapping_neg();
+            let next = self.pairing(theirs, empty & !cell, !black, true)?;
+            common &= next.cells();
+            witness.push(group(&next));
+        }
         Some(Decided { value: -1, witness })
     }
 

@@ -435,3 +435,55 @@ fn every_decided_position_up_to_three_is_verified_and_right() {
         "only {decided_count} positions decided"
     );
 }
+
+/// Hex whose knowledge lies: every decided value turned round.
+struct Liar(Hex);
+
+impl Game for Liar {
+    type State = HexBoard;
+    type Move = u8;
+    fn start(&self) -> HexBoard {
+        self.0.start()
+    }
+    fn moves(&self, board: &HexBoard) -> impl Iterator<Item = u8> {
+        self.0.moves(board)
+    }
+    fn play(&self, board: &HexBoard, cell: &u8) -> Step<HexBoard> {
+        self.0.play(board, cell)
+    }
+    fn payoff(&self, board: &HexBoard) -> Score {
+        self.0.payoff(board)
+    }
+    fn decided(&self, board: &HexBoard) -> Option<Decided> {
+        let decided = self.0.decided(board)?;
+        Some(Decided {
+            value: -decided.value,
+            ..decided
+        })
+    }
+    fn verify_decided(&self, board: &HexBoard, decided: &Decided) -> Result<(), String> {
+        self.0.verify_decided(board, decided)
+    }
+    fn capabilities(&self) -> impl Declares<Self> {
+        Capabilities::none().outcome_game()
+    }
+}
+
+#[test]
+fn the_checker_finds_knowledge_that_lies() {
+    let liar = Liar(Hex::new(3).unwrap());
+    let report = check_outcome(&liar, &CheckOptions::default());
+    let wrong = report
+        .violations
+        .iter()
+        .find(|violation| matches!(violation, crate::check::Violation::DecidedWrong { .. }))
+        .expect("a decided value turned round is found");
+    assert!(
+        wrong.to_string().contains("verify_decided refuses"),
+        "{wrong}"
+    );
+    // Its proofs are refused too.
+    let mut prover = proof::Prover::new(&liar, proof::Options::new());
+    let proof = prover.proof(&liar.start(), 1).unwrap();
+    assert!(check_proof(&liar, &proof).is_err());
+}

@@ -515,8 +515,29 @@ where
             break;
         }
     }
-    for (state, value) in states.into_iter().zip(decided) {
+    for ((state, value), out) in states.into_iter().zip(decided).zip(&edges) {
         let iteration = value.map_or((Outcome::Draw, None), |(outcome, r)| (outcome, Some(r)));
+        // The game's knowledge (`decided`, for proof search) against the iteration's outcome,
+        // and its witness against the game's own verifier.
+        if let Some(known) = (!out.is_empty()).then(|| game.decided(&state)).flatten() {
+            let actual = match iteration.0 {
+                Outcome::Win => 1,
+                Outcome::Loss => -1,
+                Outcome::Draw => 0,
+            };
+            let refused = game.verify_decided(&state, &known).err();
+            if known.value != actual || refused.is_some() {
+                keep(
+                    &mut report.violations,
+                    Violation::DecidedWrong {
+                        state: state.clone(),
+                        claimed: known.value,
+                        actual: i128::from(actual),
+                        refused,
+                    },
+                );
+            }
+        }
         let retrograde = solved.outcome_of(&state);
         report.values_compared += 1;
         if retrograde != Some(iteration) {

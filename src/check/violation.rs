@@ -126,6 +126,18 @@ pub enum Violation<G: Game + ?Sized> {
         /// What an unmemoized negamax found.
         actual: i128,
     },
+    /// `decided` gives a value a full search does not find, or a witness `verify_decided`
+    /// refuses.
+    DecidedWrong {
+        /// The state.
+        state: G::State,
+        /// The value `decided` gave.
+        claimed: Score,
+        /// What an unmemoized negamax found.
+        actual: i128,
+        /// What `verify_decided` said of the witness, where it refused it.
+        refused: Option<String>,
+    },
     /// `forced_move` names a move that is not among the state's moves.
     ForcedMoveIllegal {
         /// The state.
@@ -431,6 +443,21 @@ where
                 f,
                 "known_value({state:?}) is {claimed}, but a full search finds {actual}"
             ),
+            Violation::DecidedWrong {
+                state,
+                claimed,
+                actual,
+                refused,
+            } => {
+                write!(
+                    f,
+                    "decided({state:?}) gives {claimed}, and a full search finds {actual}"
+                )?;
+                match refused {
+                    Some(why) => write!(f, "; verify_decided refuses its witness: {why}"),
+                    None => Ok(()),
+                }
+            }
             Violation::ForcedMoveIllegal { state, mv } => write!(
                 f,
                 "forced_move({state:?}) is {mv:?}, which is not among the state's moves"

@@ -469,6 +469,18 @@ where
                     actual,
                 });
             }
+            let has_moves = self.game.moves(&state).next().is_some();
+            if let Some(decided) = has_moves.then(|| self.game.decided(&state)).flatten() {
+                let refused = self.game.verify_decided(&state, &decided).err();
+                if i128::from(decided.value) != actual || refused.is_some() {
+                    self.report(Violation::DecidedWrong {
+                        state: state.clone(),
+                        claimed: decided.value,
+                        actual,
+                        refused,
+                    });
+                }
+            }
             self.forced_move_value(&state, actual);
             match value_at(self.game, &mut table, &state, limits) {
                 Ok(engine) if i128::from(engine) != actual => {
