@@ -527,13 +527,7 @@ impl Game for Hex {
     /// needs, the cheaper its win looks to prove; the fewer the other side needs, the cheaper
     /// to disprove. (A draw never happens, so every question asks for a win.)
     fn proof_numbers(&self, board: &HexBoard, _at_least: Score) -> Option<(u64, u64)> {
-        let empty = self.all & !(board.black | board.white);
-        let black = board.black_to_move();
-        let (mine, theirs) = if black {
-            (board.black, board.white)
-        } else {
-            (board.white, board.black)
-        };
+        let (empty, black, mine, theirs) = self.sides(board);
         let need = |stones, black| {
             self.distance(stones, empty, black)
                 .map_or(1 << 20, u64::from)
@@ -550,13 +544,7 @@ impl Game for Hex {
         if board.won {
             return None;
         }
-        let empty = self.all & !(board.black | board.white);
-        let black = board.black_to_move();
-        let (mine, theirs) = if black {
-            (board.black, board.white)
-        } else {
-            (board.white, board.black)
-        };
+        let (empty, black, mine, theirs) = self.sides(board);
         let group = |pairing: &Pairing| -> Vec<usize> {
             pairing
                 .key
@@ -671,6 +659,18 @@ impl Symmetry for Hex {
 }
 
 impl Hex {
+    /// Of `board`: its empty cells, whether Black is to move, the stones of the side to move
+    /// and the other side's.
+    fn sides(&self, board: &HexBoard) -> (u128, bool, u128, u128) {
+        let empty = self.all & !(board.black | board.white);
+        let black = board.black_to_move();
+        if black {
+            (empty, black, board.black, board.white)
+        } else {
+            (empty, black, board.white, board.black)
+        }
+    }
+
     /// Whether `stones` join their edges (`black`: top and bottom) whichever cell of each of
     /// `pairs` they get, the other side taking every other cell: cut short where the stones
     /// join without the pairs left, or fail to even with all of them.
