@@ -254,7 +254,7 @@ impl Hex {
     /// say): its [`start`](Game::start), which every engine solves from, is `board`.
     ///
     /// ```
-    /// use gamesolver::{games::Hex, Game, Solver};
+    /// use gamesolver::{games::Hex, Game, Solved, Solver};
     ///
     /// let hex = Hex::new(3)?;
     /// let after_a1 = hex.clone().starting_at(hex.after_cells("a1")?);
