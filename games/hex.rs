@@ -217,13 +217,16 @@ impl Hex {
         let mut found = Pairing {
             key: None,
             pairs: Vec::new(),
-            steps: PAIRING_STEPS,
         };
+        let touching: Vec<u128> = chains
+            .iter()
+            .map(|&chain| self.spread(chain) & empty)
+            .collect();
         let links = Links {
-            hex: self,
             chains: &chains,
-            empty,
+            touching: &touching,
             end,
+            steps: std::cell::Cell::new(PAIRING_STEPS),
         };
         let from = Link {
             touching: start & empty,
@@ -288,8 +291,6 @@ pub struct Pairing {
     pub key: Option<u8>,
     /// The pairs: the opponent's stone on one cell of a pair is answered on the other.
     pub pairs: Vec<(u8, u8)>,
-    /// The search's steps left.
-    steps: u32,
 }
 
 impl Pairing {
@@ -314,12 +315,13 @@ struct Link {
     chain: bool,
 }
 
-/// [`Hex::pairing`]'s search: the board, the chains of stones, the empty cells, the end edge.
+/// [`Hex::pairing`]'s search: the chains of stones and the empty cells touching each, the
+/// end edge, and the steps left.
 struct Links<'a> {
-    hex: &'a Hex,
     chains: &'a [u128],
-    empty: u128,
+    touching: &'a [u128],
     end: u128,
+    steps: std::cell::Cell<u32>,
 }
 
 impl Links<'_> {
@@ -335,10 +337,10 @@ impl Links<'_> {
         may_key: bool,
         found: &mut Pairing,
     ) -> bool {
-        if found.steps == 0 {
+        if self.steps.get() == 0 {
             return false;
         }
-        found.steps -= 1;
+        self.steps.set(self.steps.get() - 1);
         // The end edge: a stone on its row, or free cells of its row touching `at`.
         if at.chain && at.cells & self.end != 0 {
             return true;
@@ -357,7 +359,7 @@ impl Links<'_> {
                 continue;
             }
             let next = Link {
-                touching: self.hex.spread(chain) & self.empty,
+                touching: self.touching[index],
                 cells: chain,
                 chain: true,
             };

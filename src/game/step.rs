@@ -93,3 +93,10 @@ pub struct Decided {
     /// it holds its replies.
     pub witness: Vec<Vec<usize>>,
 }
+
+impl Decided {
+    /// How many moves the witness names, in all its groups.
+    pub fn witness_len(&self) -> usize {
+        self.witness.iter().map(Vec::len).sum()
+    }
+}

@@ -70,7 +70,7 @@ where
             if (decided.value >= at_least) != holds {
                 return Err(unsettled());
             }
-            replied += decided.witness.iter().map(Vec::len).sum::<usize>();
+            replied += decided.witness_len();
             nodes[id].decided = Some(decided);
             continue;
         }

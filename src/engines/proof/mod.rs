@@ -183,12 +183,7 @@ impl<S, M> Proof<S, M> {
         let replies = self
             .nodes
             .iter()
-            .map(|node| {
-                let witness = node.decided.as_ref().map_or(0, |decided| {
-                    decided.witness.iter().map(Vec::len).sum::<usize>()
-                });
-                node.replies.len() + witness
-            })
+            .map(|node| node.replies.len() + node.decided.as_ref().map_or(0, Decided::witness_len))
             .sum();
         extract::proof_bytes::<S, M>(self.nodes.len(), replies)
     }
